@@ -1,0 +1,244 @@
+"""The rules contract every game implements (see DESIGN.md, "The rules contract").
+
+A rules object is stateless: every method takes the game state and returns new values, so the
+server can replay a whole match from its seed and move list, and tests can build any position
+by hand. Nothing here reads the clock, the database or the network; randomness comes only from
+the seed given to `new_game`.
+
+Seats are 0-based integers in the order the players were listed when the match was created.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+Seat = int
+State = Any
+Move = Any
+
+
+class RulesError(ValueError):
+    """A refused move or option. The message is safe to show or mail back to a player."""
+
+
+class InvalidMoveError(RulesError):
+    """The text is not well-formed notation for this game; the message quotes the input."""
+
+
+class IllegalMoveError(RulesError):
+    """Well-formed, but not legal in this position; the message says which rule refuses it."""
+
+
+class AmbiguousMoveError(RulesError):
+    """The text matches several legal moves; the message lists them."""
+
+
+class OptionError(RulesError):
+    """A match option is unknown or has a bad value; the message says what is allowed."""
+
+
+_TRUE_WORDS = frozenset({"1", "true", "yes", "on", "y"})
+_FALSE_WORDS = frozenset({"0", "false", "no", "off", "n"})
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option a match creator may set. Its type is the type of `default`.
+
+    `choices` limits the value to a fixed set; `minimum`/`maximum` bound an integer option.
+    """
+
+    name: str
+    default: bool | int | str
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def coerce(self, raw: Any) -> bool | int | str:
+        """Turn a value from the command line (text) or JSON into this option's type."""
+        kind = type(self.default)
+        if kind is bool:
+            value: Any = self._to_bool(raw)
+        elif kind is int:
+            value = self._to_int(raw)
+        else:
+            value = str(raw).strip()
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(choice) for choice in self.choices)
+            raise OptionError(f"option {self.name} must be one of {allowed}, not {raw!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(f"option {self.name} must be at least {self.minimum}, not {raw!r}")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(f"option {self.name} must be at most {self.maximum}, not {raw!r}")
+        return value
+
+    def describe(self) -> str:
+        """The allowed values in words, for help texts and rules pages."""
+        if type(self.default) is bool:
+            return "on or off"
+        if self.choices is not None:
+            return " or ".join(str(choice) for choice in self.choices)
+        if self.minimum is not None and self.maximum is not None:
+            return f"{self.minimum} to {self.maximum}"
+        return type(self.default).__name__
+
+    def _to_bool(self, raw: Any) -> bool:
+        if isinstance(raw, bool):
+            return raw
+        word = str(raw).strip().lower()
+        if word in _TRUE_WORDS:
+            return True
+        if word in _FALSE_WORDS:
+            return False
+        raise OptionError(f"option {self.name} must be on or off, not {raw!r}")
+
+    def _to_int(self, raw: Any) -> int:
+        if isinstance(raw, bool):
+            raise OptionError(f"option {self.name} must be a whole number, not {raw!r}")
+        if isinstance(raw, int):
+            return raw
+        try:
+            return int(str(raw).strip())
+        except ValueError:
+            raise OptionError(
+                f"option {self.name} must be a whole number, not {raw!r}"
+            ) from None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended. A shared win or a draw lists every seat sharing it in `winners`."""
+
+    winners: frozenset[Seat]
+    scores: tuple[float, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something a move caused that pages and emails describe (a mimic, a capture, a score).
+
+    `visible_to` is the set of seats that may see it; None means everyone, spectators included.
+    `data` must be JSON-safe.
+    """
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    visible_to: frozenset[Seat] | None = None
+
+    def is_visible_to(self, seat: Seat | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+
+@dataclass(frozen=True)
+class Transition:
+    """The result of applying a move: the new state and the events it caused."""
+
+    state: State
+    events: tuple[Event, ...] = ()
+
+
+@runtime_checkable
+class GameRules(Protocol):
+    """What the server needs from a game. All methods are pure."""
+
+    slug: str
+    title: str
+    rules_version: int
+    player_counts: frozenset[int]
+    options: tuple[Option, ...]
+
+    def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> State: ...
+
+    def to_move(self, state: State) -> frozenset[Seat]:
+        """Seats that owe a move; several means a simultaneous decision, empty means over."""
+        ...
+
+    def legal_moves(self, state: State, seat: Seat) -> Sequence[Move]: ...
+
+    def parse_move(self, state: State, seat: Seat, text: str) -> Move:
+        """Return the legal move the text names, or raise a RulesError saying why not."""
+        ...
+
+    def format_move(self, state: State, move: Move) -> str: ...
+
+    def apply_move(self, state: State, seat: Seat, move: Move) -> Transition: ...
+
+    def outcome(self, state: State) -> Outcome | None: ...
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        """What `seat` may know (None: a spectator), JSON-safe."""
+        ...
+
+    def render_text(self, view: Mapping[str, Any]) -> str:
+        """A fixed-width drawing of a view, for email and screen readers."""
+        ...
+
+    def describe_event(self, event: Event) -> str:
+        """One line of prose for an event, e.g. "Red e9-e8 mimicked"."""
+        ...
+
+    def seat_label(self, state: State, seat: Seat) -> str:
+        """What the game calls this seat now, e.g. "Blue" or "Yuki"."""
+        ...
+
+    def default_move(self, state: State, seat: Seat) -> Move:
+        """The documented move made for an absent seat when a match's policy autoplays."""
+        ...
+
+    def dump(self, state: State) -> dict[str, Any]: ...
+
+    def load(self, data: Mapping[str, Any]) -> State: ...
+
+
+class RulesBase:
+    """Shared behaviour for games: option checking and sensible defaults for the extras.
+
+    Subclasses set the class attributes of `GameRules` and implement its methods; they may
+    override the defaults below where the game has something better to say.
+    """
+
+    slug: str = ""
+    title: str = ""
+    rules_version: int = 1
+    player_counts: frozenset[int] = frozenset({2})
+    options: tuple[Option, ...] = ()
+    seat_names: tuple[str, ...] = ()
+
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Check a match creator's options and fill in defaults; raise OptionError if bad."""
+        known = {option.name: option for option in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            offered = ", ".join(sorted(known)) or "none"
+            raise OptionError(
+                f"{self.title} has no option {', '.join(unknown)} (options: {offered})"
+            )
+        return {
+            name: option.coerce(given[name]) if name in given else option.default
+            for name, option in known.items()
+        }
+
+    def check_player_count(self, players: int) -> None:
+        if players not in self.player_counts:
+            allowed = " or ".join(str(count) for count in sorted(self.player_counts))
+            raise RulesError(f"{self.title} is played by {allowed} players, not {players}")
+
+    def describe_event(self, event: Event) -> str:
+        return event.kind.replace("_", " ")
+
+    def seat_label(self, state: State, seat: Seat) -> str:
+        if seat < len(self.seat_names):
+            return self.seat_names[seat]
+        return f"Player {seat + 1}"
+
+    def default_move(self, state: State, seat: Seat) -> Move:
+        # The first legal move in the game's own order; card games override with a documented
+        # choice (see each module's rules page).
+        moves = self.legal_moves(state, seat)  # type: ignore[attr-defined]
+        if not moves:
+            raise IllegalMoveError("there is no legal move to make")
+        return moves[0]
