@@ -151,6 +151,12 @@ class GameRules(Protocol):
     player_counts: frozenset[int]
     options: tuple[Option, ...]
 
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Check a match creator's options and fill in defaults; raise OptionError if bad."""
+        ...
+
+    def check_player_count(self, players: int) -> None: ...
+
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> State: ...
 
     def to_move(self, state: State) -> frozenset[Seat]:
@@ -187,6 +193,14 @@ class GameRules(Protocol):
 
     def default_move(self, state: State, seat: Seat) -> Move:
         """The documented move made for an absent seat when a match's policy autoplays."""
+        ...
+
+    def move_visibility(self, state: State, seat: Seat, move: Move) -> frozenset[Seat] | None:
+        """Who may read this move's notation in the move list: None means everyone.
+
+        A secret choice (a card kept face down, a simultaneous decision) names only the mover;
+        the move list shows others that a move was made, and reveals it when the match ends.
+        """
         ...
 
     def dump(self, state: State) -> dict[str, Any]: ...
@@ -234,6 +248,9 @@ class RulesBase:
         if seat < len(self.seat_names):
             return self.seat_names[seat]
         return f"Player {seat + 1}"
+
+    def move_visibility(self, state: State, seat: Seat, move: Move) -> frozenset[Seat] | None:
+        return None
 
     def default_move(self, state: State, seat: Seat) -> Move:
         # The first legal move in the game's own order; card games override with a documented

@@ -179,6 +179,9 @@ class BidsRules(RulesBase):
             Event("round", {"cards": list(played), "winner": round_winner}),
         ))
 
+    def move_visibility(self, state: BidsState, seat: Seat, move: int) -> frozenset[Seat]:
+        return frozenset({seat})
+
     def outcome(self, state: BidsState) -> Outcome | None:
         if any(state.hands):
             return None

@@ -1,0 +1,166 @@
+"""The `pbem` command: set up the database, run the server and worker, and manage matches."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.config import Settings, load_settings
+from pbem.core.db import bind_database, database
+from pbem.errors import PbemError
+from pbem.games import REGISTRY
+from pbem.games.base import RulesError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        settings = load_settings(_overrides(args), config_file=args.config)
+        return args.handler(args, settings)
+    except (PbemError, RulesError) as error:
+        print(f"pbem: {error}", file=sys.stderr)
+        return 1
+
+
+def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
+    before, after = _migrate(settings)
+    if before == after:
+        print(f"database is up to date (schema version {after})")
+    else:
+        print(f"database schema upgraded from version {before} to {after}")
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.worker import Worker, run_forever
+
+    bind_database(settings.database_url)
+    worker = Worker(settings)
+    if args.once:
+        report = worker.run_once()
+        print(json.dumps({name: vars(result) for name, result in report.items()}))
+        return 0
+    run_forever(worker)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    from werkzeug.serving import run_simple
+
+    from pbem.web import create_app
+    from pbem.worker import Worker, start_in_background
+
+    _migrate(settings)
+    app = create_app(settings)
+    scheduler = start_in_background(Worker(settings))
+    where = f"http://{args.host}:{args.port}"
+    print(f"pbem is serving {where} (database {settings.database_url})")
+    if settings.uses_dev_mailbox:
+        print(f"no SMTP host is set: emails appear in the development mailbox, {where}/dev/mail")
+    try:
+        # No reloader: it would start a second process and so a second scheduler.
+        run_simple(args.host, args.port, app, threaded=True, use_reloader=False)
+    finally:
+        scheduler.shutdown(wait=False)
+    return 0
+
+
+def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.core.matches import create_match
+    from pbem.worker import utcnow
+
+    options = dict(_option_pair(text) for text in args.option)
+    bind_database(settings.database_url)
+    with database.connection_context():
+        created = create_match(args.game, args.player, options, settings.secret_key, utcnow(),
+                               seed=args.seed)
+    links = [f"{settings.base_url}/play/{token}" for token in created.tokens]
+    seats = [{"seat": i, "email": email.strip().lower(), "link": link}
+             for i, (email, link) in enumerate(zip(args.player, links, strict=True))]
+    if args.json:
+        print(json.dumps({"match": created.match.id, "seats": seats}))
+    else:
+        print(f"match {created.match.id} created: {REGISTRY[args.game].title}")
+        for seat in seats:
+            print(f"  seat {seat['seat']} {seat['email']}: {seat['link']}")
+    return 0
+
+
+def cmd_games(args: argparse.Namespace, settings: Settings) -> int:
+    for slug, rules in sorted(REGISTRY.items()):
+        counts = " or ".join(str(n) for n in sorted(rules.player_counts))
+        print(f"{slug:15} {rules.title} ({counts} players)")
+        for option in rules.options:
+            print(f"    --option {option.name}=… ({option.describe()}, default "
+                  f"{option.default}): {option.help}")
+    return 0
+
+
+def _migrate(settings: Settings) -> tuple[int, int]:
+    from pbem.core.migrations import migrate
+
+    bind_database(settings.database_url)
+    with database.connection_context():
+        return migrate()
+
+
+def _option_pair(text: str) -> tuple[str, Any]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise RulesError(f"write options as NAME=VALUE, not {text!r}")
+    return name.strip(), value.strip()
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    return {"development": True} if getattr(args, "dev", False) else {}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pbem", description=__doc__)
+    parser.add_argument("--config",
+                        help="TOML settings file (default: $PBEM_CONFIG or ./pbem.toml)")
+    parser.add_argument("--dev", action="store_true",
+                        help="development mode: no secret key needed, dev mailbox page")
+    commands = parser.add_subparsers(title="commands")
+
+    init = commands.add_parser("init", help="create or upgrade the database schema (idempotent)")
+    init.set_defaults(handler=cmd_init)
+
+    serve = commands.add_parser("serve", help="run the web app and the worker in one process")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--dev", action="store_true", default=argparse.SUPPRESS,
+                       help="development mode (same as `pbem --dev serve`)")
+    serve.set_defaults(handler=cmd_serve)
+
+    worker = commands.add_parser("worker", help="run the scheduler: outbox and other jobs")
+    worker.add_argument("--once", action="store_true", help="run every job once and exit")
+    worker.set_defaults(handler=cmd_worker)
+
+    games = commands.add_parser("games", help="list the games and their options")
+    games.set_defaults(handler=cmd_games)
+
+    match = commands.add_parser("match", help="manage matches").add_subparsers(title="match")
+    create = match.add_parser("create", help="create and start a match, emailing every player")
+    create.add_argument("--game", required=True, help="game slug (see `pbem games`)")
+    create.add_argument("--player", action="append", required=True, metavar="EMAIL",
+                        help="a player's email address, once per seat, in seat order")
+    create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    create.add_argument("--seed", type=int, help="random seed (default: random)")
+    create.add_argument("--json", action="store_true", help="print the result as JSON")
+    create.set_defaults(handler=cmd_match_create)
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(main())

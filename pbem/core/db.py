@@ -1,0 +1,63 @@
+"""The database: one deferred proxy, bound at start-up from the configured URL.
+
+SQLite gets WAL, foreign keys, `synchronous=NORMAL` and a busy timeout, so the web process and
+the worker can share one file. PostgreSQL (`postgresql://…`, psycopg 3) and MariaDB/MySQL
+(`mysql://…`, PyMySQL) are used as `playhouse.db_url` parses them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import peewee
+from playhouse.db_url import connect, parse
+
+database = peewee.DatabaseProxy()
+_bound_url: str | None = None
+
+SQLITE_PRAGMAS = {
+    "journal_mode": "wal",
+    "foreign_keys": 1,
+    "synchronous": "normal",
+    "busy_timeout": 10_000,
+}
+
+
+def open_database(url: str) -> peewee.Database:
+    """Make (but do not connect) a database for a URL, with our per-backend settings."""
+    scheme = url.split(":", 1)[0]
+    kwargs: dict[str, Any] = {}
+    if scheme.startswith("sqlite"):
+        kwargs = {"pragmas": SQLITE_PRAGMAS, "timeout": 10}
+        path = parse(url).get("database")
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    elif scheme.startswith("mysql"):
+        kwargs = {"charset": "utf8mb4"}
+    return connect(url, **kwargs)
+
+
+def bind_database(url: str) -> peewee.Database:
+    """Point the models at the database for `url` and return it (reused if already bound)."""
+    global _bound_url
+    if database.obj is not None and _bound_url == url:
+        return database.obj
+    if database.obj is not None and not database.obj.is_closed():
+        database.obj.close()
+    db = open_database(url)
+    database.initialize(db)
+    _bound_url = url
+    return db
+
+
+def is_sqlite() -> bool:
+    return isinstance(database.obj, peewee.SqliteDatabase)
+
+
+def write_transaction() -> Any:
+    """A transaction that will write. On SQLite it takes the write lock at BEGIN (IMMEDIATE),
+    so racing writers queue on the busy timeout instead of failing when they upgrade."""
+    if is_sqlite():
+        return database.obj.atomic(lock_type="IMMEDIATE")
+    return database.atomic()

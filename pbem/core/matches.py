@@ -1,0 +1,106 @@
+"""Creating and starting matches, and reading them back for pages."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pbem.core import notify
+from pbem.core.db import write_transaction
+from pbem.core.models import Match, MatchStatus, Move, Player, Seat
+from pbem.core.tokens import seat_token, token_hash
+from pbem.errors import InvalidRequestError, NotFoundError
+from pbem.games import get_rules
+from pbem.games.base import GameRules
+
+_EMAIL = re.compile(r"[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\"]+")
+MAX_SEED = 2**62
+
+
+@dataclass(frozen=True)
+class CreatedMatch:
+    match: Match
+    tokens: tuple[str, ...]  # each seat's link token, in seat order
+
+
+def create_match(
+    game: str,
+    emails: Sequence[str],
+    options: Mapping[str, Any],
+    secret_key: str,
+    now: datetime,
+    seed: int | None = None,
+) -> CreatedMatch:
+    """Create a match, deal or set up the game, and queue the welcome and first-turn emails."""
+    rules = get_rules(game)
+    addresses = [_check_email(email) for email in emails]
+    rules.check_player_count(len(addresses))
+    resolved = rules.resolve_options(options)
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED)
+    elif not 0 <= seed < MAX_SEED:
+        raise InvalidRequestError(f"the seed must be a whole number from 0 to {MAX_SEED - 1}")
+    state = rules.new_game(len(addresses), resolved, seed)
+    with write_transaction():
+        match = Match.create(
+            game=game, rules_version=rules.rules_version, options=resolved, seed=seed,
+            status=MatchStatus.ACTIVE, ply=0, turn=0, to_move=sorted(rules.to_move(state)),
+            state=rules.dump(state), thread_key=secrets.token_hex(8),
+            created_at=now, updated_at=now,
+        )
+        tokens = []
+        for number, address in enumerate(addresses):
+            token = seat_token(secret_key, match.id, number, 1)
+            Seat.create(match=match, seat=number, player=Player.for_email(address, now),
+                        token_hash=token_hash(token), token_generation=1)
+            tokens.append(token)
+        notify.queue_match_started(match, rules, state, now)
+    return CreatedMatch(match, tuple(tokens))
+
+
+def get_match(match_id: int) -> Match:
+    match = Match.get_or_none(Match.id == match_id)
+    if match is None:
+        raise NotFoundError(f"There is no match {match_id}.")
+    return match
+
+
+def rules_for(match: Match) -> GameRules:
+    return get_rules(match.game)
+
+
+def current_state(match: Match) -> Any:
+    return rules_for(match).load(match.state)
+
+
+def move_list(match: Match) -> list[Move]:
+    return list(Move.select().where(Move.match == match).order_by(Move.ply))
+
+
+def state_after(match: Match, ply: int) -> Any:
+    """The position after `ply` moves, replayed from the seed (history pages)."""
+    rules = rules_for(match)
+    if not 0 <= ply <= match.ply:
+        raise NotFoundError(f"Match {match.id} has moves 0 to {match.ply}, not {ply}.")
+    if ply == match.ply:
+        return rules.load(match.state)
+    state = rules.new_game(len(match.seat_rows()), match.options, match.seed)
+    for move in Move.select().where(Move.match == match, Move.ply <= ply).order_by(Move.ply):
+        parsed = rules.parse_move(state, move.seat, move.text)
+        state = rules.apply_move(state, move.seat, parsed).state
+    return state
+
+
+def recent_matches(limit: int = 50) -> list[Match]:
+    return list(Match.select().order_by(Match.updated_at.desc(), Match.id.desc()).limit(limit))
+
+
+def _check_email(email: str) -> str:
+    address = email.strip().lower()
+    if not _EMAIL.fullmatch(address) or len(address) > 254:
+        raise InvalidRequestError(f"{email!r} is not an email address")
+    return address

@@ -1,0 +1,137 @@
+"""The tables. Times are naive UTC datetimes; JSON columns hold rules dumps and views.
+
+Query helpers live on the models; the services in this package decide what to change.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import peewee
+
+from pbem.core.db import database
+
+
+class BaseModel(peewee.Model):
+    class Meta:
+        database = database
+        legacy_table_names = False
+
+
+class SchemaVersion(BaseModel):
+    """One row: the number of the last migration applied (see `migrations.py`)."""
+
+    version = peewee.IntegerField()
+
+
+class Player(BaseModel):
+    email = peewee.CharField(max_length=254, unique=True)
+    created_at = peewee.DateTimeField()
+
+    @classmethod
+    def for_email(cls, email: str, now: datetime) -> Player:
+        player, _ = cls.get_or_create(email=email, defaults={"created_at": now})
+        return player
+
+
+class MatchStatus:
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class Match(BaseModel):
+    game = peewee.CharField(max_length=40, index=True)
+    rules_version = peewee.IntegerField()
+    options = peewee.JSONField(default=dict)
+    seed = peewee.BigIntegerField()
+    status = peewee.CharField(max_length=16, default=MatchStatus.ACTIVE, index=True)
+    # `ply` counts moves made; `turn` counts decisions (a simultaneous decision by several
+    # seats is one turn of several plies). Both guard conditional updates in `play.py`.
+    ply = peewee.IntegerField(default=0)
+    turn = peewee.IntegerField(default=0)
+    to_move = peewee.JSONField(default=list)
+    state = peewee.JSONField()
+    result = peewee.JSONField(null=True)
+    thread_key = peewee.CharField(max_length=32)
+    created_at = peewee.DateTimeField()
+    updated_at = peewee.DateTimeField()
+    finished_at = peewee.DateTimeField(null=True)
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == MatchStatus.ACTIVE
+
+    def seat_rows(self) -> list[Seat]:
+        return list(Seat.select(Seat, Player).join(Player)
+                    .where(Seat.match == self).order_by(Seat.seat))
+
+
+class Seat(BaseModel):
+    match = peewee.ForeignKeyField(Match, backref="seats", on_delete="CASCADE")
+    seat = peewee.IntegerField()
+    player = peewee.ForeignKeyField(Player, backref="seats")
+    # SHA-256 of the seat's link token; the token itself is derived (see tokens.py).
+    token_hash = peewee.CharField(max_length=64, unique=True)
+    token_generation = peewee.IntegerField(default=1)
+
+    class Meta:
+        indexes = ((("match", "seat"), True),)
+
+
+class Move(BaseModel):
+    match = peewee.ForeignKeyField(Match, backref="moves", on_delete="CASCADE")
+    ply = peewee.IntegerField()
+    turn = peewee.IntegerField()
+    seat = peewee.IntegerField()
+    text = peewee.CharField(max_length=200)
+    # Seats that may read `text` while the match runs; null means everyone.
+    visible_to = peewee.JSONField(null=True)
+    events = peewee.JSONField(default=list)
+    created_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("match", "ply"), True),)
+
+
+class MessageStatus:
+    PENDING = "pending"
+    SENDING = "sending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+class OutboxMessage(BaseModel):
+    """An email to send. Written by the services, rendered and sent by the worker.
+
+    `template` and `context` say what to write; the rendered subject and bodies are stored at
+    the first attempt so that a retry sends the same text under the same Message-ID, and an
+    admin can see what a player was sent.
+    """
+
+    match = peewee.ForeignKeyField(Match, null=True, backref="messages", on_delete="CASCADE")
+    seat = peewee.IntegerField(null=True)
+    to_address = peewee.CharField(max_length=254)
+    template = peewee.CharField(max_length=40)
+    context = peewee.JSONField(default=dict)
+    message_id = peewee.CharField(max_length=200, unique=True)
+    in_reply_to = peewee.CharField(max_length=200, null=True)
+    subject = peewee.TextField(null=True)
+    body_text = peewee.TextField(null=True)
+    body_html = peewee.TextField(null=True)
+    status = peewee.CharField(max_length=16, default=MessageStatus.PENDING)
+    attempts = peewee.IntegerField(default=0)
+    version = peewee.IntegerField(default=0)
+    next_attempt_at = peewee.DateTimeField(index=True)
+    claimed_until = peewee.DateTimeField(null=True)
+    last_error = peewee.TextField(null=True)
+    created_at = peewee.DateTimeField()
+    sent_at = peewee.DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("status", "next_attempt_at"), False),)
+
+
+ALL_MODELS: tuple[type[BaseModel], ...] = (
+    SchemaVersion, Player, Match, Seat, Move, OutboxMessage,
+)

@@ -1,0 +1,104 @@
+"""What a seat or a spectator may see of a match, as JSON-safe dicts for pages and the API.
+
+Everything here goes through the rules' `view` and the stored visibility of moves and events,
+so a page or API answer cannot show a hidden hand or a secret choice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.matches import rules_for, state_after
+from pbem.core.models import Match, Move, Seat
+from pbem.core.notify import describe_outcome
+from pbem.games.base import Event, GameRules
+
+
+def seat_record(seat: Seat) -> dict[str, Any]:
+    """Everything `/play/<token>` and `GET /api/play/<token>` show the seat."""
+    match: Match = seat.match
+    rules = rules_for(match)
+    state = rules.load(match.state)
+    to_move = rules.to_move(state)
+    mine = match.is_live and seat.seat in to_move
+    legal = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
+    view = rules.view(state, seat.seat)
+    return {
+        **_common(match, rules, state, reveal_emails=True),
+        "seat": seat.seat,
+        "seat_label": rules.seat_label(state, seat.seat),
+        "your_turn": mine,
+        "legal_moves": legal if mine else [],
+        "view": view,
+        "board_text": rules.render_text(view),
+        "moves": moves_for(match, rules, state, seat.seat),
+        "deadline": None,
+    }
+
+
+def public_record(match: Match, ply: int | None = None) -> dict[str, Any]:
+    """What anyone may see: the spectator view, after `ply` moves (default: now)."""
+    rules = rules_for(match)
+    shown_ply = match.ply if ply is None else ply
+    state = state_after(match, shown_ply)
+    current = state if shown_ply == match.ply else rules.load(match.state)
+    view = rules.view(state, None)
+    return {
+        **_common(match, rules, current, reveal_emails=False),
+        "shown_ply": shown_ply,
+        "view": view,
+        "board_text": rules.render_text(view),
+        "moves": moves_for(match, rules, current, None),
+    }
+
+
+def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None
+              ) -> list[dict[str, Any]]:
+    """The move list as `reader` (a seat, or None for a spectator) may read it."""
+    finished = not match.is_live
+    rows = Move.select().where(Move.match == match).order_by(Move.ply)
+    listed = []
+    for move in rows:
+        readable = finished or move.visible_to is None or (
+            reader is not None and reader in move.visible_to)
+        events = [_event(item) for item in move.events]
+        listed.append({
+            "ply": move.ply,
+            "seat": move.seat,
+            "by": rules.seat_label(state, move.seat),
+            "text": move.text if readable else None,
+            "events": [rules.describe_event(event) for event in events
+                       if finished or event.is_visible_to(reader)],
+            "at": move.created_at.isoformat() + "Z",
+        })
+    return listed
+
+
+def public_name(email: str) -> str:
+    """A player's name on public pages: the address's local part, never the whole address."""
+    return email.split("@", 1)[0]
+
+
+def _common(match: Match, rules: GameRules, state: Any, reveal_emails: bool) -> dict[str, Any]:
+    seats = match.seat_rows()
+    outcome = rules.outcome(state) if match.result else None
+    return {
+        "match": match.id,
+        "game": match.game,
+        "title": rules.title,
+        "status": match.status,
+        "ply": match.ply,
+        "to_move": sorted(rules.to_move(state)) if match.is_live else [],
+        "players": [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
+                     "name": public_name(seat.player.email),
+                     **({"email": seat.player.email} if reveal_emails else {})}
+                    for seat in seats],
+        "result": describe_outcome(rules, state, outcome, seats) if outcome else None,
+        "created_at": match.created_at.isoformat() + "Z",
+    }
+
+
+def _event(stored: dict[str, Any]) -> Event:
+    readers = stored.get("visible_to")
+    return Event(stored["kind"], stored.get("data", {}),
+                 None if readers is None else frozenset(readers))

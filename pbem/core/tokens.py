@@ -1,0 +1,53 @@
+"""Private seat links.
+
+A seat's token is HMAC-SHA256(secret key, match, seat, generation), 32 bytes in URL-safe
+base64: as unguessable as `secrets.token_urlsafe(32)`, but derivable, so every later email can
+carry the link without the database ever holding it. Only its SHA-256 is stored, for lookup.
+Re-issuing bumps the generation, which revokes the old link. Changing the secret key revokes
+every link (say so before rotating it).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+
+from pbem.core.models import Match, Player, Seat
+from pbem.errors import NotFoundError
+
+MAX_TOKEN_LENGTH = 100
+
+
+def seat_token(secret_key: str, match_id: int, seat: int, generation: int) -> str:
+    message = f"pbem-seat-link:{match_id}:{seat}:{generation}".encode()
+    digest = hmac.new(secret_key.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_for(secret_key: str, seat: Seat) -> str:
+    return seat_token(secret_key, seat.match_id, seat.seat, seat.token_generation)
+
+
+def seat_for_token(token: str) -> Seat:
+    """The seat a link token opens; NotFoundError for a wrong, revoked or malformed token."""
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        raise NotFoundError("This link is not valid. Check that you copied it whole.")
+    seat = (Seat.select(Seat, Match, Player).join(Match).switch(Seat).join(Player)
+            .where(Seat.token_hash == token_hash(token)).first())
+    if seat is None:
+        raise NotFoundError("This link is not valid (or was replaced by a newer one).")
+    return seat
+
+
+def reissue(secret_key: str, seat: Seat) -> str:
+    """Revoke a seat's link and return the new token."""
+    seat.token_generation += 1
+    token = token_for(secret_key, seat)
+    seat.token_hash = token_hash(token)
+    seat.save()
+    return token

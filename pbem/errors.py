@@ -1,0 +1,40 @@
+"""Errors raised by the service layer. Their messages are safe to show to a player or admin.
+
+Each carries the HTTP status the web layer answers with, so views stay thin.
+"""
+
+from __future__ import annotations
+
+
+class PbemError(Exception):
+    """Base class: `str(error)` is a message fit for a player."""
+
+    status = 400
+
+
+class ConfigError(PbemError):
+    """The configuration is missing or wrong; the message says how to fix it."""
+
+
+class NotFoundError(PbemError):
+    status = 404
+
+
+class ConflictError(PbemError):
+    """The match moved on since the player looked (stale or duplicate submission)."""
+
+    status = 409
+
+
+class MatchNotLiveError(ConflictError):
+    """The match is over or aborted: no more moves."""
+
+
+class NotYourTurnError(ConflictError):
+    """The seat does not owe a move now."""
+
+
+class InvalidRequestError(PbemError):
+    """The request itself is malformed (missing field, wrong type)."""
+
+    status = 400

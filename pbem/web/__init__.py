@@ -1,0 +1,57 @@
+"""The Flask application: `create_app()` is what gunicorn serves (`pbem.web:create_app()`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask, g
+
+from pbem.config import Settings, load_settings
+from pbem.core.db import bind_database, database
+from pbem.web import api, devmail, errors, games, matches, play, security
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def create_app(settings: Settings | None = None,
+               extra_template_dirs: tuple[str, ...] = ()) -> Flask:
+    settings = settings or load_settings()
+    app = Flask(__name__, template_folder=str(TEMPLATES))
+    if extra_template_dirs:
+        from jinja2 import ChoiceLoader, FileSystemLoader
+
+        app.jinja_loader = ChoiceLoader([FileSystemLoader([str(TEMPLATES),
+                                                           *extra_template_dirs])])
+    app.config.update(
+        PBEM_SETTINGS=settings,
+        SECRET_KEY=settings.secret_key,
+        MAX_CONTENT_LENGTH=settings.max_request_bytes,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=not settings.development,
+        PBEM_EXTRA_TEMPLATE_DIRS=extra_template_dirs,
+    )
+    app.jinja_env.undefined = _strict_undefined()
+    bind_database(settings.database_url)
+
+    @app.before_request
+    def _connect() -> None:
+        database.connect(reuse_if_open=True)
+        g.settings = settings
+
+    @app.teardown_request
+    def _close(_exc: BaseException | None) -> None:
+        if not database.is_closed():
+            database.close()
+
+    for module in (games, play, matches, api, security, errors):
+        module.init_app(app)
+    if settings.development:
+        devmail.init_app(app)
+    return app
+
+
+def _strict_undefined() -> type:
+    from jinja2 import StrictUndefined
+
+    return StrictUndefined

@@ -1,0 +1,66 @@
+"""The JSON API: a seat's record and moves by token, and public match records.
+
+Errors are problem+json (RFC 9457): 400 malformed request, 404 bad token or match, 409 stale
+or duplicate submission, 422 a move the rules refuse (with the rules' message).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, jsonify, request
+from werkzeug.wrappers import Response
+
+from pbem.core.matches import get_match
+from pbem.core.play import submit_move
+from pbem.core.records import public_record, seat_record
+from pbem.core.tokens import seat_for_token
+from pbem.errors import InvalidRequestError
+from pbem.web.matches import requested_ply
+from pbem.web.play import _now
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.get("/play/<token>")
+def seat_state(token: str) -> Response:
+    return _private(jsonify(seat_record(seat_for_token(token))))
+
+
+@bp.post("/play/<token>")
+def seat_move(token: str) -> Response:
+    seat = seat_for_token(token)
+    body = _json_object()
+    text, ply = body.get("move"), body.get("ply")
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidRequestError('"move" must be a non-empty string, like "e2-e3"')
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        raise InvalidRequestError('"ply" must be the move number you saw (a whole number)')
+    result = submit_move(seat.match_id, seat.seat, text, ply, _now())
+    record = seat_record(seat_for_token(token))
+    record["applied"] = {"move": result.text, "events": list(result.events)}
+    return _private(jsonify(record))
+
+
+@bp.get("/matches/<int:match_id>")
+def match_record(match_id: int) -> Response:
+    match = get_match(match_id)
+    return jsonify(public_record(match, requested_ply(match.ply)))
+
+
+def _json_object() -> dict[str, Any]:
+    if not request.is_json:
+        raise InvalidRequestError("send a JSON body with Content-Type: application/json")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise InvalidRequestError('the body must be a JSON object: {"move": "...", "ply": N}')
+    return body
+
+
+def _private(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

@@ -1,0 +1,58 @@
+"""Every error gets a clear answer: an HTML page, or problem+json under /api/. Never a 500 for
+bad input; the service layer's messages are written to be shown as they are."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from pbem.errors import PbemError
+from pbem.games.base import RulesError
+
+log = logging.getLogger(__name__)
+
+TITLES = {400: "Bad request", 404: "Not found", 405: "Method not allowed",
+          409: "Conflict", 413: "Request too large", 415: "Unsupported media type",
+          422: "Move refused", 500: "Server error"}
+
+
+def problem(status: int, detail: str) -> Response:
+    response = jsonify({"type": "about:blank", "title": TITLES.get(status, "Error"),
+                        "status": status, "detail": detail})
+    response.status_code = status
+    response.mimetype = "application/problem+json"
+    return response
+
+
+def error_response(status: int, detail: str) -> Response | tuple[str, int]:
+    if request.path.startswith("/api/"):
+        return problem(status, detail)
+    return render_template("errors/error.html", status=status,
+                           title=TITLES.get(status, "Error"), detail=detail), status
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(PbemError)
+    def _service_error(error: PbemError):
+        return error_response(error.status, str(error))
+
+    @app.errorhandler(RulesError)
+    def _rules_error(error: RulesError):
+        return error_response(422, str(error))
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException):
+        status = error.code or 500
+        detail = {
+            404: "There is nothing at this address.",
+            413: "That request is too large.",
+        }.get(status, error.description or TITLES.get(status, "Error"))
+        return error_response(status, detail)
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception):
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return error_response(500, "Something went wrong on our side. Nothing was changed; "
+                                   "please try again in a moment.")

@@ -1,0 +1,36 @@
+"""Public match pages: the list, and a match's record with a replay by move number."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, render_template, request
+
+from pbem.core.matches import get_match, recent_matches
+from pbem.core.records import public_record
+from pbem.errors import InvalidRequestError
+
+bp = Blueprint("matches", __name__)
+
+
+@bp.get("/matches")
+def index() -> str:
+    return render_template("matches/index.html", matches=recent_matches())
+
+
+@bp.get("/matches/<int:match_id>")
+def show(match_id: int) -> str:
+    match = get_match(match_id)
+    record = public_record(match, requested_ply(match.ply))
+    return render_template("matches/show.html", record=record)
+
+
+def requested_ply(latest: int) -> int | None:
+    raw = request.args.get("ply")
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit():
+        raise InvalidRequestError(f"ply must be a move number from 0 to {latest}, not {raw!r}")
+    return int(raw)
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

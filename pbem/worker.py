@@ -1,0 +1,87 @@
+"""The worker: the one process that runs APScheduler.
+
+Jobs read due work from the database on every tick instead of scheduling one job per item, so
+nothing is lost when the worker restarts and a restart needs no job store. Web processes never
+start a scheduler; `pbem serve` runs the web app and this worker in one process for small
+installs and development.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.base import BaseScheduler
+from apscheduler.schedulers.blocking import BlockingScheduler
+
+from pbem.config import Settings
+from pbem.core.db import database
+from pbem.mail.compose import Composer
+from pbem.mail.outbox import DrainReport, deliver_due
+from pbem.mail.senders import Sender, sender_for
+
+log = logging.getLogger(__name__)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Worker:
+    """The jobs, each a plain method that can also run once (`pbem worker --once`, tests)."""
+
+    def __init__(self, settings: Settings, sender: Sender | None = None,
+                 clock: Callable[[], datetime] = utcnow,
+                 extra_template_dirs: tuple[str, ...] = ()) -> None:
+        self.settings = settings
+        self.sender = sender or sender_for(settings)
+        self.composer = Composer(settings, extra_template_dirs)
+        self.clock = clock
+
+    def send_outbox(self) -> DrainReport:
+        with _connection():
+            report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+        if report.sent or report.retrying or report.failed:
+            log.info("outbox: %s sent, %s to retry, %s failed",
+                     report.sent, report.retrying, report.failed)
+        return report
+
+    def run_once(self) -> dict[str, object]:
+        return {"outbox": self.send_outbox()}
+
+    def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
+        scheduler.add_job(self.send_outbox, "interval", id="outbox",
+                          seconds=self.settings.outbox_interval_seconds,
+                          next_run_time=datetime.now(UTC),
+                          # Due work is read from the database, so a late or skipped tick
+                          # loses nothing: run late rather than drop, and never overlap.
+                          misfire_grace_time=300, coalesce=True, max_instances=1)
+        return scheduler
+
+
+def run_forever(worker: Worker) -> None:
+    scheduler = worker.schedule(BlockingScheduler(timezone=UTC))
+    log.info("worker started: outbox every %ss", worker.settings.outbox_interval_seconds)
+    try:
+        scheduler.start()
+    except (KeyboardInterrupt, SystemExit):
+        log.info("worker stopped")
+
+
+def start_in_background(worker: Worker) -> BackgroundScheduler:
+    scheduler = worker.schedule(BackgroundScheduler(timezone=UTC))
+    scheduler.start()
+    return scheduler  # type: ignore[return-value]
+
+
+class _connection:
+    """Open the database for one job and close it after, unless it was already open."""
+
+    def __enter__(self) -> None:
+        self.opened = database.connect(reuse_if_open=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.opened and not database.is_closed():
+            database.close()

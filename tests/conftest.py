@@ -1,0 +1,245 @@
+"""Shared fixtures: real databases, a real SMTP server on loopback, the app and a worker.
+
+Database tests run on every backend in PBEM_TEST_BACKENDS (default "sqlite,postgres"). Each
+PostgreSQL run gets its own schema and each MariaDB run its own database, so parallel runs
+never collide. An unreachable server fails the run with a message saying how to point the
+tests at one (or how to choose backends explicitly); nothing is skipped silently.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import peewee
+import pytest
+from aiosmtpd.controller import Controller
+
+from pbem.config import Settings, load_settings
+from pbem.core.db import bind_database, database
+from pbem.core.migrations import migrate
+from pbem.core.models import ALL_MODELS
+from pbem.games import REGISTRY
+from tests.support.games import TEST_GAMES
+
+SUPPORT_TEMPLATES = str(Path(__file__).parent / "support" / "templates")
+POSTGRES_URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+MARIADB_URL = os.environ.get("PBEM_TEST_MARIADB_URL", "mysql://root@127.0.0.1:3306/test")
+BACKENDS = [name.strip() for name in
+            os.environ.get("PBEM_TEST_BACKENDS", "sqlite,postgres").split(",") if name.strip()]
+START = datetime(2026, 1, 5, 12, 0, 0)
+
+
+# --- databases -------------------------------------------------------------------------------
+
+class _Backend:
+    """A per-run private area on one database server, created once, emptied between tests."""
+
+    def __init__(self, name: str, tmp_root: Path) -> None:
+        self.name = name
+        self.tag = f"pbem_test_{os.getpid()}_{secrets.token_hex(3)}"
+        self.tmp_root = tmp_root
+        self.url = ""
+        self.migrated = False
+
+    def setup(self) -> None:
+        if self.name == "postgres":
+            admin = _admin(POSTGRES_URL, "PostgreSQL")
+            admin.execute_sql(f'CREATE SCHEMA "{self.tag}"')
+            admin.close()
+            self.url = f"{POSTGRES_URL}?options=-c%20search_path%3D{self.tag}"
+        elif self.name == "mariadb":
+            admin = _admin(MARIADB_URL, "MariaDB")
+            admin.execute_sql(f"CREATE DATABASE `{self.tag}` CHARACTER SET utf8mb4")
+            admin.close()
+            self.url = MARIADB_URL.rsplit("/", 1)[0] + f"/{self.tag}"
+        elif self.name != "sqlite":
+            raise pytest.UsageError(f"unknown backend {self.name!r} in PBEM_TEST_BACKENDS")
+
+    def fresh_url(self, tmp_path: Path) -> str:
+        if self.name == "sqlite":
+            return f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
+        return self.url
+
+    def empty(self) -> None:
+        """Remove every row (and reset ids) left by the previous test."""
+        if self.name == "sqlite" or not self.migrated:
+            return
+        tables = [model._meta.table_name for model in ALL_MODELS
+                  if model._meta.table_name != "schema_version"]
+        if self.name == "postgres":
+            database.execute_sql(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
+        else:
+            database.execute_sql("SET FOREIGN_KEY_CHECKS = 0")
+            for table in tables:
+                database.execute_sql(f"TRUNCATE TABLE `{table}`")
+            database.execute_sql("SET FOREIGN_KEY_CHECKS = 1")
+
+    def teardown(self) -> None:
+        if self.name == "postgres":
+            admin = _admin(POSTGRES_URL, "PostgreSQL")
+            admin.execute_sql(f'DROP SCHEMA "{self.tag}" CASCADE')
+            admin.close()
+        elif self.name == "mariadb":
+            admin = _admin(MARIADB_URL, "MariaDB")
+            admin.execute_sql(f"DROP DATABASE `{self.tag}`")
+            admin.close()
+
+
+def _admin(url: str, label: str) -> peewee.Database:
+    from pbem.core.db import open_database
+
+    db = open_database(url)
+    try:
+        db.connect()
+    except peewee.OperationalError as error:
+        pytest.fail(f"{label} is not reachable at {url} ({error}). Start it, point "
+                    f"PBEM_TEST_{label.upper()}_URL at one, or choose backends with "
+                    f"PBEM_TEST_BACKENDS=sqlite.", pytrace=False)
+    return db
+
+
+@pytest.fixture(scope="session")
+def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, _Backend]]:
+    made = {}
+    try:
+        for name in BACKENDS:
+            backend = _Backend(name, tmp_path_factory.mktemp(name))
+            backend.setup()
+            made[name] = backend
+        yield made
+    finally:
+        if not database.is_closed():
+            database.close()
+        for backend in made.values():
+            backend.teardown()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, backends: dict[str, _Backend],
+           tmp_path: Path) -> Iterator[str]:
+    """A migrated, empty database on each backend, bound to the models and connected."""
+    backend = backends[request.param]
+    url = backend.fresh_url(tmp_path)
+    bind_database(url)
+    database.connect(reuse_if_open=True)
+    migrate()
+    backend.migrated = True
+    backend.empty()
+    yield url
+    if not database.is_closed():
+        database.close()
+
+
+# --- games -----------------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def test_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The platform's own tests play the small test-only games (tests/support/games.py)."""
+    for slug, rules in TEST_GAMES.items():
+        monkeypatch.setitem(REGISTRY, slug, rules)
+
+
+# --- mail ------------------------------------------------------------------------------------
+
+@dataclass
+class SMTPRecorder:
+    """What the loopback SMTP server received; `answer` makes it refuse with a given reply."""
+
+    host: str
+    port: int
+    messages: list[EmailMessage] = field(default_factory=list)
+    answer: str | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        if self.answer:
+            return self.answer
+        parsed = message_from_bytes(envelope.original_content or envelope.content,
+                                    policy=policy.default)
+        with self.lock:
+            self.messages.append(parsed)  # type: ignore[arg-type]
+        return "250 OK"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return [m for m in self.messages if m["To"] == address]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def smtp() -> Iterator[SMTPRecorder]:
+    # aiosmtpd cannot take port=0 (its readiness probe would connect to port 0): pick one.
+    recorder = SMTPRecorder("127.0.0.1", free_port())
+    controller = Controller(recorder, hostname=recorder.host, port=recorder.port)
+    controller.start()
+    yield recorder
+    controller.stop()
+
+
+# --- app and worker --------------------------------------------------------------------------
+
+def make_settings(db_url: str, tmp_path: Path, **overrides: Any) -> Settings:
+    values = {"database_url": db_url, "instance_path": str(tmp_path / "instance"),
+              "secret_key": "test-secret-key", "base_url": "http://pbem.test",
+              "mail_from": "pbem <pbem@pbem.test>", **overrides}
+    return load_settings(values, environ={})
+
+
+@pytest.fixture
+def settings(db_url: str, tmp_path: Path, smtp: SMTPRecorder) -> Settings:
+    return make_settings(db_url, tmp_path, smtp_host=smtp.host, smtp_port=smtp.port)
+
+
+@pytest.fixture
+def app(settings: Settings):  # noqa: ANN201
+    from pbem.web import create_app
+
+    app = create_app(settings, extra_template_dirs=(SUPPORT_TEMPLATES,))
+    app.config["TESTING"] = True
+    # The app binds the database itself; tests share that binding and its connection.
+    database.connect(reuse_if_open=True)
+    return app
+
+
+@pytest.fixture
+def client(app):  # noqa: ANN001, ANN201
+    return app.test_client()
+
+
+class Clock:
+    """An injected clock for the worker: tests move time, nothing sleeps."""
+
+    def __init__(self, start: datetime = START) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def worker(settings: Settings, clock: Clock):  # noqa: ANN201
+    from pbem.worker import Worker
+
+    return Worker(settings, clock=clock, extra_template_dirs=(SUPPORT_TEMPLATES,))

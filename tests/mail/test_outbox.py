@@ -1,0 +1,120 @@
+"""The outbox over real SMTP (aiosmtpd on loopback): delivery, threading, retries, restarts."""
+
+from __future__ import annotations
+
+from pbem.core.matches import create_match
+from pbem.core.models import MessageStatus, OutboxMessage
+from pbem.core.play import submit_move
+from pbem.mail.outbox import backoff
+from pbem.worker import Worker
+from tests.conftest import SUPPORT_TEMPLATES, START, Clock, SMTPRecorder
+
+ALICE, BOB = "alice@example.org", "bob@example.org"
+
+
+def start_nim(settings) -> int:  # noqa: ANN001
+    return create_match("nim", [ALICE, BOB], {}, settings.secret_key, START, seed=1).match.id
+
+
+def test_queued_mail_is_delivered_as_text_and_html(settings, worker, smtp: SMTPRecorder) -> None:
+    start_nim(settings)
+    report = worker.send_outbox()
+    assert report.sent == 3
+    assert [m["To"] for m in smtp.messages] == [ALICE, BOB, ALICE]
+    turn = smtp.messages[2]
+    assert turn["Auto-Submitted"] == "auto-generated"
+    text = turn.get_body(("plain",)).get_content()
+    html = turn.get_body(("html",)).get_content()
+    assert "Your turn in Nim (test game), match #1" in text
+    assert "Pile: 9 ooooooooo" in text and "take 1, take 2, take 3" in text
+    assert "http://pbem.test/play/" in text and "<table>" in html
+    assert all(m.status == MessageStatus.SENT for m in OutboxMessage.select())
+
+
+def test_one_thread_per_player_under_a_stable_subject(settings, worker, smtp) -> None:
+    match_id = start_nim(settings)
+    submit_move(match_id, 0, "take 1", 0, START)
+    worker.send_outbox()
+    to_alice, to_bob = smtp.to(ALICE), smtp.to(BOB)
+    assert {m["Subject"] for m in smtp.messages} == {"Nim (test game), match #1"}
+    for mails in (to_alice, to_bob):
+        root = mails[0]["Message-ID"]
+        assert root.endswith("@pbem.test>") and "In-Reply-To" not in mails[0]
+        for later in mails[1:]:
+            assert later["In-Reply-To"] == root and later["References"] == root
+    assert len({m["Message-ID"] for m in smtp.messages}) == len(smtp.messages)
+
+
+def test_a_temporary_failure_is_retried_with_backoff_under_the_same_message_id(
+        settings, worker, smtp: SMTPRecorder, clock: Clock) -> None:
+    start_nim(settings)
+    smtp.answer = "451 4.3.0 try again later"
+    report = worker.send_outbox()
+    assert (report.sent, report.retrying) == (0, 3)
+    first = OutboxMessage.get_by_id(1)
+    assert first.status == MessageStatus.PENDING and first.attempts == 1
+    assert first.next_attempt_at == clock.now + backoff(1) and "451" in first.last_error
+    assert worker.send_outbox().sent == 0, "nothing is due before the backoff ends"
+    smtp.answer = None
+    clock.advance(minutes=2)
+    assert worker.send_outbox().sent == 3
+    assert smtp.messages[0]["Message-ID"] == f"<{first.message_id}@pbem.test>"
+    assert OutboxMessage.get_by_id(1).attempts == 2
+
+
+def test_a_permanent_failure_stops_and_stays_visible(settings, worker, smtp, clock) -> None:
+    start_nim(settings)
+    smtp.answer = "550 5.1.1 no such user"
+    report = worker.send_outbox()
+    assert report.failed == 3
+    failed = OutboxMessage.get_by_id(1)
+    assert failed.status == MessageStatus.FAILED and "550" in failed.last_error
+    clock.advance(days=1)
+    smtp.answer = None
+    assert worker.send_outbox().sent == 0 and smtp.messages == []
+
+
+def test_retries_end_after_the_configured_number_of_attempts(settings, worker, smtp,
+                                                             clock) -> None:
+    start_nim(settings)
+    smtp.answer = "421 4.7.0 busy"
+    for _ in range(settings.outbox_max_attempts):
+        worker.send_outbox()
+        clock.advance(hours=3)
+    assert {m.status for m in OutboxMessage.select()} == {MessageStatus.FAILED}
+
+
+def test_an_unreachable_server_is_a_temporary_failure(settings, worker, smtp) -> None:
+    from dataclasses import replace
+
+    from pbem.mail.senders import SMTPSender
+
+    start_nim(settings)
+    worker.sender = SMTPSender(replace(settings, smtp_port=1, smtp_timeout=2))
+    assert worker.send_outbox().retrying == 3
+
+
+def test_a_restarted_worker_loses_nothing_and_sends_nothing_twice(settings, smtp, clock) -> None:
+    match_id = start_nim(settings)
+    first = Worker(settings, clock=clock, extra_template_dirs=(SUPPORT_TEMPLATES,))
+    first.send_outbox()
+    # The worker stops; play goes on; a new worker process takes over.
+    submit_move(match_id, 0, "take 2", 0, START)
+    submit_move(match_id, 1, "take 2", 1, START)
+    second = Worker(settings, clock=clock, extra_template_dirs=(SUPPORT_TEMPLATES,))
+    second.send_outbox()
+    second.send_outbox()
+    ids = [m["Message-ID"] for m in smtp.messages]
+    assert len(ids) == len(set(ids)) == OutboxMessage.select().count() == 5
+
+
+def test_a_worker_that_died_mid_send_is_retried_after_its_lease(settings, smtp, clock) -> None:
+    from pbem.mail.outbox import LEASE, _claim
+
+    start_nim(settings)
+    _claim(1, clock.now)  # claimed, then the process died before sending
+    worker = Worker(settings, clock=clock, extra_template_dirs=(SUPPORT_TEMPLATES,))
+    assert worker.send_outbox().sent == 2, "a live claim is left alone"
+    clock.advance(seconds=LEASE.total_seconds() + 1)
+    assert worker.send_outbox().sent == 1
+    assert sorted(m["To"] for m in smtp.messages) == [ALICE, ALICE, BOB]
