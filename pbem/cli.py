@@ -76,8 +76,8 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.clock import utcnow
     from pbem.core.matches import create_match
-    from pbem.worker import utcnow
 
     options = dict(_option_pair(text) for text in args.option)
     bind_database(settings.database_url)

@@ -16,6 +16,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
+from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core.db import database
 from pbem.mail.compose import Composer
@@ -23,10 +24,6 @@ from pbem.mail.outbox import DrainReport, deliver_due
 from pbem.mail.senders import Sender, sender_for
 
 log = logging.getLogger(__name__)
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
 
 
 class Worker:

@@ -161,7 +161,7 @@ class SMTPRecorder:
     answer: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         if self.answer:
             return self.answer
         parsed = message_from_bytes(envelope.original_content or envelope.content,
@@ -204,22 +204,6 @@ def settings(db_url: str, tmp_path: Path, smtp: SMTPRecorder) -> Settings:
     return make_settings(db_url, tmp_path, smtp_host=smtp.host, smtp_port=smtp.port)
 
 
-@pytest.fixture
-def app(settings: Settings):  # noqa: ANN201
-    from pbem.web import create_app
-
-    app = create_app(settings, extra_template_dirs=(SUPPORT_TEMPLATES,))
-    app.config["TESTING"] = True
-    # The app binds the database itself; tests share that binding and its connection.
-    database.connect(reuse_if_open=True)
-    return app
-
-
-@pytest.fixture
-def client(app):  # noqa: ANN001, ANN201
-    return app.test_client()
-
-
 class Clock:
     """An injected clock for the worker: tests move time, nothing sleeps."""
 
@@ -239,7 +223,23 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def worker(settings: Settings, clock: Clock):  # noqa: ANN201
+def worker(settings: Settings, clock: Clock):
     from pbem.worker import Worker
 
     return Worker(settings, clock=clock, extra_template_dirs=(SUPPORT_TEMPLATES,))
+
+
+@pytest.fixture
+def app(settings: Settings, clock: Clock):
+    from pbem.web import create_app
+
+    app = create_app(settings, extra_template_dirs=(SUPPORT_TEMPLATES,), clock=clock)
+    app.config["TESTING"] = True
+    # The app binds the database itself; tests share that binding and its connection.
+    database.connect(reuse_if_open=True)
+    return app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

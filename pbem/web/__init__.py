@@ -6,6 +6,7 @@ from pathlib import Path
 
 from flask import Flask, g
 
+from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
 from pbem.web import api, devmail, errors, games, matches, play, security
@@ -14,7 +15,8 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 def create_app(settings: Settings | None = None,
-               extra_template_dirs: tuple[str, ...] = ()) -> Flask:
+               extra_template_dirs: tuple[str, ...] = (), clock: Clock = utcnow) -> Flask:
+    """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time)."""
     settings = settings or load_settings()
     app = Flask(__name__, template_folder=str(TEMPLATES))
     if extra_template_dirs:
@@ -30,6 +32,7 @@ def create_app(settings: Settings | None = None,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=not settings.development,
         PBEM_EXTRA_TEMPLATE_DIRS=extra_template_dirs,
+        PBEM_CLOCK=clock,
     )
     app.jinja_env.undefined = _strict_undefined()
     bind_database(settings.database_url)

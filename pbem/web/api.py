@@ -17,7 +17,7 @@ from pbem.core.records import public_record, seat_record
 from pbem.core.tokens import seat_for_token
 from pbem.errors import InvalidRequestError
 from pbem.web.matches import requested_ply
-from pbem.web.play import _now
+from pbem.web.play import now
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -36,7 +36,7 @@ def seat_move(token: str) -> Response:
         raise InvalidRequestError('"move" must be a non-empty string, like "e2-e3"')
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
         raise InvalidRequestError('"ply" must be the move number you saw (a whole number)')
-    result = submit_move(seat.match_id, seat.seat, text, ply, _now())
+    result = submit_move(seat.match_id, seat.seat, text, ply, now())
     record = seat_record(seat_for_token(token))
     record["applied"] = {"move": result.text, "events": list(result.events)}
     return _private(jsonify(record))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from flask import (
     Blueprint,
     Flask,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -42,7 +43,7 @@ def move(token: str) -> Response:
         return _page(seat_record(seat), status=400,
                      error="The form was incomplete (no move number). Reload the page.")
     try:
-        result = submit_move(seat.match_id, seat.seat, text, int(ply_field), _now())
+        result = submit_move(seat.match_id, seat.seat, text, int(ply_field), now())
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         return _page(seat_record(seat), status=status, error=str(error), typed=text)
@@ -59,8 +60,8 @@ def _page(record: dict, status: int, error: str | None = None, typed: str = "") 
     return response
 
 
-def _now() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
+def now() -> datetime:
+    return current_app.config["PBEM_CLOCK"]()
 
 
 def init_app(app: Flask) -> None:

@@ -7,12 +7,12 @@ from pbem.core.models import MessageStatus, OutboxMessage
 from pbem.core.play import submit_move
 from pbem.mail.outbox import backoff
 from pbem.worker import Worker
-from tests.conftest import SUPPORT_TEMPLATES, START, Clock, SMTPRecorder
+from tests.conftest import START, SUPPORT_TEMPLATES, Clock, SMTPRecorder
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 
 
-def start_nim(settings) -> int:  # noqa: ANN001
+def start_nim(settings) -> int:
     return create_match("nim", [ALICE, BOB], {}, settings.secret_key, START, seed=1).match.id
 
 

@@ -1,0 +1,117 @@
+"""The `pbem` command, in-process and as real processes (`serve`, `worker --once`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import main
+from pbem.core.models import Match, OutboxMessage
+from tests.conftest import SMTPRecorder, free_port
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, db_url: str, tmp_path: Path) -> dict[str, str]:
+    values = {"PBEM_DATABASE_URL": db_url, "PBEM_SECRET_KEY": "cli-secret",
+              "PBEM_BASE_URL": "http://games.example", "PBEM_INSTANCE_PATH": str(tmp_path)}
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    return values
+
+
+def test_init_is_idempotent(env, capsys) -> None:
+    assert main(["init"]) == 0
+    assert main(["init"]) == 0
+    assert "up to date (schema version 1)" in capsys.readouterr().out
+
+
+def test_match_create_prints_each_seat_link_as_json(env, capsys) -> None:
+    code = main(["match", "create", "--game", "nim", "--player", "Ann@Example.org",
+                 "--player", "ben@example.org", "--option", "pile=7", "--seed", "4", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["match"] == 1 and [s["email"] for s in out["seats"]] == [
+        "ann@example.org", "ben@example.org"]
+    assert all(s["link"].startswith("http://games.example/play/") for s in out["seats"])
+    match = Match.get_by_id(1)
+    assert match.seed == 4 and match.options == {"pile": 7}
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["match", "create", "--game", "nim", "--player", "a@b.org"], "played by 2 players"),
+    (["match", "create", "--game", "nim", "--player", "a@b.org", "--player", "c@d.org",
+      "--option", "pile"], "NAME=VALUE"),
+    (["match", "create", "--game", "go", "--player", "a@b.org", "--player", "c@d.org"],
+     "no game called 'go'"),
+])
+def test_bad_commands_explain_themselves(env, capsys, argv: list[str], message: str) -> None:
+    assert main(argv) == 1
+    assert message in capsys.readouterr().err
+    assert Match.select().count() == 0
+
+
+def test_outside_development_a_secret_key_is_required(env, monkeypatch, capsys) -> None:
+    monkeypatch.delenv("PBEM_SECRET_KEY")
+    assert main(["init"]) == 1
+    assert "PBEM_SECRET_KEY is not set" in capsys.readouterr().err
+    assert main(["--dev", "init"]) == 0
+
+
+def test_worker_once_sends_the_outbox_over_smtp(env, monkeypatch, smtp: SMTPRecorder,
+                                                capsys) -> None:
+    monkeypatch.setenv("PBEM_SMTP_HOST", smtp.host)
+    monkeypatch.setenv("PBEM_SMTP_PORT", str(smtp.port))
+    main(["match", "create", "--game", "nim", "--player", "a@b.org", "--player", "c@d.org"])
+    capsys.readouterr()
+    assert main(["worker", "--once"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["outbox"]["sent"] == 3, out
+    assert len(smtp.messages) == 3 and OutboxMessage.select().count() == 3
+
+
+def test_the_app_itself_never_starts_a_scheduler(settings) -> None:
+    from pbem.web import create_app
+
+    before = {thread.name for thread in threading.enumerate()}
+    create_app(settings)
+    assert {thread.name for thread in threading.enumerate()} == before
+
+
+def test_serve_runs_the_web_app_and_the_worker_in_one_process(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "PBEM_INSTANCE_PATH": str(tmp_path), "PBEM_BASE_URL":
+           f"http://127.0.0.1:{port}"}
+    env.pop("PBEM_DATABASE_URL", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "pbem.cli", "--dev", "serve", "--port", str(port)],
+        env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        page = _get_when_up(f"http://127.0.0.1:{port}/dev/mail")
+        assert "Development mailbox" in page
+        assert (tmp_path / "pbem.sqlite3").exists()
+    finally:
+        server.terminate()
+        output = server.communicate(timeout=20)[0]
+    assert "emails appear in the development mailbox" in output
+    assert "worker started" in output or "Added job" in output
+
+
+def _get_when_up(url: str, seconds: float = 20) -> str:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                return response.read().decode()
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)

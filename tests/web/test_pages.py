@@ -1,0 +1,85 @@
+"""Public pages: games and rules, match history with replay, headers, the dev mailbox."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.core.matches import create_match
+from pbem.core.play import submit_move
+from pbem.games import REGISTRY
+from tests.conftest import START, SUPPORT_TEMPLATES, make_settings
+
+PAIR = ["ann@example.org", "ben@example.org"]
+
+
+def test_every_game_has_a_rules_page_listed_on_the_games_page(client) -> None:
+    listing = client.get("/games")
+    assert listing.status_code == 200
+    for slug, rules in REGISTRY.items():
+        assert f'href="/games/{slug}"'.encode() in listing.data
+        page = client.get(f"/games/{slug}")
+        assert page.status_code == 200, slug
+        assert rules.title.encode() in page.data
+        for option in rules.options:
+            assert f"<code>{option.name}</code>".encode() in page.data
+    assert client.get("/games/no-such-game").status_code == 404
+
+
+def test_the_public_page_replays_the_match_move_by_move(settings, client) -> None:
+    match = create_match("nim", PAIR, {}, settings.secret_key, START).match
+    for ply, text in enumerate(["take 3", "take 2"]):
+        submit_move(match.id, ply % 2, text, ply, START)
+    latest = client.get(f"/matches/{match.id}")
+    assert b"after move 2 of 2" in latest.data and b"Pile: 4" in latest.data
+    assert b"ann@example.org" not in latest.data and b"ann" in latest.data
+    start = client.get(f"/matches/{match.id}?ply=0")
+    assert b"after move 0 of 2" in start.data and b"Pile: 9" in start.data
+    assert b"Pile: 6" in client.get(f"/matches/{match.id}?ply=1").data
+    assert client.get(f"/matches/{match.id}?ply=3").status_code == 404
+    assert client.get(f"/matches/{match.id}?ply=-1").status_code == 400
+    assert client.get("/matches/12345").status_code == 404
+    assert f'href="/matches/{match.id}"'.encode() in client.get("/matches").data
+
+
+def test_history_never_shows_a_hidden_card_to_spectators(settings, client) -> None:
+    match = create_match("bids", [*PAIR, "cy@example.org"], {}, settings.secret_key, START,
+                         seed=2).match
+    hand = match.state["hands"][0]
+    submit_move(match.id, 0, f"play {hand[0]}", 0, START)
+    page = client.get(f"/matches/{match.id}").data.decode()
+    assert "(hidden until the match ends)" in page
+    assert f"play {hand[0]}" not in page and "Your hand" not in page
+
+
+def test_pages_carry_security_headers_and_no_third_party_assets(settings, client) -> None:
+    token = create_match("nim", PAIR, {}, settings.secret_key, START).tokens[0]
+    for url in ("/", "/games", f"/play/{token}", "/matches/1", "/api/matches/1"):
+        response = client.get(url)
+        assert response.headers["Referrer-Policy"] == "same-origin"
+        assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+        assert response.headers["X-Frame-Options"] == "DENY"
+        assert b"http://" not in response.data.replace(b"http://www.w3.org/2000/svg", b"")
+
+
+def test_the_dev_mailbox_exists_only_in_development(settings, client, tmp_path: Path,
+                                                     db_url: str) -> None:
+    from pbem.web import create_app
+
+    assert client.get("/dev/mail").status_code == 404
+    dev = create_app(make_settings(db_url, tmp_path, development=True),
+                     extra_template_dirs=(SUPPORT_TEMPLATES,)).test_client()
+    create_match("nim", PAIR, {}, settings.secret_key, START)
+    listing = dev.get("/dev/mail")
+    assert listing.status_code == 200 and listing.data.count(b"ann@example.org") == 2
+    mail = dev.get("/dev/mail/1").data.decode()
+    assert '<a href="http://pbem.test/play/' in mail
+    html = dev.get("/dev/mail/1/html")
+    assert html.status_code == 200 and "script-src" not in html.headers["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("path", ["/play/abc", "/nowhere", "/matches/abc"])
+def test_unknown_pages_are_friendly_404s(client, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404 and b"Back to the start page" in response.data

@@ -1,0 +1,94 @@
+"""A whole match played on the web pages, every email delivered over real SMTP and checked."""
+
+from __future__ import annotations
+
+import re
+
+from pbem.core.matches import create_match
+from pbem.core.models import Match, Move
+from tests.conftest import START, SMTPRecorder
+
+ALICE, BOB = "alice@example.org", "bob@example.org"
+LINK = re.compile(r"http://pbem\.test(/play/[A-Za-z0-9_-]+)")
+
+
+def link_in(mail) -> str:
+    return LINK.search(mail.get_body(("plain",)).get_content()).group(1)
+
+
+def test_two_players_play_a_match_to_the_end_from_their_emails(
+        settings, client, worker, smtp: SMTPRecorder) -> None:
+    create_match("nim", [ALICE, BOB], {"pile": "5"}, settings.secret_key, START, seed=1)
+    worker.send_outbox()
+    alice_link, bob_link = link_in(smtp.to(ALICE)[0]), link_in(smtp.to(BOB)[0])
+    assert alice_link != bob_link
+
+    page = client.get(alice_link)
+    assert page.status_code == 200 and b"Your turn." in page.data
+    assert b'<option value="take 3">take 3</option>' in page.data
+    assert page.headers["Cache-Control"] == "no-store"
+    assert client.get(bob_link).data.count(b"Your turn.") == 0
+
+    # Alice picks from the list; Bob types his move, in his own style.
+    reply = client.post(alice_link, data={"move": "take 2", "ply": "0"})
+    assert reply.status_code == 303 and reply.headers["Location"].endswith(alice_link)
+    assert b"Your move take 2 was made." in client.get(alice_link).data
+    worker.send_outbox()
+    bob_turn = smtp.to(BOB)[-1]
+    assert "First took 2, 3 left" in bob_turn.get_body(("plain",)).get_content()
+    assert link_in(bob_turn) == bob_link
+
+    assert client.post(bob_link, data={"move": "", "move_text": " TAKE 1 ", "ply": "1"}
+                       ).status_code == 303
+    client.post(alice_link, data={"move": "take 2", "ply": "2"})
+    worker.send_outbox()
+
+    match = Match.get()
+    assert match.status == "finished" and match.result["winners"] == [0]
+    assert [m.text for m in Move.select().order_by(Move.ply)] == ["take 2", "take 1", "take 2"]
+    for address, verdict in ((ALICE, "Well played!"), (BOB, "Thank you for playing.")):
+        result = smtp.to(address)[-1]
+        body = result.get_body(("plain",)).get_content()
+        assert "First (alice) wins" in body and verdict in body
+    assert b"Match over." in client.get(bob_link).data
+    assert len(smtp.messages) == 2 + 3 + 2  # welcomes, turns (A, B, A), results
+
+
+def test_a_refused_move_is_explained_on_the_page_and_changes_nothing(settings, client) -> None:
+    token = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).tokens[0]
+    page = client.post(f"/play/{token}", data={"move_text": "take 7", "ply": "0"})
+    assert page.status_code == 422
+    assert b"you cannot take 7: take 1 to 3" in page.data
+    assert b'value="take 7"' in page.data, "the typed move is kept for correction"
+    assert client.post(f"/play/{token}", data={"move": "take 1"}).status_code == 400
+    assert client.post(f"/play/{token}", data={"ply": "0"}).status_code == 422
+    assert Match.get().ply == 0
+
+
+def test_a_stale_form_gets_a_conflict_page(settings, client) -> None:
+    token = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).tokens[0]
+    assert client.post(f"/play/{token}", data={"move": "take 1", "ply": "0"}).status_code == 303
+    again = client.post(f"/play/{token}", data={"move": "take 1", "ply": "0"})
+    assert again.status_code == 409 and b"already moved" in again.data
+    assert Match.get().ply == 1
+
+
+def test_a_wrong_or_revoked_token_gets_a_plain_404(settings, client) -> None:
+    from pbem.core.models import Seat
+    from pbem.core.tokens import reissue
+
+    token = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).tokens[0]
+    assert client.get("/play/not-a-real-token").status_code == 404
+    assert client.get("/play/" + "x" * 500).status_code == 404
+    assert client.post("/play/not-a-real-token", data={"move": "take 1", "ply": "0"}
+                       ).status_code == 404
+    new_token = reissue(settings.secret_key, Seat.get(Seat.seat == 0))
+    gone = client.get(f"/play/{token}")
+    assert gone.status_code == 404 and b"not valid" in gone.data
+    assert client.get(f"/play/{new_token}").status_code == 200
+
+
+def test_get_never_changes_a_match(settings, client) -> None:
+    token = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).tokens[0]
+    client.get(f"/play/{token}?move=take+1&ply=0")
+    assert Match.get().ply == 0
