@@ -328,7 +328,7 @@ class MimicRules(RulesBase):
         visible = _visible(board, _index(origin), PIECES[1 - seat])
         if len(visible) >= 2:
             names = ", ".join(_name(i) for i in visible)
-            count = "two" if len(visible) == 2 else str(len(visible))
+            count = ("two", "three", "four")[len(visible) - 2]
             raise IllegalMoveError(
                 f"{here} cannot move: it sees {count} opposing checkers ({names}), "
                 "so it is frozen")
