@@ -449,10 +449,6 @@ def _visible(board: Board, square: int, opponent: str) -> list[int]:
 
 def _legal_moves(board: Board, seat: Seat, before: Board | None) -> list[Move]:
     mine, theirs = PIECES[seat], PIECES[1 - seat]
-    # The no-repetition rule can only bite when the board is at most one turn (4 squares)
-    # away from the earlier one; otherwise skip playing out every candidate.
-    check_repeat = before is not None and sum(
-        1 for a, b in zip(board, before, strict=True) if a != b) <= 4
     moves = []
     for i in range(SQUARES):
         stack = board[i]
@@ -460,6 +456,9 @@ def _legal_moves(board: Board, seat: Seat, before: Board | None) -> list[Move]:
             continue
         if len(_visible(board, i, theirs)) >= 2:
             continue
+        # A move from i can only repeat `before` if i held there what it will hold after the
+        # move (no mimic ever lands on the square just left); only then play the moves out.
+        check_repeat = before is not None and before[i] == stack[:-1]
         for j in NEIGHBOURS[i]:
             if board[j]:
                 continue
