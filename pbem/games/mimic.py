@@ -42,6 +42,9 @@ Position text, one line of five space-separated fields:
   how (an original move reached the goal row, a mimic did, or the loser had no legal move).
 
 The start: `10/1rrrrrrrr1/10/10/10/10/10/10/1bbbbbbbb1/10 b - goal:any -`.
+
+Legal moves are listed by origin square, then destination, each in the order a1, b1 ... j1,
+a2 ... j10; the autoplayed move for an absent player (`default_move`) is the first of them.
 """
 
 from __future__ import annotations
