@@ -1,0 +1,603 @@
+"""Mimic, by Andrew Bressette: race a checker to the far row while your opponent copies you.
+
+Rules (rules/mimic.txt with the rulings in rules/RULINGS.md):
+
+- A 10x10 board, files a-j, ranks 1-10. Blue (seat 0) starts with 8 checkers on b2-i2 and
+  moves north towards its goal row 10; Red (seat 1) starts on b9-i9 and moves south towards
+  its goal row 1. Blue moves first, then the players alternate.
+- A turn is an *original move*: the top checker of one of your squares steps like a chess king
+  to an adjacent **empty** square. It may not leave the board and may not stack.
+- Orthogonal visibility is counted from the moving checker **before** it moves: each of the
+  four arrows (N, E, S, W) stops at the first occupied square, and counts when the top checker
+  of that square is the opponent's. Two or more visible opponents: the checker is *frozen* and
+  cannot make an original move. Exactly one: that opponent checker *mimics* the move with the
+  mirrored step (Blue e4-e5 makes Red e7-e6; Blue e4-f5 makes Red e7-d6). It mimics even when
+  it is itself frozen, lands on top of whatever stack is at its destination (stacks have no
+  height limit), and is removed from play if the step takes it off the board. None: no mimic.
+- Only top checkers move, by original move or by mimic; stacks never move as a whole.
+- An original move onto the mover's goal row wins at once, and its mimic is not made.
+- Option `mimic_goal_wins` (default on): a checker mimicked onto its owner's goal row wins for
+  its owner. Off: only original moves win, and a checker mimicked there simply stays.
+- No immediate repetition: a turn is illegal if the board after it (all stacks; the side to
+  move is then the same too) equals the board before the opponent's last turn.
+- A player with no legal move on their turn loses. The module adds no move cap: endless games
+  are for draw offers, resignation and the admin (RULINGS.md, "All games").
+
+Notation: the original move from-to, `e2-e3`; the mimic is automatic and reported as an event.
+`parse_move` also takes `E2E3`, `e2 e3`, `e2 - e3`, en-dashes, and a lone destination (`e3`)
+when exactly one legal move ends there.
+
+Position text, one line of five space-separated fields:
+
+    <board> <to move> <before> <goal rule> <result>
+
+- board: ranks 10 down to 1 separated by `/`, each rank read from file a to j; a digit count
+  stands for that many empty squares, `b` / `r` for a single Blue / Red checker, and a stack of
+  two or more checkers is written in parentheses from bottom to top, e.g. `(brb)`.
+- to move: `b` or `r`.
+- before: the board (same form) before the opponent's last turn, used by the no-repetition
+  rule, or `-` when there is none (the first turn).
+- goal rule: `goal:any` (mimicked checkers win on their goal row) or `goal:original`.
+- result: `-` while the game goes on, else `won:<b|r>:<goal|mimic|no-move>`: the winner and
+  how (an original move reached the goal row, a mimic did, or the loser had no legal move).
+
+The start: `10/1rrrrrrrr1/10/10/10/10/10/10/1bbbbbbbb1/10 b - goal:any -`.
+
+Legal moves are listed by origin square, then destination, each in the order a1, b1 ... j1,
+a2 ... j10; the autoplayed move for an absent player (`default_move`) is the first of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.games.base import (
+    AmbiguousMoveError,
+    Event,
+    IllegalMoveError,
+    InvalidMoveError,
+    Option,
+    Outcome,
+    RulesBase,
+    RulesError,
+    Seat,
+    Transition,
+)
+from pbem.games.notation import FILES, KING_STEPS, ORTHOGONAL_STEPS, normalize
+
+SIZE = 10
+SQUARES = SIZE * SIZE
+PIECES = ("b", "r")  # the letter of each seat's checkers
+GOAL_RANK = (SIZE - 1, 0)  # 0-based goal rank of each seat
+COLOURS = ("#2a5db0", "#c0392b")
+START_RANK = (1, SIZE - 2)
+START_FILES = range(1, SIZE - 1)
+
+RESULT_GOAL = "goal"
+RESULT_MIMIC = "mimic"
+RESULT_NO_MOVE = "no-move"
+RESULTS = (RESULT_GOAL, RESULT_MIMIC, RESULT_NO_MOVE)
+
+Board = tuple[str, ...]  # SQUARES stacks indexed rank * SIZE + file, each bottom to top
+Move = tuple[int, int]  # (from index, to index) of the original move
+
+
+class MimicRules(RulesBase):
+    slug = "mimic"
+    title = "Mimic"
+    rules_version = 1
+    player_counts = frozenset({2})
+    options = (
+        Option("mimic_goal_wins", True,
+               "a checker mimicked onto its owner's goal row wins for its owner "
+               "(off: only an original move onto the goal row wins)"),
+    )
+    seat_names = ("Blue", "Red")
+
+    def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> MimicState:
+        self.check_player_count(players)
+        resolved = self.resolve_options(options)
+        board = [""] * SQUARES
+        for seat, rank in enumerate(START_RANK):
+            for file in START_FILES:
+                board[rank * SIZE + file] = PIECES[seat]
+        return MimicState(tuple(board), 0, None, resolved["mimic_goal_wins"], None, None)
+
+    def to_move(self, state: MimicState) -> frozenset[Seat]:
+        return frozenset() if state.result is not None else frozenset({state.turn})
+
+    def legal_moves(self, state: MimicState, seat: Seat) -> Sequence[Move]:
+        if state.result is not None or seat != state.turn:
+            return []
+        return _legal_moves(state.board, seat, state.before)
+
+    def parse_move(self, state: MimicState, seat: Seat, text: str) -> Move:
+        squares = _parse_text(text)
+        if not _on_board(squares[0]):
+            raise InvalidMoveError(
+                f"{text!r} names {_square_text(squares[0])}, which is not on the board "
+                "(a1 to j10)")
+        self._check_turn(state, seat)
+        if len(squares) == 1:
+            return self._move_to(state, seat, squares[0], text)
+        origin, target = squares
+        self._check_original_move(state, seat, origin, target)
+        return (_index(origin), _index(target))
+
+    def format_move(self, state: MimicState, move: Move) -> str:
+        return f"{_name(move[0])}-{_name(move[1])}"
+
+    def apply_move(self, state: MimicState, seat: Seat, move: Move) -> Transition:
+        self._check_turn(state, seat)
+        turn = _play(state.board, seat, move[0], move[1], state.mimic_goal_wins)
+        events = [Event("move", {"seat": seat, "from": _name(move[0]), "to": _name(move[1])})]
+        if turn.mimic_from is not None:
+            events.append(Event("mimic", {
+                "seat": 1 - seat,
+                "from": _name(turn.mimic_from),
+                "to": None if turn.mimic_to is None else _name(turn.mimic_to),
+                "onto": [PIECES.index(p) for p in turn.mimic_onto],
+            }))
+        last = LastTurn(seat, move[0], move[1], turn.mimic_from, turn.mimic_to)
+        result = turn.result
+        if result is None and not _legal_moves(turn.board, 1 - seat, state.board):
+            result = (seat, RESULT_NO_MOVE)
+        if result is not None:
+            events.append(Event("won", {"seat": result[0], "reason": result[1]}))
+        new = MimicState(turn.board, 1 - seat, state.board, state.mimic_goal_wins, result, last)
+        return Transition(new, tuple(events))
+
+    def outcome(self, state: MimicState) -> Outcome | None:
+        if state.result is None:
+            return None
+        winner, how = state.result
+        scores = tuple(1.0 if seat == winner else 0.0 for seat in (0, 1))
+        return Outcome(frozenset({winner}), scores, self._result_reason(winner, how))
+
+    def view(self, state: MimicState, seat: Seat | None) -> dict[str, Any]:
+        # Mimic has no hidden information: every seat and spectator sees the same board.
+        over = self.outcome(state)
+        last = state.last
+        frozen = _frozen_squares(state.board)
+        return {
+            "files": SIZE,
+            "ranks": SIZE,
+            "seat": seat,
+            "seats": [
+                {"name": self.seat_names[s], "letter": PIECES[s].upper(), "colour": COLOURS[s],
+                 "goal_rank": GOAL_RANK[s] + 1,
+                 "checkers": sum(stack.count(PIECES[s]) for stack in state.board)}
+                for s in (0, 1)
+            ],
+            "stacks": [
+                {"square": _name(i), "stack": [PIECES.index(p) for p in stack],
+                 "frozen": i in frozen}
+                for i, stack in enumerate(state.board) if stack
+            ],
+            "to_move": None if over else state.turn,
+            "last_move": None if last is None else {
+                "seat": last.seat,
+                "from": _name(last.origin),
+                "to": _name(last.target),
+                "mimic_from": None if last.mimic_from is None else _name(last.mimic_from),
+                "mimic_to": None if last.mimic_to is None else _name(last.mimic_to),
+            },
+            "highlight": [] if last is None else [_name(last.origin), _name(last.target)],
+            "marked": [] if last is None else [
+                _name(i) for i in (last.mimic_from, last.mimic_to) if i is not None],
+            "outcome": None if over is None else {
+                "winners": sorted(over.winners), "reason": over.reason},
+            "mimic_goal_wins": state.mimic_goal_wins,
+            "position": self.position(state),
+        }
+
+    def render_text(self, view: Mapping[str, Any]) -> str:
+        seats = view["seats"]
+        cells: dict[str, str] = {}
+        tall = []
+        for entry in view["stacks"]:
+            letters = "".join(seats[s]["letter"] for s in entry["stack"])
+            top = letters[-1]
+            cells[entry["square"]] = top + (str(len(letters)) if len(letters) > 1 else " ")
+            if len(letters) > 1:
+                tall.append(f"{entry['square']} {letters}")
+        files = view["files"]
+        footer = "    " + "  ".join(FILES[f] for f in range(files))
+        lines = [footer]
+        for rank in range(view["ranks"], 0, -1):
+            row = " ".join(cells.get(f"{FILES[f]}{rank}", ". ") for f in range(files))
+            lines.append(f"{rank:>2}  {row} {rank:>2}")
+        lines.append(footer)
+        blue, red = seats
+        lines.append(f"{blue['letter']} = {blue['name']} (to row {blue['goal_rank']}), "
+                     f"{red['letter']} = {red['name']} (to row {red['goal_rank']}); "
+                     f"{red['letter']}3 = a stack of 3 with {red['letter']} on top.")
+        if tall:
+            lines.append("Stacks, bottom to top: " + ", ".join(tall))
+        last = view["last_move"]
+        if last is not None:
+            lines.append("Last move: " + _describe_last(seats, last))
+        if view["outcome"] is not None:
+            lines.append(f"Game over: {view['outcome']['reason']}.")
+        else:
+            lines.append(f"{seats[view['to_move']]['name']} to move.")
+        return "\n".join(lines)
+
+    def describe_event(self, event: Event) -> str:
+        data = event.data
+        who = self.seat_names[data["seat"]]
+        if event.kind == "move":
+            return f"{who} {data['from']}-{data['to']}"
+        if event.kind == "mimic":
+            if data["to"] is None:
+                return f"{who} {data['from']} mimicked off the board and is removed from play"
+            text = f"{who} {data['from']}-{data['to']} mimicked"
+            if data["onto"]:
+                below = ", ".join(self.seat_names[s] for s in data["onto"])
+                order = " (bottom to top)" if len(data["onto"]) > 1 else ""
+                text += f", stacked on {below}{order}"
+            return text
+        if event.kind == "won":
+            return self._result_reason(data["seat"], data["reason"])
+        return super().describe_event(event)
+
+    def dump(self, state: MimicState) -> dict[str, Any]:
+        last = state.last
+        return {
+            "position": self.position(state),
+            "last": None if last is None else [
+                last.seat, last.origin, last.target, last.mimic_from, last.mimic_to],
+        }
+
+    def load(self, data: Mapping[str, Any]) -> MimicState:
+        state = self.from_position(data["position"])
+        last = data["last"]
+        if last is None:
+            return state
+        return MimicState(state.board, state.turn, state.before, state.mimic_goal_wins,
+                          state.result, LastTurn(*last))
+
+    def position(self, state: MimicState) -> str:
+        before = "-" if state.before is None else _board_text(state.before)
+        rule = "goal:any" if state.mimic_goal_wins else "goal:original"
+        result = "-"
+        if state.result is not None:
+            result = f"won:{PIECES[state.result[0]]}:{state.result[1]}"
+        return f"{_board_text(state.board)} {PIECES[state.turn]} {before} {rule} {result}"
+
+    def from_position(self, text: str) -> MimicState:
+        """Build a state from its position text; raise RulesError saying what is wrong.
+
+        A position left open (`-`) whose side to move has no legal move is read as the loss
+        the rules make of it, so hand-built positions need not spell that out.
+        """
+        fields = text.split()
+        if len(fields) != 5:
+            raise RulesError(f"a Mimic position has 5 fields, not {len(fields)}: {text!r}")
+        board_text, side, before_text, rule, result_text = fields
+        if side not in PIECES:
+            raise RulesError(f"the side to move must be b or r, not {side!r}")
+        if rule not in ("goal:any", "goal:original"):
+            raise RulesError(f"the goal rule must be goal:any or goal:original, not {rule!r}")
+        board = _parse_board(board_text)
+        before = None if before_text == "-" else _parse_board(before_text)
+        turn = PIECES.index(side)
+        result = _parse_result(result_text)
+        if result is None and not _legal_moves(board, turn, before):
+            result = (1 - turn, RESULT_NO_MOVE)
+        return MimicState(board, turn, before, rule == "goal:any", result, None)
+
+    # -- checks behind parse_move, each naming the rule that refuses the move ------------------
+
+    def _check_turn(self, state: MimicState, seat: Seat) -> None:
+        if state.result is not None:
+            raise IllegalMoveError("the game is over: no more moves can be made")
+        if seat != state.turn:
+            raise IllegalMoveError(
+                f"it is {self.seat_names[state.turn]}'s turn, not {self.seat_names[seat]}'s")
+
+    def _check_original_move(self, state: MimicState, seat: Seat,
+                             origin: tuple[int, int], target: tuple[int, int]) -> None:
+        board = state.board
+        here = _square_text(origin)
+        there = _square_text(target)
+        stack = board[_index(origin)]
+        mine = PIECES[seat]
+        if not stack:
+            raise IllegalMoveError(f"there is no checker on {here}")
+        if stack[-1] != mine:
+            if mine in stack:
+                raise IllegalMoveError(
+                    f"your checker on {here} is buried under a {self.seat_names[1 - seat]} "
+                    "checker: only the top checker of a stack can move")
+            raise IllegalMoveError(f"the checker on {here} is {self.seat_names[1 - seat]}'s, "
+                                   "not yours")
+        step = (target[0] - origin[0], target[1] - origin[1])
+        if step not in KING_STEPS:
+            raise IllegalMoveError(
+                f"{here}-{there} is not a move: a checker steps to an adjacent square, "
+                "like a chess king")
+        if not _on_board(target):
+            raise IllegalMoveError(
+                f"{here}-{there} leaves the board: an original move cannot go off the edge "
+                "(only a mimicked checker can fall off)")
+        if board[_index(target)]:
+            raise IllegalMoveError(
+                f"{there} is occupied: an original move goes to an empty square "
+                "(only a mimic may stack)")
+        visible = _visible(board, _index(origin), PIECES[1 - seat])
+        if len(visible) >= 2:
+            names = ", ".join(_name(i) for i in visible)
+            count = ("two", "three", "four")[len(visible) - 2]
+            raise IllegalMoveError(
+                f"{here} cannot move: it sees {count} opposing checkers ({names}), "
+                "so it is frozen")
+        if state.before is not None:
+            after = _play(board, seat, _index(origin), _index(target), True).board
+            if after == state.before:
+                raise IllegalMoveError(
+                    f"{here}-{there} would repeat the position before "
+                    f"{self.seat_names[1 - seat]}'s last turn: immediate repetition is not "
+                    "allowed")
+
+    def _move_to(self, state: MimicState, seat: Seat, target: tuple[int, int],
+                 text: str) -> Move:
+        """A lone destination square names the one legal move ending there."""
+        there = _square_text(target)
+        found = [m for m in _legal_moves(state.board, seat, state.before)
+                 if m[1] == _index(target)]
+        if not found:
+            raise IllegalMoveError(f"none of your checkers can move to {there} now")
+        if len(found) > 1:
+            options = ", ".join(self.format_move(state, m) for m in found)
+            raise AmbiguousMoveError(f"{text.strip()!r} could mean {options}: write the "
+                                     "move from-to")
+        return found[0]
+
+    def _result_reason(self, winner: Seat, how: str) -> str:
+        name = self.seat_names[winner]
+        if how == RESULT_GOAL:
+            return f"{name} reached row {GOAL_RANK[winner] + 1} with an original move and wins"
+        if how == RESULT_MIMIC:
+            return (f"{name} was mimicked onto row {GOAL_RANK[winner] + 1}, its goal row, "
+                    "and wins")
+        return f"{self.seat_names[1 - winner]} has no legal move and loses; {name} wins"
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """The squares of the last turn, for highlighting: the original move and its mimic."""
+
+    seat: Seat
+    origin: int
+    target: int
+    mimic_from: int | None
+    mimic_to: int | None  # None when the mimicked checker fell off the board
+
+
+@dataclass(frozen=True)
+class MimicState:
+    board: Board
+    turn: Seat
+    before: Board | None  # the board before the opponent's last turn (no-repetition rule)
+    mimic_goal_wins: bool
+    result: tuple[Seat, str] | None  # (winner, one of RESULTS)
+    last: LastTurn | None
+
+
+@dataclass(frozen=True)
+class _Turn:
+    board: Board
+    mimic_from: int | None
+    mimic_to: int | None
+    mimic_onto: str  # what the mimicked checker landed on, bottom to top
+    result: tuple[Seat, str] | None
+
+
+# -- board geometry, precomputed: a server may replay a whole match on every request ----------
+
+def _build_neighbours() -> tuple[tuple[int, ...], ...]:
+    table = []
+    for i in range(SQUARES):
+        file, rank = i % SIZE, i // SIZE
+        table.append(tuple(sorted(
+            (rank + dr) * SIZE + file + df for df, dr in KING_STEPS
+            if _on_board((file + df, rank + dr)))))
+    return tuple(table)
+
+
+def _build_rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    table = []
+    for i in range(SQUARES):
+        file, rank = i % SIZE, i // SIZE
+        rays = []
+        for df, dr in ORTHOGONAL_STEPS:
+            ray = []
+            f, r = file + df, rank + dr
+            while _on_board((f, r)):
+                ray.append(r * SIZE + f)
+                f, r = f + df, r + dr
+            rays.append(tuple(ray))
+        table.append(tuple(rays))
+    return tuple(table)
+
+
+def _on_board(square: tuple[int, int]) -> bool:
+    return 0 <= square[0] < SIZE and 0 <= square[1] < SIZE
+
+
+NEIGHBOURS = _build_neighbours()
+RAYS = _build_rays()
+_MOVE_TEXT = re.compile(r"([a-z])(\d{1,2})(?:\s*(?:-|to)?\s*([a-z])(\d{1,2}))?")
+_RANK_TOKEN = re.compile(r"\d+|[br]|\([br]+\)")
+
+
+# -- the rules proper ---------------------------------------------------------------------------
+
+def _visible(board: Board, square: int, opponent: str) -> list[int]:
+    """Squares whose top checker is the opponent's and is orthogonally visible from `square`."""
+    seen = []
+    for ray in RAYS[square]:
+        for j in ray:
+            stack = board[j]
+            if stack:
+                if stack[-1] == opponent:
+                    seen.append(j)
+                break
+    return seen
+
+
+def _legal_moves(board: Board, seat: Seat, before: Board | None) -> list[Move]:
+    mine, theirs = PIECES[seat], PIECES[1 - seat]
+    moves = []
+    for i in range(SQUARES):
+        stack = board[i]
+        if not stack or stack[-1] != mine:
+            continue
+        if len(_visible(board, i, theirs)) >= 2:
+            continue
+        # A move from i can only repeat `before` if i held there what it will hold after the
+        # move (no mimic ever lands on the square just left); only then play the moves out.
+        check_repeat = before is not None and before[i] == stack[:-1]
+        for j in NEIGHBOURS[i]:
+            if board[j]:
+                continue
+            if check_repeat and _play(board, seat, i, j, True).board == before:
+                continue
+            moves.append((i, j))
+    return moves
+
+
+def _play(board: Board, seat: Seat, origin: int, target: int, mimic_goal_wins: bool) -> _Turn:
+    """Make a legal original move and its mimic; report what the mimic did and who won."""
+    mine, theirs = PIECES[seat], PIECES[1 - seat]
+    visible = _visible(board, origin, theirs)
+    new = list(board)
+    new[origin] = board[origin][:-1]
+    new[target] = mine
+    if target // SIZE == GOAL_RANK[seat]:
+        # An original move onto the goal row wins at once; its mimic is not made.
+        return _Turn(tuple(new), None, None, "", (seat, RESULT_GOAL))
+    if len(visible) != 1:
+        return _Turn(tuple(new), None, None, "", None)
+    source = visible[0]
+    # The mimic mirrors the step: Blue's north (and north-east) is Red's north (south-west).
+    df = target % SIZE - origin % SIZE
+    dr = target // SIZE - origin // SIZE
+    file, rank = source % SIZE - df, source // SIZE - dr
+    new[source] = new[source][:-1]
+    if not _on_board((file, rank)):
+        return _Turn(tuple(new), source, None, "", None)
+    landing = rank * SIZE + file
+    onto = new[landing]
+    new[landing] = onto + theirs
+    result = None
+    if mimic_goal_wins and rank == GOAL_RANK[1 - seat]:
+        result = (1 - seat, RESULT_MIMIC)
+    return _Turn(tuple(new), source, landing, onto, result)
+
+
+def _frozen_squares(board: Board) -> set[int]:
+    frozen = set()
+    for i, stack in enumerate(board):
+        if stack:
+            opponent = PIECES[1 - PIECES.index(stack[-1])]
+            if len(_visible(board, i, opponent)) >= 2:
+                frozen.add(i)
+    return frozen
+
+
+# -- notation and position text -----------------------------------------------------------------
+
+def _index(square: tuple[int, int]) -> int:
+    return square[1] * SIZE + square[0]
+
+
+def _name(index: int) -> str:
+    return f"{FILES[index % SIZE]}{index // SIZE + 1}"
+
+
+def _square_text(square: tuple[int, int]) -> str:
+    return f"{FILES[square[0]]}{square[1] + 1}"
+
+
+def _parse_text(text: str) -> list[tuple[int, int]]:
+    """The one or two squares of a move text as (file, rank) pairs, possibly off the board."""
+    found = _MOVE_TEXT.fullmatch(normalize(text))
+    if found is None:
+        raise InvalidMoveError(
+            f"{text!r} is not a Mimic move: write the checker's square and where it goes, "
+            "like e2-e3")
+    letters_digits = [g for g in found.groups() if g is not None]
+    squares = []
+    for letter, digits in zip(letters_digits[::2], letters_digits[1::2], strict=True):
+        squares.append((FILES.index(letter), int(digits) - 1))
+    return squares
+
+
+def _board_text(board: Board) -> str:
+    ranks = []
+    for rank in range(SIZE - 1, -1, -1):
+        out = []
+        empty = 0
+        for file in range(SIZE):
+            stack = board[rank * SIZE + file]
+            if not stack:
+                empty += 1
+                continue
+            if empty:
+                out.append(str(empty))
+                empty = 0
+            out.append(stack if len(stack) == 1 else f"({stack})")
+        if empty:
+            out.append(str(empty))
+        ranks.append("".join(out))
+    return "/".join(ranks)
+
+
+def _parse_board(text: str) -> Board:
+    rows = text.split("/")
+    if len(rows) != SIZE:
+        raise RulesError(f"a Mimic board has {SIZE} ranks separated by /, not {len(rows)}: "
+                         f"{text!r}")
+    board: list[str] = []
+    for row in reversed(rows):
+        squares: list[str] = []
+        position = 0
+        for token in _RANK_TOKEN.finditer(row):
+            if token.start() != position:
+                break
+            position = token.end()
+            value = token.group()
+            if value.isdigit():
+                squares.extend([""] * int(value))
+            else:
+                squares.append(value.strip("()"))
+        if position != len(row) or len(squares) != SIZE:
+            raise RulesError(f"the rank {row!r} does not describe {SIZE} squares "
+                             "(digits for empty squares, b, r, or a stack like (brb))")
+        board.extend(squares)
+    return tuple(board)
+
+
+def _parse_result(text: str) -> tuple[Seat, str] | None:
+    if text == "-":
+        return None
+    parts = text.split(":")
+    if len(parts) != 3 or parts[0] != "won" or parts[1] not in PIECES or parts[2] not in RESULTS:
+        raise RulesError(f"the result must be - or like won:b:goal, not {text!r}")
+    return PIECES.index(parts[1]), parts[2]
+
+
+def _describe_last(seats: Sequence[Mapping[str, Any]], last: Mapping[str, Any]) -> str:
+    text = f"{seats[last['seat']]['name']} {last['from']}-{last['to']}"
+    if last["mimic_from"] is not None:
+        other = seats[1 - last["seat"]]["name"]
+        if last["mimic_to"] is None:
+            text += f"; {other} {last['mimic_from']} mimicked off the board"
+        else:
+            text += f"; {other} {last['mimic_from']}-{last['mimic_to']} mimicked"
+    return text
