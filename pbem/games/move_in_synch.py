@@ -39,8 +39,9 @@ Position text, one line of six fields separated by spaces:
 - pending: the first half of the move already made, or `-`: the decider's `synch` or
   `opposition` (standard order) or the directioner's direction (variant).
 
-Example, move 2 of a 4 x 4 game, Red directing after Blue announced opposition:
-`..../..o./.x../xo.. a1 b1 2 decider-first opposition`
+Example, move 2 of a 4 x 4 game: Blue started on a1 and Red on b1, Red announced synch
+and Blue went N; now Blue has announced opposition and Red is to pick a direction:
+`..../..../xo../xo.. a2 b2 2 decider-first opposition`
 """
 
 from __future__ import annotations

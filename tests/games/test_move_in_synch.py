@@ -474,7 +474,7 @@ def test_the_game_is_for_exactly_two_players() -> None:
 @pytest.mark.parametrize("line", [
     "..../..../..../.... - - 1 decider-first -",
     "..../..../..../x... a1 - 1 directioner-first -",
-    "..../..o./.x../xo.. a1 b1 2 decider-first opposition",
+    "..../..../xo../xo.. a2 b2 2 decider-first opposition",
     "..../..o./.x../xo.. b2 c3 7 directioner-first SW",
     "..../..../..../x.o. b1 b1 2 decider-first -",
 ])
@@ -612,5 +612,5 @@ def test_the_rules_page_renders_with_every_ruling() -> None:
                   get_flashed_messages=lambda **kwargs: [],
                   config=SimpleNamespace(PBEM_SETTINGS=SimpleNamespace(development=False)))
     for phrase in ("directioner_first", "opposition", "same empty square", "decider-first",
-                   "a1", "first legal move"):
+                   "a1", "plays for an absent player"):
         assert phrase in page
