@@ -25,7 +25,8 @@ Notation: a placement is a square (`e4`); the decider's announcement is `synch` 
 `opposition`; the directioner's direction is `N`, `NE`, `E`, `SE`, `S`, `SW`, `W` or `NW`, north
 being towards higher ranks. Forgiving input takes any case and spacing, `north`, `north-east`,
 `up`/`down`/`left`/`right` (the board is never turned round), `same`/`opposite`, `sync`, and
-unambiguous beginnings of these words (`opp`, `nor` is ambiguous: N, NE or NW).
+unambiguous beginnings of these words (`opp`, `sy`); an ambiguous beginning such as `no`
+(N, NE or NW) is refused with the list of candidates.
 
 Position text, one line of six fields separated by spaces:
 
@@ -590,8 +591,11 @@ def _status(state: SynchState, seat: Seat | None, over: Outcome | None) -> str:
         return f"Game over: {over.reason}."
     mover = _mover(state)
     if _step(state) == PLACE:
+        if seat == mover and mover == 0:
+            return "You place your marker first: choose any square."
         if seat == mover:
-            return "You place your marker: choose any free square."
+            return (f"You place your marker: choose any square except Blue's "
+                    f"({square_name(state.markers[0])}).")  # type: ignore[arg-type]
         return f"{SEAT_NAMES[mover]} is to place a marker."
     directioner = _directioner(state)
     decider = 1 - directioner

@@ -68,6 +68,13 @@ def test_red_places_second_on_any_square_other_than_blues() -> None:
     assert len(legal(state, RED)) == 63 and "e4" not in legal(state, RED)
 
 
+def test_the_view_asks_red_to_start_anywhere_but_on_blues_square() -> None:
+    state = play(RULES.new_game(2, {}, seed=1), BLUE, "e4")
+    assert RULES.view(state, RED)["status"] == (
+        "You place your marker: choose any square except Blue's (e4).")
+    assert RULES.view(state, BLUE)["status"] == "Red is to place a marker."
+
+
 def test_red_cannot_start_on_the_square_where_blue_started() -> None:
     state = play(RULES.new_game(2, {}, seed=1), BLUE, "e4")
     with pytest.raises(IllegalMoveError, match=r"different square from Blue.*e4"):
