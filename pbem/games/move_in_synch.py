@@ -1,25 +1,32 @@
 """Move In Synch, In Opposition: Leroy Quet's two-player marker game (rec.puzzles, 2009).
 
-Rules (rule text `move-in-synch.txt`, with the rulings of RULINGS.md applied):
+Rules (rule text `move-in-synch.txt`): each player has a marker on an n x n grid and draws
+their symbol on the empty squares it reaches. A move is made by both players: the decider
+announces "synch" or "opposition", the directioner picks one of the 8 directions and moves one
+square that way, and the decider moves one square the same way (synch) or the exact opposite
+way (opposition). Both must stay on the board. A player landing on an empty square draws their
+symbol there, but nobody draws when both land on the same empty square or on a square that
+already holds a symbol. The game ends when every square holds a symbol, or when a player has
+more symbols than the opponent's symbols plus the empty squares; most symbols wins.
 
-- An n x n grid (option `size`, 4 to 19, default 8). Blue (seat 0) places a marker on any
-  square, then Red (seat 1) on a different square; each start square gets its owner's symbol
-  (Blue draws x, Red draws o).
-- A move is made by both players. Roles alternate every move: in move 1 Blue is the directioner
-  and Red the decider, in move 2 Red directs and Blue decides, and so on.
-- Standard order: the decider announces "synch" or "opposition", but only a mode that leaves
-  the directioner at least one legal direction. Then the directioner picks one of the 8
-  directions such that both markers stay on the board: the directioner moves one square that
-  way, and the decider one square the same way (synch) or the exact opposite way (opposition).
+Rulings applied (RULINGS.md, "Move In Synch, In Opposition"):
+
+- Board n x n, option `size` from 4 to 19, default 8. Files a, b, ... left to right, ranks 1,
+  2, ... upwards; north is towards higher ranks and the board is never turned round.
+- Blue (seat 0) places first, then Red (seat 1) on a different square; each start square gets
+  its owner's symbol (Blue x, Red o).
+- Roles alternate every move: in move 1 Blue directs and Red decides.
+- Standard order: the decider may only announce a mode that leaves the directioner at least one
+  legal direction; the directioner then picks a direction keeping both markers on the board.
 - Variant (option `directioner_first`): the directioner first picks a direction that keeps
   their own marker on the board and for which some mode keeps the decider on it; then the
   decider picks a mode that keeps their marker on the board.
-- Both markers move together. A player landing on an empty square draws their symbol there,
-  unless both land on the same empty square, in which case neither draws; nobody draws on a
-  square that already holds a symbol. Markers may share a square.
-- The game ends when every square holds a symbol, or when a player's symbols exceed the
-  opponent's symbols plus the empty squares. Most symbols wins; equal is a draw. There is no
-  move cap: an endless game is settled by the server's draw offers, resignation or adjudication.
+- Both moves resolve together; markers may share a square.
+- End: every square holds a symbol, or a player's symbols exceed the opponent's plus the empty
+  squares. Equal symbols on a full board are a draw. No move cap: an endless game is settled by
+  the server's draw offers, resignation or adjudication.
+- Autoplay for an absent player: the first legal move (placements a1, b1, ... rank by rank;
+  synch before opposition; directions in the order N, NE, E, SE, S, SW, W, NW).
 
 Notation: a placement is a square (`e4`); the decider's announcement is `synch` or
 `opposition`; the directioner's direction is `N`, `NE`, `E`, `SE`, `S`, `SW`, `W` or `NW`, north
