@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from pbem.games.base import GameRules, RulesError
 from pbem.games.mimic import MimicRules
+from pbem.games.move_in_synch import MoveInSynchRules
 
 REGISTRY: dict[str, GameRules] = {
     "mimic": MimicRules(),
+    "move-in-synch": MoveInSynchRules(),
 }
 
 
