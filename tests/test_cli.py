@@ -70,7 +70,7 @@ def test_worker_once_sends_the_outbox_over_smtp(env, monkeypatch, smtp: SMTPReco
                                                 capsys) -> None:
     monkeypatch.setenv("PBEM_SMTP_HOST", smtp.host)
     monkeypatch.setenv("PBEM_SMTP_PORT", str(smtp.port))
-    main(["match", "create", "--game", "nim", "--player", "a@b.org", "--player", "c@d.org"])
+    main(["match", "create", "--game", "mimic", "--player", "a@b.org", "--player", "c@d.org"])
     capsys.readouterr()
     assert main(["worker", "--once"]) == 0
     out = capsys.readouterr()
