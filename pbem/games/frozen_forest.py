@@ -505,9 +505,11 @@ def _mina_move_refusal(state: ForestState, yuki: int, mina: int, target: int) ->
         return (f"in this match Mina moves orthogonally only: {_name(target)} is diagonal "
                 f"from {_name(mina)}")
     if line is None:
-        how = ("in the same file or rank as" if state.orthogonal
-               else "in a straight line (orthogonal or diagonal) from")
-        return f"Mina moves in a straight line: {_name(target)} is not {how} {_name(mina)}"
+        if state.orthogonal:
+            return (f"Mina moves in a straight line, orthogonally only in this match: "
+                    f"{_name(target)} is not in the same file or rank as {_name(mina)}")
+        return (f"Mina moves in a straight line, orthogonally or diagonally: "
+                f"{_name(target)} is not in line with {_name(mina)}")
     dx, dy, distance = line
     if any(mina + (dx + SIZE * dy) * k == yuki for k in range(1, distance)):
         return (f"Mina cannot pass Yuki: he stands on {_name(yuki)}, between "
