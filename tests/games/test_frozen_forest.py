@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 
 import pytest
 
@@ -570,3 +571,18 @@ def test_the_board_marks_the_squares_the_player_may_go_to() -> None:
         view=rules.view(state, 0), seat=0, legal_moves=moves)
     assert svg.count("<title>you may go to") == len(moves) == 5
     assert "d4</title>" in svg
+
+
+@pytest.mark.parametrize("options", [{"forest_size": 9}, {"forest_size": 8},
+                                     {"orthogonal_mina": True}])
+def test_random_matches_with_each_option_keep_positions_round_tripping(options: dict) -> None:
+    rng = random.Random(5)
+    state = rules.new_game(2, options, 5)
+    while rules.to_move(state):
+        text = rules.position(state)
+        assert rules.position(rules.from_position(text)) == text
+        seat = next(iter(rules.to_move(state)))
+        move = rng.choice(list(rules.legal_moves(state, seat)))
+        state = rules.apply_move(state, seat, move).state
+    assert rules.position(rules.from_position(rules.position(state))) == rules.position(state)
+    assert rules.outcome(state) is not None
