@@ -7,10 +7,12 @@ place and a test can add a test-only game with `monkeypatch.setitem(REGISTRY, â€
 from __future__ import annotations
 
 from pbem.games.base import GameRules, RulesError
+from pbem.games.frozen_forest import FrozenForestRules
 from pbem.games.mimic import MimicRules
 from pbem.games.move_in_synch import MoveInSynchRules
 
 REGISTRY: dict[str, GameRules] = {
+    "frozen-forest": FrozenForestRules(),
     "mimic": MimicRules(),
     "move-in-synch": MoveInSynchRules(),
 }
