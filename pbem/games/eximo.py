@@ -202,22 +202,28 @@ class EximoRules(RulesBase):
                 if move.path == tuple(squares[:size]) and move.drops:
                     path, drops = squares[:size], squares[size:]
                     break
-        found = [m for m in legal if m.path == tuple(path) and set(m.drops) == set(drops)
-                 and len(m.drops) == len(drops)]
-        if found:
-            return found[0]
-        same_path = [m for m in legal if m.path == tuple(path)]
-        if same_path and not drops:
-            if len(same_path) == 1:
-                return same_path[0]
-            stem = ("x" if same_path[0].is_capture else "-").join(_name(i) for i in path)
-            free = ", ".join(_name(i) for i in _free_drops(_after_path(state.board, seat,
-                                                                         same_path[0]), seat))
-            example = self.format_move(state, same_path[0])
+        found = _matching(legal, path, drops)
+        if not found and len(path) == 2:
+            # Forgiving: "c1-c5" for the only jumping path from c1 to c5.
+            found = [m for m in legal if len(m.path) > 2 and (m.path[0], m.path[-1]) ==
+                     tuple(path) and _drops_match(m, drops)]
+        if not found:
+            raise IllegalMoveError(_explain(state.board, seat, path, drops, legal, text))
+        by_path: dict[tuple[int, ...], EximoMove] = {}
+        for move in found:
+            by_path.setdefault(move.path, move)
+        if len(by_path) > 1:
+            options = ", ".join(_format_path(move) for move in by_path.values())
             raise AmbiguousMoveError(
-                f"{text.strip()!r}: {stem} reaches the far row, so say where your two new "
-                f"checkers go, choosing two of {free} (for example {example!r})")
-        raise IllegalMoveError(_explain(state.board, seat, path, drops, legal, text))
+                f"{text.strip()!r} could be several paths: {options}; write the whole path")
+        if len(found) > 1:
+            free = ", ".join(_name(i) for i in _free_drops(
+                _after_path(state.board, seat, found[0]), seat))
+            raise AmbiguousMoveError(
+                f"{text.strip()!r}: {_format_path(found[0])} reaches the far row, so say where "
+                f"your two new checkers go, choosing two of {free} (for example "
+                f"{self.format_move(state, found[0])!r})")
+        return found[0]
 
     # -- position text and storage -------------------------------------------------------------
 
@@ -525,9 +531,11 @@ def _explain(board: str, seat: Seat, path: list[int], drops: list[int],
             if number > 0 or len(path) > 2:
                 return (f"{hop}: an ordinary move is a single step to an adjacent square and "
                         f"cannot be part of a longer path")
+            if d_rank == 0:
+                return f"{hop}: a checker moves sideways only when it captures"
             if d_rank != forward:
-                return (f"{hop}: a checker moves only forward or diagonally forward "
-                        f"({_directions(seat)}), and sideways only when capturing")
+                return (f"{hop}: a checker never moves backwards, only forward or diagonally "
+                        f"forward ({_directions(seat)})")
             if cells[there] != EMPTY:
                 return f"{hop}: {_name(there)} is occupied"
             kind = "step"
@@ -578,23 +586,32 @@ def _explain(board: str, seat: Seat, path: list[int], drops: list[int],
                     f"{_name(end)} is not on it")
         return f"{shown!r} is not a legal move here"
     free = _free_drops("".join([*cells[:end], EMPTY, *cells[end + 1:]]), seat)
+    zone = "b1-g1 and b2-g2" if seat == 0 else "b7-g7 and b8-g8"
     for square in drops:
         if square not in DROP_ZONES[seat]:
-            zone = "b1-g1 and b2-g2" if seat == 0 else "b7-g7 and b8-g8"
             return (f"{_name(square)} is outside your drop zone ({you}: {zone}; never the a "
                     f"or h file)")
+    if not free:
+        return "no square of your drop zone is free, so there is nothing to drop"
+    if len(free) == 1 and len(drops) != 1:
+        return f"only {_name(free[0])} is free in your drop zone, so drop exactly one checker"
+    for square in drops:
         if square not in free:
             return f"you cannot drop on {_name(square)}: it is occupied"
     if len(set(drops)) != len(drops):
         return "the two new checkers must go on two different squares"
-    wanted = min(2, len(free))
-    if len(drops) != wanted:
-        if wanted == 0:
-            return "no square of your drop zone is free, so there is nothing to drop"
-        if wanted == 1:
-            return f"only {_name(free[0])} is free in your drop zone, so drop exactly one checker"
+    if len(drops) != 2:
         return "reaching the far row gives exactly two drops: name two free squares"
     return f"{shown!r} is not a legal move here"
+
+
+def _matching(legal: list[EximoMove], path: list[int], drops: list[int]) -> list[EximoMove]:
+    return [m for m in legal if m.path == tuple(path) and _drops_match(m, drops)]
+
+
+def _drops_match(move: EximoMove, drops: list[int]) -> bool:
+    """Drops are an unordered pair; leaving them out matches every choice (forced or not)."""
+    return not drops or (len(move.drops) == len(drops) and set(move.drops) == set(drops))
 
 
 def _format_path(move: EximoMove) -> str:
