@@ -20,6 +20,7 @@ from pbem.games.base import (
     RulesError,
 )
 from pbem.games.eximo import START_POSITION, EximoRules, EximoState
+from tests.support.render import render
 
 RULES = EximoRules()
 ZONE_BLACK = "b1 c1 d1 e1 f1 g1 b2 c2 d2 e2 f2 g2"
@@ -525,3 +526,32 @@ def test_the_autoplay_default_is_the_first_legal_move() -> None:
     assert RULES.format_move(state, RULES.default_move(state, 0)) == "b1-a2"
     assert RULES.format_move(board("a1 d4", "d5 h8"),
                              RULES.default_move(board("a1 d4", "d5 h8"), 0)) == "d4xd6"
+
+
+# -- templates -------------------------------------------------------------------------------
+
+
+def _page_globals() -> dict[str, object]:
+    return {"url_for": lambda endpoint, **_: f"/{endpoint}",
+            "config": {"PBEM_SETTINGS": {"development": False}},
+            "get_flashed_messages": lambda **_: []}
+
+
+def test_rules_page_explains_rulings_notation_position_text_and_autoplay() -> None:
+    page = " ".join(render("games/eximo/rules.html", rules=RULES, **_page_globals()).split())
+    for needle in ("Capturing is compulsory", "forty", "two, one or none", "whole path",
+                   "no legal move", "c1-c3-c5", "e4xe6xg6", "d6xd8 drop c1 d1", START_POSITION,
+                   "b1-a2", "never on the a or h file"):
+        assert needle in page, needle
+
+
+def test_board_highlights_the_last_move_and_marks_captures_and_movable_checkers() -> None:
+    state = play(board("d6 c2", "d7 e8 a5"), "d6xd8 drop c1 d1")
+    play_now = [RULES.format_move(state, m) for m in RULES.legal_moves(state, 1)]
+    svg = render("games/eximo/board.html", view=RULES.view(state, 1), seat=1,
+                 legal_moves=play_now)
+    assert svg.count('fill="#f2d14b"') == 4  # d6, d8 and the drops c1, d1
+    assert "White checker on a5" in svg and 'stroke="#2e8b57"' in svg
+    assert "left the board at d8" in svg and "captured d7" in svg
+    table = render("games/eximo/board_table.html", view=RULES.view(state, None), seat=None)
+    assert table.count('bgcolor="#f2d14b"') == 4 and "&times;" in table
