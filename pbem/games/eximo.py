@@ -69,54 +69,33 @@ DIRECTION_NAMES = {
     (1, 0): "east", (-1, 0): "west",
 }
 
+# Drop zones, listed in file-then-rank order (the order drops are written in).
+DROP_ZONES = tuple(
+    tuple(rank * SIZE + file for file in range(1, SIZE - 1) for rank in ranks)
+    for ranks in ((0, 1), (SIZE - 2, SIZE - 1))
+)
+# For each seat and square: (adjacent square, square beyond it or -1, direction is forward)
+# in the five capture directions that stay on the board. Built once: moves are generated often.
+NEIGHBOURS = tuple(
+    tuple(
+        tuple(
+            (index + d_rank * SIZE + d_file,
+             index + 2 * (d_rank * SIZE + d_file)
+             if 0 <= file + 2 * d_file < SIZE and 0 <= rank + 2 * d_rank < SIZE else -1,
+             d_rank != 0)
+            for d_file, d_rank in CAPTURE_DIRECTIONS[seat]
+            if 0 <= file + d_file < SIZE and 0 <= rank + d_rank < SIZE
+        )
+        for index in range(SIZE * SIZE)
+        for file, rank in [(index % SIZE, index // SIZE)]
+    )
+    for seat in (0, 1)
+)
+
 _SQ = r"[a-z]\d{1,2}"
 _PATH = re.compile(rf"{_SQ}(?:\s*[-x:]?\s*{_SQ})*")
 _DROPS = re.compile(rf"(?:{_SQ}(?:\s*(?:,|and)?\s*{_SQ})*)?")
 _DROP_WORD = re.compile(r"drops?")
-
-
-def _index(file: int, rank: int) -> int:
-    return rank * SIZE + file
-
-
-def _name(index: int) -> str:
-    return f"{FILES[index % SIZE]}{index // SIZE + 1}"
-
-
-def _drop_zone(seat: Seat) -> tuple[int, ...]:
-    ranks = (0, 1) if seat == 0 else (SIZE - 1, SIZE - 2)
-    return tuple(sorted((_index(f, r) for r in ranks for f in range(1, SIZE - 1)),
-                        key=_file_rank))
-
-
-def _file_rank(index: int) -> tuple[int, int]:
-    return index % SIZE, index // SIZE
-
-
-DROP_ZONES = (_drop_zone(0), _drop_zone(1))
-
-
-@dataclass(frozen=True)
-class EximoMove:
-    """A whole turn: the path of the moving checker, what it captured, and the drops."""
-
-    path: tuple[int, ...]
-    captured: tuple[int, ...] = ()
-    drops: tuple[int, ...] = ()
-
-    @property
-    def is_capture(self) -> bool:
-        return bool(self.captured)
-
-
-@dataclass(frozen=True)
-class EximoState:
-    """`board` holds 64 characters, a1..h1 then a2..h2 and so on up to h8."""
-
-    board: str
-    turn: Seat
-    last: EximoMove | None = None
-    last_seat: Seat | None = None
 
 
 class EximoRules(RulesBase):
@@ -342,37 +321,58 @@ class EximoRules(RulesBase):
         return text
 
 
+# -- state ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EximoMove:
+    """A whole turn: the path of the moving checker, what it captured, and the drops."""
+
+    path: tuple[int, ...]
+    captured: tuple[int, ...] = ()
+    drops: tuple[int, ...] = ()
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+
+@dataclass(frozen=True)
+class EximoState:
+    """`board` holds 64 characters, a1..h1 then a2..h2 and so on up to h8."""
+
+    board: str
+    turn: Seat
+    last: EximoMove | None = None
+    last_seat: Seat | None = None
+
+
 # -- private helpers ---------------------------------------------------------------------------
+
+
+def _index(file: int, rank: int) -> int:
+    return rank * SIZE + file
+
+
+def _name(index: int) -> str:
+    return f"{FILES[index % SIZE]}{index // SIZE + 1}"
 
 
 def _and(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _step(index: int, direction: tuple[int, int], times: int = 1) -> int | None:
-    file, rank = index % SIZE + direction[0] * times, index // SIZE + direction[1] * times
-    if 0 <= file < SIZE and 0 <= rank < SIZE:
-        return rank * SIZE + file
-    return None
-
-
 def _has_move(board: str, seat: Seat) -> bool:
     mine, theirs = PIECES[seat], PIECES[1 - seat]
+    table = NEIGHBOURS[seat]
     for index, cell in enumerate(board):
         if cell != mine:
             continue
-        for direction in CAPTURE_DIRECTIONS[seat]:
-            near = _step(index, direction)
-            if near is None:
-                continue
+        for near, beyond, forward in table[index]:
             if board[near] == EMPTY:
-                if direction[1] != 0:
+                if forward:
                     return True
-                continue
-            beyond = _step(index, direction, 2)
-            if beyond is None or board[beyond] != EMPTY:
-                continue
-            if board[near] == theirs or direction[1] != 0:
+            elif beyond >= 0 and board[beyond] == EMPTY and (forward or board[near] == theirs):
                 return True
     return False
 
@@ -385,9 +385,8 @@ def _legal_moves(board: str, seat: Seat) -> list[EximoMove]:
         _capture_paths(board, seat, (index,), (), paths)
     if not paths:  # capturing is mandatory, so moves count only when no capture exists
         for index in owned:
-            for direction in MOVE_DIRECTIONS[seat]:
-                near = _step(index, direction)
-                if near is not None and board[near] == EMPTY:
+            for near, _beyond, forward in NEIGHBOURS[seat][index]:
+                if forward and board[near] == EMPTY:
                     paths.append(((index, near), ()))
             _jump_paths(board, seat, (index,), paths)
     moves = []
@@ -401,10 +400,8 @@ def _capture_paths(board: str, seat: Seat, path: tuple[int, ...], captured: tupl
     here = path[-1]
     theirs = PIECES[1 - seat]
     extended = False
-    for direction in CAPTURE_DIRECTIONS[seat]:
-        near = _step(here, direction)
-        beyond = _step(here, direction, 2)
-        if beyond is None or board[near] != theirs or board[beyond] != EMPTY:
+    for near, beyond, _forward in NEIGHBOURS[seat][here]:  # all five directions
+        if beyond < 0 or board[near] != theirs or board[beyond] != EMPTY:
             continue
         extended = True
         # The captured checker leaves at once, so it can neither be jumped again nor block.
@@ -424,15 +421,13 @@ def _jump_paths(board: str, seat: Seat, path: tuple[int, ...],
     here = path[-1]
     mine = PIECES[seat]
     extended = False
-    for direction in MOVE_DIRECTIONS[seat]:
-        near = _step(here, direction)
-        beyond = _step(here, direction, 2)
-        if beyond is None or board[near] != mine or board[beyond] != EMPTY:
-            continue
+    for near, beyond, forward in NEIGHBOURS[seat][here]:
+        if not forward or beyond < 0 or board[near] != mine or board[beyond] != EMPTY:
+            continue  # friendly checkers are jumped forward or diagonally forward only
         extended = True
         step_path = (*path, beyond)
         if beyond // SIZE == FAR_RANK[seat]:
-            out.append((step_path, ()))
+            out.append((step_path, ()))  # removed at the far row: the sequence ends
         else:
             cells = list(board)
             cells[here], cells[beyond] = EMPTY, mine
