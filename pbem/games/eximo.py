@@ -586,7 +586,7 @@ def _explain(board: str, seat: Seat, path: list[int], drops: list[int],
         if square not in DROP_ZONES[seat]:
             return (f"{_name(square)} is outside your drop zone ({you}: {zone}; never the a "
                     f"or h file)")
-    if not free:
+    if not free and drops:
         return "no square of your drop zone is free, so there is nothing to drop"
     if len(free) == 1 and len(drops) != 1:
         return f"only {_name(free[0])} is free in your drop zone, so drop exactly one checker"
@@ -595,7 +595,7 @@ def _explain(board: str, seat: Seat, path: list[int], drops: list[int],
             return f"you cannot drop on {_name(square)}: it is occupied"
     if len(set(drops)) != len(drops):
         return "the two new checkers must go on two different squares"
-    if len(drops) != 2:
+    if len(drops) != min(2, len(free)):
         return "reaching the far row gives exactly two drops: name two free squares"
     return f"{shown!r} is not a legal move here"
 
