@@ -7,11 +7,13 @@ place and a test can add a test-only game with `monkeypatch.setitem(REGISTRY, â€
 from __future__ import annotations
 
 from pbem.games.base import GameRules, RulesError
+from pbem.games.eximo import EximoRules
 from pbem.games.frozen_forest import FrozenForestRules
 from pbem.games.mimic import MimicRules
 from pbem.games.move_in_synch import MoveInSynchRules
 
 REGISTRY: dict[str, GameRules] = {
+    "eximo": EximoRules(),
     "frozen-forest": FrozenForestRules(),
     "mimic": MimicRules(),
     "move-in-synch": MoveInSynchRules(),

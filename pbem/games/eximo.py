@@ -1,0 +1,617 @@
+"""EXIMO, a checkers-family game by Matteo Perlini (2013), for two players on an 8x8 board.
+
+Rules (rules/eximo.txt) and the rulings applied (rules/RULINGS.md, "EXIMO"):
+
+- Setup: seat 0 is Black on b1-g1, b2-g2, b3, c3, f3, g3 and moves north (towards rank 8);
+  seat 1 is White on b8-g8, b7-g7, b6, c6, f6, g6 and moves south. Black moves first.
+- A turn is either a capture sequence or a move (ordinary or jumping), never a mix.
+- Ordinary move: one step forward or diagonally forward to an empty square.
+- Jumping move: over an adjacent friendly checker, forward or diagonally forward, onto the empty
+  square just beyond. While the checker can jump again it must; the player picks the branch.
+- Capture: over an adjacent opponent's checker forward, diagonally forward, right or left (five
+  directions) onto the empty square beyond; the captured checker leaves the board at once. While
+  the checker can capture again it must; the player picks the branch (the longest is not
+  required). Capturing is mandatory: if any checker can capture, the turn must be a capture.
+- A checker that reaches the far row (by step, jump or capture) leaves the board at once and its
+  sequence ends there. In the same turn its owner drops two new checkers on empty squares of
+  their own first two rows except the a and h files (Black: b1-g2, White: b7-g8), or one if only
+  one such square is empty, or none if none is. The two drops are an unordered pair.
+- A player with no legal move (or no checkers) on their turn loses. No move cap (draws are the
+  server's business).
+
+Notation: the full path. Ordinary move `c2-c3`; jumping move `c1-c3-c5`; capture `e4xe6xg6`;
+drops written after the move in file-then-rank order: `d6xd8 drop c1 d1`, or `d7-d8 drop c1`
+when one square is free. Input is forgiving: any case, spaces, en-dashes, `c2c3`, and the drops
+may be given in any order, without the word `drop`, or left out when they are forced.
+
+Position text: the eight ranks from 8 down to 1 separated by `/`, each rank listed from a to h
+with `b` for a Black checker, `w` for a White checker and a digit for a run of empty squares;
+then a space and the side to move (`b` or `w`). The start is
+`1wwwwww1/1wwwwww1/1ww2ww1/8/8/1bb2bb1/1bbbbbb1/1bbbbbb1 b`. Nothing else decides the moves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations, pairwise
+from typing import Any
+
+from pbem.games.base import (
+    AmbiguousMoveError,
+    Event,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    RulesBase,
+    RulesError,
+    Seat,
+    Transition,
+)
+from pbem.games.notation import normalize, parse_square
+
+SIZE = 8
+EMPTY = "."
+PIECES = "bw"  # the character of seat 0's and seat 1's checkers
+COLOURS = ("black", "white")
+FORWARD = (1, -1)  # rank step towards the far row, by seat
+FAR_RANK = (SIZE - 1, 0)
+START_POSITION = "1wwwwww1/1wwwwww1/1ww2ww1/8/8/1bb2bb1/1bbbbbb1/1bbbbbb1 b"
+FILES = "abcdefgh"
+
+# Moves and friendly jumps go in three directions; captures also go right and left.
+MOVE_DIRECTIONS = tuple(((-1, f), (0, f), (1, f)) for f in FORWARD)
+CAPTURE_DIRECTIONS = tuple((*dirs, (-1, 0), (1, 0)) for dirs in MOVE_DIRECTIONS)
+DIRECTION_NAMES = {
+    (0, 1): "north", (1, 1): "north-east", (-1, 1): "north-west",
+    (0, -1): "south", (1, -1): "south-east", (-1, -1): "south-west",
+    (1, 0): "east", (-1, 0): "west",
+}
+
+# Drop zones, listed in file-then-rank order (the order drops are written in).
+DROP_ZONES = tuple(
+    tuple(rank * SIZE + file for file in range(1, SIZE - 1) for rank in ranks)
+    for ranks in ((0, 1), (SIZE - 2, SIZE - 1))
+)
+# For each seat and square: (adjacent square, square beyond it or -1, direction is forward)
+# in the five capture directions that stay on the board. Built once: moves are generated often.
+NEIGHBOURS = tuple(
+    tuple(
+        tuple(
+            (index + d_rank * SIZE + d_file,
+             index + 2 * (d_rank * SIZE + d_file)
+             if 0 <= file + 2 * d_file < SIZE and 0 <= rank + 2 * d_rank < SIZE else -1,
+             d_rank != 0)
+            for d_file, d_rank in CAPTURE_DIRECTIONS[seat]
+            if 0 <= file + d_file < SIZE and 0 <= rank + d_rank < SIZE
+        )
+        for index in range(SIZE * SIZE)
+        for file, rank in [(index % SIZE, index // SIZE)]
+    )
+    for seat in (0, 1)
+)
+
+_SQ = r"[a-z]\d{1,2}"
+_PATH = re.compile(rf"{_SQ}(?:\s*[-x:]?\s*{_SQ})*")
+_DROPS = re.compile(rf"(?:{_SQ}(?:\s*(?:,|and)?\s*{_SQ})*)?")
+_DROP_WORD = re.compile(r"drops?")
+
+
+class EximoRules(RulesBase):
+    slug = "eximo"
+    title = "EXIMO"
+    rules_version = 1
+    player_counts = frozenset({2})
+    options = ()
+    seat_names = ("Black", "White")
+
+    # -- game flow -----------------------------------------------------------------------------
+
+    def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> EximoState:
+        self.check_player_count(players)
+        self.resolve_options(options)
+        return self.from_position(START_POSITION)
+
+    def to_move(self, state: EximoState) -> frozenset[Seat]:
+        # A player with no legal move on their turn has lost (ruling), so the game is over.
+        if _has_move(state.board, state.turn):
+            return frozenset({state.turn})
+        return frozenset()
+
+    def legal_moves(self, state: EximoState, seat: Seat) -> Sequence[EximoMove]:
+        if seat != state.turn:
+            return []
+        return _legal_moves(state.board, seat)
+
+    def apply_move(self, state: EximoState, seat: Seat, move: EximoMove) -> Transition:
+        board = _after(state.board, seat, move)
+        new = EximoState(board, 1 - seat, move, seat)
+        text = self.format_move(state, move)
+        end = move.path[-1]
+        data = {
+            "seat": seat,
+            "move": text,
+            "path": [_name(i) for i in move.path],
+            "captured": [_name(i) for i in move.captured],
+            "removed_at": _name(end) if end // SIZE == FAR_RANK[seat] else None,
+            "drops": [_name(i) for i in move.drops],
+        }
+        events = [Event("moved", data)]
+        over = self.outcome(new)
+        if over is not None:
+            events.append(Event("game_over", {"winners": sorted(over.winners),
+                                              "reason": over.reason}))
+        return Transition(new, tuple(events))
+
+    def outcome(self, state: EximoState) -> Outcome | None:
+        loser = state.turn
+        if _has_move(state.board, loser):
+            return None
+        winner = 1 - loser
+        scores = (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+        lost, won = self.seat_names[loser], self.seat_names[winner]
+        if PIECES[loser] not in state.board:
+            reason = f"{lost} has no checkers left, so {won} wins"
+        else:
+            reason = f"{lost} has no legal move, so {won} wins"
+        return Outcome(frozenset({winner}), scores, reason)
+
+    # -- notation ------------------------------------------------------------------------------
+
+    def format_move(self, state: EximoState, move: EximoMove) -> str:
+        text = ("x" if move.is_capture else "-").join(_name(i) for i in move.path)
+        if move.drops:
+            text += " drop " + " ".join(_name(i) for i in move.drops)
+        return text
+
+    def parse_move(self, state: EximoState, seat: Seat, text: str) -> EximoMove:
+        path, drops, has_word = _read_notation(text)
+        if self.outcome(state) is not None:
+            raise IllegalMoveError("the game is over: no more moves can be made")
+        if seat != state.turn:
+            raise IllegalMoveError(
+                f"it is not your turn: {self.seat_names[state.turn]} is to move")
+        legal = _legal_moves(state.board, seat)
+        squares = path + drops
+        if not has_word:
+            # Without the word "drop", squares after a far-row arrival are the drops.
+            for move in legal:
+                size = len(move.path)
+                if move.path == tuple(squares[:size]) and move.drops:
+                    path, drops = squares[:size], squares[size:]
+                    break
+        found = _matching(legal, path, drops)
+        if not found and len(path) == 2:
+            # Forgiving: "c1-c5" for the only jumping path from c1 to c5.
+            found = [m for m in legal if len(m.path) > 2 and (m.path[0], m.path[-1]) ==
+                     tuple(path) and _drops_match(m, drops)]
+        if not found:
+            raise IllegalMoveError(_explain(state.board, seat, path, drops, legal, text))
+        by_path: dict[tuple[int, ...], EximoMove] = {}
+        for move in found:
+            by_path.setdefault(move.path, move)
+        if len(by_path) > 1:
+            options = ", ".join(_format_path(move) for move in by_path.values())
+            raise AmbiguousMoveError(
+                f"{text.strip()!r} could be several paths: {options}; write the whole path")
+        if len(found) > 1:
+            free = ", ".join(_name(i) for i in _free_drops(
+                _after_path(state.board, seat, found[0]), seat))
+            raise AmbiguousMoveError(
+                f"{text.strip()!r}: {_format_path(found[0])} reaches the far row, so say where "
+                f"your two new checkers go, choosing two of {free} (for example "
+                f"{self.format_move(state, found[0])!r})")
+        return found[0]
+
+    # -- position text and storage -------------------------------------------------------------
+
+    def position(self, state: EximoState) -> str:
+        ranks = []
+        for rank in range(SIZE - 1, -1, -1):
+            row = state.board[rank * SIZE:(rank + 1) * SIZE]
+            ranks.append(re.sub(r"\.+", lambda run: str(len(run.group())), row))
+        return "/".join(ranks) + " " + PIECES[state.turn]
+
+    def from_position(self, text: str) -> EximoState:
+        parts = text.strip().lower().split()
+        if len(parts) != 2 or parts[1] not in ("b", "w"):
+            raise RulesError(f"{text!r} is not an EXIMO position: write eight ranks from 8 "
+                             f"down to 1 separated by '/', a space and the side to move (b or w)")
+        rows = parts[0].split("/")
+        if len(rows) != SIZE:
+            raise RulesError(f"{text!r} does not have eight ranks")
+        board = []
+        for number, row in zip(range(SIZE, 0, -1), rows, strict=True):
+            cells = re.sub(r"[1-8]", lambda run: EMPTY * int(run.group()), row)
+            if len(cells) != SIZE or set(cells) - {"b", "w", EMPTY}:
+                raise RulesError(f"rank {number} in {text!r} must describe eight squares "
+                                 f"with b, w and digits")
+            board.append(cells)
+        flat = "".join(reversed(board))
+        if "b" in flat[(SIZE - 1) * SIZE:] or "w" in flat[:SIZE]:
+            raise RulesError(f"{text!r} has a checker on its far row, where none can stand")
+        return EximoState(flat, PIECES.index(parts[1]))
+
+    def dump(self, state: EximoState) -> dict[str, Any]:
+        last = state.last
+        return {
+            "board": state.board,
+            "turn": state.turn,
+            "last": None if last is None else {
+                "path": list(last.path), "captured": list(last.captured),
+                "drops": list(last.drops)},
+            "last_seat": state.last_seat,
+        }
+
+    def load(self, data: Mapping[str, Any]) -> EximoState:
+        last = data["last"]
+        move = None if last is None else EximoMove(
+            tuple(last["path"]), tuple(last["captured"]), tuple(last["drops"]))
+        return EximoState(data["board"], data["turn"], move, data["last_seat"])
+
+    # -- views ---------------------------------------------------------------------------------
+
+    def view(self, state: EximoState, seat: Seat | None) -> dict[str, Any]:
+        # Nothing is hidden in EXIMO: every seat and spectator sees the same board.
+        over = self.outcome(state)
+        last = state.last
+        last_view = None
+        if last is not None and state.last_seat is not None:
+            end = last.path[-1]
+            last_view = {
+                "seat": state.last_seat,
+                "label": self.seat_names[state.last_seat],
+                "text": self.format_move(state, last),
+                "squares": [_name(i) for i in last.path],
+                "captured": [_name(i) for i in last.captured],
+                "drops": [_name(i) for i in last.drops],
+                "removed_at": _name(end) if end // SIZE == FAR_RANK[state.last_seat] else None,
+            }
+        return {
+            "files": SIZE,
+            "ranks": SIZE,
+            "rows": [state.board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE - 1, -1, -1)],
+            "pieces": [{"square": _name(i), "seat": PIECES.index(c), "colour": COLOURS[
+                PIECES.index(c)]} for i, c in enumerate(state.board) if c != EMPTY],
+            "seats": [{"seat": s, "label": self.seat_names[s], "colour": COLOURS[s],
+                       "symbol": PIECES[s], "checkers": state.board.count(PIECES[s])}
+                      for s in (0, 1)],
+            "viewer": seat,
+            "to_move": None if over else state.turn,
+            "to_move_label": None if over else self.seat_names[state.turn],
+            "last_move": last_view,
+            "outcome": None if over is None else {"winners": sorted(over.winners),
+                                                  "reason": over.reason},
+            "position": self.position(state),
+        }
+
+    def render_text(self, view: Mapping[str, Any]) -> str:
+        files = "    " + " ".join(FILES) + "\n"
+        lines = [files.rstrip()]
+        for number, row in zip(range(SIZE, 0, -1), view["rows"], strict=True):
+            lines.append(f" {number}  {' '.join(row)}  {number}")
+        lines.append(files.rstrip())
+        black, white = view["seats"]
+        lines.append(f"Black (b): {black['checkers']} checkers, moving up. "
+                     f"White (w): {white['checkers']} checkers, moving down.")
+        last = view["last_move"]
+        if last is not None:
+            lines.append(f"Last move: {last['label']} {last['text']}")
+        if view["outcome"] is not None:
+            lines.append(f"Game over: {view['outcome']['reason']}.")
+        else:
+            lines.append(f"{view['to_move_label']} to move.")
+        return "\n".join(lines)
+
+    def describe_event(self, event: Event) -> str:
+        data = event.data
+        if event.kind == "game_over":
+            return f"Game over: {data['reason']}"
+        name = self.seat_names[data["seat"]]
+        text = f"{name} {data['move'].split(' drop ')[0]}"
+        if data["captured"]:
+            text += f", capturing {_and(data['captured'])}"
+        if data["removed_at"]:
+            text += f"; the checker reached {data['removed_at']} and left the board"
+            if data["drops"]:
+                text += f", and new checkers were dropped on {_and(data['drops'])}"
+            else:
+                text += ", with no free square to drop on"
+        return text
+
+
+# -- state -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EximoMove:
+    """A whole turn: the path of the moving checker, what it captured, and the drops."""
+
+    path: tuple[int, ...]
+    captured: tuple[int, ...] = ()
+    drops: tuple[int, ...] = ()
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+
+@dataclass(frozen=True)
+class EximoState:
+    """`board` holds 64 characters, a1..h1 then a2..h2 and so on up to h8."""
+
+    board: str
+    turn: Seat
+    last: EximoMove | None = None
+    last_seat: Seat | None = None
+
+
+# -- private helpers ---------------------------------------------------------------------------
+
+
+def _index(file: int, rank: int) -> int:
+    return rank * SIZE + file
+
+
+def _name(index: int) -> str:
+    return f"{FILES[index % SIZE]}{index // SIZE + 1}"
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _has_move(board: str, seat: Seat) -> bool:
+    mine, theirs = PIECES[seat], PIECES[1 - seat]
+    table = NEIGHBOURS[seat]
+    for index, cell in enumerate(board):
+        if cell != mine:
+            continue
+        for near, beyond, forward in table[index]:
+            if board[near] == EMPTY:
+                if forward:
+                    return True
+            elif beyond >= 0 and board[beyond] == EMPTY and (forward or board[near] == theirs):
+                return True
+    return False
+
+
+def _legal_moves(board: str, seat: Seat) -> list[EximoMove]:
+    mine = PIECES[seat]
+    owned = [i for i, cell in enumerate(board) if cell == mine]
+    paths: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    for index in owned:
+        _capture_paths(board, seat, (index,), (), paths)
+    if not paths:  # capturing is mandatory, so moves count only when no capture exists
+        for index in owned:
+            for near, _beyond, forward in NEIGHBOURS[seat][index]:
+                if forward and board[near] == EMPTY:
+                    paths.append(((index, near), ()))
+            _jump_paths(board, seat, (index,), paths)
+    moves = []
+    for path, captured in sorted(paths):
+        moves.extend(_with_drops(board, seat, path, captured))
+    return moves
+
+
+def _capture_paths(board: str, seat: Seat, path: tuple[int, ...], captured: tuple[int, ...],
+                   out: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> None:
+    here = path[-1]
+    theirs = PIECES[1 - seat]
+    extended = False
+    for near, beyond, _forward in NEIGHBOURS[seat][here]:  # all five directions
+        if beyond < 0 or board[near] != theirs or board[beyond] != EMPTY:
+            continue
+        extended = True
+        # The captured checker leaves at once, so it can neither be jumped again nor block.
+        cells = list(board)
+        cells[here], cells[near], cells[beyond] = EMPTY, EMPTY, PIECES[seat]
+        step_path, step_captured = (*path, beyond), (*captured, near)
+        if beyond // SIZE == FAR_RANK[seat]:
+            out.append((step_path, step_captured))  # removed at the far row: the sequence ends
+        else:
+            _capture_paths("".join(cells), seat, step_path, step_captured, out)
+    if not extended and len(path) > 1:
+        out.append((path, captured))
+
+
+def _jump_paths(board: str, seat: Seat, path: tuple[int, ...],
+                out: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> None:
+    here = path[-1]
+    mine = PIECES[seat]
+    extended = False
+    for near, beyond, forward in NEIGHBOURS[seat][here]:
+        if not forward or beyond < 0 or board[near] != mine or board[beyond] != EMPTY:
+            continue  # friendly checkers are jumped forward or diagonally forward only
+        extended = True
+        step_path = (*path, beyond)
+        if beyond // SIZE == FAR_RANK[seat]:
+            out.append((step_path, ()))  # removed at the far row: the sequence ends
+        else:
+            cells = list(board)
+            cells[here], cells[beyond] = EMPTY, mine
+            _jump_paths("".join(cells), seat, step_path, out)
+    if not extended and len(path) > 1:
+        out.append((path, ()))
+
+
+def _with_drops(board: str, seat: Seat, path: tuple[int, ...],
+                captured: tuple[int, ...]) -> list[EximoMove]:
+    if path[-1] // SIZE != FAR_RANK[seat]:
+        return [EximoMove(path, captured)]
+    free = _free_drops(_after_path(board, seat, EximoMove(path, captured)), seat)
+    if len(free) <= 2:
+        return [EximoMove(path, captured, free)]
+    return [EximoMove(path, captured, pair) for pair in combinations(free, 2)]
+
+
+def _free_drops(board: str, seat: Seat) -> tuple[int, ...]:
+    return tuple(i for i in DROP_ZONES[seat] if board[i] == EMPTY)
+
+
+def _after_path(board: str, seat: Seat, move: EximoMove) -> str:
+    cells = list(board)
+    cells[move.path[0]] = EMPTY
+    for index in move.captured:
+        cells[index] = EMPTY
+    end = move.path[-1]
+    cells[end] = EMPTY if end // SIZE == FAR_RANK[seat] else PIECES[seat]
+    return "".join(cells)
+
+
+def _after(board: str, seat: Seat, move: EximoMove) -> str:
+    cells = list(_after_path(board, seat, move))
+    for index in move.drops:
+        cells[index] = PIECES[seat]
+    return "".join(cells)
+
+
+def _read_notation(text: str) -> tuple[list[int], list[int], bool]:
+    """Split move text into path squares and drop squares; raise InvalidMoveError if garbled."""
+    clean = normalize(text)
+    parts = _DROP_WORD.split(clean, maxsplit=1)
+    head = parts[0].strip()
+    tail = parts[1].strip() if len(parts) > 1 else ""
+    if not head:
+        raise InvalidMoveError(
+            f"{text.strip()!r} is not a move: write the path first, like c2-c3, e4xe6xg6 or "
+            f"d6xd8 drop c1 d1")
+    if not _PATH.fullmatch(head) or not _DROPS.fullmatch(tail):
+        raise InvalidMoveError(
+            f"{text.strip()!r} is not a move: write it like c2-c3, c1-c3-c5, e4xe6xg6 or "
+            f"d6xd8 drop c1 d1")
+    path = [_parse(token, text) for token in re.findall(_SQ, head)]
+    drops = [_parse(token, text) for token in re.findall(_SQ, tail)]
+    if len(path) < 2 and not drops:
+        raise InvalidMoveError(
+            f"{text.strip()!r} names only one square: write where the checker goes too, "
+            f"like c2-c3")
+    return path, drops, len(parts) > 1
+
+
+def _parse(token: str, text: str) -> int:
+    try:
+        file, rank = parse_square(token, SIZE, SIZE)
+    except InvalidMoveError as error:
+        raise InvalidMoveError(f"in {text.strip()!r}: {error}") from None
+    return _index(file, rank)
+
+
+def _explain(board: str, seat: Seat, path: list[int], drops: list[int],
+             legal: list[EximoMove], text: str) -> str:
+    """Why the named path and drops are not a legal turn, in a player's words."""
+    mine, theirs = PIECES[seat], PIECES[1 - seat]
+    you, them = ("Black", "White") if seat == 0 else ("White", "Black")
+    shown = text.strip()
+    if len(path) < 2:
+        return (f"{shown!r}: drops come only after a move that reaches the far row; write the "
+                f"move first, like d7-d8 drop c1 d1")
+    start = path[0]
+    if board[start] == EMPTY:
+        return f"there is no checker on {_name(start)}"
+    if board[start] == theirs:
+        return f"{_name(start)} holds a {them} checker, not one of yours"
+    cells = list(board)
+    kind = None  # "step", "jump" or "capture"
+    for number, (here, there) in enumerate(pairwise(path)):
+        hop = f"{_name(here)}-{_name(there)}"
+        if number > 0 and here // SIZE == FAR_RANK[seat]:
+            return (f"the checker leaves the board when it reaches {_name(here)} on the far "
+                    f"row, so its sequence ends there")
+        d_file = there % SIZE - here % SIZE
+        d_rank = there // SIZE - here // SIZE
+        forward = FORWARD[seat]
+        if max(abs(d_file), abs(d_rank)) == 1:
+            if number > 0 or len(path) > 2:
+                return (f"{hop}: an ordinary move is a single step to an adjacent square and "
+                        f"cannot be part of a longer path")
+            if d_rank == 0:
+                return f"{hop}: a checker moves sideways only when it captures"
+            if d_rank != forward:
+                return (f"{hop}: a checker never moves backwards, only forward or diagonally "
+                        f"forward ({_directions(seat)})")
+            if cells[there] != EMPTY:
+                return f"{hop}: {_name(there)} is occupied"
+            kind = "step"
+            cells[here], cells[there] = EMPTY, mine
+            continue
+        if d_file not in (-2, 0, 2) or d_rank not in (-2, 0, 2) or (d_file, d_rank) == (0, 0):
+            return (f"{hop} is neither a step to an adjacent square nor a jump over one "
+                    f"adjacent checker to the square just beyond")
+        if d_rank == -2 * forward:
+            return f"{hop}: a checker never moves, jumps or captures backwards"
+        middle = here + (d_rank // 2) * SIZE + d_file // 2
+        if cells[middle] == EMPTY:
+            return f"{hop}: there is no checker on {_name(middle)} to jump over"
+        hop_kind = "capture" if cells[middle] == theirs else "jump"
+        if hop_kind == "jump" and d_rank == 0:
+            return (f"{hop}: a checker jumps its own checkers only forward or diagonally "
+                    f"forward; right and left are for captures")
+        if cells[there] != EMPTY:
+            return f"{hop}: {_name(there)} is occupied, so the checker cannot land there"
+        if kind is not None and kind != hop_kind:
+            return (f"{hop}: a turn is either a capture sequence or a jumping move, never a "
+                    f"mix of both")
+        kind = hop_kind
+        cells[here], cells[there] = EMPTY, mine
+        if hop_kind == "capture":
+            cells[middle] = EMPTY
+    captures = [m for m in legal if m.is_capture]
+    if kind != "capture" and captures:
+        example = captures[0]
+        return (f"capturing is mandatory: {_name(example.path[0])} can capture "
+                f"{_name(example.captured[0])} ({_format_path(example)})")
+    end = path[-1]
+    if kind in ("jump", "capture") and end // SIZE != FAR_RANK[seat]:
+        stem = tuple(path)
+        onward = [m for m in legal if m.path[:len(stem)] == stem and len(m.path) > len(stem)]
+        if onward:
+            nxt = onward[0].path[len(stem)]
+            if kind == "capture":
+                taken = onward[0].captured[len(stem) - 1]
+                return (f"the capture must continue: from {_name(end)} the checker can still "
+                        f"capture {_name(taken)} by jumping to {_name(nxt)} "
+                        f"({_format_path(onward[0])})")
+            return (f"the jumping move must continue: from {_name(end)} the checker can still "
+                    f"jump to {_name(nxt)} ({_format_path(onward[0])})")
+    if end // SIZE != FAR_RANK[seat]:
+        if drops:
+            return (f"drops are made only when a checker reaches the far row, and "
+                    f"{_name(end)} is not on it")
+        return f"{shown!r} is not a legal move here"
+    free = _free_drops("".join([*cells[:end], EMPTY, *cells[end + 1:]]), seat)
+    zone = "b1-g1 and b2-g2" if seat == 0 else "b7-g7 and b8-g8"
+    for square in drops:
+        if square not in DROP_ZONES[seat]:
+            return (f"{_name(square)} is outside your drop zone ({you}: {zone}; never the a "
+                    f"or h file)")
+    if not free and drops:
+        return "no square of your drop zone is free, so there is nothing to drop"
+    if len(free) == 1 and len(drops) != 1:
+        return f"only {_name(free[0])} is free in your drop zone, so drop exactly one checker"
+    for square in drops:
+        if square not in free:
+            return f"you cannot drop on {_name(square)}: it is occupied"
+    if len(set(drops)) != len(drops):
+        return "the two new checkers must go on two different squares"
+    if len(drops) != min(2, len(free)):
+        return "reaching the far row gives exactly two drops: name two free squares"
+    return f"{shown!r} is not a legal move here"
+
+
+def _matching(legal: list[EximoMove], path: list[int], drops: list[int]) -> list[EximoMove]:
+    return [m for m in legal if m.path == tuple(path) and _drops_match(m, drops)]
+
+
+def _drops_match(move: EximoMove, drops: list[int]) -> bool:
+    """Drops are an unordered pair; leaving them out matches every choice (forced or not)."""
+    return not drops or (len(move.drops) == len(drops) and set(move.drops) == set(drops))
+
+
+def _format_path(move: EximoMove) -> str:
+    return ("x" if move.is_capture else "-").join(_name(i) for i in move.path)
+
+
+def _directions(seat: Seat) -> str:
+    return ", ".join(DIRECTION_NAMES[d] for d in MOVE_DIRECTIONS[seat])
