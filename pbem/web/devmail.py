@@ -5,13 +5,27 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Flask, current_app, make_response, render_template
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
+from pbem.core.matches import create_match
 from pbem.core.models import OutboxMessage
-from pbem.errors import NotFoundError
+from pbem.errors import NotFoundError, PbemError
+from pbem.games import REGISTRY
+from pbem.games.base import RulesError
 from pbem.mail.compose import Composer
+from pbem.web.play import now
 
 bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
 _URL = re.compile(r"https?://[^\s<>\"]+")
@@ -23,7 +37,23 @@ def index() -> str:
     composer = _composer()
     for message in messages:
         composer.render(message)  # pending ones are shown as they will be sent
-    return render_template("devmail/index.html", messages=messages)
+    games = sorted(REGISTRY.values(), key=lambda rules: rules.title)
+    return render_template("devmail/index.html", messages=messages, games=games)
+
+
+@bp.post("/new-match")
+def new_match() -> Response:
+    """Start a match from the mailbox page, so a newcomer has emails to click at once."""
+    game = request.form.get("game", "")
+    emails = [email for email in request.form.get("players", "").split() if email]
+    settings = current_app.config["PBEM_SETTINGS"]
+    try:
+        created = create_match(game, emails, {}, settings.secret_key, now())
+    except (RulesError, PbemError) as error:
+        flash(str(error), "error")
+    else:
+        flash(f"Match {created.match.id} started: open the emails below.", "ok")
+    return redirect(url_for("devmail.index"), code=303)
 
 
 @bp.get("/<int:message_id>")

@@ -1,0 +1,74 @@
+"""Settings: defaults, the TOML file, PBEM_* overrides, and clear refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.config import load_settings
+from pbem.errors import ConfigError
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.toml"
+
+
+def test_environment_overrides_the_file(tmp_path: Path) -> None:
+    config = tmp_path / "pbem.toml"
+    config.write_text('base_url = "https://from.file/"\nsmtp_port = 2525\nsecret_key = "k"\n')
+    settings = load_settings(environ={"PBEM_SMTP_PORT": "587", "PBEM_SMTP_STARTTLS": "yes",
+                                      "PBEM_SMTP_HOST": "mail.example.org",
+                                      "PBEM_INSTANCE_PATH": str(tmp_path)},
+                             config_file=str(config))
+    assert settings.base_url == "https://from.file"
+    assert (settings.smtp_port, settings.smtp_starttls) == (587, True)
+    assert settings.database_url == f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
+    assert not settings.uses_dev_mailbox
+
+
+def test_every_documented_variable_is_read_from_the_environment(tmp_path: Path) -> None:
+    environ = {
+        "PBEM_DATABASE_URL": "postgresql://u@db/pbem", "PBEM_BASE_URL": "https://x.org",
+        "PBEM_SECRET_KEY": "s", "PBEM_SMTP_HOST": "h", "PBEM_SMTP_PORT": "26",
+        "PBEM_SMTP_USER": "u", "PBEM_SMTP_PASSWORD": "p", "PBEM_SMTP_STARTTLS": "1",
+        "PBEM_MAIL_FROM": "Games <g@x.org>", "PBEM_INSTANCE_PATH": str(tmp_path),
+    }
+    settings = load_settings(environ=environ)
+    assert (settings.database_url, settings.base_url, settings.secret_key) == (
+        "postgresql://u@db/pbem", "https://x.org", "s")
+    assert (settings.smtp_host, settings.smtp_port, settings.smtp_user,
+            settings.smtp_password, settings.smtp_starttls) == ("h", 26, "u", "p", True)
+    assert settings.mail_domain == "x.org"
+
+
+def test_the_example_configuration_loads(tmp_path: Path) -> None:
+    settings = load_settings({"secret_key": "k", "instance_path": str(tmp_path)},
+                             environ={}, config_file=str(EXAMPLE))
+    assert settings.smtp_port == 587 and not settings.development
+
+
+def test_a_secret_key_is_required_outside_development(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="PBEM_SECRET_KEY is not set"):
+        load_settings({"instance_path": str(tmp_path)}, environ={})
+    dev = load_settings({"instance_path": str(tmp_path)}, environ={"PBEM_DEVELOPMENT": "1"})
+    again = load_settings({"instance_path": str(tmp_path)}, environ={"PBEM_DEVELOPMENT": "1"})
+    assert dev.secret_key == again.secret_key, "development links survive a restart"
+    assert dev.uses_dev_mailbox
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("smtp_port = 'many'", "whole number"),
+    ("colour = 'red'", "unknown setting"),
+    ("this is not toml", "not valid TOML"),
+    ("smtp_starttls = 'perhaps'", "true or false"),
+])
+def test_bad_configuration_is_refused_clearly(tmp_path: Path, content: str,
+                                              message: str) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text(content)
+    with pytest.raises(ConfigError, match=message):
+        load_settings({"secret_key": "k"}, environ={}, config_file=str(config))
+
+
+def test_a_missing_configuration_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_settings(environ={"PBEM_CONFIG": str(tmp_path / "nope.toml")})
