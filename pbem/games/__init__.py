@@ -7,8 +7,11 @@ place and a test can add a test-only game with `monkeypatch.setitem(REGISTRY, â€
 from __future__ import annotations
 
 from pbem.games.base import GameRules, RulesError
+from pbem.games.mimic_taking import MimicTakingRules
 
-REGISTRY: dict[str, GameRules] = {}
+REGISTRY: dict[str, GameRules] = {
+    "mimic-taking": MimicTakingRules(),
+}
 
 
 def get_rules(slug: str) -> GameRules:
