@@ -124,10 +124,14 @@ def _score_counts(counts: dict[str, int], assignment: dict[str, int]) -> StackSc
     most = counts[most_colour]
     if len(counts) == 1:
         # Only one colour held: the least held colour counts as zero (rule book example 2).
-        return StackScore(-most, counts, assignment, f"{most} - 0 = {-most}")
-    least = min(counts.values())
+        return StackScore(-most, counts, assignment,
+                          f"{COLOUR_NAMES[most_colour]} {most} - 0 = {-most}")
+    least_colour = min(counts, key=lambda c: counts[c])
+    least = counts[least_colour]
     if most == least:
         bonus = PERFECT_BONUS[len(counts)]
         return StackScore(bonus, counts, assignment,
                           f"{len(counts)} colours of {most} each: +{bonus}")
-    return StackScore(least - most, counts, assignment, f"{most} - {least} = {least - most}")
+    return StackScore(least - most, counts, assignment,
+                      f"{COLOUR_NAMES[most_colour]} {most} - {COLOUR_NAMES[least_colour]} "
+                      f"{least} = {least - most}")

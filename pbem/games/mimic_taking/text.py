@@ -91,7 +91,7 @@ def render(view: Mapping[str, Any]) -> str:
         rounds = " ".join(f"{row[seat]:+d}" for row in view["round_scores"]) or "-"
         marks = []
         if seat == view["leader"] and view["phase"] in ("play", "keep"):
-            marks.append("led")
+            marks.append("leads")
         if seat in view["to_move"]:
             marks.append("to move")
         if seat == view["seat"]:
