@@ -28,6 +28,7 @@ from pbem.games.mimic_taking.cards import (
     card_key,
     colour_of,
     deck,
+    is_card,
     number_of,
     reference_card,
     score_stack,
@@ -370,7 +371,7 @@ _FORM = "write a card like O7 or M, 'take O4 G4' / 'take none' / 'take all', 'ad
 
 def _read(text: str) -> tuple[str, list[str] | None, int | None]:
     """Split move text into (kind, cards, bare number); kind "cards" is a bare card list."""
-    words = normalize(text).replace(",", " ").split()
+    words = normalize(text).replace(",", " ").replace("-", " ").split()
     words = [_WORDS.get(word, word) for word in words]
     if not words:
         raise InvalidMoveError(f"{text!r} is not a move: {_FORM}")
@@ -417,6 +418,9 @@ def _parse_play(state: MimicTakingState, seat: Seat, cards: list[str] | None,
                                      "write the whole card")
         raise IllegalMoveError(f"{text.strip()!r} matches none of the cards you may play "
                                f"({' '.join(playable)})")
+    if not is_card(wanted, state.players):
+        raise IllegalMoveError(f"there is no {wanted}: the four 9s are left out of a "
+                               "3-player game")
     if wanted not in hand:
         name = "a mimic" if wanted == MIMIC else wanted
         raise IllegalMoveError(f"you do not hold {name} (your hand: {' '.join(hand)})")
@@ -468,17 +472,16 @@ def _playable(hand: Sequence[str], trick: Sequence[str]) -> list[str]:
 
 
 def _keep_choices(trick: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Every distinct subset of the trick (mimics are alike), smallest first, in trick order."""
-    found: dict[tuple[str, ...], None] = {}
+    """Every distinct subset of the trick (mimics are alike, so a kept mimic is the earliest
+    one), smallest first, then by position in the trick."""
+    mimic_places = [i for i, card in enumerate(trick) if card == MIMIC]
+    found: set[tuple[int, ...]] = set()
     for mask in range(2 ** len(trick)):
-        chosen = Counter(card for i, card in enumerate(trick) if mask >> i & 1)
-        kept = []
-        for card in trick:
-            if chosen[card]:
-                chosen[card] -= 1
-                kept.append(card)
-        found.setdefault(tuple(kept), None)
-    return sorted(found, key=lambda kept: (len(kept), [trick.index(c) for c in kept]))
+        chosen = [i for i in range(len(trick)) if mask >> i & 1]
+        mimics = sum(1 for i in chosen if trick[i] == MIMIC)
+        places = [i for i in chosen if trick[i] != MIMIC] + mimic_places[:mimics]
+        found.add(tuple(sorted(places)))
+    return [tuple(trick[i] for i in places) for places in sorted(found, key=lambda p: (len(p), p))]
 
 
 def _deal(players: int, seed: int, round_number: int) -> tuple[tuple[tuple[str, ...], ...], int]:
