@@ -343,8 +343,8 @@ def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
     row = tuple(score_stack(stack).score for stack in stacks)
     scores = (*state.scores, row)
     totals = [sum(r[s] for r in scores) for s in range(state.players)]
-    events.append(Event("round_scored", {"round": state.round, "aside": list(state.aside),
-                                         "seats": _summary(stacks, row), "totals": totals}))
+    events.append(Event("round_scored", {"round": state.round, "seats": _summary(stacks, row),
+                                         "totals": totals}))
     assert state.previous is not None
     last_leader, last_trick = state.previous
     # The winner of the round's last trick leads the next round.
