@@ -338,3 +338,11 @@ def test_an_absent_trump_winner_keeps_none_and_an_absent_player_discards() -> No
     assert RULES.format_move(state, RULES.default_move(state, 2)) == "take none"
     state = at("hands=B1/B2/B3 choices=?,?,? prev=0:O4,O6,O5")
     assert RULES.format_move(state, RULES.default_move(state, 0)) == "discard"
+
+
+def test_a_trump_winner_of_the_last_trick_leads_the_next_round() -> None:
+    state = at("hands=B1/B2/P3 choices=?,?,? prev=1:O4,G4,O5 seed=3")
+    for seat in (0, 1, 2):
+        state = move(state, seat, "add").state
+    # Player 2 led O4, Player 3's trump G4 won; Player 3 (seat 2) leads round 2.
+    assert state.round == 2 and state.leader == 2 and RULES.to_move(state) == {2}
