@@ -10,12 +10,14 @@ from pbem.games.base import GameRules, RulesError
 from pbem.games.eximo import EximoRules
 from pbem.games.frozen_forest import FrozenForestRules
 from pbem.games.mimic import MimicRules
+from pbem.games.mimic_taking import MimicTakingRules
 from pbem.games.move_in_synch import MoveInSynchRules
 
 REGISTRY: dict[str, GameRules] = {
     "eximo": EximoRules(),
     "frozen-forest": FrozenForestRules(),
     "mimic": MimicRules(),
+    "mimic-taking": MimicTakingRules(),
     "move-in-synch": MoveInSynchRules(),
 }
 

@@ -1,0 +1,137 @@
+"""Cards, the trick-winner rule and round scoring for Mimic Taking (pure helpers).
+
+A card is a short string: a colour letter and a number (`O7`, `G1`), or `M` for a mimic. The
+four mimics are identical, so a hand may hold `M` more than once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+
+MIMIC = "M"
+COLOURS = "OBPG"
+COLOUR_NAMES = {"O": "orange", "B": "brown", "P": "purple", "G": "grey"}
+ROUNDS = {3: 5, 4: 4}
+HAND_SIZE = {3: 12, 4: 10}
+# Perfect mimicry bonus by the number of colours held (rule book table; 1 colour has none).
+PERFECT_BONUS = {2: 5, 3: 10, 4: 15}
+
+
+def top_number(players: int) -> int:
+    """3 players leave the four 9s out of the game (rule book, "Before the games")."""
+    return 8 if players == 3 else 9
+
+
+def deck(players: int) -> list[str]:
+    numbers = range(1, top_number(players) + 1)
+    return [f"{colour}{number}" for colour in COLOURS for number in numbers] + [MIMIC] * 4
+
+
+def card_key(card: str) -> tuple[int, int]:
+    """Hand order: orange, brown, purple, grey, each 1 to 9, mimics last."""
+    if card == MIMIC:
+        return (len(COLOURS), 0)
+    return (COLOURS.index(card[0]), int(card[1:]))
+
+
+def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=card_key))
+
+
+def colour_of(card: str) -> str | None:
+    return None if card == MIMIC else card[0]
+
+
+def number_of(card: str) -> int | None:
+    return None if card == MIMIC else int(card[1:])
+
+
+def is_card(text: str, players: int) -> bool:
+    if text == MIMIC:
+        return True
+    return (len(text) == 2 and text[0] in COLOURS and text[1].isdigit()
+            and 1 <= int(text[1]) <= top_number(players))
+
+
+def reference_card(trick: Sequence[str]) -> str | None:
+    """The first non-mimic card of a trick: it sets the colour, target and trump number."""
+    return next((card for card in trick if card != MIMIC), None)
+
+
+@dataclass(frozen=True)
+class TrickResult:
+    """Which card (index in play order) wins a complete trick, and why."""
+
+    index: int
+    how: str  # "trump", "closest", "reference" or "mimics"
+
+
+def trick_winner(trick: Sequence[str]) -> TrickResult:
+    reference = reference_card(trick)
+    if reference is None:
+        # Rule book: "If all players play mimics, the player who plays the last card wins."
+        return TrickResult(len(trick) - 1, "mimics")
+    start = trick.index(reference)
+    colour, number = reference[0], int(reference[1:])
+    trumps = [i for i, card in enumerate(trick)
+              if card != MIMIC and card[0] != colour and int(card[1:]) == number]
+    if trumps:
+        return TrickResult(trumps[-1], "trump")
+    followers = [i for i in range(start + 1, len(trick)) if trick[i][0] == colour]
+    if followers:
+        # Closest number to the reference wins; on an equal gap the later card wins.
+        best = min(followers, key=lambda i: (abs(int(trick[i][1:]) - number), -i))
+        return TrickResult(best, "closest")
+    return TrickResult(start, "reference")
+
+
+@dataclass(frozen=True)
+class StackScore:
+    """A stack's round score, with the mimic assignment that gives it and the arithmetic."""
+
+    score: int
+    counts: dict[str, int]        # colour letter -> cards after mimics joined, held colours only
+    assignment: dict[str, int]    # colour letter -> mimics joined to it
+    arithmetic: str
+
+
+def score_stack(stack: Iterable[str]) -> StackScore:
+    """Score a stack, placing each mimic on the held colour that gives the best score."""
+    cards = list(stack)
+    mimics = cards.count(MIMIC)
+    base = Counter(card[0] for card in cards if card != MIMIC)
+    held = [colour for colour in COLOURS if base[colour]]
+    if not held:
+        why = "no cards taken" if not cards else "only mimics taken"
+        return StackScore(0, {}, {}, f"{why}: 0")
+    best: StackScore | None = None
+    # Mimics join only colours the stack already holds ("add it to one of the colors you have").
+    for placing in combinations_with_replacement(held, mimics):
+        assignment = {colour: placing.count(colour) for colour in held if placing.count(colour)}
+        counts = {colour: base[colour] + assignment.get(colour, 0) for colour in held}
+        candidate = _score_counts(counts, assignment)
+        if best is None or candidate.score > best.score:
+            best = candidate
+    assert best is not None
+    return best
+
+
+def _score_counts(counts: dict[str, int], assignment: dict[str, int]) -> StackScore:
+    most_colour = max(counts, key=lambda c: counts[c])
+    most = counts[most_colour]
+    if len(counts) == 1:
+        # Only one colour held: the least held colour counts as zero (rule book example 2).
+        return StackScore(-most, counts, assignment,
+                          f"{COLOUR_NAMES[most_colour]} {most} - 0 = {-most}")
+    least_colour = min(counts, key=lambda c: counts[c])
+    least = counts[least_colour]
+    if most == least:
+        bonus = PERFECT_BONUS[len(counts)]
+        return StackScore(bonus, counts, assignment,
+                          f"{len(counts)} colours of {most} each: +{bonus}")
+    return StackScore(least - most, counts, assignment,
+                      f"{COLOUR_NAMES[most_colour]} {most} - {COLOUR_NAMES[least_colour]} "
+                      f"{least} = {least - most}")

@@ -1,0 +1,532 @@
+"""The Mimic Taking rules class: moves, notation, transitions, outcome and views."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pbem.games.base import (
+    AmbiguousMoveError,
+    Event,
+    IllegalMoveError,
+    InvalidMoveError,
+    Option,
+    Outcome,
+    RulesBase,
+    Seat,
+    Transition,
+)
+from pbem.games.mimic_taking.cards import (
+    COLOUR_NAMES,
+    COLOURS,
+    HAND_SIZE,
+    MIMIC,
+    card_key,
+    colour_of,
+    deck,
+    is_card,
+    number_of,
+    reference_card,
+    score_stack,
+    sort_cards,
+    trick_winner,
+)
+from pbem.games.mimic_taking.state import (
+    MimicTakingState,
+    dump_state,
+    load_state,
+    parse_position,
+    position_text,
+)
+from pbem.games.mimic_taking.text import describe, render
+from pbem.games.notation import normalize
+
+PLAY, TAKE, ADD, DISCARD = "play", "take", "add", "discard"
+
+
+@dataclass(frozen=True)
+class Move:
+    """`play` one card, `take` some cards of a trump-won trick (in trick order), or, for the
+    last card at round end, `add` or `discard`."""
+
+    kind: str
+    cards: tuple[str, ...] = ()
+
+
+class MimicTakingRules(RulesBase):
+    slug = "mimic-taking"
+    title = "Mimic Taking"
+    rules_version = 1
+    player_counts = frozenset({3, 4})
+    options = (
+        Option("face_up", False,
+               "variant: won cards lie face up in rows by colour, so everyone (their owner "
+               "included) sees every stack; off, stacks stay face down until the round is scored"),
+    )
+
+    # -- setting up -------------------------------------------------------------------------
+
+    def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> MimicTakingState:
+        self.check_player_count(players)
+        resolved = self.resolve_options(options)
+        hands, first_leader = _deal(players, seed, 1)
+        return MimicTakingState(
+            players=players, face_up=resolved["face_up"], seed=seed, round=1, hands=hands,
+            stacks=((),) * players, aside=(), leader=first_leader, trick=(), keeper=None,
+            previous=None, choices=None, scores=(), scored=None,
+        )
+
+    # -- whose turn, which moves ------------------------------------------------------------
+
+    def to_move(self, state: MimicTakingState) -> frozenset[Seat]:
+        if state.finished:
+            return frozenset()
+        if state.choices is not None:
+            return frozenset(s for s, choice in enumerate(state.choices) if choice is None)
+        if state.keeper is not None:
+            return frozenset({state.keeper})
+        return frozenset({_player_on_turn(state)})
+
+    def legal_moves(self, state: MimicTakingState, seat: Seat) -> Sequence[Move]:
+        if seat not in self.to_move(state):
+            return []
+        if state.choices is not None:
+            return [Move(ADD), Move(DISCARD)]
+        if state.keeper is not None:
+            return [Move(TAKE, cards) for cards in _keep_choices(state.trick)]
+        return [Move(PLAY, (card,)) for card in _playable(state.hands[seat], state.trick)]
+
+    def default_move(self, state: MimicTakingState, seat: Seat) -> Move:
+        """Autoplay for an absent seat: the lowest legal number (orange first on equal numbers,
+        a mimic only when nothing else is legal); a trump winner keeps none; the last card is
+        discarded. An absent player never adds cards to their stack by choice."""
+        moves = self.legal_moves(state, seat)
+        if not moves:
+            raise IllegalMoveError("there is no move to make for this seat now")
+        if moves[0].kind == PLAY:
+            return min(moves, key=lambda m: (number_of(m.cards[0]) or 99, card_key(m.cards[0])))
+        if moves[0].kind == TAKE:
+            return Move(TAKE, ())
+        return Move(DISCARD)
+
+    # -- notation ---------------------------------------------------------------------------
+
+    def format_move(self, state: MimicTakingState, move: Move) -> str:
+        if move.kind == PLAY:
+            return move.cards[0]
+        if move.kind == TAKE:
+            return "take " + (" ".join(move.cards) if move.cards else "none")
+        return move.kind
+
+    def parse_move(self, state: MimicTakingState, seat: Seat, text: str) -> Move:
+        kind, cards, number = _read(text)
+        self._check_turn(state, seat, kind)
+        if state.choices is not None:
+            return Move(kind)
+        if state.keeper is not None:
+            return _parse_take(state.trick, cards, text)
+        return _parse_play(state, seat, cards, number, text)
+
+    def _check_turn(self, state: MimicTakingState, seat: Seat, kind: str) -> None:
+        if state.finished:
+            raise IllegalMoveError("the game is over: no more moves can be made")
+        if seat not in self.to_move(state):
+            if state.choices is not None:
+                raise IllegalMoveError("you have already chosen what to do with your last card "
+                                       "this round; waiting for the others")
+            raise IllegalMoveError(f"it is not your turn: {self._waiting_for(state)}")
+        if state.choices is not None and kind not in (ADD, DISCARD):
+            raise IllegalMoveError("the round is over: choose whether to add your last card "
+                                   f"{state.hands[seat][0]} to your stack (add) or set it aside "
+                                   "(discard)")
+        if state.keeper is not None and kind not in (TAKE, "cards"):
+            raise IllegalMoveError("you won the trick with a trump: first choose which of its "
+                                   f"cards ({' '.join(state.trick)}) to keep, e.g. "
+                                   "'take none' or 'take all'")
+        if state.choices is None and state.keeper is None and kind not in (PLAY, "cards"):
+            word = "take cards" if kind == TAKE else f"{kind} a last card"
+            raise IllegalMoveError(f"you cannot {word} now: it is your turn to play a card "
+                                   f"to the trick (you hold {' '.join(state.hands[seat])})")
+
+    def _waiting_for(self, state: MimicTakingState) -> str:
+        if state.keeper is not None:
+            return (f"{self.seat_label(state, state.keeper)} is choosing which cards of the "
+                    "trick to keep")
+        return f"{self.seat_label(state, _player_on_turn(state))} is to play"
+
+    # -- applying a move ----------------------------------------------------------------------
+
+    def apply_move(self, state: MimicTakingState, seat: Seat, move: Move) -> Transition:
+        if move.kind == PLAY:
+            return _play(state, seat, move.cards[0])
+        if move.kind == TAKE:
+            return _take(state, seat, move.cards)
+        return _choose_last(state, seat, move.kind)
+
+    def outcome(self, state: MimicTakingState) -> Outcome | None:
+        if not state.finished:
+            return None
+        totals = state.totals
+        best = max(totals)
+        winners = frozenset(s for s, total in enumerate(totals) if total == best)
+        names = " and ".join(self.seat_label(state, s) for s in sorted(winners))
+        verb = "wins" if len(winners) == 1 else "share the win"
+        return Outcome(winners, tuple(float(t) for t in totals),
+                       f"{names} {verb} with the highest total, {best} points, "
+                       f"after {state.rounds} rounds")
+
+    # -- what a seat sees -------------------------------------------------------------------
+
+    def view(self, state: MimicTakingState, seat: Seat | None) -> dict[str, Any]:
+        players = range(state.players)
+        previous = None
+        if state.previous is not None:
+            leader, cards = state.previous
+            result = trick_winner(cards)
+            previous = {"leader": leader, "cards": _seated(leader, cards, state.players),
+                        "winner": (leader + result.index) % state.players, "how": result.how}
+        if state.trick:
+            last_played = _seated(state.leader, state.trick, state.players)[-1]
+        else:
+            last_played = previous["cards"][-1] if previous else None
+        choices = state.choices
+        summary = _summary(state.scored, state.scores[-1]) if state.scored is not None else None
+        outcome = self.outcome(state)
+        return {
+            "game": self.slug,
+            "players": state.players,
+            "seat": seat,
+            "labels": [self.seat_label(state, s) for s in players],
+            "round": state.round,
+            "rounds": state.rounds,
+            "face_up": state.face_up,
+            "phase": _phase(state),
+            "to_move": sorted(self.to_move(state)),
+            "leader": state.leader,
+            "trick": _seated(state.leader, state.trick, state.players),
+            "reference": reference_card(state.trick),
+            "keeper": state.keeper,
+            "previous_trick": previous,
+            "last_played": last_played,
+            "hand_sizes": [len(hand) for hand in state.hands],
+            "stack_sizes": [len(stack) for stack in state.stacks],
+            "stacks": [list(stack) for stack in state.stacks] if state.face_up else None,
+            "chosen": [c is not None for c in choices] if choices is not None else None,
+            "my_choice": choices[seat] if choices is not None and seat is not None else None,
+            "hand": list(state.hands[seat]) if seat is not None else None,
+            "round_scores": [list(row) for row in state.scores],
+            "totals": list(state.totals),
+            "last_round": summary,
+            "winners": sorted(outcome.winners) if outcome else None,
+            "result": outcome.reason if outcome else None,
+        }
+
+    def render_text(self, view: Mapping[str, Any]) -> str:
+        return render(view)
+
+    def describe_event(self, event: Event) -> str:
+        return describe(event)
+
+    # -- storage and hand-made positions ----------------------------------------------------
+
+    def dump(self, state: MimicTakingState) -> dict[str, Any]:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, Any]) -> MimicTakingState:
+        return load_state(data)
+
+    def position(self, state: MimicTakingState) -> str:
+        return position_text(state)
+
+    def from_position(self, text: str) -> MimicTakingState:
+        return parse_position(text)
+
+    def shuffle_hidden(self, state: MimicTakingState, seat: Seat | None,
+                       seed: int) -> MimicTakingState:
+        """A state `seat` cannot tell from this one: other hands, face-down stacks (its own
+        included: nobody looks at won cards), set-aside cards, other seats' pending last-card
+        choices and the seed (future deals) are all redealt."""
+        rng = random.Random(seed)
+        others = [s for s in range(state.players) if s != seat]
+        hidden_stacks = [] if state.face_up else list(range(state.players))
+        pool = [*(c for s in others for c in state.hands[s]),
+                *(c for s in hidden_stacks for c in state.stacks[s]), *state.aside]
+        rng.shuffle(pool)
+        hands, stacks = list(state.hands), list(state.stacks)
+        for s in others:
+            hands[s] = sort_cards(pool.pop() for _ in state.hands[s])
+        for s in hidden_stacks:
+            stacks[s] = tuple(pool.pop() for _ in state.stacks[s])
+        choices = state.choices
+        if choices is not None:
+            choices = tuple(c if s == seat or c is None else rng.choice((ADD, DISCARD))
+                            for s, c in enumerate(choices))
+        return replace(state, seed=rng.randrange(2**31), hands=tuple(hands),
+                       stacks=tuple(stacks), aside=tuple(pool), choices=choices)
+
+
+# -- transitions ------------------------------------------------------------------------------
+
+def _play(state: MimicTakingState, seat: Seat, card: str) -> Transition:
+    hand = list(state.hands[seat])
+    hand.remove(card)
+    hands = _with(state.hands, seat, tuple(hand))
+    trick = (*state.trick, card)
+    events = [Event("played", {"seat": seat, "card": card})]
+    if len(trick) < state.players:
+        return Transition(replace(state, hands=hands, trick=trick), tuple(events))
+    result = trick_winner(trick)
+    winner = (state.leader + result.index) % state.players
+    trump = result.how == "trump"
+    events.append(Event("trick_won", {
+        "seat": winner, "leader": state.leader, "cards": list(trick), "how": result.how,
+        "card": trick[result.index], "chooses": trump,
+    }))
+    state = replace(state, hands=hands, trick=trick)
+    if trump:
+        # A trump winner picks any subset of the trick to keep (rule book, "Point").
+        return Transition(replace(state, keeper=winner), tuple(events))
+    stacks = _with(state.stacks, winner, state.stacks[winner] + trick)
+    return _end_trick(replace(state, stacks=stacks), winner, events)
+
+
+def _take(state: MimicTakingState, seat: Seat, kept: tuple[str, ...]) -> Transition:
+    rest = list(state.trick)
+    for card in kept:
+        rest.remove(card)
+    stacks = _with(state.stacks, seat, state.stacks[seat] + kept)
+    events = [
+        Event("took", {"seat": seat, "count": len(kept), "of": len(state.trick),
+                       "cards": list(kept) if state.face_up else None}),
+        Event("took_cards", {"seat": seat, "kept": list(kept), "set_aside": rest},
+              frozenset({seat})),
+    ]
+    new = replace(state, stacks=stacks, aside=state.aside + tuple(rest), keeper=None)
+    return _end_trick(new, seat, events)
+
+
+def _end_trick(state: MimicTakingState, winner: Seat, events: list[Event]) -> Transition:
+    # The player after the winner leads the next trick.
+    state = replace(state, previous=(state.leader, state.trick), trick=(),
+                    leader=(winner + 1) % state.players)
+    if all(len(hand) == 1 for hand in state.hands):
+        state = replace(state, choices=(None,) * state.players)
+        events.append(Event("round_ending", {"round": state.round}))
+    return Transition(state, tuple(events))
+
+
+def _choose_last(state: MimicTakingState, seat: Seat, choice: str) -> Transition:
+    assert state.choices is not None
+    choices = _with(state.choices, seat, choice)
+    card = state.hands[seat][0]
+    events = [
+        Event("last_card_chosen", {"seat": seat}),
+        Event("last_card_choice", {"seat": seat, "choice": choice, "card": card},
+              frozenset({seat})),
+    ]
+    if any(c is None for c in choices):
+        return Transition(replace(state, choices=choices), tuple(events))
+    return _score_round(replace(state, choices=choices), events)
+
+
+def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
+    assert state.choices is not None
+    last_cards = [hand[0] for hand in state.hands]
+    events.append(Event("last_cards_revealed",
+                        {"choices": list(state.choices), "cards": last_cards}))
+    stacks = tuple(stack + ((last_cards[s],) if state.choices[s] == ADD else ())
+                   for s, stack in enumerate(state.stacks))
+    row = tuple(score_stack(stack).score for stack in stacks)
+    scores = (*state.scores, row)
+    totals = [sum(r[s] for r in scores) for s in range(state.players)]
+    events.append(Event("round_scored", {"round": state.round, "seats": _summary(stacks, row),
+                                         "totals": totals}))
+    assert state.previous is not None
+    last_leader, last_trick = state.previous
+    # The winner of the round's last trick leads the next round.
+    next_leader = (last_leader + trick_winner(last_trick).index) % state.players
+    scored = replace(state, scores=scores, scored=stacks, choices=None, aside=(),
+                     stacks=((),) * state.players, hands=((),) * state.players, previous=None)
+    if scored.finished:
+        best = max(totals)
+        events.append(Event("game_over", {
+            "winners": [s for s, t in enumerate(totals) if t == best], "totals": totals}))
+        return Transition(scored, tuple(events))
+    hands, _ = _deal(state.players, state.seed, state.round + 1)
+    new_round = replace(scored, round=state.round + 1, hands=hands, leader=next_leader)
+    events.append(Event("round_started", {"round": state.round + 1, "leader": next_leader}))
+    return Transition(new_round, tuple(events))
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+_CARD = re.compile(r"[obpg][1-9]|m")
+_WORDS = {"orange": "o", "brown": "b", "purple": "p", "grey": "g", "gray": "g", "mimic": "m"}
+_FORM = "write a card like O7 or M, 'take O4 G4' / 'take none' / 'take all', 'add' or 'discard'"
+
+
+def _read(text: str) -> tuple[str, list[str] | None, int | None]:
+    """Split move text into (kind, cards, bare number); kind "cards" is a bare card list."""
+    words = normalize(text).replace(",", " ").replace("-", " ").split()
+    words = [_WORDS.get(word, word) for word in words]
+    if not words:
+        raise InvalidMoveError(f"{text!r} is not a move: {_FORM}")
+    first, rest = words[0], "".join(words[1:])
+    if first in (ADD, DISCARD) and not rest:
+        return first, None, None
+    if first.startswith(TAKE):
+        rest = first[len(TAKE):] + rest
+        if rest in ("none", "nothing", "all"):
+            return TAKE, [rest], None
+        return TAKE, _read_cards(rest, text), None
+    if first.startswith(PLAY):
+        rest = first[len(PLAY):] + rest
+        kind = PLAY
+    else:
+        rest, kind = "".join(words), "cards"
+    if (rest.isdigit() and len(rest) == 1) or rest in ("o", "b", "p", "g"):
+        return kind, [rest], int(rest) if rest.isdigit() else None
+    return kind, _read_cards(rest, text), None
+
+
+def _read_cards(compact: str, text: str) -> list[str]:
+    if not compact or _CARD.sub("", compact):
+        raise InvalidMoveError(f"{text!r} is not a move: {_FORM}")
+    return [card.upper() for card in _CARD.findall(compact)]
+
+
+def _parse_play(state: MimicTakingState, seat: Seat, cards: list[str] | None,
+                number: int | None, text: str) -> Move:
+    assert cards is not None
+    hand = state.hands[seat]
+    playable = _playable(hand, state.trick)
+    if len(cards) != 1:
+        raise IllegalMoveError(f"play one card at a time, not {text.strip()!r}")
+    wanted = cards[0]
+    if wanted.isdigit() or wanted in ("o", "b", "p", "g"):
+        # A bare number or colour names a card only when exactly one legal card fits.
+        fits = [c for c in playable
+                if (number_of(c) == number if number else c[0] == wanted.upper())]
+        if len(fits) == 1:
+            return Move(PLAY, (fits[0],))
+        if fits:
+            raise AmbiguousMoveError(f"{text.strip()!r} could be {' or '.join(fits)}: "
+                                     "write the whole card")
+        raise IllegalMoveError(f"{text.strip()!r} matches none of the cards you may play "
+                               f"({' '.join(playable)})")
+    if not is_card(wanted, state.players):
+        raise IllegalMoveError(f"there is no {wanted}: the four 9s are left out of a "
+                               "3-player game")
+    if wanted not in hand:
+        name = "a mimic" if wanted == MIMIC else wanted
+        raise IllegalMoveError(f"you do not hold {name} (your hand: {' '.join(hand)})")
+    if wanted not in playable:
+        reference = reference_card(state.trick)
+        assert reference is not None
+        colour = COLOUR_NAMES[reference[0]]
+        raise IllegalMoveError(
+            f"you must follow {colour}: the trick's first numbered card is {reference} and you "
+            f"hold {colour}, so play {' or '.join(playable)} (a mimic may always be played)")
+    return Move(PLAY, (wanted,))
+
+
+def _parse_take(trick: tuple[str, ...], cards: list[str] | None, text: str) -> Move:
+    assert cards is not None
+    if cards == ["none"] or cards == ["nothing"]:
+        return Move(TAKE, ())
+    if cards == ["all"]:
+        return Move(TAKE, trick)
+    if any(c.isdigit() or c in ("o", "b", "p", "g") for c in cards):
+        raise InvalidMoveError(f"{text!r}: name each card to keep in full, like 'take O4 G4'")
+    wanted = Counter(cards)
+    on_table = Counter(trick)
+    for card, count in wanted.items():
+        if count > on_table[card]:
+            held = "no" if not on_table[card] else f"only {on_table[card]}"
+            name = "mimic" if card == MIMIC else card
+            raise IllegalMoveError(f"the trick holds {held} {name}{'s' if count > 1 else ''}, "
+                                   f"so you cannot keep {count} (the trick: {' '.join(trick)})")
+    kept = []
+    for card in trick:
+        if wanted[card]:
+            wanted[card] -= 1
+            kept.append(card)
+    return Move(TAKE, tuple(kept))
+
+
+def _playable(hand: Sequence[str], trick: Sequence[str]) -> list[str]:
+    """Distinct legal cards in hand order: must follow the reference colour when able, and a
+    mimic may always be played; before a reference card appears, anything goes."""
+    distinct = list(dict.fromkeys(hand))
+    reference = reference_card(trick)
+    if reference is None:
+        return distinct
+    follow = [card for card in distinct if colour_of(card) == reference[0]]
+    if not follow:
+        return distinct
+    return follow + ([MIMIC] if MIMIC in distinct else [])
+
+
+def _keep_choices(trick: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every distinct subset of the trick (mimics are alike, so a kept mimic is the earliest
+    one), smallest first, then by position in the trick."""
+    mimic_places = [i for i, card in enumerate(trick) if card == MIMIC]
+    found: set[tuple[int, ...]] = set()
+    for mask in range(2 ** len(trick)):
+        chosen = [i for i in range(len(trick)) if mask >> i & 1]
+        mimics = sum(1 for i in chosen if trick[i] == MIMIC)
+        places = [i for i in chosen if trick[i] != MIMIC] + mimic_places[:mimics]
+        found.add(tuple(sorted(places)))
+    return [tuple(trick[i] for i in places) for places in sorted(found, key=lambda p: (len(p), p))]
+
+
+def _deal(players: int, seed: int, round_number: int) -> tuple[tuple[tuple[str, ...], ...], int]:
+    """Deal a round afresh from all its cards; also draw a leader (used for round 1 only)."""
+    rng = random.Random(f"mimic-taking/{seed}/round/{round_number}")
+    cards = deck(players)
+    rng.shuffle(cards)
+    size = HAND_SIZE[players]
+    hands = tuple(sort_cards(cards[i * size:(i + 1) * size]) for i in range(players))
+    return hands, rng.randrange(players)
+
+
+def _player_on_turn(state: MimicTakingState) -> Seat:
+    return (state.leader + len(state.trick)) % state.players
+
+
+def _phase(state: MimicTakingState) -> str:
+    if state.finished:
+        return "over"
+    if state.choices is not None:
+        return "last_card"
+    return "keep" if state.keeper is not None else "play"
+
+
+def _seated(leader: Seat, cards: Sequence[str], players: int) -> list[dict[str, Any]]:
+    return [{"seat": (leader + i) % players, "card": card} for i, card in enumerate(cards)]
+
+
+def _summary(stacks: Sequence[Sequence[str]], row: Sequence[int]) -> list[dict[str, Any]]:
+    """The public round summary: each stack by colour, the mimics' placing and the score."""
+    seats = []
+    for seat, stack in enumerate(stacks):
+        scored = score_stack(stack)
+        seats.append({
+            "seat": seat,
+            "by_colour": {c: [card for card in sort_cards(stack) if card[0] == c]
+                          for c in COLOURS},
+            "mimics": stack.count(MIMIC),
+            "assignment": scored.assignment,
+            "counts": scored.counts,
+            "score": row[seat],
+            "arithmetic": scored.arithmetic,
+        })
+    return seats
+
+
+def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1:])
