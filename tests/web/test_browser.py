@@ -86,7 +86,7 @@ def test_a_player_makes_a_move_from_the_emailed_link_on_a_phone(browser: Browser
     expect(page.locator("p.status")).to_contain_text("Your turn.")
     expect(page.locator("ol.moves")).to_contain_text("mimicked")
     listed = page.locator("#move option").last.get_attribute("value")
-    page.get_by_label("or type it").fill(listed.upper().replace("-", " – "))
+    page.get_by_label("or type it").fill(listed.upper().replace("-", " \u2013 "))
     page.get_by_role("button", name="Make move").click()
     expect(page.locator(".flash")).to_contain_text(f"Your move {listed} was made.")
 
@@ -106,9 +106,8 @@ def test_the_public_page_replays_a_match_by_clicking_through(browser: Browser, s
     with database.connection_context():
         created = create_match("mimic", ["ann@example.org", "ben@example.org"], {},
                                settings.secret_key, START)
-        from pbem.core.play import submit_move
-
         from pbem.core.matches import current_state, get_match, rules_for
+        from pbem.core.play import submit_move
 
         submit_move(created.match.id, 0, "e2-e3", 0, START)
         match = get_match(created.match.id)

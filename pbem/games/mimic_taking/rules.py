@@ -167,6 +167,15 @@ class MimicTakingRules(RulesBase):
             return _take(state, seat, move.cards)
         return _choose_last(state, seat, move.kind)
 
+    def move_visibility(self, state: MimicTakingState, seat: Seat,
+                        move: Move) -> frozenset[Seat] | None:
+        # Kept cards go into a face-down stack, and the last-card choice stays secret until
+        # everyone has chosen: only the mover may read those moves' notation. The round's
+        # public summary then shows every stack.
+        if move.kind == PLAY or (move.kind == TAKE and state.face_up):
+            return None
+        return frozenset({seat})
+
     def outcome(self, state: MimicTakingState) -> Outcome | None:
         if not state.finished:
             return None

@@ -92,3 +92,26 @@ def _cards(data: Any) -> set[str]:
     if isinstance(data, list | tuple):
         return set().union(*(_cards(value) for value in data)) if data else set()
     return set()
+
+
+def test_kept_cards_and_last_card_choices_are_secret_moves_but_card_plays_are_not() -> None:
+    import random
+
+    from tests.games.mimic_taking.helpers import RULES
+
+    seen: set[tuple[str, bool]] = set()
+    for face_up in (False, True):
+        rng = random.Random(11)
+        state = RULES.new_game(3, {"face_up": face_up}, 11)
+        while RULES.to_move(state):
+            seat = rng.choice(sorted(RULES.to_move(state)))
+            chosen = rng.choice(list(RULES.legal_moves(state, seat)))
+            readers = RULES.move_visibility(state, seat, chosen)
+            text = RULES.format_move(state, chosen)
+            word = text.split()[0] if text.split()[0] in ("take", "add", "discard") else "card"
+            public = word == "card" or (word == "take" and face_up)
+            assert readers == (None if public else frozenset({seat})), (text, face_up)
+            seen.add((word, face_up))
+            state = RULES.apply_move(state, seat, chosen).state
+    assert {("card", False), ("add", False), ("discard", False), ("take", False),
+            ("take", True)} <= seen
