@@ -1,6 +1,6 @@
 """Rules speed: legal-move generations per second and complete random games per second.
 
-    python bench/rules.py [--games N] [slug …]
+    python bench/rules.py [--games N] [slug …]    (from any checkout)
 
 Prints figures per game, not pass/fail (GAMES.md, "Speed"). The server may replay a whole match
 on every request, so both numbers matter.
@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from pbem.games import REGISTRY
+# Measure this checkout's code, whichever pbem the virtualenv has installed.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pbem.games import REGISTRY  # noqa: E402
 from pbem.games.base import GameRules
 
 MAX_PLIES = 2000

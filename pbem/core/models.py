@@ -5,11 +5,24 @@ Query helpers live on the models; the services in this package decide what to ch
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
+from typing import Any
 
 import peewee
 
 from pbem.core.db import database
+
+
+class JSONField(peewee.TextField):
+    """JSON kept as text. Portable to SQLite, PostgreSQL and MariaDB alike (MariaDB has no
+    `CAST(… AS JSON)`, which peewee's own JSONField emits); we never query inside it."""
+
+    def db_value(self, value: Any) -> str | None:
+        return None if value is None else json.dumps(value, separators=(",", ":"))
+
+    def python_value(self, value: str | None) -> Any:
+        return None if value is None else json.loads(value)
 
 
 class BaseModel(peewee.Model):
@@ -43,16 +56,16 @@ class MatchStatus:
 class Match(BaseModel):
     game = peewee.CharField(max_length=40, index=True)
     rules_version = peewee.IntegerField()
-    options = peewee.JSONField(default=dict)
+    options = JSONField(default=dict)
     seed = peewee.BigIntegerField()
     status = peewee.CharField(max_length=16, default=MatchStatus.ACTIVE, index=True)
     # `ply` counts moves made; `turn` counts decisions (a simultaneous decision by several
     # seats is one turn of several plies). Both guard conditional updates in `play.py`.
     ply = peewee.IntegerField(default=0)
     turn = peewee.IntegerField(default=0)
-    to_move = peewee.JSONField(default=list)
-    state = peewee.JSONField()
-    result = peewee.JSONField(null=True)
+    to_move = JSONField(default=list)
+    state = JSONField()
+    result = JSONField(null=True)
     thread_key = peewee.CharField(max_length=32)
     created_at = peewee.DateTimeField()
     updated_at = peewee.DateTimeField()
@@ -86,8 +99,8 @@ class Move(BaseModel):
     seat = peewee.IntegerField()
     text = peewee.CharField(max_length=200)
     # Seats that may read `text` while the match runs; null means everyone.
-    visible_to = peewee.JSONField(null=True)
-    events = peewee.JSONField(default=list)
+    visible_to = JSONField(null=True)
+    events = JSONField(default=list)
     created_at = peewee.DateTimeField()
 
     class Meta:
@@ -113,7 +126,7 @@ class OutboxMessage(BaseModel):
     seat = peewee.IntegerField(null=True)
     to_address = peewee.CharField(max_length=254)
     template = peewee.CharField(max_length=40)
-    context = peewee.JSONField(default=dict)
+    context = JSONField(default=dict)
     message_id = peewee.CharField(max_length=200, unique=True)
     in_reply_to = peewee.CharField(max_length=200, null=True)
     subject = peewee.TextField(null=True)
