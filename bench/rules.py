@@ -18,7 +18,7 @@ from typing import Any
 # Measure this checkout's code, whichever pbem the virtualenv has installed.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem.games import REGISTRY  # noqa: E402
+from pbem.games import REGISTRY
 from pbem.games.base import GameRules
 
 MAX_PLIES = 2000
