@@ -1,0 +1,137 @@
+"""Time controls and deadlines: pure arithmetic on naive UTC datetimes.
+
+Two kinds of clock, written the way correspondence players write them:
+- a fixed time per move: `3d`, `36h`, `90m`, `45s` (seconds exist for tests and demos);
+- the capped Fischer clock: `7d+1d/14d` is a bank of 7 days, plus 1 day for every move made,
+  never above 14 days.
+
+A seat's clock runs only while it owes a move, and stops while its player is on vacation, so
+a deadline is "the moment the seat's allowance runs out, counting only running time".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pbem.errors import InvalidRequestError
+
+_UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
+_SPAN = r"(\d+)\s*([dhms])"
+_FIXED = re.compile(rf"{_SPAN}")
+_FISCHER = re.compile(rf"{_SPAN}\s*\+\s*{_SPAN}\s*/\s*{_SPAN}")
+REMINDER_BEFORE = timedelta(hours=24)
+SHORT_CLOCK = timedelta(days=2)
+
+Interval = tuple[datetime, datetime]
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """`bank` is the first allowance; a fixed clock has no increment and resets every move."""
+
+    bank: timedelta
+    increment: timedelta | None = None
+    cap: timedelta | None = None
+
+    @property
+    def is_fischer(self) -> bool:
+        return self.increment is not None
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        spec = text.strip().lower()
+        if fixed := _FIXED.fullmatch(spec):
+            return cls(_span(fixed.group(1), fixed.group(2)))
+        if fischer := _FISCHER.fullmatch(spec):
+            bank, plus, cap = (_span(fischer.group(i), fischer.group(i + 1)) for i in (1, 3, 5))
+            if cap < bank:
+                raise InvalidRequestError(f"in {text!r} the cap is below the starting bank")
+            return cls(bank, plus, cap)
+        raise InvalidRequestError(
+            f"{text!r} is not a time control: write a time per move like 3d, 36h, 90m or 45s, "
+            "or a capped Fischer clock like 7d+1d/14d")
+
+    def __str__(self) -> str:
+        if self.is_fischer:
+            return f"{_short(self.bank)}+{_short(self.increment)}/{_short(self.cap)}"
+        return _short(self.bank)
+
+    def describe(self) -> str:
+        if self.is_fischer:
+            return (f"{_words(self.bank)} to start, plus {_words(self.increment)} per move, "
+                    f"at most {_words(self.cap)}")
+        return f"{_words(self.bank)} per move"
+
+    def allowance_after_move(self, allowance: timedelta, used: timedelta) -> timedelta:
+        """What the seat has for its next move, after using `used` of `allowance` on this one."""
+        if not self.is_fischer:
+            return self.bank
+        assert self.increment is not None and self.cap is not None
+        return min(max(allowance - used, timedelta(0)) + self.increment, self.cap)
+
+
+def deadline(start: datetime, allowance: timedelta, pauses: Iterable[Interval]) -> datetime:
+    """When `allowance` of running time, counted from `start`, runs out; pauses stop the clock."""
+    moment, left = start, allowance
+    for pause_start, pause_end in sorted(pauses):
+        if pause_end <= moment:
+            continue
+        if pause_start >= moment + left:
+            break
+        left -= max(pause_start - moment, timedelta(0))
+        moment = max(moment, pause_end)
+    return moment + left
+
+
+def running_time(start: datetime, end: datetime, pauses: Iterable[Interval]) -> timedelta:
+    """How much of [start, end) the clock was running."""
+    total = end - start
+    for pause_start, pause_end in pauses:
+        overlap = min(end, pause_end) - max(start, pause_start)
+        if overlap > timedelta(0):
+            total -= overlap
+    return max(total, timedelta(0))
+
+
+def reminder_lead(allowance: timedelta) -> timedelta:
+    """Remind when 24 hours remain; on a short clock (under two days for the move), when a
+    fifth of the allowance remains, so the reminder never comes almost at once."""
+    return REMINDER_BEFORE if allowance >= SHORT_CLOCK else allowance / 5
+
+
+def describe_left(left: timedelta) -> str:
+    if left <= timedelta(0):
+        return "no time left"
+    seconds = int(left.total_seconds())
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3_600)
+    minutes, seconds = divmod(rest, 60)
+    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    if not days and not hours:
+        parts.append((seconds, "second"))
+    shown = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n][:2]
+    return " ".join(shown) + " left" if shown else "no time left"
+
+
+def _span(number: str, unit: str) -> timedelta:
+    seconds = int(number) * _UNITS[unit]
+    if seconds <= 0:
+        raise InvalidRequestError("a time control needs a time above zero")
+    return timedelta(seconds=seconds)
+
+
+def _short(span: timedelta | None) -> str:
+    seconds = int(span.total_seconds()) if span else 0
+    for unit, size in _UNITS.items():
+        if seconds % size == 0:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+def _words(span: timedelta | None) -> str:
+    text = _short(span)
+    number, unit = int(text[:-1]), {"d": "day", "h": "hour", "m": "minute", "s": "second"}[text[-1]]
+    return f"{number} {unit}{'s' if number != 1 else ''}"
