@@ -36,6 +36,11 @@ class Settings:
     outbox_max_attempts: int = 8
     outbox_batch_size: int = 50
     max_request_bytes: int = 64 * 1024
+    default_time_control: str = "3d"
+    default_on_timeout: str = "adjudicate"
+    deadline_interval_seconds: int = 60
+    outage_grace_seconds: int = 600
+    vacation_days_per_year: int = 14
 
     @property
     def uses_dev_mailbox(self) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
@@ -19,6 +19,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core.db import database
+from pbem.core.deadlines import SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.outbox import DrainReport, deliver_due
 from pbem.mail.senders import Sender, sender_for
@@ -45,8 +46,16 @@ class Worker:
                      report.sent, report.retrying, report.failed)
         return report
 
+    def sweep_deadlines(self) -> SweepReport:
+        grace = timedelta(seconds=self.settings.outage_grace_seconds)
+        with _connection():
+            report = sweep(self.clock(), grace)
+        if any(vars(report).values()):
+            log.info("deadlines: %s", vars(report))
+        return report
+
     def run_once(self) -> dict[str, object]:
-        return {"outbox": self.send_outbox()}
+        return {"deadlines": self.sweep_deadlines(), "outbox": self.send_outbox()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
         scheduler.add_job(self.send_outbox, "interval", id="outbox",
@@ -55,12 +64,17 @@ class Worker:
                           # Due work is read from the database, so a late or skipped tick
                           # loses nothing: run late rather than drop, and never overlap.
                           misfire_grace_time=300, coalesce=True, max_instances=1)
+        scheduler.add_job(self.sweep_deadlines, "interval", id="deadlines",
+                          seconds=self.settings.deadline_interval_seconds,
+                          next_run_time=datetime.now(UTC),
+                          misfire_grace_time=300, coalesce=True, max_instances=1)
         return scheduler
 
 
 def run_forever(worker: Worker) -> None:
     scheduler = worker.schedule(BlockingScheduler(timezone=UTC))
-    log.info("worker started: outbox every %ss", worker.settings.outbox_interval_seconds)
+    log.info("worker started: outbox every %ss, deadlines every %ss",
+             worker.settings.outbox_interval_seconds, worker.settings.deadline_interval_seconds)
     try:
         scheduler.start()
     except (KeyboardInterrupt, SystemExit):

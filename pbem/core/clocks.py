@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem.errors import InvalidRequestError
 
@@ -135,3 +136,23 @@ def _words(span: timedelta | None) -> str:
     text = _short(span)
     number, unit = int(text[:-1]), {"d": "day", "h": "hour", "m": "minute", "s": "second"}[text[-1]]
     return f"{number} {unit}{'s' if number != 1 else ''}"
+
+
+def deadline_info(due: datetime | None, time_control: str, timezone: str | None,
+                  now: datetime) -> dict[str, str] | None:
+    """A deadline as players read it: absolute in UTC and their own zone, and time left."""
+    if due is None:
+        return None
+    info = {
+        "at": due.isoformat() + "Z",
+        "utc": due.strftime("%a %d %b %Y, %H:%M UTC"),
+        "left": describe_left(due - now),
+        "time_control": TimeControl.parse(time_control).describe(),
+    }
+    if timezone:
+        try:
+            local = due.replace(tzinfo=UTC).astimezone(ZoneInfo(timezone))
+        except (ZoneInfoNotFoundError, ValueError):
+            return info
+        info["local"] = local.strftime(f"%a %d %b %Y, %H:%M ({timezone})")
+    return info

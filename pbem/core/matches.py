@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pbem.core import notify
+from pbem.core import deadlines, notify
+from pbem.core.clocks import TimeControl
 from pbem.core.db import write_transaction
+from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.models import Match, MatchStatus, Move, Player, Seat
 from pbem.core.tokens import seat_token, token_hash
 from pbem.errors import InvalidRequestError, NotFoundError
@@ -34,9 +36,15 @@ def create_match(
     secret_key: str,
     now: datetime,
     seed: int | None = None,
+    time_control: str = "3d",
+    on_timeout: str = TimeoutPolicy.ADJUDICATE,
 ) -> CreatedMatch:
     """Create a match, deal or set up the game, and queue the welcome and first-turn emails."""
     rules = get_rules(game)
+    control = TimeControl.parse(time_control)
+    if on_timeout not in TimeoutPolicy.ALL:
+        raise InvalidRequestError(f"{on_timeout!r} is not a timeout policy "
+                                  f"(one of: {', '.join(TimeoutPolicy.ALL)})")
     addresses = [_check_email(email) for email in emails]
     rules.check_player_count(len(addresses))
     resolved = rules.resolve_options(options)
@@ -50,13 +58,16 @@ def create_match(
             game=game, rules_version=rules.rules_version, options=resolved, seed=seed,
             status=MatchStatus.ACTIVE, ply=0, turn=0, to_move=sorted(rules.to_move(state)),
             state=rules.dump(state), thread_key=secrets.token_hex(8),
-            created_at=now, updated_at=now,
+            time_control=str(control), on_timeout=on_timeout, created_at=now, updated_at=now,
         )
         tokens = []
         for number, address in enumerate(addresses):
             token = seat_token(secret_key, match.id, number, 1)
-            Seat.create(match=match, seat=number, player=Player.for_email(address, now),
-                        token_hash=token_hash(token), token_generation=1)
+            seat = Seat.create(match=match, seat=number, player=Player.for_email(address, now),
+                               token_hash=token_hash(token), token_generation=1,
+                               allowance_seconds=int(control.bank.total_seconds()))
+            if number in rules.to_move(state):
+                deadlines.start_clock(match, seat, now)
             tokens.append(token)
         notify.queue_match_started(match, rules, state, now)
     return CreatedMatch(match, tuple(tokens))

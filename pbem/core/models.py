@@ -39,6 +39,8 @@ class SchemaVersion(BaseModel):
 
 class Player(BaseModel):
     email = peewee.CharField(max_length=254, unique=True)
+    # An IANA zone name ("Europe/Paris") the player chose, for showing deadlines; null: UTC.
+    timezone = peewee.CharField(max_length=64, null=True)
     created_at = peewee.DateTimeField()
 
     @classmethod
@@ -67,6 +69,8 @@ class Match(BaseModel):
     state = JSONField()
     result = JSONField(null=True)
     thread_key = peewee.CharField(max_length=32)
+    time_control = peewee.CharField(max_length=40, default="3d")
+    on_timeout = peewee.CharField(max_length=16, default="adjudicate")
     created_at = peewee.DateTimeField()
     updated_at = peewee.DateTimeField()
     finished_at = peewee.DateTimeField(null=True)
@@ -87,6 +91,15 @@ class Seat(BaseModel):
     # SHA-256 of the seat's link token; the token itself is derived (see tokens.py).
     token_hash = peewee.CharField(max_length=64, unique=True)
     token_generation = peewee.IntegerField(default=1)
+    # The clock (see deadlines.py). `allowance_seconds` is the running time the seat has for
+    # its current or next move; while it owes a move, `owes_since` is set and `deadline` is
+    # when that allowance runs out (vacations and outages push it back). The indexed
+    # `deadline` and `remind_at` let the sweep read only what is due.
+    allowance_seconds = peewee.IntegerField(default=0)
+    owes_since = peewee.DateTimeField(null=True)
+    deadline = peewee.DateTimeField(null=True, index=True)
+    remind_at = peewee.DateTimeField(null=True, index=True)
+    version = peewee.IntegerField(default=0)
 
     class Meta:
         indexes = ((("match", "seat"), True),)
@@ -101,6 +114,8 @@ class Move(BaseModel):
     # Seats that may read `text` while the match runs; null means everyone.
     visible_to = JSONField(null=True)
     events = JSONField(default=list)
+    # Set when the server moved for the seat (autoplay policy or ruling): why.
+    note = peewee.TextField(null=True)
     created_at = peewee.DateTimeField()
 
     class Meta:
@@ -145,6 +160,60 @@ class OutboxMessage(BaseModel):
         indexes = ((("status", "next_attempt_at"), False),)
 
 
+class Vacation(BaseModel):
+    """A declared absence: the player's clocks stop from `starts_at` to `ends_at`."""
+
+    player = peewee.ForeignKeyField(Player, backref="vacations", on_delete="CASCADE")
+    starts_at = peewee.DateTimeField()
+    ends_at = peewee.DateTimeField()
+    created_at = peewee.DateTimeField()
+
+
+class AdjudicationStatus:
+    OPEN = "open"
+    RULED = "ruled"
+    CLOSED = "closed"  # moot: the late seat moved, or the match ended, before a ruling
+
+
+class Adjudication(BaseModel):
+    """An entry in the admin's queue: a seat timed out, or its turn email never arrived."""
+
+    match = peewee.ForeignKeyField(Match, backref="adjudications", on_delete="CASCADE")
+    seat = peewee.IntegerField()
+    cause = peewee.CharField(max_length=16)  # "timeout" or "undelivered"
+    status = peewee.CharField(max_length=16, default=AdjudicationStatus.OPEN, index=True)
+    opened_at = peewee.DateTimeField()
+    ruling = peewee.CharField(max_length=16, null=True)
+    reason = peewee.TextField(null=True)
+    ruled_by = peewee.CharField(max_length=254, null=True)
+    ruled_at = peewee.DateTimeField(null=True)
+
+
+class Admin(BaseModel):
+    email = peewee.CharField(max_length=254, unique=True)
+    password_hash = peewee.CharField(max_length=255)
+    created_at = peewee.DateTimeField()
+
+
+class AuditEntry(BaseModel):
+    """Who did what, when and why: every ruling, from the web or the shell."""
+
+    at = peewee.DateTimeField(index=True)
+    actor = peewee.CharField(max_length=254)
+    action = peewee.CharField(max_length=40)
+    match = peewee.ForeignKeyField(Match, null=True, backref="audit", on_delete="CASCADE")
+    reason = peewee.TextField()
+    detail = JSONField(default=dict)
+
+
+class Heartbeat(BaseModel):
+    """The worker's last tick, to tell an outage from a quiet night."""
+
+    name = peewee.CharField(max_length=40, unique=True)
+    seen_at = peewee.DateTimeField()
+
+
 ALL_MODELS: tuple[type[BaseModel], ...] = (
-    SchemaVersion, Player, Match, Seat, Move, OutboxMessage,
+    SchemaVersion, Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
+    AuditEntry, Heartbeat,
 )

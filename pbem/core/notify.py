@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+from pbem.core.clocks import TimeControl, deadline_info
 from pbem.core.models import Match, MessageStatus, OutboxMessage, Seat
 from pbem.games.base import Event, GameRules, Outcome
 
@@ -23,7 +24,7 @@ def queue_match_started(match: Match, rules: GameRules, state: Any, now: datetim
     """Welcome every player; tell the seats to move that it is their turn."""
     seats = match.seat_rows()
     for seat in seats:
-        _queue(match, seat, "welcome", _seat_context(match, rules, state, seat, seats), now)
+        _queue(match, seat, "welcome", _seat_context(match, rules, state, seat, seats, now), now)
     queue_turn_notices(match, rules, state, rules.to_move(state), (), now)
 
 
@@ -54,7 +55,7 @@ def queue_turn_notices(
     for seat in seats:
         if seat.seat not in seats_to_tell:
             continue
-        context = _seat_context(match, rules, state, seat, seats)
+        context = _seat_context(match, rules, state, seat, seats, now)
         context["events"] = _visible(rules, events, seat.seat)
         moves = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
         context["legal_moves"] = moves[:MAX_LISTED_MOVES]
@@ -72,11 +73,58 @@ def queue_result(
 ) -> None:
     seats = match.seat_rows()
     for seat in seats:
-        context = _seat_context(match, rules, state, seat, seats)
+        context = _seat_context(match, rules, state, seat, seats, now)
         context["events"] = _visible(rules, events, seat.seat)
         context["result"] = describe_outcome(rules, state, outcome, seats)
         context["you_won"] = seat.seat in outcome.winners
         _queue(match, seat, "result", context, now)
+
+
+def queue_reminder(match: Match, rules: GameRules, state: Any, seat_number: int,
+                   now: datetime) -> None:
+    seats = match.seat_rows()
+    seat = seats[seat_number]
+    context = _seat_context(match, rules, state, seat, seats, now)
+    moves = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
+    context["legal_moves"] = moves[:MAX_LISTED_MOVES]
+    context["more_moves"] = max(0, len(moves) - MAX_LISTED_MOVES)
+    _queue(match, seat, "reminder", context, now)
+
+
+def queue_adjudication_opened(match: Match, rules: GameRules, state: Any, late: int,
+                              cause: str, now: datetime) -> None:
+    """Tell every player that an admin will rule on the late seat."""
+    seats = match.seat_rows()
+    for seat in seats:
+        context = _seat_context(match, rules, state, seat, seats, now)
+        context.update(late_label=rules.seat_label(state, late), late_is_you=seat.seat == late,
+                       cause=cause)
+        _queue(match, seat, "adjudication", context, now)
+
+
+def queue_ruling(match: Match, rules: GameRules, state: Any, late: int, ruling: str,
+                 ruling_text: str, reason: str, now: datetime) -> None:
+    seats = match.seat_rows()
+    for seat in seats:
+        context = _seat_context(match, rules, state, seat, seats, now)
+        context.update(late_label=rules.seat_label(state, late), ruling=ruling,
+                       ruling_text=ruling_text, reason=reason)
+        _queue(match, seat, "ruling", context, now)
+
+
+def queue_vacation(match: Match, rules: GameRules, state: Any, away_seat: int, email: str,
+                   starts: datetime, ends: datetime, now: datetime) -> None:
+    """Tell the other players of a match that a player will be away (their clock stops)."""
+    seats = match.seat_rows()
+    for seat in seats:
+        if seat.seat == away_seat:
+            continue
+        context = _seat_context(match, rules, state, seat, seats, now)
+        context.update(away_label=rules.seat_label(state, away_seat),
+                       away_name=email.split("@", 1)[0],
+                       starts=starts.strftime("%a %d %b %Y, %H:%M UTC"),
+                       ends=ends.strftime("%a %d %b %Y, %H:%M UTC"))
+        _queue(match, seat, "vacation", context, now)
 
 
 def describe_outcome(rules: GameRules, state: Any, outcome: Outcome,
@@ -100,9 +148,11 @@ def describe_outcome(rules: GameRules, state: Any, outcome: Outcome,
 
 
 def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat,
-                  seats: Sequence[Seat]) -> dict[str, Any]:
+                  seats: Sequence[Seat], now: datetime) -> dict[str, Any]:
     view = rules.view(state, seat.seat)
     return {
+        "deadline": deadline_info(seat.deadline, match.time_control, seat.player.timezone, now),
+        "time_control": TimeControl.parse(match.time_control).describe(),
         "match": match.id,
         "game": match.game,
         "title": rules.title,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbem.core import notify
+from pbem.core import deadlines, notify
 from pbem.core.db import write_transaction
 from pbem.core.models import Match, MatchStatus, Move
 from pbem.errors import ConflictError, MatchNotLiveError, NotFoundError, NotYourTurnError
@@ -30,7 +30,7 @@ class _LostRace(Exception):
 
 
 def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
-                now: datetime) -> MoveResult:
+                now: datetime, autoplayed: str | None = None) -> MoveResult:
     """Apply `seat`'s move given as notation; raise a RulesError or PbemError saying why not.
 
     `expected_ply` is the ply the player saw. A submission made on an older ply is refused,
@@ -40,7 +40,7 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
     for _ in range(ATTEMPTS):
         try:
             with write_transaction():
-                return _submit_once(match_id, seat, text, expected_ply, now)
+                return _submit_once(match_id, seat, text, expected_ply, now, autoplayed)
         except _LostRace:
             continue
     raise ConflictError("The match changed while your move was being saved. "
@@ -48,7 +48,7 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
 
 
 def _submit_once(match_id: int, seat: int, text: str, expected_ply: int | None,
-                 now: datetime) -> MoveResult:
+                 now: datetime, autoplayed: str | None) -> MoveResult:
     match = Match.get_or_none(Match.id == match_id)
     if match is None:
         raise NotFoundError(f"There is no match {match_id}.")
@@ -87,12 +87,28 @@ def _submit_once(match_id: int, seat: int, text: str, expected_ply: int | None,
                 events=[{"kind": e.kind, "data": e.data,
                          "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
                         for e in transition.events],
-                created_at=now)
+                note=autoplayed, created_at=now)
     match = Match.get_by_id(match.id)
+    _update_clocks(match, seat, before, after, outcome is not None, now)
     newly_to_move = after if not same_decision else frozenset()
     notify.queue_after_move(match, rules, transition.state, newly_to_move, transition.events, now)
     mine = tuple(rules.describe_event(e) for e in transition.events if e.is_visible_to(seat))
     return MoveResult(match, canonical, mine)
+
+
+def _update_clocks(match: Match, mover: int, before: frozenset[int], after: frozenset[int],
+                   finished: bool, now: datetime) -> None:
+    seats = {row.seat: row for row in match.seat_rows()}
+    if finished:
+        deadlines.stop_all_clocks(match)
+        deadlines.close_moot_entries(match, None, now, "the match ended before a ruling")
+        return
+    for number in (before | {mover}) - (after - {mover}):
+        deadlines.stop_clock(match, seats[number], now)
+    for number in after:
+        if seats[number].owes_since is None:
+            deadlines.start_clock(match, seats[number], now)
+    deadlines.close_moot_entries(match, mover, now, "the seat moved before a ruling")
 
 
 def _check_fresh(match: Match, seat: int, expected_ply: int | None) -> None:

@@ -6,15 +6,18 @@ so a page or API answer cannot show a hidden hand or a secret choice.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from pbem.core import vacations
+from pbem.core.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.matches import rules_for, state_after
-from pbem.core.models import Match, Move, Seat
+from pbem.core.models import Adjudication, AdjudicationStatus, Match, Move, Seat
 from pbem.core.notify import describe_outcome
-from pbem.games.base import Event, GameRules
+from pbem.games.base import Event, GameRules, Outcome
 
 
-def seat_record(seat: Seat) -> dict[str, Any]:
+def seat_record(seat: Seat, now: datetime, vacation_days: int = 14) -> dict[str, Any]:
     """Everything `/play/<token>` and `GET /api/play/<token>` show the seat."""
     match: Match = seat.match
     rules = rules_for(match)
@@ -32,11 +35,15 @@ def seat_record(seat: Seat) -> dict[str, Any]:
         "view": view,
         "board_text": rules.render_text(view),
         "moves": moves_for(match, rules, state, seat.seat),
-        "deadline": None,
+        "deadline": deadline_info(seat.deadline, match.time_control, seat.player.timezone, now)
+        if mine else None,
+        "clocks": _clocks(match, rules, state, now, seat.player.timezone),
+        "timezone": seat.player.timezone,
+        "vacation": _vacation(seat.player_id, now, vacation_days),
     }
 
 
-def public_record(match: Match, ply: int | None = None) -> dict[str, Any]:
+def public_record(match: Match, now: datetime, ply: int | None = None) -> dict[str, Any]:
     """What anyone may see: the spectator view, after `ply` moves (default: now)."""
     rules = rules_for(match)
     shown_ply = match.ply if ply is None else ply
@@ -49,6 +56,7 @@ def public_record(match: Match, ply: int | None = None) -> dict[str, Any]:
         "view": view,
         "board_text": rules.render_text(view),
         "moves": moves_for(match, rules, current, None),
+        "clocks": _clocks(match, rules, current, now, None),
     }
 
 
@@ -70,6 +78,7 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None
             "events": [rules.describe_event(event) for event in events
                        if finished or event.is_visible_to(reader)],
             "at": move.created_at.isoformat() + "Z",
+            "autoplayed": move.note,
         })
     return listed
 
@@ -81,7 +90,6 @@ def public_name(email: str) -> str:
 
 def _common(match: Match, rules: GameRules, state: Any, reveal_emails: bool) -> dict[str, Any]:
     seats = match.seat_rows()
-    outcome = rules.outcome(state) if match.result else None
     return {
         "match": match.id,
         "game": match.game,
@@ -93,9 +101,49 @@ def _common(match: Match, rules: GameRules, state: Any, reveal_emails: bool) -> 
                      "name": public_name(seat.player.email),
                      **({"email": seat.player.email} if reveal_emails else {})}
                     for seat in seats],
-        "result": describe_outcome(rules, state, outcome, seats) if outcome else None,
+        "result": _result(match, rules, state, seats),
         "created_at": match.created_at.isoformat() + "Z",
+        "time_control": TimeControl.parse(match.time_control).describe(),
+        "on_timeout": match.on_timeout,
+        "rulings": _rulings(match, rules, state),
     }
+
+
+def _result(match: Match, rules: GameRules, state: Any, seats: list[Seat]
+            ) -> dict[str, Any] | None:
+    # The stored result is the truth: a ruling or a forfeit ends a match the rules did not.
+    if not match.result:
+        return None
+    stored = match.result
+    outcome = Outcome(frozenset(stored["winners"]), tuple(stored["scores"]), stored["reason"])
+    return describe_outcome(rules, state, outcome, seats)
+
+
+def _clocks(match: Match, rules: GameRules, state: Any, now: datetime,
+            timezone: str | None) -> list[dict[str, Any]]:
+    return [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
+             "deadline": deadline_info(seat.deadline, match.time_control, timezone, now),
+             "allowance": describe_left(timedelta(seconds=seat.allowance_seconds))
+             .removesuffix(" left")}
+            for seat in match.seat_rows()]
+
+
+def _rulings(match: Match, rules: GameRules, state: Any) -> list[dict[str, Any]]:
+    entries = (Adjudication.select().where(Adjudication.match == match,
+                                           Adjudication.status == AdjudicationStatus.RULED)
+               .order_by(Adjudication.ruled_at))
+    return [{"ruling": entry.ruling, "seat": entry.seat,
+             "late": rules.seat_label(state, entry.seat), "reason": entry.reason,
+             "at": entry.ruled_at.isoformat() + "Z"} for entry in entries]
+
+
+def _vacation(player_id: int, now: datetime, days_per_year: int) -> dict[str, Any]:
+    status = vacations.allowance(player_id, now.year, days_per_year)
+    return {"year": status.year, "days": status.days, "used": status.used, "left": status.left,
+            "upcoming": [{"from": v.starts_at.isoformat() + "Z", "to": v.ends_at.isoformat() + "Z",
+                          "text": f"{v.starts_at:%a %d %b %Y} to "
+                                  f"{v.ends_at - timedelta(seconds=1):%a %d %b %Y}"}
+                         for v in vacations.upcoming(player_id, now)]}
 
 
 def _event(stored: dict[str, Any]) -> Event:

@@ -13,18 +13,19 @@ from werkzeug.wrappers import Response
 
 from pbem.core.matches import get_match
 from pbem.core.play import submit_move
-from pbem.core.records import public_record, seat_record
+from pbem.core.records import public_record
 from pbem.core.tokens import seat_for_token
 from pbem.errors import InvalidRequestError
+from pbem.web.clock import now
 from pbem.web.matches import requested_ply
-from pbem.web.play import now
+from pbem.web.play import _record
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 @bp.get("/play/<token>")
 def seat_state(token: str) -> Response:
-    return _private(jsonify(seat_record(seat_for_token(token))))
+    return _private(jsonify(_record(seat_for_token(token))))
 
 
 @bp.post("/play/<token>")
@@ -37,7 +38,7 @@ def seat_move(token: str) -> Response:
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
         raise InvalidRequestError('"ply" must be the move number you saw (a whole number)')
     result = submit_move(seat.match_id, seat.seat, text, ply, now())
-    record = seat_record(seat_for_token(token))
+    record = _record(seat_for_token(token))
     record["applied"] = {"move": result.text, "events": list(result.events)}
     return _private(jsonify(record))
 
@@ -45,7 +46,7 @@ def seat_move(token: str) -> Response:
 @bp.get("/matches/<int:match_id>")
 def match_record(match_id: int) -> Response:
     match = get_match(match_id)
-    return jsonify(public_record(match, requested_ply(match.ply)))
+    return jsonify(public_record(match, now(), requested_ply(match.ply)))
 
 
 def _json_object() -> dict[str, Any]:

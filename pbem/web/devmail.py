@@ -25,7 +25,7 @@ from pbem.errors import NotFoundError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
 from pbem.mail.compose import Composer
-from pbem.web.play import now
+from pbem.web.clock import now
 
 bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
 _URL = re.compile(r"https?://[^\s<>\"]+")

@@ -7,6 +7,7 @@ from flask import Blueprint, Flask, render_template, request
 from pbem.core.matches import get_match, recent_matches
 from pbem.core.records import public_record
 from pbem.errors import InvalidRequestError
+from pbem.web.clock import now
 
 bp = Blueprint("matches", __name__)
 
@@ -19,7 +20,7 @@ def index() -> str:
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int) -> str:
     match = get_match(match_id)
-    record = public_record(match, requested_ply(match.ply))
+    record = public_record(match, now(), requested_ply(match.ply))
     return render_template("matches/show.html", record=record)
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date
+from zoneinfo import available_timezones
 
 from flask import (
     Blueprint,
@@ -17,11 +18,14 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
+from pbem.core.models import Player
 from pbem.core.play import submit_move
 from pbem.core.records import seat_record
 from pbem.core.tokens import seat_for_token
-from pbem.errors import PbemError
+from pbem.core.vacations import declare
+from pbem.errors import InvalidRequestError, PbemError
 from pbem.games.base import RulesError
+from pbem.web.clock import now
 
 bp = Blueprint("play", __name__)
 
@@ -29,7 +33,7 @@ bp = Blueprint("play", __name__)
 @bp.get("/play/<token>")
 def show(token: str) -> Response:
     seat = seat_for_token(token)
-    return _page(seat_record(seat), status=200)
+    return _page(_record(seat), status=200)
 
 
 @bp.post("/play/<token>")
@@ -38,18 +42,57 @@ def move(token: str) -> Response:
     text = (request.form.get("move_text") or "").strip() or (request.form.get("move") or "")
     ply_field = request.form.get("ply", "")
     if not text.strip():
-        return _page(seat_record(seat), status=422, error="Choose a move or type one.")
+        return _page(_record(seat), status=422, error="Choose a move or type one.")
     if not ply_field.isdigit():
-        return _page(seat_record(seat), status=400,
+        return _page(_record(seat), status=400,
                      error="The form was incomplete (no move number). Reload the page.")
     try:
         result = submit_move(seat.match_id, seat.seat, text, int(ply_field), now())
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
-        return _page(seat_record(seat), status=status, error=str(error), typed=text)
+        return _page(_record(seat), status=status, error=str(error), typed=text)
     news = "; ".join(result.events)
     flash(f"Your move {result.text} was made." + (f" {news}." if news else ""), "ok")
     return redirect(url_for("play.show", token=token), code=303)
+
+
+@bp.post("/play/<token>/vacation")
+def vacation(token: str) -> Response:
+    seat = seat_for_token(token)
+    settings = current_app.config["PBEM_SETTINGS"]
+    try:
+        first, last = (_date(request.form.get(name, ""), label)
+                       for name, label in (("first_day", "first day"), ("last_day", "last day")))
+        declare(seat.player_id, first, last, settings.vacation_days_per_year, now())
+    except PbemError as error:
+        return _page(_record(seat), status=error.status, error=str(error))
+    flash(f"Vacation saved: your clocks stop from {first} to {last}; "
+          "your opponents have been told.", "ok")
+    return redirect(url_for("play.show", token=token), code=303)
+
+
+@bp.post("/play/<token>/timezone")
+def timezone(token: str) -> Response:
+    seat = seat_for_token(token)
+    zone = (request.form.get("timezone") or "").strip()
+    if zone and zone not in available_timezones():
+        return _page(_record(seat), status=400,
+                     error=f"{zone!r} is not a time zone name (like Europe/Paris).")
+    Player.update(timezone=zone or None).where(Player.id == seat.player_id).execute()
+    flash("Deadlines are now shown in " + (zone or "UTC only") + ".", "ok")
+    return redirect(url_for("play.show", token=token), code=303)
+
+
+def _record(seat) -> dict:
+    settings = current_app.config["PBEM_SETTINGS"]
+    return seat_record(seat, now(), settings.vacation_days_per_year)
+
+
+def _date(text: str, label: str) -> date:
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise InvalidRequestError(f"The {label} must be a date like 2026-07-01.") from None
 
 
 def _page(record: dict, status: int, error: str | None = None, typed: str = "") -> Response:
@@ -58,10 +101,6 @@ def _page(record: dict, status: int, error: str | None = None, typed: str = "") 
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-def now() -> datetime:
-    return current_app.config["PBEM_CLOCK"]()
 
 
 def init_app(app: Flask) -> None:

@@ -37,7 +37,7 @@ def test_time_controls_are_read_as_players_write_them(text, bank, canonical, wor
 
 @pytest.mark.parametrize("text", ["", "3", "3w", "0d", "1d+1d", "7d+1d/3d", "soon"])
 def test_nonsense_time_controls_are_refused_with_examples(text: str) -> None:
-    with pytest.raises(InvalidRequestError, match="3d|zero|cap"):
+    with pytest.raises(InvalidRequestError, match=r"3d|zero|cap"):
         TimeControl.parse(text)
 
 

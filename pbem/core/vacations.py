@@ -1,0 +1,100 @@
+"""Vacations: a player declares an absence; their clocks in every match stop meanwhile.
+
+Dates are whole UTC days, the end day included. Each player has a yearly allowance (days per
+calendar year, `vacation_days_per_year`); the opponents in every live match are told.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from pbem.core import deadlines, notify
+from pbem.core.db import write_transaction
+from pbem.core.models import Match, MatchStatus, Player, Seat, Vacation
+from pbem.errors import InvalidRequestError
+from pbem.games import get_rules
+
+MAX_AHEAD = timedelta(days=366)
+
+
+@dataclass(frozen=True)
+class Allowance:
+    year: int
+    days: int
+    used: int
+
+    @property
+    def left(self) -> int:
+        return max(self.days - self.used, 0)
+
+
+def allowance(player_id: int, year: int, days_per_year: int) -> Allowance:
+    return Allowance(year, days_per_year, _days_in_year(_vacations(player_id), year))
+
+
+def upcoming(player_id: int, now: datetime) -> list[Vacation]:
+    return [v for v in _vacations(player_id) if v.ends_at > now]
+
+
+def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
+            now: datetime) -> Vacation:
+    """Record an absence from `first_day` to `last_day` (inclusive); refuse it clearly if it
+    is in the past, backwards, overlapping another, or beyond the yearly allowance."""
+    today = now.date()
+    if last_day < first_day:
+        raise InvalidRequestError("The vacation ends before it starts.")
+    if first_day < today:
+        raise InvalidRequestError("A vacation cannot start in the past.")
+    if first_day - today > MAX_AHEAD:
+        raise InvalidRequestError("Declare a vacation at most a year ahead.")
+    starts = max(datetime.combine(first_day, time()), now)
+    ends = datetime.combine(last_day + timedelta(days=1), time())
+    existing = _vacations(player_id)
+    if any(v.starts_at < ends and starts < v.ends_at for v in existing):
+        raise InvalidRequestError("You already have a vacation in those days.")
+    proposed = [*existing, Vacation(starts_at=starts, ends_at=ends)]
+    for year in range(first_day.year, last_day.year + 1):
+        used = _days_in_year(proposed, year)
+        if used > days_per_year:
+            before = _days_in_year(existing, year)
+            raise InvalidRequestError(
+                f"That would use {used} vacation days in {year}; the allowance is "
+                f"{days_per_year} and you have {max(days_per_year - before, 0)} left.")
+    with write_transaction():
+        vacation = Vacation.create(player=player_id, starts_at=starts, ends_at=ends,
+                                   created_at=now)
+        deadlines.refresh_player_deadlines(player_id, now)
+        _tell_opponents(player_id, vacation, now)
+    return vacation
+
+
+def _tell_opponents(player_id: int, vacation: Vacation, now: datetime) -> None:
+    player = Player.get_by_id(player_id)
+    mine = (Seat.select().join(Match)
+            .where(Seat.player == player_id, Match.status == MatchStatus.ACTIVE))
+    for seat in mine:
+        match = seat.match
+        rules = get_rules(match.game)
+        notify.queue_vacation(match, rules, rules.load(match.state), seat.seat,
+                              player.email, vacation.starts_at, vacation.ends_at, now)
+
+
+def _vacations(player_id: int) -> list[Vacation]:
+    return list(Vacation.select().where(Vacation.player == player_id)
+                .order_by(Vacation.starts_at))
+
+
+def _days_in_year(vacations: list[Vacation], year: int) -> int:
+    """Days (started days count whole) of these vacations that fall in `year`."""
+    year_start = datetime(year, 1, 1)
+    year_end = datetime(year + 1, 1, 1)
+    total = 0
+    for vacation in vacations:
+        start = max(vacation.starts_at, year_start)
+        end = min(vacation.ends_at, year_end)
+        if end > start:
+            first = start.date()
+            last = (end - timedelta(microseconds=1)).date()
+            total += (last - first).days + 1
+    return total
