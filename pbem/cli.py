@@ -83,7 +83,9 @@ def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:
     bind_database(settings.database_url)
     with database.connection_context():
         created = create_match(args.game, args.player, options, settings.secret_key, utcnow(),
-                               seed=args.seed)
+                               seed=args.seed,
+                               time_control=args.clock or settings.default_time_control,
+                               on_timeout=args.on_timeout or settings.default_on_timeout)
     links = [f"{settings.base_url}/play/{token}" for token in created.tokens]
     seats = [{"seat": i, "email": email.strip().lower(), "link": link}
              for i, (email, link) in enumerate(zip(args.player, links, strict=True))]
@@ -93,6 +95,56 @@ def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:
         print(f"match {created.match.id} created: {REGISTRY[args.game].title}")
         for seat in seats:
             print(f"  seat {seat['seat']} {seat['email']}: {seat['link']}")
+    return 0
+
+
+def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
+    import getpass
+    import os
+
+    from pbem.clock import utcnow
+    from pbem.core.admins import create_admin
+
+    password = os.environ.get("PBEM_ADMIN_PASSWORD")
+    if password is None:
+        password = getpass.getpass(f"Password for {args.email}: ")
+        if getpass.getpass("Again: ") != password:
+            print("pbem: the passwords differ; nothing was changed", file=sys.stderr)
+            return 1
+    bind_database(settings.database_url)
+    with database.connection_context():
+        admin = create_admin(args.email, password, utcnow())
+    print(f"admin {admin.email} can now log in at {settings.base_url}/admin")
+    return 0
+
+
+def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.clock import utcnow
+    from pbem.core.clocks import TimeControl
+    from pbem.core.rulings import RULINGS, make_ruling, open_entries
+
+    bind_database(settings.database_url)
+    with database.connection_context():
+        if args.target == "list":
+            entries = [{"entry": e.id, "match": e.match_id, "game": e.match.game,
+                        "seat": e.seat, "cause": e.cause,
+                        "opened_at": e.opened_at.isoformat() + "Z"} for e in open_entries()]
+            if args.json:
+                print(json.dumps(entries))
+            for e in [] if args.json else entries:
+                print(f"match {e['match']} ({e['game']}): seat {e['seat']}, {e['cause']} "
+                      f"since {e['opened_at']}")
+            if not entries and not args.json:
+                print("nothing to rule on")
+            return 0
+        if not args.target.isdigit() or args.ruling not in RULINGS:
+            print("pbem: write `pbem adjudicate list` or `pbem adjudicate MATCH RULING "
+                  f"--reason TEXT` with RULING one of {', '.join(RULINGS)}", file=sys.stderr)
+            return 2
+        extension = TimeControl.parse(args.extend).bank if args.extend else None
+        entry = make_ruling(int(args.target), args.ruling, args.reason or "", args.actor,
+                            utcnow(), extension=extension)
+    print(f"match {entry.match_id}: {RULINGS[entry.ruling]} ({entry.reason})")
     return 0
 
 
@@ -157,8 +209,30 @@ def _parser() -> argparse.ArgumentParser:
                         help="a player's email address, once per seat, in seat order")
     create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     create.add_argument("--seed", type=int, help="random seed (default: random)")
+    create.add_argument("--clock", metavar="TIME",
+                        help="time control: 3d, 36h, 90m, 45s per move, or 7d+1d/14d "
+                             "(default: the default_time_control setting)")
+    create.add_argument("--on-timeout", choices=("adjudicate", "forfeit", "autoplay"),
+                        help="what a timeout does (default: the default_on_timeout setting)")
     create.add_argument("--json", action="store_true", help="print the result as JSON")
     create.set_defaults(handler=cmd_match_create)
+
+    admin = commands.add_parser("admin", help="manage admins").add_subparsers(title="admin")
+    admin_create = admin.add_parser("create", help="create an admin, or set their password "
+                                                   "(from PBEM_ADMIN_PASSWORD or a prompt)")
+    admin_create.add_argument("email")
+    admin_create.set_defaults(handler=cmd_admin_create)
+
+    adjudicate = commands.add_parser(
+        "adjudicate", help="`list` the open adjudications, or rule: MATCH RULING --reason TEXT")
+    adjudicate.add_argument("target", metavar="list|MATCH")
+    adjudicate.add_argument("ruling", nargs="?", metavar="RULING",
+                            help="award, draw, extend, autoplay or abort")
+    adjudicate.add_argument("--reason", help="why (sent to every player; required)")
+    adjudicate.add_argument("--extend", metavar="TIME", help="for extend: how long, e.g. 2d")
+    adjudicate.add_argument("--actor", default="shell", help="who rules (for the audit log)")
+    adjudicate.add_argument("--json", action="store_true", help="with list: print JSON")
+    adjudicate.set_defaults(handler=cmd_adjudicate)
     return parser
 
 

@@ -175,11 +175,15 @@ def _open_entry(match: Match, seat: int, cause: str, now: datetime) -> None:
 
 
 def _turn_email_undelivered(match: Match, seat: int) -> bool:
-    latest = (OutboxMessage.select(OutboxMessage.status)
+    """The seat's latest turn email failed, or is being retried after failing. (One merely
+    queued is not: if the worker itself is down, the outage rule protects the seat.)"""
+    latest = (OutboxMessage.select(OutboxMessage.status, OutboxMessage.attempts)
               .where(OutboxMessage.match == match, OutboxMessage.seat == seat,
                      OutboxMessage.template == "your_turn")
               .order_by(OutboxMessage.id.desc()).first())
-    return latest is not None and latest.status != MessageStatus.SENT
+    if latest is None or latest.status == MessageStatus.SENT:
+        return False
+    return latest.status == MessageStatus.FAILED or latest.attempts > 0
 
 
 def close_moot_entries(match: Match, seat: int | None, now: datetime, why: str) -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask, g
+from flask_wtf.csrf import CSRFProtect
 
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
-from pbem.web import api, devmail, errors, games, matches, play, security
+from pbem.web import admin, api, devmail, errors, games, matches, play, security
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -31,6 +32,8 @@ def create_app(settings: Settings | None = None,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=not settings.development,
+        # An admin may keep a ruling form open a long time before submitting it.
+        WTF_CSRF_TIME_LIMIT=24 * 3600,
         PBEM_EXTRA_TEMPLATE_DIRS=extra_template_dirs,
         PBEM_CLOCK=clock,
     )
@@ -47,10 +50,16 @@ def create_app(settings: Settings | None = None,
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, matches, api, security, errors):
+    for module in (games, play, matches, api, admin, security, errors):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
+    csrf = CSRFProtect(app)
+    # A seat's private link is its credential (a cross-site page cannot know it), and the API
+    # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
+    for blueprint in ("play", "api", "devmail"):
+        if blueprint in app.blueprints:
+            csrf.exempt(app.blueprints[blueprint])
     return app
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from pbem.errors import PbemError
@@ -41,6 +42,11 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(RulesError)
     def _rules_error(error: RulesError):
         return error_response(422, str(error))
+
+    @app.errorhandler(CSRFError)
+    def _csrf_error(error: CSRFError):
+        return error_response(400, "This form has expired or did not come from this site. "
+                                   "Go back, reload the page and try again.")
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException):

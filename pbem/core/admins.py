@@ -1,0 +1,37 @@
+"""Admin accounts: email and a salted password hash (werkzeug's scrypt)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from pbem.core.models import Admin
+from pbem.errors import InvalidRequestError
+
+MIN_PASSWORD = 10
+# Checked when the email is unknown, so a wrong address takes as long as a wrong password.
+_DUMMY_HASH = generate_password_hash("not-a-real-password")
+
+
+def create_admin(email: str, password: str, now: datetime) -> Admin:
+    address = email.strip().lower()
+    if "@" not in address:
+        raise InvalidRequestError(f"{email!r} is not an email address")
+    if len(password) < MIN_PASSWORD:
+        raise InvalidRequestError(f"The password needs at least {MIN_PASSWORD} characters.")
+    admin = Admin.get_or_none(Admin.email == address)
+    if admin is None:
+        return Admin.create(email=address, password_hash=generate_password_hash(password),
+                            created_at=now)
+    admin.password_hash = generate_password_hash(password)
+    admin.save()
+    return admin
+
+
+def authenticate(email: str, password: str) -> Admin | None:
+    admin = Admin.get_or_none(Admin.email == (email or "").strip().lower())
+    if admin is None:
+        check_password_hash(_DUMMY_HASH, password or "")
+        return None
+    return admin if check_password_hash(admin.password_hash, password or "") else None

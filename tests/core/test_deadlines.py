@@ -1,0 +1,276 @@
+"""Clocks, reminders, vacations, timeout policies, outages: all with an injected clock."""
+
+from __future__ import annotations
+
+import threading
+from datetime import date, timedelta
+
+import pytest
+
+from pbem.core.db import database
+from pbem.core.deadlines import sweep
+from pbem.core.matches import create_match
+from pbem.core.models import (
+    Adjudication,
+    Match,
+    MessageStatus,
+    Move,
+    OutboxMessage,
+    Player,
+    Seat,
+)
+from pbem.core.play import submit_move
+from pbem.core.vacations import allowance, declare
+from pbem.errors import InvalidRequestError
+from tests.conftest import START
+
+SECRET = "test-secret-key"
+ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"
+DAY, HOUR, MINUTE = timedelta(days=1), timedelta(hours=1), timedelta(minutes=1)
+GRACE = timedelta(minutes=10)
+
+
+def nim(clock: str = "3d", on_timeout: str = "adjudicate", players=(ANN, BEN)) -> Match:
+    return create_match("nim", list(players), {}, SECRET, START, time_control=clock,
+                        on_timeout=on_timeout).match
+
+
+def seat(match: Match, number: int) -> Seat:
+    return Seat.get(Seat.match == match, Seat.seat == number)
+
+
+def mails(template: str) -> list[OutboxMessage]:
+    return list(OutboxMessage.select().where(OutboxMessage.template == template)
+                .order_by(OutboxMessage.id))
+
+
+def run_sweep(at, grace=GRACE):
+    return sweep(at, grace)
+
+
+def keep_worker_alive(until, step=MINUTE * 5) -> None:
+    """Tick the sweep often enough that no outage is seen, up to `until`."""
+    moment = START
+    while moment < until:
+        run_sweep(moment)
+        moment += step
+
+
+# --- time controls --------------------------------------------------------------------------
+
+def test_a_fixed_clock_gives_each_move_the_same_time(db_url: str) -> None:
+    match = nim("3d")
+    assert seat(match, 0).deadline == START + 3 * DAY
+    assert seat(match, 1).deadline is None, "the clock runs only while a seat owes a move"
+    submit_move(match.id, 0, "take 1", 0, START + DAY)
+    assert seat(match, 0).deadline is None
+    assert seat(match, 1).deadline == START + DAY + 3 * DAY
+    assert seat(match, 0).allowance_seconds == 3 * 86_400
+
+
+def test_the_capped_fischer_clock_banks_unused_time(db_url: str) -> None:
+    match = nim("7d+1d/14d")
+    submit_move(match.id, 0, "take 1", 0, START + 2 * DAY)
+    assert seat(match, 0).allowance_seconds == 6 * 86_400  # 7 - 2 + 1
+    submit_move(match.id, 1, "take 1", 1, START + 2 * DAY + HOUR)
+    assert seat(match, 0).deadline == START + 2 * DAY + HOUR + 6 * DAY
+    assert seat(match, 1).allowance_seconds == 8 * 86_400 - 3600  # 7 - 1h + 1
+
+
+def test_each_seat_of_a_simultaneous_decision_has_its_own_running_clock(db_url: str) -> None:
+    match = create_match("bids", [ANN, BEN, CY], {}, SECRET, START, time_control="1d").match
+    assert [seat(match, n).deadline for n in range(3)] == [START + DAY] * 3
+    hand = match.state["hands"][1]
+    submit_move(match.id, 1, f"play {hand[0]}", 0, START + HOUR)
+    assert seat(match, 1).deadline is None
+    assert seat(match, 0).deadline == seat(match, 2).deadline == START + DAY
+
+
+def test_bad_clocks_and_policies_are_refused(db_url: str) -> None:
+    with pytest.raises(InvalidRequestError, match="not a time control"):
+        nim("three days")
+    with pytest.raises(InvalidRequestError, match="not a timeout policy"):
+        nim("3d", "ignore")
+    assert Match.select().count() == 0
+
+
+# --- reminders ------------------------------------------------------------------------------
+
+def test_a_reminder_is_sent_once_when_a_day_remains(db_url: str) -> None:
+    match = nim("3d")
+    run_sweep(START + 2 * DAY - MINUTE, grace=3 * DAY)
+    assert mails("reminder") == []
+    run_sweep(START + 2 * DAY, grace=3 * DAY)
+    run_sweep(START + 2 * DAY + MINUTE, grace=3 * DAY)
+    (reminder,) = mails("reminder")
+    assert reminder.to_address == ANN and reminder.in_reply_to.endswith(f"m{match.id}.s0")
+    assert reminder.context["deadline"]["left"] == "1 day left"
+
+
+def test_a_short_clock_reminds_at_a_fifth_of_the_move_time(db_url: str) -> None:
+    nim("45s")
+    run_sweep(START + timedelta(seconds=35))
+    assert mails("reminder") == []
+    run_sweep(START + timedelta(seconds=36))
+    assert len(mails("reminder")) == 1
+
+
+def test_each_turn_gets_its_own_reminder(db_url: str) -> None:
+    match = nim("1d")
+    run_sweep(START + 20 * HOUR, grace=DAY)
+    submit_move(match.id, 0, "take 1", 0, START + 21 * HOUR)
+    submit_move(match.id, 1, "take 1", 1, START + 22 * HOUR)
+    run_sweep(START + 22 * HOUR + 20 * HOUR, grace=DAY)
+    assert [m.to_address for m in mails("reminder")] == [ANN, ANN]
+
+
+# --- vacations ------------------------------------------------------------------------------
+
+def test_a_vacation_stops_the_clocks_in_every_match_and_tells_the_opponents(
+        db_url: str) -> None:
+    first, second = nim("3d"), nim("3d", players=(ANN, CY))
+    ann = Player.get(Player.email == ANN)
+    declare(ann.id, date(2026, 1, 6), date(2026, 1, 7), 14, START)
+    # Away from Jan 6 00:00 to Jan 8 00:00: two days of stopped clock.
+    for match in (first, second):
+        assert seat(match, 0).deadline == START + 5 * DAY
+    told = mails("vacation")
+    assert sorted(m.to_address for m in told) == [BEN, CY]
+    assert "Tue 06 Jan 2026" in told[0].context["starts"]
+    status = allowance(ann.id, 2026, 14)
+    assert (status.used, status.left) == (2, 12)
+    # The clock restarts after the vacation: a move then is charged only running time.
+    submit_move(first.id, 0, "take 1", 0, START + 4 * DAY)
+    assert seat(first, 0).deadline is None and seat(first, 1).deadline == START + 7 * DAY
+
+
+def test_vacations_beyond_the_allowance_overlapping_or_in_the_past_are_refused(
+        db_url: str) -> None:
+    nim()
+    ann = Player.get(Player.email == ANN).id
+    with pytest.raises(InvalidRequestError, match="allowance is 14 and you have 14 left"):
+        declare(ann, date(2026, 2, 1), date(2026, 2, 15), 14, START)
+    declare(ann, date(2026, 2, 1), date(2026, 2, 10), 14, START)
+    with pytest.raises(InvalidRequestError, match="already have a vacation"):
+        declare(ann, date(2026, 2, 10), date(2026, 2, 11), 14, START)
+    with pytest.raises(InvalidRequestError, match="you have 4 left"):
+        declare(ann, date(2026, 3, 1), date(2026, 3, 5), 14, START)
+    with pytest.raises(InvalidRequestError, match="in the past"):
+        declare(ann, date(2026, 1, 1), date(2026, 1, 2), 14, START)
+    with pytest.raises(InvalidRequestError, match="ends before it starts"):
+        declare(ann, date(2026, 3, 5), date(2026, 3, 1), 14, START)
+    assert allowance(ann, 2026, 14).used == 10
+
+
+def test_a_vacation_declared_while_the_deadline_runs_pushes_it_back(db_url: str) -> None:
+    match = nim("45s")
+    declare(Player.get(Player.email == ANN).id, START.date(), START.date(), 14, START)
+    assert seat(match, 0).deadline == START + DAY - timedelta(hours=12) + timedelta(seconds=45)
+
+
+# --- timeouts -------------------------------------------------------------------------------
+
+def test_adjudicate_opens_a_queue_entry_and_tells_every_player(db_url: str) -> None:
+    match = nim("45s", "adjudicate")
+    report = run_sweep(START + MINUTE)
+    assert report.settled == 1
+    (entry,) = Adjudication.select()
+    assert (entry.match_id, entry.seat, entry.cause, entry.status) == (
+        match.id, 0, "timeout", "open")
+    told = mails("adjudication")
+    assert sorted(m.to_address for m in told) == [ANN, BEN]
+    assert Match.get_by_id(match.id).status == "active"
+    assert run_sweep(START + 2 * MINUTE).settled == 0, "settled once only"
+
+
+def test_forfeit_ends_a_two_player_match_for_the_other_seat(db_url: str) -> None:
+    match = nim("45s", "forfeit")
+    run_sweep(START + MINUTE)
+    match = Match.get_by_id(match.id)
+    assert match.status == "finished" and match.result["winners"] == [1]
+    assert "ran out of time and forfeits" in match.result["reason"]
+    assert sorted(m.to_address for m in mails("result")) == [ANN, BEN]
+    assert all(s.deadline is None for s in match.seat_rows())
+
+
+def test_forfeit_with_three_players_puts_the_late_seat_last(db_url: str) -> None:
+    match = create_match("bids", [ANN, BEN, CY], {}, SECRET, START, time_control="45s",
+                         on_timeout="forfeit").match
+    for number in (1, 2):
+        submit_move(match.id, number, f"play {match.state['hands'][number][0]}", 0, START)
+    run_sweep(START + MINUTE)
+    match = Match.get_by_id(match.id)
+    assert match.status == "finished" and match.result["winners"] == [1, 2]
+    assert match.result["scores"][0] < min(match.result["scores"][1:])
+
+
+def test_autoplay_moves_for_the_absent_seat_and_the_match_goes_on(db_url: str) -> None:
+    match = nim("45s", "autoplay")
+    run_sweep(START + MINUTE)
+    (move,) = Move.select()
+    assert (move.seat, move.text) == (0, "take 1") and "autoplay" in move.note
+    match = Match.get_by_id(match.id)
+    assert match.status == "active" and match.to_move == [1]
+    assert seat(match, 1).deadline == START + MINUTE + timedelta(seconds=45)
+    assert mails("your_turn")[-1].to_address == BEN
+
+
+def test_two_sweeps_at_once_settle_every_deadline_exactly_once(db_url: str) -> None:
+    for _ in range(12):
+        nim("45s", "adjudicate")
+    barrier = threading.Barrier(2)
+    reports = []
+
+    def run() -> None:
+        barrier.wait()
+        with database.connection_context():
+            reports.append(sweep(START + MINUTE, GRACE))
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(r.settled for r in reports) == 12
+    assert Adjudication.select().count() == 12
+    assert len(mails("adjudication")) == 24
+
+
+def test_a_seat_that_moves_before_the_ruling_makes_its_entry_moot(db_url: str) -> None:
+    match = nim("45s", "adjudicate")
+    run_sweep(START + MINUTE)
+    submit_move(match.id, 0, "take 2", 0, START + 2 * MINUTE)
+    assert Adjudication.get().status == "closed"
+    assert seat(match, 1).deadline == START + 2 * MINUTE + timedelta(seconds=45)
+
+
+# --- when the server fails ------------------------------------------------------------------
+
+def test_deadlines_inside_a_worker_outage_are_extended_not_expired(db_url: str) -> None:
+    match = nim("90m", "forfeit")
+    run_sweep(START)  # the worker's heartbeat
+    # The worker is down from START to START + 2h; the 90-minute deadline fell inside.
+    report = run_sweep(START + 2 * HOUR)
+    assert report.extended_by_outage == 1 and report.settled == 0
+    assert seat(match, 0).deadline == START + 90 * MINUTE + 2 * HOUR
+    assert Match.get_by_id(match.id).status == "active"
+    keep_worker_alive(START + 4 * HOUR)
+    assert Match.get_by_id(match.id).status == "finished"
+
+
+def test_a_short_pause_within_the_grace_changes_nothing(db_url: str) -> None:
+    match = nim("90m")
+    run_sweep(START)
+    assert run_sweep(START + 9 * MINUTE).extended_by_outage == 0
+    assert seat(match, 0).deadline == START + 90 * MINUTE
+
+
+def test_an_undelivered_turn_email_holds_the_deadline_for_an_admin(db_url: str) -> None:
+    match = nim("45s", "forfeit")
+    OutboxMessage.update(status=MessageStatus.FAILED).where(
+        OutboxMessage.template == "your_turn").execute()
+    report = run_sweep(START + MINUTE)
+    assert report.held == 1 and report.settled == 0
+    assert Match.get_by_id(match.id).status == "active", "no forfeit without a delivered email"
+    entry = Adjudication.get()
+    assert (entry.cause, entry.status) == ("undelivered", "open")
