@@ -115,3 +115,43 @@ def _get_when_up(url: str, seconds: float = 20) -> str:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
+
+
+def test_admin_create_takes_the_password_from_the_environment(env, monkeypatch,
+                                                              capsys) -> None:
+    from pbem.core.admins import authenticate
+
+    monkeypatch.setenv("PBEM_ADMIN_PASSWORD", "a long enough password")
+    assert main(["admin", "create", "Ref@Club.org"]) == 0
+    assert "http://games.example/admin" in capsys.readouterr().out
+    assert authenticate("ref@club.org", "a long enough password") is not None
+    monkeypatch.setenv("PBEM_ADMIN_PASSWORD", "short")
+    assert main(["admin", "create", "ref@club.org"]) == 1
+    assert "at least 10 characters" in capsys.readouterr().err
+
+
+def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> None:
+    from datetime import timedelta
+
+    from pbem.clock import utcnow
+    from pbem.core.deadlines import sweep
+
+    assert main(["match", "create", "--game", "mimic", "--player", "a@b.org", "--player",
+                 "c@d.org", "--clock", "45s", "--on-timeout", "adjudicate"]) == 0
+    assert main(["adjudicate", "list"]) == 0
+    assert "nothing to rule on" in capsys.readouterr().out
+    sweep(utcnow() + timedelta(minutes=1), timedelta(hours=1))
+    assert main(["adjudicate", "list", "--json"]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)
+    assert (entry["match"], entry["seat"], entry["cause"]) == (1, 0, "timeout")
+    assert main(["adjudicate", "1", "award"]) == 1
+    assert "needs a reason" in capsys.readouterr().err
+    assert main(["adjudicate", "1", "banish", "--reason", "x"]) == 2
+    assert main(["adjudicate", "1", "extend", "--extend", "2d", "--reason", "flu"]) == 0
+    assert "extend" in capsys.readouterr().out
+    from pbem.core.models import AuditEntry
+
+    assert (AuditEntry.get().actor, AuditEntry.get().reason) == ("shell", "flu")
+    assert main(["match", "create", "--game", "mimic", "--player", "a@b.org", "--player",
+                 "c@d.org", "--clock", "soon"]) == 1
+    assert "not a time control" in capsys.readouterr().err

@@ -207,6 +207,13 @@ class GameRules(Protocol):
 
     def load(self, data: Mapping[str, Any]) -> State: ...
 
+    # Optional, used when present:
+    # - current_scores(state) -> tuple[float, ...]: standing so far, to settle a forfeit by
+    #   one of 3 or 4 players (the others are ranked by it);
+    # - shuffle_hidden(state, seat, seed) -> state: a state `seat` cannot tell from this one,
+    #   with its secrets re-dealt (the contract test proves views don't depend on them);
+    # - position(state) -> str / from_position(text) -> state: board games' one-line form.
+
 
 class RulesBase:
     """Shared behaviour for games: option checking and sensible defaults for the extras.

@@ -176,14 +176,18 @@ class EximoRules(RulesBase):
         squares = path + drops
         if not has_word:
             # Without the word "drop", squares after a far-row arrival are the drops.
+            path, drops = _split_at_far_row(squares, seat)
             for move in legal:
                 size = len(move.path)
                 if move.path == tuple(squares[:size]) and move.drops:
                     path, drops = squares[:size], squares[size:]
                     break
         found = _matching(legal, path, drops)
-        if not found and len(path) == 2:
-            # Forgiving: "c1-c5" for the only jumping path from c1 to c5.
+        is_first_hop = any(m.path[:2] == tuple(path) for m in legal)
+        if not found and len(path) == 2 and not is_first_hop:
+            # Forgiving: "c1-c5" for the only jumping path from c1 to c5. Not when the two
+            # squares are a real hop that must go on: that is an unfinished sequence, and
+            # the player must not get a different path than the one they wrote.
             found = [m for m in legal if len(m.path) > 2 and (m.path[0], m.path[-1]) ==
                      tuple(path) and _drops_match(m, drops)]
         if not found:
@@ -615,3 +619,12 @@ def _format_path(move: EximoMove) -> str:
 
 def _directions(seat: Seat) -> str:
     return ", ".join(DIRECTION_NAMES[d] for d in MOVE_DIRECTIONS[seat])
+
+
+def _split_at_far_row(squares: list[int], seat: Seat) -> tuple[list[int], list[int]]:
+    """Read "c7-c8 d1 e1" as the path to the far row, then the drops."""
+    far = SIZE - 1 if seat == 0 else 0
+    for index, square in enumerate(squares[1:], start=1):  # the first square is the start
+        if square // SIZE == far:
+            return squares[:index + 1], squares[index + 1:]
+    return squares, []

@@ -43,7 +43,7 @@ def login_required(view: Callable[..., Any]) -> Callable[..., Any]:
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> Response | tuple[str, int] | str:
     if request.method == "GET":
-        return render_template("admin/login.html")
+        return render_template("admin/login.html", error=None)
     admin = authenticate(request.form.get("email", ""), request.form.get("password", ""))
     if admin is None:
         return render_template("admin/login.html", error="Wrong email or password."), 401

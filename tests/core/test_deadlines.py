@@ -274,3 +274,23 @@ def test_an_undelivered_turn_email_holds_the_deadline_for_an_admin(db_url: str) 
     assert Match.get_by_id(match.id).status == "active", "no forfeit without a delivered email"
     entry = Adjudication.get()
     assert (entry.cause, entry.status) == ("undelivered", "open")
+
+
+def test_a_forfeit_in_mimic_taking_ranks_the_others_by_their_points_so_far(db_url) -> None:
+    from pbem.games import get_rules
+
+    rules = get_rules("mimic-taking")
+    match = create_match("mimic-taking", [ANN, BEN, CY], {}, SECRET, START, time_control="1h",
+                         on_timeout="forfeit").match
+    state = rules.from_position("round=2 leader=0 hands=O1,O4/B2,G8/P3,P5 scores=9,-3,4")
+    Match.update(state=rules.dump(state), to_move=sorted(rules.to_move(state))).where(
+        Match.id == match.id).execute()
+    # The hand-built position has seat 0 to lead: its clock is the one running.
+    from pbem.core.deadlines import start_clock, stop_all_clocks
+
+    stop_all_clocks(match)
+    start_clock(match, seat(match, 0), START)
+    run_sweep(START + 2 * HOUR, grace=DAY)
+    result = Match.get_by_id(match.id).result
+    assert result["winners"] == [2], "the late seat had the most points, yet comes last"
+    assert result["scores"][0] < result["scores"][1] < result["scores"][2]

@@ -555,3 +555,19 @@ def test_board_highlights_the_last_move_and_marks_captures_and_movable_checkers(
     assert "left the board at d8" in svg and "captured d7" in svg
     table = render("games/eximo/board_table.html", view=RULES.view(state, None), seat=None)
     assert table.count('bgcolor="#f2d14b"') == 4 and "&times;" in table
+
+
+def test_an_unfinished_capture_is_refused_not_swapped_for_another_path() -> None:
+    # Review finding: "d4xd6" once matched the other capture ending on d6 (d4xb4xb6xd6).
+    state = RULES.from_position("8/8/2w5/1w1w4/2wb4/8/8/8 b")
+    assert sorted(moves(state)) == ["d4xb4xb6xd6", "d4xd6xb6"]
+    for text in ("d4xd6", "d4-d6"):
+        with pytest.raises(IllegalMoveError, match="must continue"):
+            RULES.parse_move(state, 0, text)
+
+
+def test_drops_written_without_the_word_drop_get_the_right_refusal() -> None:
+    state = RULES.from_position("8/2b5/8/3w4/3b4/7w/8/8 b")
+    for text in ("c7-c8 d1 e1", "c7-c8 drop d1 e1"):
+        with pytest.raises(IllegalMoveError, match="capturing is mandatory"):
+            RULES.parse_move(state, 0, text)

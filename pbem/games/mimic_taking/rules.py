@@ -176,6 +176,10 @@ class MimicTakingRules(RulesBase):
             return None
         return frozenset({seat})
 
+    def current_scores(self, state: MimicTakingState) -> tuple[float, ...]:
+        """Each seat's total so far, for settling a forfeit in the middle of a match."""
+        return tuple(float(total) for total in state.totals)
+
     def outcome(self, state: MimicTakingState) -> Outcome | None:
         if not state.finished:
             return None
