@@ -461,7 +461,8 @@ def _parse_take(trick: tuple[str, ...], cards: list[str] | None, text: str) -> M
         if count > on_table[card]:
             held = "no" if not on_table[card] else f"only {on_table[card]}"
             name = "mimic" if card == MIMIC else card
-            raise IllegalMoveError(f"the trick holds {held} {name}{'s' if count > 1 else ''}, "
+            plural = "" if on_table[card] == 1 else "s"
+            raise IllegalMoveError(f"the trick holds {held} {name}{plural}, "
                                    f"so you cannot keep {count} (the trick: {' '.join(trick)})")
     kept = []
     for card in trick:

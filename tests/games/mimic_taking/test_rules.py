@@ -185,8 +185,10 @@ def test_a_trump_winner_cannot_keep_a_card_that_is_not_in_the_trick() -> None:
     state = play(at("hands=O4,B1/O6,B2/G4,B3"), "O4", "O6", "G4")
     with pytest.raises(RulesError, match=r"the trick holds no B1.*\(the trick: O4 O6 G4\)"):
         RULES.parse_move(state, 2, "take B1 O4")
-    with pytest.raises(RulesError, match="holds only 1 O4"):
+    with pytest.raises(RulesError, match="holds only 1 O4, so you cannot keep 2"):
         RULES.parse_move(state, 2, "take O4 O4")
+    with pytest.raises(RulesError, match="holds no B1s, so"):
+        RULES.parse_move(state, 2, "take B1 B1")
 
 
 def test_a_trump_winner_must_choose_before_playing_on() -> None:
