@@ -24,7 +24,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # APScheduler logs every run of every job at INFO: keep the log for what happened.
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
     try:
+        if not getattr(args, "needs_settings", True):
+            return args.handler(args, None)
         settings = load_settings(_overrides(args), config_file=args.config)
         return args.handler(args, settings)
     except (PbemError, RulesError) as error:
@@ -148,13 +152,13 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def cmd_games(args: argparse.Namespace, settings: Settings) -> int:
+def cmd_games(args: argparse.Namespace, settings: Settings | None) -> int:
     for slug, rules in sorted(REGISTRY.items()):
         counts = " or ".join(str(n) for n in sorted(rules.player_counts))
         print(f"{slug:15} {rules.title} ({counts} players)")
         for option in rules.options:
             print(f"    --option {option.name}=… ({option.describe()}, default "
-                  f"{option.default}): {option.help}")
+                  f"{option.default_text()}): {option.help}")
     return 0
 
 
@@ -200,7 +204,7 @@ def _parser() -> argparse.ArgumentParser:
     worker.set_defaults(handler=cmd_worker)
 
     games = commands.add_parser("games", help="list the games and their options")
-    games.set_defaults(handler=cmd_games)
+    games.set_defaults(handler=cmd_games, needs_settings=False)
 
     match = commands.add_parser("match", help="manage matches").add_subparsers(title="match")
     create = match.add_parser("create", help="create and start a match, emailing every player")

@@ -84,6 +84,8 @@ def run_forever(worker: Worker) -> None:
 def start_in_background(worker: Worker) -> BackgroundScheduler:
     scheduler = worker.schedule(BackgroundScheduler(timezone=UTC))
     scheduler.start()
+    log.info("worker started in this process: outbox every %ss, deadlines every %ss",
+             worker.settings.outbox_interval_seconds, worker.settings.deadline_interval_seconds)
     return scheduler  # type: ignore[return-value]
 
 

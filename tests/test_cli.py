@@ -102,7 +102,7 @@ def test_serve_runs_the_web_app_and_the_worker_in_one_process(tmp_path: Path) ->
         server.terminate()
         output = server.communicate(timeout=20)[0]
     assert "emails appear in the development mailbox" in output
-    assert "worker started" in output or "Added job" in output
+    assert "worker started in this process" in output
 
 
 def _get_when_up(url: str, seconds: float = 20) -> str:
@@ -155,3 +155,10 @@ def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> Non
     assert main(["match", "create", "--game", "mimic", "--player", "a@b.org", "--player",
                  "c@d.org", "--clock", "soon"]) == 1
     assert "not a time control" in capsys.readouterr().err
+
+
+def test_games_lists_every_game_without_any_settings(monkeypatch, capsys) -> None:
+    monkeypatch.delenv("PBEM_SECRET_KEY", raising=False)
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "mimic-taking" in out and "default off" in out

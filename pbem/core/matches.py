@@ -41,6 +41,7 @@ def create_match(
 ) -> CreatedMatch:
     """Create a match, deal or set up the game, and queue the welcome and first-turn emails."""
     rules = get_rules(game)
+    game = rules.slug
     control = TimeControl.parse(time_control)
     if on_timeout not in TimeoutPolicy.ALL:
         raise InvalidRequestError(f"{on_timeout!r} is not a timeout policy "

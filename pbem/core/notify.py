@@ -140,11 +140,15 @@ def describe_outcome(rules: GameRules, state: Any, outcome: Outcome,
             " wins" if len(winners) == 1 else " share the win")
     return {
         "headline": headline,
-        "reason": outcome.reason,
+        "reason": outcome.reason[:1].upper() + outcome.reason[1:],
         "winners": winners,
-        "scores": [{"seat": i, "name": names[i], "score": outcome.scores[i]}
+        "scores": [{"seat": i, "name": names[i], "score": _number(outcome.scores[i])}
                    for i in range(len(seats))],
     }
+
+
+def _number(score: float) -> float | int:
+    return int(score) if float(score).is_integer() else round(score, 2)
 
 
 def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat,

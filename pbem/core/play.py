@@ -12,10 +12,17 @@ from datetime import datetime
 from pbem.core import deadlines, notify
 from pbem.core.db import write_transaction
 from pbem.core.models import Match, MatchStatus, Move
-from pbem.errors import ConflictError, MatchNotLiveError, NotFoundError, NotYourTurnError
+from pbem.errors import (
+    ConflictError,
+    InvalidRequestError,
+    MatchNotLiveError,
+    NotFoundError,
+    NotYourTurnError,
+)
 from pbem.games import get_rules
 
 ATTEMPTS = 3
+MAX_MOVE_TEXT = 200
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,9 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
     unless only other seats' parts of the same simultaneous decision came in between (those
     change nothing the player could see). None skips the check.
     """
+    if len(text) > MAX_MOVE_TEXT:
+        raise InvalidRequestError(f"That move is {len(text)} characters long; a move is at "
+                                  f"most {MAX_MOVE_TEXT}.")
     for _ in range(ATTEMPTS):
         try:
             with write_transaction():

@@ -25,7 +25,7 @@ REGISTRY: dict[str, GameRules] = {
 def get_rules(slug: str) -> GameRules:
     """The rules object for a game slug; raise RulesError naming the known games if unknown."""
     try:
-        return REGISTRY[slug]
+        return REGISTRY[slug.strip().lower()]
     except KeyError:
         known = ", ".join(sorted(REGISTRY)) or "none yet"
         raise RulesError(f"there is no game called {slug!r} (games: {known})") from None

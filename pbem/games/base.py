@@ -80,10 +80,16 @@ class Option:
         if type(self.default) is bool:
             return "on or off"
         if self.choices is not None:
-            return " or ".join(str(choice) for choice in self.choices)
+            names = [str(choice) for choice in self.choices]
+            return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
         if self.minimum is not None and self.maximum is not None:
             return f"{self.minimum} to {self.maximum}"
         return type(self.default).__name__
+
+    def default_text(self) -> str:
+        if type(self.default) is bool:
+            return "on" if self.default else "off"
+        return str(self.default)
 
     def _to_bool(self, raw: Any) -> bool:
         if isinstance(raw, bool):

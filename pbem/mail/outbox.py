@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 
 from pbem.config import Settings
-from pbem.core.db import database
+from pbem.core.db import write_transaction
 from pbem.core.models import MessageStatus, OutboxMessage
 from pbem.mail.compose import Composer
 from pbem.mail.senders import DeliveryError, Sender
@@ -78,7 +78,7 @@ def _due_ids(now: datetime, batch: int) -> list[int]:
 
 
 def _claim(message_id: int, now: datetime) -> OutboxMessage | None:
-    with database.atomic():
+    with write_transaction():
         message = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
         if message is None or message.status in (MessageStatus.SENT, MessageStatus.FAILED):
             return None

@@ -45,7 +45,7 @@ def index() -> str:
 def new_match() -> Response:
     """Start a match from the mailbox page, so a newcomer has emails to click at once."""
     game = request.form.get("game", "")
-    emails = [email for email in request.form.get("players", "").split() if email]
+    emails = [email for email in re.split(r"[\s,;]+", request.form.get("players", "")) if email]
     settings = current_app.config["PBEM_SETTINGS"]
     try:
         created = create_match(game, emails, {}, settings.secret_key, now())

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, abort, render_template
+from flask import Blueprint, Flask, abort, redirect, render_template, url_for
+from werkzeug.wrappers import Response
 
 from pbem.games import REGISTRY
 
@@ -21,10 +22,12 @@ def index() -> str:
 
 
 @bp.get("/games/<slug>")
-def rules_page(slug: str) -> str:
-    rules = REGISTRY.get(slug)
+def rules_page(slug: str) -> Response | str:
+    rules = REGISTRY.get(slug.lower())
     if rules is None:
         abort(404)
+    if rules.slug != slug:
+        return redirect(url_for("games.rules_page", slug=rules.slug), 301)
     return render_template(f"games/{slug}/rules.html", rules=rules)
 
 

@@ -7,6 +7,7 @@ from flask import Blueprint, Flask, render_template, request
 from pbem.core.matches import get_match, recent_matches
 from pbem.core.records import public_record
 from pbem.errors import InvalidRequestError
+from pbem.games import REGISTRY
 from pbem.web.clock import now
 
 bp = Blueprint("matches", __name__)
@@ -14,7 +15,8 @@ bp = Blueprint("matches", __name__)
 
 @bp.get("/matches")
 def index() -> str:
-    return render_template("matches/index.html", matches=recent_matches())
+    titles = {slug: rules.title for slug, rules in REGISTRY.items()}
+    return render_template("matches/index.html", matches=recent_matches(), titles=titles)
 
 
 @bp.get("/matches/<int:match_id>")

@@ -19,7 +19,7 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from pbem.core.models import Player
-from pbem.core.play import submit_move
+from pbem.core.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.records import seat_record
 from pbem.core.tokens import seat_for_token
 from pbem.core.vacations import declare
@@ -39,7 +39,9 @@ def show(token: str) -> Response:
 @bp.post("/play/<token>")
 def move(token: str) -> Response:
     seat = seat_for_token(token)
-    text = (request.form.get("move_text") or "").strip() or (request.form.get("move") or "")
+    # A move picked from the list wins; the text box is used when the list is left on its
+    # placeholder (so a refused typed move kept for correction never hides a later pick).
+    text = (request.form.get("move") or "").strip() or (request.form.get("move_text") or "")
     ply_field = request.form.get("ply", "")
     if not text.strip():
         return _page(_record(seat), status=422, error="Choose a move or type one.")
@@ -50,7 +52,8 @@ def move(token: str) -> Response:
         result = submit_move(seat.match_id, seat.seat, text, int(ply_field), now())
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
-        return _page(_record(seat), status=status, error=str(error), typed=text)
+        kept = text if len(text) <= MAX_MOVE_TEXT else ""
+        return _page(_record(seat), status=status, error=str(error), typed=kept)
     news = "; ".join(result.events)
     flash(f"Your move {result.text} was made." + (f" {news}." if news else ""), "ok")
     return redirect(url_for("play.show", token=token), code=303)

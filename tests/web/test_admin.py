@@ -84,7 +84,7 @@ def test_a_45_second_match_times_out_into_the_queue_and_is_ruled_from_admin(
     assert b"Rulings" in public and b"Ann did not move in time" in public
     worker.run_once()
     result = smtp.to("ann@example.org")[-1].get_body(("plain",)).get_content()
-    assert "awarded by the adjudicator: Ann did not move in time" in result
+    assert "Awarded by the adjudicator: Ann did not move in time" in result
     assert OutboxMessage.select().where(OutboxMessage.status != "sent").count() == 0
 
 

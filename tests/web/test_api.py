@@ -32,7 +32,7 @@ def test_three_players_with_hidden_hands_play_through_the_api(settings, client) 
                 assert (hidden["text"] is None) == (seat != 2)
         hands = [hand[1:] for hand in hands]
     final = client.get(f"/api/matches/{created.match.id}").get_json()
-    assert final["status"] == "finished" and final["result"]["reason"].startswith("most rounds")
+    assert final["status"] == "finished" and final["result"]["reason"].startswith("Most rounds")
     assert all(move["text"] for move in final["moves"]), "the end reveals every choice"
     assert "email" not in final["players"][0], "public records never show addresses"
 

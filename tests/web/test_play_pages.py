@@ -92,3 +92,19 @@ def test_get_never_changes_a_match(settings, client) -> None:
     token = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).tokens[0]
     client.get(f"/play/{token}?move=take+1&ply=0")
     assert Match.get().ply == 0
+
+
+def test_a_move_picked_from_the_list_wins_over_a_refused_typed_move(settings, client) -> None:
+    token = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).tokens[0]
+    refused = client.post(f"/play/{token}", data={"move": "", "move_text": "take 9", "ply": "0"})
+    assert refused.status_code == 422 and b'value="take 9"' in refused.data
+    picked = client.post(f"/play/{token}", data={"move": "take 2", "move_text": "take 9",
+                                                 "ply": "0"})
+    assert picked.status_code == 303 and Match.get().state["pile"] == 7
+
+
+def test_an_absurdly_long_move_is_refused_without_echoing_it(settings, client) -> None:
+    token = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).tokens[0]
+    page = client.post(f"/play/{token}", data={"move_text": "x" * 5000, "ply": "0"})
+    assert page.status_code == 400 and b"5000 characters long" in page.data
+    assert b"x" * 300 not in page.data
