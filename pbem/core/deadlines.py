@@ -205,7 +205,8 @@ def _extend_for_outage(now: datetime, grace: timedelta) -> int:
     with write_transaction():
         beat = Heartbeat.get_or_none(Heartbeat.name == "worker")
         if beat is None:
-            Heartbeat.create(name="worker", seen_at=now)
+            # Two workers starting together may both get here: the second insert is ignored.
+            Heartbeat.insert(name="worker", seen_at=now).on_conflict_ignore().execute()
             return 0
         last = beat.seen_at
         claimed = (Heartbeat.update(seen_at=now)
@@ -215,10 +216,6 @@ def _extend_for_outage(now: datetime, grace: timedelta) -> int:
         outage = now - last
         running = (Seat.select().join(Match)
                    .where(Seat.deadline >= last, Match.status == MatchStatus.ACTIVE))
-        count = 0
-        for seat in running:
-            changes: dict[Any, Any] = {Seat.deadline: seat.deadline + outage}
-            if seat.remind_at is not None:
-                changes[Seat.remind_at] = seat.remind_at + outage
-            count += _claim(seat, **{field.name: value for field, value in changes.items()})
-        return count
+        return sum(_claim(seat, deadline=seat.deadline + outage,
+                          remind_at=seat.remind_at and seat.remind_at + outage)
+                   for seat in running)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from flask import Flask, g
 from flask_wtf.csrf import CSRFProtect
+from jinja2 import FileSystemLoader, StrictUndefined
 
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
@@ -21,10 +22,7 @@ def create_app(settings: Settings | None = None,
     settings = settings or load_settings()
     app = Flask(__name__, template_folder=str(TEMPLATES))
     if extra_template_dirs:
-        from jinja2 import ChoiceLoader, FileSystemLoader
-
-        app.jinja_loader = ChoiceLoader([FileSystemLoader([str(TEMPLATES),
-                                                           *extra_template_dirs])])
+        app.jinja_loader = FileSystemLoader([str(TEMPLATES), *extra_template_dirs])
     app.config.update(
         PBEM_SETTINGS=settings,
         SECRET_KEY=settings.secret_key,
@@ -37,7 +35,8 @@ def create_app(settings: Settings | None = None,
         PBEM_EXTRA_TEMPLATE_DIRS=extra_template_dirs,
         PBEM_CLOCK=clock,
     )
-    app.jinja_env.undefined = _strict_undefined()
+    # A missing variable is a bug to see in tests, never a silently blank board.
+    app.jinja_env.undefined = StrictUndefined
     bind_database(settings.database_url)
 
     @app.before_request
@@ -61,9 +60,3 @@ def create_app(settings: Settings | None = None,
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app
-
-
-def _strict_undefined() -> type:
-    from jinja2 import StrictUndefined
-
-    return StrictUndefined

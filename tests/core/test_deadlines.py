@@ -294,3 +294,25 @@ def test_a_forfeit_in_mimic_taking_ranks_the_others_by_their_points_so_far(db_ur
     result = Match.get_by_id(match.id).result
     assert result["winners"] == [2], "the late seat had the most points, yet comes last"
     assert result["scores"][0] < result["scores"][1] < result["scores"][2]
+
+
+def test_two_workers_starting_together_both_record_their_first_heartbeat(db_url) -> None:
+    from pbem.core.models import Heartbeat
+
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def first_tick() -> None:
+        barrier.wait()
+        try:
+            with database.connection_context():
+                sweep(START, GRACE)
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=first_tick) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and Heartbeat.select().count() == 1
