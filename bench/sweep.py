@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.core.db import bind_database, database
-from pbem.core.deadlines import sweep
 from pbem.core.migrations import migrate
 from pbem.core.models import ALL_MODELS, Adjudication, Match, Player, Seat
+from pbem.core.sweep import sweep
 from pbem.games import get_rules
 
 NOW = datetime(2026, 6, 1, 12, 0)

@@ -19,7 +19,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core.db import database
-from pbem.core.deadlines import SweepReport, sweep
+from pbem.core.sweep import SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.outbox import DrainReport, deliver_due
 from pbem.mail.senders import Sender, sender_for

@@ -134,7 +134,7 @@ def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> Non
     from datetime import timedelta
 
     from pbem.clock import utcnow
-    from pbem.core.deadlines import sweep
+    from pbem.core.sweep import sweep
 
     assert main(["match", "create", "--game", "mimic", "--player", "a@b.org", "--player",
                  "c@d.org", "--clock", "45s", "--on-timeout", "adjudicate"]) == 0

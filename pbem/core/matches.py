@@ -89,10 +89,6 @@ def current_state(match: Match) -> Any:
     return rules_for(match).load(match.state)
 
 
-def move_list(match: Match) -> list[Move]:
-    return list(Move.select().where(Move.match == match).order_by(Move.ply))
-
-
 def state_after(match: Match, ply: int) -> Any:
     """The position after `ply` moves, replayed from the seed (history pages)."""
     rules = rules_for(match)

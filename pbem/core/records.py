@@ -26,8 +26,9 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14) -> dict[str,
     mine = match.is_live and seat.seat in to_move
     legal = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
     view = rules.view(state, seat.seat)
+    seats = match.seat_rows()
     return {
-        **_common(match, rules, state, reveal_emails=True),
+        **_common(match, rules, state, seats, reveal_emails=True),
         "seat": seat.seat,
         "seat_label": rules.seat_label(state, seat.seat),
         "your_turn": mine,
@@ -37,7 +38,7 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14) -> dict[str,
         "moves": moves_for(match, rules, state, seat.seat),
         "deadline": deadline_info(seat.deadline, match.time_control, seat.player.timezone, now)
         if mine else None,
-        "clocks": _clocks(match, rules, state, now, seat.player.timezone),
+        "clocks": _clocks(match, rules, state, seats, now, seat.player.timezone),
         "timezone": seat.player.timezone,
         "vacation": _vacation(seat.player_id, now, vacation_days),
     }
@@ -50,13 +51,14 @@ def public_record(match: Match, now: datetime, ply: int | None = None) -> dict[s
     state = state_after(match, shown_ply)
     current = state if shown_ply == match.ply else rules.load(match.state)
     view = rules.view(state, None)
+    seats = match.seat_rows()
     return {
-        **_common(match, rules, current, reveal_emails=False),
+        **_common(match, rules, current, seats, reveal_emails=False),
         "shown_ply": shown_ply,
         "view": view,
         "board_text": rules.render_text(view),
         "moves": moves_for(match, rules, current, None),
-        "clocks": _clocks(match, rules, current, now, None),
+        "clocks": _clocks(match, rules, current, seats, now, None),
     }
 
 
@@ -88,8 +90,8 @@ def public_name(email: str) -> str:
     return email.split("@", 1)[0]
 
 
-def _common(match: Match, rules: GameRules, state: Any, reveal_emails: bool) -> dict[str, Any]:
-    seats = match.seat_rows()
+def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
+            reveal_emails: bool) -> dict[str, Any]:
     return {
         "match": match.id,
         "game": match.game,
@@ -119,13 +121,13 @@ def _result(match: Match, rules: GameRules, state: Any, seats: list[Seat]
     return describe_outcome(rules, state, outcome, seats)
 
 
-def _clocks(match: Match, rules: GameRules, state: Any, now: datetime,
+def _clocks(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: datetime,
             timezone: str | None) -> list[dict[str, Any]]:
     return [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
              "deadline": deadline_info(seat.deadline, match.time_control, timezone, now),
              "allowance": describe_left(timedelta(seconds=seat.allowance_seconds))
              .removesuffix(" left")}
-            for seat in match.seat_rows()]
+            for seat in seats]
 
 
 def _rulings(match: Match, rules: GameRules, state: Any) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from pbem.core.models import (
     Match,
     MatchStatus,
 )
+from pbem.core.play import submit_move
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import Outcome
@@ -58,20 +59,21 @@ def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: dateti
     with write_transaction():
         entry = open_entry_for(match_id)
         match = Match.get_by_id(match_id)
+        seats = match.seat_rows()
         late = entry.seat
         if ruling == "award":
-            others = [s.seat for s in match.seat_rows() if s.seat != late]
-            _finish(match, frozenset(others), [1.0 if s in others else 0.0
-                                               for s in range(len(match.seat_rows()))],
+            others = [s.seat for s in seats if s.seat != late]
+            _finish(match, frozenset(others),
+                    [1.0 if s.seat in others else 0.0 for s in seats],
                     f"awarded by the adjudicator: {reason}", now)
         elif ruling == "draw":
-            count = len(match.seat_rows())
+            count = len(seats)
             _finish(match, frozenset(range(count)), [1 / count] * count,
                     f"drawn by the adjudicator: {reason}", now)
         elif ruling == "abort":
             _abort(match, now)
         elif ruling == "extend":
-            seat = next(s for s in match.seat_rows() if s.seat == late)
+            seat = seats[late]
             seat.allowance_seconds = int(extension.total_seconds())  # type: ignore[union-attr]
             seat.owes_since = None
             deadlines.start_clock(match, seat, now)
@@ -104,8 +106,6 @@ def forfeit(match: Match, seat: int, now: datetime) -> None:
 def autoplay(match_id: int, seat: int, now: datetime, reason: str) -> str | None:
     """Make the game's documented default move for `seat`; return its notation, or None if
     the seat no longer owes a move (it moved meanwhile, or the match ended)."""
-    from pbem.core.play import submit_move
-
     match = Match.get_by_id(match_id)
     rules = get_rules(match.game)
     state = rules.load(match.state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, g
+from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemLoader, StrictUndefined
 
@@ -42,7 +42,6 @@ def create_app(settings: Settings | None = None,
     @app.before_request
     def _connect() -> None:
         database.connect(reuse_if_open=True)
-        g.settings = settings
 
     @app.teardown_request
     def _close(_exc: BaseException | None) -> None:

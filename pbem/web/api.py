@@ -18,14 +18,14 @@ from pbem.core.tokens import seat_for_token
 from pbem.errors import InvalidRequestError
 from pbem.web.clock import now
 from pbem.web.matches import requested_ply
-from pbem.web.play import _record
+from pbem.web.play import record_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 @bp.get("/play/<token>")
 def seat_state(token: str) -> Response:
-    return _private(jsonify(_record(seat_for_token(token))))
+    return _private(jsonify(record_for(seat_for_token(token))))
 
 
 @bp.post("/play/<token>")
@@ -38,7 +38,7 @@ def seat_move(token: str) -> Response:
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
         raise InvalidRequestError('"ply" must be the move number you saw (a whole number)')
     result = submit_move(seat.match_id, seat.seat, text, ply, now())
-    record = _record(seat_for_token(token))
+    record = record_for(seat_for_token(token))
     record["applied"] = {"move": result.text, "events": list(result.events)}
     return _private(jsonify(record))
 

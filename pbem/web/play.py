@@ -18,7 +18,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from pbem.core.models import Player
+from pbem.core.models import Player, Seat
 from pbem.core.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.records import seat_record
 from pbem.core.tokens import seat_for_token
@@ -33,7 +33,7 @@ bp = Blueprint("play", __name__)
 @bp.get("/play/<token>")
 def show(token: str) -> Response:
     seat = seat_for_token(token)
-    return _page(_record(seat), status=200)
+    return _page(record_for(seat), status=200)
 
 
 @bp.post("/play/<token>")
@@ -44,16 +44,16 @@ def move(token: str) -> Response:
     text = (request.form.get("move") or "").strip() or (request.form.get("move_text") or "")
     ply_field = request.form.get("ply", "")
     if not text.strip():
-        return _page(_record(seat), status=422, error="Choose a move or type one.")
+        return _page(record_for(seat), status=422, error="Choose a move or type one.")
     if not ply_field.isdigit():
-        return _page(_record(seat), status=400,
+        return _page(record_for(seat), status=400,
                      error="The form was incomplete (no move number). Reload the page.")
     try:
         result = submit_move(seat.match_id, seat.seat, text, int(ply_field), now())
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         kept = text if len(text) <= MAX_MOVE_TEXT else ""
-        return _page(_record(seat), status=status, error=str(error), typed=kept)
+        return _page(record_for(seat), status=status, error=str(error), typed=kept)
     news = "; ".join(result.events)
     flash(f"Your move {result.text} was made." + (f" {news}." if news else ""), "ok")
     return redirect(url_for("play.show", token=token), code=303)
@@ -68,7 +68,7 @@ def vacation(token: str) -> Response:
                        for name, label in (("first_day", "first day"), ("last_day", "last day")))
         declare(seat.player_id, first, last, settings.vacation_days_per_year, now())
     except PbemError as error:
-        return _page(_record(seat), status=error.status, error=str(error))
+        return _page(record_for(seat), status=error.status, error=str(error))
     flash(f"Vacation saved: your clocks stop from {first} to {last}; "
           "your opponents have been told.", "ok")
     return redirect(url_for("play.show", token=token), code=303)
@@ -79,14 +79,14 @@ def timezone(token: str) -> Response:
     seat = seat_for_token(token)
     zone = (request.form.get("timezone") or "").strip()
     if zone and zone not in available_timezones():
-        return _page(_record(seat), status=400,
+        return _page(record_for(seat), status=400,
                      error=f"{zone!r} is not a time zone name (like Europe/Paris).")
     Player.update(timezone=zone or None).where(Player.id == seat.player_id).execute()
     flash("Deadlines are now shown in " + (zone or "UTC only") + ".", "ok")
     return redirect(url_for("play.show", token=token), code=303)
 
 
-def _record(seat) -> dict:
+def record_for(seat: Seat) -> dict:
     settings = current_app.config["PBEM_SETTINGS"]
     return seat_record(seat, now(), settings.vacation_days_per_year)
 

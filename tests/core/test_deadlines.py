@@ -8,7 +8,6 @@ from datetime import date, timedelta
 import pytest
 
 from pbem.core.db import database
-from pbem.core.deadlines import sweep
 from pbem.core.matches import create_match
 from pbem.core.models import (
     Adjudication,
@@ -20,6 +19,7 @@ from pbem.core.models import (
     Seat,
 )
 from pbem.core.play import submit_move
+from pbem.core.sweep import sweep
 from pbem.core.vacations import allowance, declare
 from pbem.errors import InvalidRequestError
 from tests.conftest import START
