@@ -15,7 +15,17 @@
 
   function init(root) {
     initClicks(root);
+    initListPick(root);
     initPoll(root);
+  }
+
+  // A typed move wins over the list on the server; picking from the list after a refused
+  // typed move means the pick, so the script empties the text box for it.
+  function initListPick(root) {
+    var list = root.querySelector("#move-form select[name=move]");
+    var typed = root.querySelector("#move-form [name=move_text]");
+    if (!list || !typed) return;
+    list.addEventListener("change", function () { if (list.value) typed.value = ""; });
   }
 
   // -- click to move --------------------------------------------------------------------------
