@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.core.db import bind_database, database
-from pbem.core.migrations import migrate
-from pbem.core.models import ALL_MODELS, Adjudication, Match, Player, Seat
+from pbem.core.migrations import drop_everything, migrate
+from pbem.core.models import Adjudication, Match, Player, Seat
 from pbem.core.sweep import sweep
 from pbem.games import get_rules
 
@@ -33,7 +33,7 @@ BATCH = 1000
 def build(url: str, idle: int, due: int) -> None:
     bind_database(url)
     database.connect(reuse_if_open=True)
-    database.drop_tables(ALL_MODELS, safe=True)
+    drop_everything()
     migrate()
     rules = get_rules("mimic")
     state = rules.dump(rules.new_game(2, {}, 1))

@@ -31,7 +31,7 @@ def env(monkeypatch: pytest.MonkeyPatch, db_url: str, tmp_path: Path) -> dict[st
 def test_init_is_idempotent(env, capsys) -> None:
     assert main(["init"]) == 0
     assert main(["init"]) == 0
-    assert "up to date (schema version 1)" in capsys.readouterr().out
+    assert "database is up to date" in capsys.readouterr().out
 
 
 def test_match_create_prints_each_seat_link_as_json(env, capsys) -> None:
