@@ -176,7 +176,8 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
         extension = TimeControl.parse(args.extend).bank if args.extend else None
         entry = make_ruling(int(args.target), args.ruling, args.reason or "", args.actor,
                             utcnow(), extension=extension)
-    print(f"match {entry.match_id}: {RULINGS[entry.ruling]} ({entry.reason})")
+    print(f"match {entry.match_id}: {RULINGS.get(entry.ruling or '', entry.ruling)} "
+          f"({entry.reason})")
     return 0
 
 

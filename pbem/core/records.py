@@ -131,7 +131,8 @@ def _rulings(match: Match, rules: GameRules, state: Any) -> list[dict[str, Any]]
                .order_by(Adjudication.ruled_at))
     return [{"ruling": entry.ruling, "seat": entry.seat,
              "late": rules.seat_label(state, entry.seat), "reason": entry.reason,
-             "at": entry.ruled_at.isoformat() + "Z"} for entry in entries]
+             "at": entry.ruled_at.isoformat() + "Z" if entry.ruled_at else None}
+            for entry in entries]
 
 
 def _vacation(player_id: int, now: datetime, days_per_year: int) -> dict[str, Any]:

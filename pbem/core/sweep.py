@@ -135,6 +135,6 @@ def _extend_for_outage(now: datetime, grace: timedelta) -> int:
         outage = now - last
         running = (Seat.select().join(Match)
                    .where(Seat.deadline >= last, Match.status == MatchStatus.ACTIVE))
-        return sum(_claim(seat, deadline=seat.deadline + outage,
+        return sum(_claim(seat, deadline=seat.deadline and seat.deadline + outage,
                           remind_at=seat.remind_at and seat.remind_at + outage)
                    for seat in running)
