@@ -216,11 +216,11 @@ def _report(rates: dict[str, list[float]], backend: str, args: argparse.Namespac
             continue
         ratios = [value / base for value, base in zip(values, bare, strict=True)]
         print(f"  {name:13} {statistics.median(values):7.0f} req/s   ÷ bare "
-              f"{statistics.median(ratios):.2f} (spread {min(ratios):.2f}–{max(ratios):.2f})")
+              f"{statistics.median(ratios):.2f} (spread {min(ratios):.2f} to {max(ratios):.2f})")
     deep = [long / short for long, short in
             zip(rates["GET play"], rates["GET play@500"], strict=True)]
     print(f"  play page at ply 500 ÷ at ply 10 (time): {statistics.median(deep):.2f} "
-          f"(spread {min(deep):.2f}–{max(deep):.2f})")
+          f"(spread {min(deep):.2f} to {max(deep):.2f})")
 
 
 def _free_port() -> int:
