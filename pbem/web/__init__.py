@@ -11,6 +11,7 @@ from jinja2 import FileSystemLoader, StrictUndefined
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
+from pbem.core.keys import Purpose, purpose_key
 from pbem.web import admin, api, devmail, errors, games, matches, play, security
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -25,7 +26,10 @@ def create_app(settings: Settings | None = None,
         app.jinja_loader = FileSystemLoader([str(TEMPLATES), *extra_template_dirs])
     app.config.update(
         PBEM_SETTINGS=settings,
-        SECRET_KEY=settings.secret_key,
+        # Cookies and CSRF tokens get their own keys, so nothing signed for a browser can be
+        # replayed as a seat link (or the other way round).
+        SECRET_KEY=purpose_key(settings.secret_key, Purpose.SESSION),
+        WTF_CSRF_SECRET_KEY=purpose_key(settings.secret_key, Purpose.CSRF),
         MAX_CONTENT_LENGTH=settings.max_request_bytes,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
