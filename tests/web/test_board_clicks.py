@@ -122,6 +122,12 @@ def test_a_whole_move_by_keyboard_alone(server, browser: Browser) -> None:  # no
     page.close()
 
 
+def press(page: Page, key: str) -> None:
+    """Press a key once the page's script is listening (it runs before DOMContentLoaded)."""
+    page.wait_for_load_state("domcontentloaded")
+    page.keyboard.press(key)
+
+
 def tab_to(page: Page, name: str) -> None:
     """Press Tab until the focused element is named `name`, as a keyboard user would."""
     for _ in range(120):
@@ -201,13 +207,13 @@ def test_replay_buttons_keys_and_links_on_both_pages(server, browser: Browser) -
         replay.get_by_role("link", name="Previous").click()
         expect(replay).to_contain_text("after move 2 of 3")
         expect(page.locator("ol.moves li[aria-current=step]")).to_have_attribute("value", "2")
-        page.keyboard.press("Home")
+        press(page, "Home")
         expect(replay).to_contain_text("after move 0 of 3")
-        page.keyboard.press("ArrowRight")
+        press(page, "ArrowRight")
         expect(replay).to_contain_text("after move 1 of 3")
         page.locator("ol.moves li").nth(2).get_by_role("link").click()
         expect(replay).to_contain_text("after move 3 of 3")
-        page.keyboard.press("ArrowLeft")
+        press(page, "ArrowLeft")
         expect(replay).to_contain_text("after move 2 of 3")
         replay.get_by_role("link", name="Last").click()
         expect(replay).to_contain_text("after move 3 of 3")
