@@ -15,9 +15,11 @@ from pbem.core.db import database
 from pbem.core.matches import create_match, current_state, get_match, rules_for
 from pbem.core.play import submit_move
 from tests.conftest import START
-from tests.web.test_browser import browser, server  # noqa: F401 (fixtures)
+from tests.web import test_browser as shared
 
 pytestmark = pytest.mark.browser
+# The Chromium and live-server fixtures of the first browser test, shared.
+browser, server = shared.browser, shared.server
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 EMAILS = ["ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"]
 GAMES = {"mimic": 2, "eximo": 2, "frozen-forest": 2, "move-in-synch": 2, "mimic-taking": 3}
@@ -35,7 +37,7 @@ def violations(page: Page) -> list[str]:
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_every_game_page_passes_axe(server, browser: Browser, width: int) -> None:  # noqa: F811
+def test_every_game_page_passes_axe(server, browser: Browser, width: int) -> None:
     if not AXE.exists():
         pytest.fail("axe-core is needed: npm ci --prefix tests/web/axe", pytrace=False)
     base, settings = server
