@@ -4,7 +4,8 @@
  * the text box and the replay links work as before.
  *
  * Click-to-move reads the JSON in #pbem-clicks, written by the server from the legal moves:
- * {"moves": [{"move": "e2-e3", "clicks": ["e2", "e3"]}, ...], "words": {"start", "next"}}.
+ * {"moves": [{"move": "e2-e3", "clicks": ["e2", "e3"]}, ...], "words": {"start", "next"},
+ *  "notes": {"e5": "e5 is empty."}} (why a square or card starts no move, where known).
  * Board elements carry data-click="<token>"; a token with no element becomes a button. The
  * script only follows these lists, so it never offers a move the rules would refuse.
  */
@@ -39,6 +40,7 @@
     var spec = JSON.parse(data.textContent);
     var moves = spec.moves;
     var words = spec.words;
+    var notes = spec.notes || {};
     var status = panel.querySelector("#click-status");
     var error = panel.querySelector("#click-error");
     var choices = panel.querySelector("#click-choices");
@@ -129,10 +131,17 @@
 
     function explain(token, next) {
       var legal = Object.keys(next).join(", ");
-      error.textContent = picked.length
-        ? token + " does not continue " + picked.join(" ") + ": click " + words.next +
-          " (" + legal + "), or click " + picked[picked.length - 1] + " again to take it back."
-        : token + " cannot start a move now: click " + words.start + " (" + legal + ").";
+      var note = !picked.length && notes[token];
+      if (picked.length) {
+        error.textContent = token + " does not continue " + picked.join(" ") + ": click " +
+          words.next + " (" + legal + "), or click " + picked[picked.length - 1] +
+          " again to take it back.";
+      } else if (note) {
+        error.textContent = note + " Click " + words.start + " (" + legal + ").";
+      } else {
+        error.textContent = token + " cannot start a move now: click " + words.start + " (" +
+          legal + ").";
+      }
     }
 
     function render() {
