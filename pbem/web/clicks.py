@@ -29,7 +29,7 @@ WORDS: dict[str, dict[str, str]] = {
     "frozen-forest": {"start": "a highlighted square", "next": "a highlighted square"},
     "move-in-synch": {"start": "a highlighted square or one of the choices",
                       "next": "a highlighted square"},
-    "mimic-taking": {"start": "a card you may play, or one of the choices",
+    "mimic-taking": {"start": "a highlighted card in your hand or a choice button",
                      "next": "one of the choices"},
 }
 _DEFAULT_WORDS = {"start": "one of the highlighted choices", "next": "a highlighted choice"}
@@ -46,7 +46,7 @@ def click_moves(game: str, view: Mapping[str, Any], legal: Sequence[str]) -> dic
     firsts = {entry["clicks"][0] for entry in entries}
     explain = _EXPLAINERS.get(game)
     return {"moves": entries, "words": WORDS.get(game, _DEFAULT_WORDS),
-            "notes": explain(view, firsts, legal) if explain else {}}
+            "notes": explain(view, firsts, legal) if explain and view else {}}
 
 
 def _whole(text: str, _view: Mapping[str, Any]) -> list[Clicks]:

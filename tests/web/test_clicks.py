@@ -150,3 +150,12 @@ def test_a_click_that_starts_no_move_is_explained_from_the_view(slug: str, playe
                     return
             state = rules.apply_move(state, seat, rng.choice(moves)).state
     pytest.fail(f"no position with a {wanted!r} note was reached")
+
+
+def test_the_public_page_follows_a_live_match_but_not_a_replay(settings, client) -> None:
+    created = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START)
+    live = client.get(f"/matches/{created.match.id}").get_data(as_text=True)
+    assert f'data-poll-url="/matches/{created.match.id}/ply"' in live
+    submit_move(created.match.id, 0, "take 1", 0, START)
+    replay = client.get(f"/matches/{created.match.id}?ply=0").get_data(as_text=True)
+    assert "data-poll-url" not in replay
