@@ -119,7 +119,10 @@ def test_a_whole_move_by_keyboard_alone(server, browser: Browser) -> None:
     page.goto(f"{base}/play/{created.tokens[0]}")
     tab_to(page, "c1")
     page.keyboard.press("Enter")
-    tab_to(page, "e3")
+    # Arrow keys walk the board square by square: c1 up to c3, then right to e3.
+    for key in ("ArrowUp", "ArrowUp", "ArrowRight", "ArrowRight"):
+        page.keyboard.press(key)
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "e3"
     page.keyboard.press(" ")
     tab_to(page, "Submit move c1-e3")
     page.keyboard.press("Enter")

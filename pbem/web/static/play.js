@@ -13,6 +13,10 @@
   "use strict";
 
   var SKIP_KEY = "pbem.skipConfirm";
+  var ARROWS = {
+    ArrowLeft: { x: -1, y: 0 }, ArrowRight: { x: 1, y: 0 },
+    ArrowUp: { x: 0, y: -1 }, ArrowDown: { x: 0, y: 1 }
+  };
 
   function init(root) {
     initClicks(root);
@@ -61,6 +65,12 @@
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();
           choose(token);
+        } else if (ARROWS[event.key]) {
+          // Arrow keys walk the board square by square, legal or not, so a keyboard user
+          // can reach (and hear about) any square, while Tab visits only the legal ones.
+          event.preventDefault();
+          var next = neighbour(el, ARROWS[event.key]);
+          if (next) next.focus();
         }
       });
     });
@@ -93,6 +103,22 @@
     panel.hidden = false;
     board.classList.add("clicking");
     render();
+
+    function neighbour(from, dir) {
+      var a = from.getBoundingClientRect();
+      var best = null;
+      var bestScore = Infinity;
+      Array.prototype.forEach.call(board.querySelectorAll("[data-click]"), function (el) {
+        var b = el.getBoundingClientRect();
+        var dx = (b.left + b.width / 2) - (a.left + a.width / 2);
+        var dy = (b.top + b.height / 2) - (a.top + a.height / 2);
+        var along = dir.x ? dx * dir.x : dy * dir.y;
+        if (along < 2) return;
+        var score = along + 3 * Math.abs(dir.x ? dy : dx);
+        if (score < bestScore) { best = el; bestScore = score; }
+      });
+      return best;
+    }
 
     function continuations() {
       var next = {};
