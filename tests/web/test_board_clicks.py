@@ -28,7 +28,7 @@ EMAILS = ["ann@example.org", "ben@example.org", "cat@example.org", "dan@example.
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport={"width": 360, "height": 780})
     yield context
     context.close()
 
@@ -76,6 +76,11 @@ def test_every_game_is_played_by_clicking_the_board(server, phone, game: str, pl
             highlighted = page.locator("[data-click].legal").evaluate_all(
                 "els => els.map(e => e.dataset.click)")
             assert set(highlighted) == firsts
+            # The page fits a 360 px phone: nothing scrolls sideways, the board included.
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            wrap = page.locator(".board-wrap")
+            assert wrap.bounding_box()["width"] <= 360
+            assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth"), "no sideways scroll"
         click_move(page, base, created.tokens[seat], entry)
     with database.connection_context():
         assert get_match(created.match.id).ply == plies
