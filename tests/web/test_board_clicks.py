@@ -232,3 +232,21 @@ def test_replay_buttons_keys_and_links_on_both_pages(server, browser: Browser) -
         expect(replay).to_contain_text("after move 3 of 3")
     assert problems == [], problems
     page.close()
+
+
+def test_a_wrong_click_after_a_complete_move_names_the_moves_that_can_start(server, phone
+                                                                            ) -> None:
+    base, settings = server
+    with database.connection_context():
+        created = create_match("frozen-forest", EMAILS[:2], {}, settings.secret_key, START,
+                               seed=7)
+        submit_move(created.match.id, 0, "c3", 0, START)
+    seat, entries = turn(created.match.id)
+    page = phone.new_page()
+    page.goto(f"{base}/play/{created.tokens[seat]}")
+    board = page.locator(".board-wrap")
+    board.get_by_role("button", name=entries[0]["move"], exact=True).click()
+    expect(page.get_by_role("button", name=re.compile("^Submit move"))).to_be_visible()
+    board.get_by_role("button", name="c3", exact=True).click()  # Yuki's own square
+    expect(page.get_by_role("alert")).to_contain_text(
+        "c3 cannot start a move now: click a highlighted square (" + entries[0]["move"])

@@ -156,18 +156,17 @@
     }
 
     function explain(token, next) {
-      var legal = Object.keys(next).join(", ");
-      var note = !picked.length && notes[token];
-      if (picked.length) {
+      var options = Object.keys(next);
+      if (picked.length && options.length) {
         error.textContent = token + " does not continue " + picked.join(" ") + ": click " +
-          words.next + " (" + legal + "), or click " + picked[picked.length - 1] +
+          words.next + " (" + options.join(", ") + "), or click " + picked[picked.length - 1] +
           " again to take it back.";
-      } else if (note) {
-        error.textContent = note + " Click " + words.start + " (" + legal + ").";
-      } else {
-        error.textContent = token + " cannot start a move now: click " + words.start + " (" +
-          legal + ").";
+        return;
       }
+      var starts = " (" + Object.keys(firsts).join(", ") + ").";
+      error.textContent = notes[token]
+        ? notes[token] + " Click " + words.start + starts
+        : token + " cannot start a move now: click " + words.start + starts;
     }
 
     function render() {
