@@ -23,6 +23,9 @@ _UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
 _SPAN = r"(\d+)\s*([dhms])"
 _FIXED = re.compile(rf"{_SPAN}")
 _FISCHER = re.compile(rf"{_SPAN}\s*\+\s*{_SPAN}\s*/\s*{_SPAN}")
+# No span in a time control (bank, increment, cap) may exceed a year: longer is no clock at all,
+# and a seat's allowance in seconds must fit every database's 32-bit integer column.
+MAX_SPAN = timedelta(days=365)
 REMINDER_BEFORE = timedelta(hours=24)
 SHORT_CLOCK = timedelta(days=2)
 
@@ -118,9 +121,13 @@ def describe_left(left: timedelta) -> str:
 
 
 def _span(number: str, unit: str) -> timedelta:
-    seconds = int(number) * _UNITS[unit]
-    if seconds <= 0:
+    digits = number.lstrip("0") or "0"
+    # A longer number is far past the limit (and int() refuses thousands of digits).
+    seconds = int(digits) * _UNITS[unit] if len(digits) <= 12 else None
+    if seconds is not None and seconds <= 0:
         raise InvalidRequestError("a time control needs a time above zero")
+    if seconds is None or seconds > MAX_SPAN.total_seconds():
+        raise InvalidRequestError(f"no part of a time control may exceed {MAX_SPAN.days} days")
     return timedelta(seconds=seconds)
 
 
