@@ -42,7 +42,7 @@ START = datetime(2026, 1, 5, 12, 0, 0)
 
 # Fuzz tests stay quick on a shared two-core machine; PBEM_FUZZ=thorough runs many more cases.
 hypothesis_settings.register_profile(
-    "default", max_examples=60, deadline=None, derandomize=True,
+    "default", max_examples=40, deadline=None, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 hypothesis_settings.register_profile(
     "thorough", max_examples=2000, deadline=None,

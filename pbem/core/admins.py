@@ -7,6 +7,7 @@ from datetime import datetime
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from pbem.core.models import Admin
+from pbem.core.text import check_text
 from pbem.errors import InvalidRequestError
 
 MIN_PASSWORD = 10
@@ -15,7 +16,7 @@ _DUMMY_HASH = generate_password_hash("not-a-real-password")
 
 
 def create_admin(email: str, password: str, now: datetime) -> Admin:
-    address = email.strip().lower()
+    address = check_text(email, "email address").strip().lower()
     if "@" not in address:
         raise InvalidRequestError(f"{email!r} is not an email address")
     if len(password) < MIN_PASSWORD:

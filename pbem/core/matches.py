@@ -14,6 +14,7 @@ from pbem.core.clocks import TimeControl
 from pbem.core.db import write_transaction
 from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.models import Match, MatchStatus, Move, Player, Seat
+from pbem.core.text import check_text
 from pbem.core.tokens import seat_token, token_hash
 from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.games import get_rules
@@ -108,7 +109,7 @@ def recent_matches(limit: int = 50) -> list[Match]:
 
 
 def _check_email(email: str) -> str:
-    address = email.strip().lower()
+    address = check_text(email, "email address").strip().lower()
     if not _EMAIL.fullmatch(address) or len(address) > 254:
         raise InvalidRequestError(f"{email!r} is not an email address")
     return address
