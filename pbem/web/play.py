@@ -26,6 +26,7 @@ from pbem.core.vacations import declare
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games.base import RulesError
 from pbem.web.clock import now
+from pbem.web.inputs import whole_number
 
 bp = Blueprint("play", __name__)
 
@@ -42,14 +43,14 @@ def move(token: str) -> Response:
     # A move picked from the list wins; the text box is used when the list is left on its
     # placeholder (so a refused typed move kept for correction never hides a later pick).
     text = (request.form.get("move") or "").strip() or (request.form.get("move_text") or "")
-    ply_field = request.form.get("ply", "")
+    ply = whole_number(request.form.get("ply", ""))
     if not text.strip():
         return _page(record_for(seat), status=422, error="Choose a move or type one.")
-    if not ply_field.isdigit():
+    if ply is None:
         return _page(record_for(seat), status=400,
                      error="The form was incomplete (no move number). Reload the page.")
     try:
-        result = submit_move(seat.match_id, seat.seat, text, int(ply_field), now())
+        result = submit_move(seat.match_id, seat.seat, text, ply, now())
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         kept = text if len(text) <= MAX_MOVE_TEXT else ""
