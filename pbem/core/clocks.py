@@ -64,8 +64,10 @@ class TimeControl:
         """A match's stored clock. One stored before times were bounded is clamped to the bound,
         so its deadlines stay computable (never an overflow on every later move)."""
         control = cls._read(text)
-        return cls(*(min(span, MAX_SPAN) if span else span
-                     for span in (control.bank, control.increment, control.cap)))
+        def clamp(span: timedelta | None) -> timedelta | None:
+            return None if span is None else min(span, MAX_SPAN)
+
+        return cls(min(control.bank, MAX_SPAN), clamp(control.increment), clamp(control.cap))
 
     @classmethod
     def _read(cls, text: str) -> TimeControl:
