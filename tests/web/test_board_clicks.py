@@ -18,13 +18,14 @@ from pbem.core.matches import create_match, current_state, get_match, rules_for
 from pbem.core.play import submit_move
 from pbem.web.clicks import click_moves
 from tests.conftest import START
+from tests.web.test_browser import watch_console
 
 pytestmark = pytest.mark.browser
 EMAILS = ["ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"]
 
 
 @pytest.fixture
-def phone(browser: Browser) -> Iterator[BrowserContext]:  # noqa: F811
+def phone(browser: Browser) -> Iterator[BrowserContext]:
     context = browser.new_context(viewport={"width": 390, "height": 844})
     yield context
     context.close()
@@ -105,7 +106,7 @@ def test_an_illegal_click_is_explained_and_a_picked_checker_can_be_changed(serve
     expect(page.get_by_role("button", name=re.compile("^Submit move"))).to_contain_text("e2-e3")
 
 
-def test_a_whole_move_by_keyboard_alone(server, browser: Browser) -> None:  # noqa: F811
+def test_a_whole_move_by_keyboard_alone(server, browser: Browser) -> None:
     base, settings = server
     with database.connection_context():
         created = create_match("eximo", EMAILS[:2], {}, settings.secret_key, START)
@@ -132,7 +133,7 @@ def tab_to(page: Page, name: str) -> None:
     raise AssertionError(f"Tab never reached {name!r}")
 
 
-def test_without_javascript_the_list_and_the_text_box_still_play(server, browser: Browser  # noqa: F811
+def test_without_javascript_the_list_and_the_text_box_still_play(server, browser: Browser
                                                                  ) -> None:
     base, settings = server
     with database.connection_context():
@@ -182,7 +183,7 @@ def test_a_waiting_page_shows_the_opponents_move_without_a_reload(server, phone)
     assert problems == [], problems
 
 
-def test_replay_buttons_keys_and_links_on_both_pages(server, browser: Browser) -> None:  # noqa: F811
+def test_replay_buttons_keys_and_links_on_both_pages(server, browser: Browser) -> None:
     base, settings = server
     with database.connection_context():
         created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START)
