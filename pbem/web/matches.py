@@ -10,6 +10,7 @@ from pbem.core.records import public_record
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from pbem.web.clock import now
+from pbem.web.inputs import whole_number
 
 bp = Blueprint("matches", __name__)
 
@@ -50,9 +51,11 @@ def requested_ply(latest: int) -> int | None:
     raw = request.args.get("ply")
     if raw is None or raw == "":
         return None
-    if not raw.isdigit():
-        raise InvalidRequestError(f"ply must be a move number from 0 to {latest}, not {raw!r}")
-    return int(raw)
+    ply = whole_number(raw)
+    if ply is None:
+        shown = raw if len(raw) <= 20 else raw[:20] + "…"
+        raise InvalidRequestError(f"ply must be a move number from 0 to {latest}, not {shown!r}")
+    return ply
 
 
 def init_app(app: Flask) -> None:

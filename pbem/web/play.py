@@ -27,6 +27,7 @@ from pbem.errors import InvalidRequestError, PbemError
 from pbem.games.base import RulesError
 from pbem.web.clicks import click_moves
 from pbem.web.clock import now
+from pbem.web.inputs import whole_number
 from pbem.web.matches import poll_tag, requested_ply
 
 bp = Blueprint("play", __name__)
@@ -50,14 +51,14 @@ def move(token: str) -> Response:
     # A typed move wins over the list: typing is the deliberate act (and the click-to-move
     # script sends its move there), while a list left on an earlier pick is easy to miss.
     text = (request.form.get("move_text") or "").strip() or (request.form.get("move") or "")
-    ply_field = request.form.get("ply", "")
+    ply = whole_number(request.form.get("ply", ""))
     if not text.strip():
         return _page(record_for(seat), status=422, error="Choose a move or type one.")
-    if not ply_field.isdigit():
+    if ply is None:
         return _page(record_for(seat), status=400,
                      error="The form was incomplete (no move number). Reload the page.")
     try:
-        result = submit_move(seat.match_id, seat.seat, text, int(ply_field), now())
+        result = submit_move(seat.match_id, seat.seat, text, ply, now())
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         kept = text if len(text) <= MAX_MOVE_TEXT else ""

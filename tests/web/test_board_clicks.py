@@ -18,11 +18,9 @@ from pbem.core.matches import create_match, current_state, get_match, rules_for
 from pbem.core.play import submit_move
 from pbem.web.clicks import click_moves
 from tests.conftest import START
-from tests.web import test_browser as shared
+from tests.web.test_browser import watch_console
 
 pytestmark = pytest.mark.browser
-# The Chromium and live-server fixtures of the first browser test, shared.
-browser, server, watch_console = shared.browser, shared.server, shared.watch_console
 EMAILS = ["ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"]
 
 
