@@ -34,6 +34,11 @@ def check_address(text: str, dotted_domain: bool = True) -> str:
     address = text.strip().lower()
     if _CONTROL.search(address):
         raise AddressError(f"{text!r} is not an email address: it contains control characters")
+    try:
+        address.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, e.g. from JSON's "\ud800"
+        raise AddressError(f"{text!r} is not an email address: it has a broken character") \
+            from None
     if _ENCODED_WORD in address:
         raise AddressError(f"{text!r} is not an email address: encoded words (=?…?=) are not "
                            "allowed in an address")

@@ -60,11 +60,39 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
-    before, after = _migrate(settings)
-    if before == after:
-        print(f"database is up to date (schema version {after})")
+    done = _migrate(settings)
+    if done:
+        print(f"database upgraded: applied {', '.join(done)}")
     else:
-        print(f"database schema upgraded from version {before} to {after}")
+        print("database is up to date")
+    return 0
+
+
+def cmd_migration_status(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.core.migrations import applied, pending, schema_diff
+
+    bind_database(settings.database_url)
+    with database.connection_context():
+        for name in applied():
+            print(f"applied  {name}")
+        for name in pending():
+            print(f"pending  {name}")
+        diff = schema_diff() if not pending() else None
+    if diff:
+        print(f"the models differ from the database:\n{diff}")
+    return 0
+
+
+def cmd_migration_draft(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.core.migrations import draft, pending
+
+    _migrate(settings)
+    bind_database(settings.database_url)
+    with database.connection_context():
+        if pending():
+            print("pbem: apply the pending migrations first (pbem init)", file=sys.stderr)
+            return 1
+        print(f"wrote {draft(args.name)}: review it before committing")
     return 0
 
 
@@ -197,7 +225,7 @@ def _fail(message: str, status: int) -> int:
     return status
 
 
-def _migrate(settings: Settings) -> tuple[int, int]:
+def _migrate(settings: Settings) -> list[str]:
     from pbem.core.migrations import migrate
 
     bind_database(settings.database_url)
@@ -238,6 +266,15 @@ def _parser() -> argparse.ArgumentParser:
 
     init = commands.add_parser("init", help="create or upgrade the database schema (idempotent)")
     init.set_defaults(handler=cmd_init)
+
+    migration = commands.add_parser(
+        "migration", help="schema migrations: status, or draft a new one (developers)"
+    ).add_subparsers(title="migration")
+    status = migration.add_parser("status", help="applied and pending migrations")
+    status.set_defaults(handler=cmd_migration_status)
+    draft = migration.add_parser("draft", help="write a migration from the models' changes")
+    draft.add_argument("name", help="what it does, e.g. add_player_names")
+    draft.set_defaults(handler=cmd_migration_draft)
 
     serve = commands.add_parser("serve", help="run the web app and the worker in one process")
     serve.add_argument("--host", default="127.0.0.1")

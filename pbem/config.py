@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.addresses import AddressError, parse_sender
+from pbem.core.keys import HOW_TO_MAKE_ONE, weakness
 from pbem.errors import ConfigError
 
 
@@ -146,10 +147,16 @@ def _finish(settings: Settings) -> Settings:
         if not settings.development:
             raise ConfigError(
                 "PBEM_SECRET_KEY is not set. It signs every player's private link; set it to a "
-                "long random value (python -c 'import secrets; print(secrets.token_hex(32))'), "
+                f"long random value ({HOW_TO_MAKE_ONE}), "
                 "or run in development mode (PBEM_DEVELOPMENT=1 or `pbem serve --dev`)."
             )
         changes["secret_key"] = _development_secret(instance)
+    elif not settings.development and (reason := weakness(settings.secret_key)):
+        raise ConfigError(
+            f"PBEM_SECRET_KEY is too weak: {reason}. From one player's link a weak key can be "
+            f"guessed offline and every link forged. Make a strong one with {HOW_TO_MAKE_ONE} "
+            "(changing it revokes the links already sent)."
+        )
     return replace(settings, **changes)
 
 

@@ -21,12 +21,12 @@ from pbem.cli import main
 from pbem.core.models import Match, OutboxMessage, Player, Seat
 from pbem.games import REGISTRY
 from pbem.games.base import Option
-from tests.conftest import SMTPRecorder, free_port
+from tests.conftest import STRONG_KEY, SMTPRecorder, free_port
 
 
 @pytest.fixture
 def env(monkeypatch: pytest.MonkeyPatch, db_url: str, tmp_path: Path) -> dict[str, str]:
-    values = {"PBEM_DATABASE_URL": db_url, "PBEM_SECRET_KEY": "cli-secret",
+    values = {"PBEM_DATABASE_URL": db_url, "PBEM_SECRET_KEY": STRONG_KEY,
               "PBEM_BASE_URL": "http://games.example", "PBEM_INSTANCE_PATH": str(tmp_path)}
     for name, value in values.items():
         monkeypatch.setenv(name, value)
@@ -37,7 +37,7 @@ def env(monkeypatch: pytest.MonkeyPatch, db_url: str, tmp_path: Path) -> dict[st
 def test_init_is_idempotent(env, capsys) -> None:
     assert main(["init"]) == 0
     assert main(["init"]) == 0
-    assert "up to date (schema version 1)" in capsys.readouterr().out
+    assert "database is up to date" in capsys.readouterr().out
 
 
 def test_match_create_prints_each_seat_link_as_json(env, capsys) -> None:

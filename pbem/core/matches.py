@@ -108,4 +108,3 @@ def state_after(match: Match, ply: int) -> Any:
 
 def recent_matches(limit: int = 50) -> list[Match]:
     return list(Match.select().order_by(Match.updated_at.desc(), Match.id.desc()).limit(limit))
-

@@ -34,14 +34,10 @@ class BaseModel(peewee.Model):
         legacy_table_names = False
 
 
-class SchemaVersion(BaseModel):
-    """One row: the number of the last migration applied (see `migrations.py`)."""
-
-    version = peewee.IntegerField()
-
-
 class Player(BaseModel):
     email = peewee.CharField(max_length=254, unique=True)
+    # The display name others see; the address is never shown to anyone but its owner.
+    name = peewee.CharField(max_length=40, null=True, unique=True)
     # An IANA zone name ("Europe/Paris") the player chose, for showing deadlines; null: UTC.
     timezone = peewee.CharField(max_length=64, null=True)
     created_at = peewee.DateTimeField()
@@ -50,6 +46,12 @@ class Player(BaseModel):
     def for_email(cls, email: str, now: datetime) -> Player:
         player, _ = cls.get_or_create(email=email, defaults={"created_at": now})
         return player
+
+    @property
+    def public_name(self) -> str:
+        """How other players and public pages name this player: the display name, else the
+        address's local part (never the whole address)."""
+        return self.name or self.email.split("@", 1)[0]
 
 
 class MatchStatus:
@@ -221,6 +223,6 @@ class Heartbeat(BaseModel):
 
 
 ALL_MODELS: tuple[type[BaseModel], ...] = (
-    SchemaVersion, Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
+    Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
     AuditEntry, Heartbeat,
 )

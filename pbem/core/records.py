@@ -85,11 +85,6 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None
     return listed
 
 
-def public_name(email: str) -> str:
-    """A player's name on public pages: the address's local part, never the whole address."""
-    return email.split("@", 1)[0]
-
-
 def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
             reveal_emails: bool) -> dict[str, Any]:
     return {
@@ -100,12 +95,12 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
         "ply": match.ply,
         "to_move": sorted(rules.to_move(state)) if match.is_live else [],
         "players": [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
-                     "name": public_name(seat.player.email),
+                     "name": seat.player.public_name,
                      **({"email": seat.player.email} if reveal_emails else {})}
                     for seat in seats],
         "result": _result(match, rules, state, seats),
         "created_at": match.created_at.isoformat() + "Z",
-        "time_control": TimeControl.parse(match.time_control).describe(),
+        "time_control": TimeControl.of_match(match.time_control).describe(),
         "on_timeout": match.on_timeout,
         "rulings": _rulings(match, rules, state),
     }
