@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemLoader, StrictUndefined
@@ -12,9 +10,8 @@ from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
 from pbem.core.keys import Purpose, purpose_key
+from pbem.paths import TEMPLATES
 from pbem.web import admin, api, devmail, errors, games, inputs, matches, play, security
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 def create_app(settings: Settings | None = None,
