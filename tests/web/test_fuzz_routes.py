@@ -208,3 +208,7 @@ def test_a_nul_is_refused_with_a_clear_page(world: dict[str, Any]) -> None:
     api = world["anonymous"].post(f"/api/play/{world['token'][0]}", json={"move": "\x00"})
     assert api.status_code == 400 and api.mimetype == "application/problem+json"
     assert "query string" in page.get_data(as_text=True) and "JSON body" in api.json["detail"]
+    deep = "[" * 30_000 + "]" * 30_000
+    nested = world["anonymous"].post(f"/api/play/{world['token'][0]}", data=deep,
+                                     content_type="application/json")
+    assert nested.status_code == 400 and "nested too deeply" in nested.json["detail"]
