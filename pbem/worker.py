@@ -94,7 +94,7 @@ def start_in_background(worker: Worker) -> BackgroundScheduler:
     scheduler.start()
     log.info("worker started in this process: outbox every %ss, deadlines every %ss",
              worker.settings.outbox_interval_seconds, worker.settings.deadline_interval_seconds)
-    return scheduler  # type: ignore[return-value]
+    return scheduler
 
 
 def _log_unavailable(job: str, error: BaseException) -> None:

@@ -87,8 +87,7 @@ class _Backend:
         """Remove every row (and reset ids) left by the previous test."""
         if self.name == "sqlite" or not self.migrated:
             return
-        tables = [model._meta.table_name for model in ALL_MODELS
-                  if model._meta.table_name != "schema_version"]
+        tables = [model._meta.table_name for model in ALL_MODELS]
         if self.name == "postgres":
             database.execute_sql(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
         else:

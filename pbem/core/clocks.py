@@ -27,9 +27,11 @@ _UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
 _SPAN = r"([0-9]{1,9})\s*([dhms])"
 _FIXED = re.compile(rf"{_SPAN}")
 _FISCHER = re.compile(rf"{_SPAN}\s*\+\s*{_SPAN}\s*/\s*{_SPAN}")
+# No span in a time control (bank, increment, cap) may exceed a year: longer is no clock at all,
+# and a seat's allowance in seconds must fit every database's 32-bit integer column.
+MAX_SPAN = timedelta(days=365)
 REMINDER_BEFORE = timedelta(hours=24)
 SHORT_CLOCK = timedelta(days=2)
-MAX_SPAN = timedelta(days=365)
 
 Interval = tuple[datetime, datetime]
 
@@ -61,8 +63,10 @@ class TimeControl:
         """A match's stored clock. One stored before times were bounded is clamped to the bound,
         so its deadlines stay computable (never an overflow on every later move)."""
         control = cls._read(text)
-        return cls(*(min(span, MAX_SPAN) if span else span
-                     for span in (control.bank, control.increment, control.cap)))
+        def clamp(span: timedelta | None) -> timedelta | None:
+            return None if span is None else min(span, MAX_SPAN)
+
+        return cls(min(control.bank, MAX_SPAN), clamp(control.increment), clamp(control.cap))
 
     @classmethod
     def _read(cls, text: str) -> TimeControl:
@@ -141,7 +145,7 @@ def describe_left(left: timedelta) -> str:
 
 
 def _span(number: str, unit: str) -> timedelta:
-    seconds = int(number) * _UNITS[unit]
+    seconds = int(number) * _UNITS[unit]  # at most 9 digits: `_SPAN` says so
     if seconds <= 0:
         raise InvalidRequestError("a time control needs a time above zero")
     return timedelta(seconds=seconds)

@@ -74,9 +74,11 @@ def pauses_for(player_id: int, since: datetime) -> list[tuple[datetime, datetime
 
 def _set_deadline(seat: Seat, now: datetime) -> None:
     allowance = timedelta(seconds=seat.allowance_seconds)
-    pauses = pauses_for(seat.player_id, seat.owes_since)
-    seat.deadline = deadline(seat.owes_since, allowance, pauses)
-    remind = deadline(seat.owes_since, allowance - reminder_lead(allowance), pauses)
+    since = seat.owes_since
+    assert since is not None, "only a seat that owes a move has a deadline"
+    pauses = pauses_for(seat.player_id, since)
+    seat.deadline = deadline(since, allowance, pauses)
+    remind = deadline(since, allowance - reminder_lead(allowance), pauses)
     seat.remind_at = remind if remind > now else None
 
 

@@ -26,19 +26,18 @@ class JSONField(peewee.TextField):
 
 
 class BaseModel(peewee.Model):
+    # peewee adds this primary key to every model anyway; declared so the type checker knows it.
+    id = peewee.AutoField()
+
     class Meta:
         database = database
         legacy_table_names = False
 
 
-class SchemaVersion(BaseModel):
-    """One row: the number of the last migration applied (see `migrations.py`)."""
-
-    version = peewee.IntegerField()
-
-
 class Player(BaseModel):
     email = peewee.CharField(max_length=254, unique=True)
+    # The display name others see; the address is never shown to anyone but its owner.
+    name = peewee.CharField(max_length=40, null=True, unique=True)
     # An IANA zone name ("Europe/Paris") the player chose, for showing deadlines; null: UTC.
     timezone = peewee.CharField(max_length=64, null=True)
     created_at = peewee.DateTimeField()
@@ -47,6 +46,12 @@ class Player(BaseModel):
     def for_email(cls, email: str, now: datetime) -> Player:
         player, _ = cls.get_or_create(email=email, defaults={"created_at": now})
         return player
+
+    @property
+    def public_name(self) -> str:
+        """How other players and public pages name this player: the display name, else the
+        address's local part (never the whole address)."""
+        return self.name or self.email.split("@", 1)[0]
 
 
 class MatchStatus:
@@ -86,8 +91,10 @@ class Match(BaseModel):
 
 class Seat(BaseModel):
     match = peewee.ForeignKeyField(Match, backref="seats", on_delete="CASCADE")
+    match_id: int  # peewee's accessor for the raw foreign key, declared for the type checker
     seat = peewee.IntegerField()
     player = peewee.ForeignKeyField(Player, backref="seats")
+    player_id: int
     # SHA-256 of the seat's link token; the token itself is derived (see tokens.py).
     token_hash = peewee.CharField(max_length=64, unique=True)
     token_generation = peewee.IntegerField(default=1)
@@ -138,6 +145,7 @@ class OutboxMessage(BaseModel):
     """
 
     match = peewee.ForeignKeyField(Match, null=True, backref="messages", on_delete="CASCADE")
+    match_id: int | None
     seat = peewee.IntegerField(null=True)
     to_address = peewee.CharField(max_length=254)
     template = peewee.CharField(max_length=40)
@@ -179,6 +187,7 @@ class Adjudication(BaseModel):
     """An entry in the admin's queue: a seat timed out, or its turn email never arrived."""
 
     match = peewee.ForeignKeyField(Match, backref="adjudications", on_delete="CASCADE")
+    match_id: int
     seat = peewee.IntegerField()
     cause = peewee.CharField(max_length=16)  # "timeout" or "undelivered"
     status = peewee.CharField(max_length=16, default=AdjudicationStatus.OPEN, index=True)
@@ -214,6 +223,6 @@ class Heartbeat(BaseModel):
 
 
 ALL_MODELS: tuple[type[BaseModel], ...] = (
-    SchemaVersion, Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
+    Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
     AuditEntry, Heartbeat,
 )

@@ -112,7 +112,7 @@ def queue_ruling(match: Match, rules: GameRules, state: Any, late: int, ruling: 
         _queue(match, seat, "ruling", context, now)
 
 
-def queue_vacation(match: Match, rules: GameRules, state: Any, away_seat: int, email: str,
+def queue_vacation(match: Match, rules: GameRules, state: Any, away_seat: int, away_name: str,
                    starts: datetime, ends: datetime, now: datetime) -> None:
     """Tell the other players of a match that a player will be away (their clock stops)."""
     seats = match.seat_rows()
@@ -121,7 +121,7 @@ def queue_vacation(match: Match, rules: GameRules, state: Any, away_seat: int, e
             continue
         context = _seat_context(match, rules, state, seat, seats, now)
         context.update(away_label=rules.seat_label(state, away_seat),
-                       away_name=email.split("@", 1)[0],
+                       away_name=away_name,
                        starts=starts.strftime("%a %d %b %Y, %H:%M UTC"),
                        ends=ends.strftime("%a %d %b %Y, %H:%M UTC"))
         _queue(match, seat, "vacation", context, now)
@@ -177,7 +177,7 @@ def _visible(rules: GameRules, events: Sequence[Event], seat: int) -> list[str]:
 
 
 def _seat_name(rules: GameRules, state: Any, seat: Seat) -> str:
-    return f"{rules.seat_label(state, seat.seat)} ({seat.player.email.split('@', 1)[0]})"
+    return f"{rules.seat_label(state, seat.seat)} ({seat.player.public_name})"
 
 
 def _queue(match: Match, seat: Seat, template: str, context: dict[str, Any],

@@ -85,11 +85,6 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None
     return listed
 
 
-def public_name(email: str) -> str:
-    """A player's name on public pages: the address's local part, never the whole address."""
-    return email.split("@", 1)[0]
-
-
 def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
             reveal_emails: bool) -> dict[str, Any]:
     return {
@@ -100,7 +95,7 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
         "ply": match.ply,
         "to_move": sorted(rules.to_move(state)) if match.is_live else [],
         "players": [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
-                     "name": public_name(seat.player.email),
+                     "name": seat.player.public_name,
                      **({"email": seat.player.email} if reveal_emails else {})}
                     for seat in seats],
         "result": _result(match, rules, state, seats),
@@ -136,7 +131,8 @@ def _rulings(match: Match, rules: GameRules, state: Any) -> list[dict[str, Any]]
                .order_by(Adjudication.ruled_at))
     return [{"ruling": entry.ruling, "seat": entry.seat,
              "late": rules.seat_label(state, entry.seat), "reason": entry.reason,
-             "at": entry.ruled_at.isoformat() + "Z"} for entry in entries]
+             "at": entry.ruled_at.isoformat() + "Z" if entry.ruled_at else None}
+            for entry in entries]
 
 
 def _vacation(player_id: int, now: datetime, days_per_year: int) -> dict[str, Any]:

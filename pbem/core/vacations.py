@@ -80,7 +80,7 @@ def _tell_opponents(player_id: int, vacation: Vacation, now: datetime) -> None:
         match = seat.match
         rules = get_rules(match.game)
         notify.queue_vacation(match, rules, rules.load(match.state), seat.seat,
-                              player.email, vacation.starts_at, vacation.ends_at, now)
+                              player.public_name, vacation.starts_at, vacation.ends_at, now)
 
 
 def _vacations(player_id: int) -> list[Vacation]:

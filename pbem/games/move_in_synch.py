@@ -301,7 +301,7 @@ class MoveInSynchRules(RulesBase):
                 direction=last["direction"],
                 start=tuple(parse_square(n, size, size) for n in last["from"]),  # type: ignore[arg-type]
                 end=tuple(parse_square(n, size, size) for n in last["to"]),  # type: ignore[arg-type]
-                drew=tuple(last["drew"]),  # type: ignore[arg-type]
+                drew=tuple(last["drew"]),
             ),
         )
 
@@ -468,7 +468,8 @@ def _mode_refusal(state: SynchState, mode: str) -> str | None:
                 f"{square_name(here)} and you on {square_name(there)}, no direction would keep "
                 f"both markers on the board; announce {other}")
     # Variant: the decider must choose a mode that keeps their own marker on the board.
-    direction = state.pending
+    # The decider only chooses once the directioner has picked, so a direction is pending.
+    direction = state.pending or ""
     way = direction if mode == SYNCH else OPPOSITE[direction]
     if _inside(_offset(there, way), size):
         return None

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, render_template, request
+from flask import Blueprint, Flask, jsonify, render_template, request
+from werkzeug.wrappers import Response
 
 from pbem.core.matches import get_match, recent_matches
 from pbem.core.records import public_record
@@ -25,6 +26,22 @@ def show(match_id: int) -> str:
     match = get_match(match_id)
     record = public_record(match, now(), requested_ply(match.ply))
     return render_template("matches/show.html", record=record)
+
+
+@bp.get("/matches/<int:match_id>/ply")
+def ply(match_id: int) -> Response:
+    """How far a match has got, for pages that wait for a move: answers 304 while the
+    `If-None-Match` tag still holds, so a page can ask every few seconds at almost no cost."""
+    match = get_match(match_id)
+    response = jsonify(ply=match.ply, status=match.status)
+    response.set_etag(poll_tag(match.ply, match.status))
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+def poll_tag(ply: int, status: str) -> str:
+    """The entity tag of `/matches/<id>/ply`: it changes with every move and every end."""
+    return f"{ply}-{status}"
 
 
 def requested_ply(latest: int) -> int | None:

@@ -196,12 +196,13 @@ class MimicTakingRules(RulesBase):
 
     def view(self, state: MimicTakingState, seat: Seat | None) -> dict[str, Any]:
         players = range(state.players)
-        previous = None
+        previous: dict[str, Any] | None = None
         if state.previous is not None:
             leader, cards = state.previous
             result = trick_winner(cards)
             previous = {"leader": leader, "cards": _seated(leader, cards, state.players),
                         "winner": (leader + result.index) % state.players, "how": result.how}
+        last_played: dict[str, Any] | None
         if state.trick:
             last_played = _seated(state.leader, state.trick, state.players)[-1]
         else:
