@@ -19,7 +19,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core.db import database
-from pbem.core.sweep import SweepReport, sweep
+from pbem.core.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.outbox import DrainReport, deliver_due
 from pbem.mail.senders import Sender, sender_for
@@ -49,7 +49,8 @@ class Worker:
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
         with _connection():
-            report = sweep(self.clock(), grace)
+            report = sweep(self.clock(), grace, limits=Limits(
+                self.settings.autoplay_limit, self.settings.after_autoplay_limit))
         if any(vars(report).values()):
             log.info("deadlines: %s", vars(report))
         return report

@@ -79,6 +79,8 @@ class Match(BaseModel):
     created_at = peewee.DateTimeField()
     updated_at = peewee.DateTimeField()
     finished_at = peewee.DateTimeField(null=True)
+    # Bumped by every change (changes.py): the guard of the door's conditional update.
+    version = peewee.IntegerField(default=0)
 
     @property
     def is_live(self) -> bool:

@@ -91,7 +91,7 @@ def rule(entry_id: int) -> Response | tuple[str, int]:
     try:
         extension = TimeControl.parse(extension_text).bank if ruling == "extend" else None
         make_ruling(found.match_id, ruling, request.form.get("reason", ""), session["admin"],
-                    now(), extension=extension)
+                    now(), extension=extension, entry_id=entry_id)
     except PbemError as error:
         flash(str(error), "error")
         return redirect(url_for("admin.entry", entry_id=entry_id), 303)
