@@ -32,7 +32,7 @@ import peewee
 
 from pbem.core import deadlines
 from pbem.core.db import is_sqlite, write_transaction
-from pbem.core.models import Match, MatchStatus, Player, Seat
+from pbem.core.models import DrawOffer, DrawOfferStatus, Match, MatchStatus, Player, Seat
 from pbem.errors import ConflictError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules
@@ -171,6 +171,10 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
     """Settle clocks from what changed, then run the queued mail."""
     if door.ended:
         deadlines.stop_all_clocks(door.match)
+        (DrawOffer.update(status=DrawOfferStatus.LAPSED, answered_at=door.now,
+                          how="the match ended")
+         .where(DrawOffer.match == door.match, DrawOffer.status == DrawOfferStatus.OPEN)
+         .execute())
         deadlines.close_moot_entries(door.match, None, door.now,
                                      "the match ended before a ruling")
     elif door.movers:

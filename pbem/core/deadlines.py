@@ -23,7 +23,8 @@ class TimeoutPolicy:
     ADJUDICATE = "adjudicate"
     FORFEIT = "forfeit"
     AUTOPLAY = "autoplay"
-    ALL = ("adjudicate", "forfeit", "autoplay")
+    CLAIM = "claim"  # the others are told they may claim the win; the late seat may still move
+    ALL = ("adjudicate", "forfeit", "autoplay", "claim")
 
 
 # --- clocks ---------------------------------------------------------------------------------

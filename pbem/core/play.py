@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbem.core import notify
+from pbem.core import notify, offers
 from pbem.core.changes import Locked, apply_change
 from pbem.core.models import Match, MatchStatus, Move
 from pbem.errors import (
@@ -31,18 +31,27 @@ class MoveResult:
 
 
 def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
-                now: datetime, autoplayed: str | None = None) -> MoveResult:
+                now: datetime, autoplayed: str | None = None,
+                offer_draw: bool = False) -> MoveResult:
     """Apply `seat`'s move given as notation; raise a RulesError or PbemError saying why not.
 
     `expected_ply` is the ply the player saw. A submission made on an older ply is refused,
     unless only other seats' parts of the same simultaneous decision came in between (those
-    change nothing the player could see). None skips the check.
+    change nothing the player could see). None skips the check. With `offer_draw` the move
+    carries a draw offer; if the offer is not allowed now, neither is made.
     """
     if len(text) > MAX_MOVE_TEXT:
         raise InvalidRequestError(f"That move is {len(text)} characters long; a move is at "
                                   f"most {MAX_MOVE_TEXT}.")
-    return apply_change(match_id,
-                        lambda door: move_in(door, seat, text, expected_ply, autoplayed), now)
+
+    def change(door: Locked) -> MoveResult:
+        if offer_draw and door.match.is_live:
+            offers.check_can_offer(door.match, seat)
+        result = move_in(door, seat, text, expected_ply, autoplayed)
+        if offer_draw and door.match.is_live:
+            offers.offer(door, seat)
+        return result
+    return apply_change(match_id, change, now)
 
 
 def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
@@ -74,6 +83,12 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
                                "scores": list(outcome.scores), "reason": outcome.reason})
     door.write(**changes)
     door.movers.add(seat)
+    if door.match.is_live:
+        offers.on_move(door, seat)
+    mover = door.seat(seat)
+    if mover.out_of_time_at is not None:
+        mover.out_of_time_at = None  # moved before anyone claimed the win: play goes on
+        mover.save()
     Move.create(match=match, ply=ply + 1, turn=turn, seat=seat, text=canonical,
                 visible_to=None if readers is None else sorted(readers),
                 events=[{"kind": e.kind, "data": e.data,

@@ -24,6 +24,7 @@ from pbem.core.play import move_in
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games.base import Outcome
 
+MAX_EXTENSION = timedelta(days=30)
 RULINGS = {
     "award": "award the match to the other player(s)",
     "draw": "declare the match drawn",
@@ -53,8 +54,8 @@ class AlreadyRuledError(ConflictError):
 
 
 def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: datetime,
-                extension: timedelta | None = None, entry_id: int | None = None
-                ) -> Adjudication:
+                extension: timedelta | None = None, entry_id: int | None = None,
+                max_extension: timedelta = MAX_EXTENSION) -> Adjudication:
     """Rule on a match's open entry (or on entry `entry_id`). Raise a PbemError with a clear
     message if it cannot be; a repeat of a ruling already made is AlreadyRuledError."""
     if ruling not in RULINGS:
@@ -64,6 +65,9 @@ def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: dateti
         raise InvalidRequestError("A ruling needs a reason: the players will read it.")
     if ruling == "extend" and (extension is None or extension <= timedelta(0)):
         raise InvalidRequestError("Say how long to extend by, e.g. 2d or 12h.")
+    if ruling == "extend" and extension is not None and extension > max_extension:
+        raise InvalidRequestError(f"An extension is at most {max_extension.days} days "
+                                  f"(setting max_extension_days); {extension.days} is too long.")
 
     def rule(door: Locked) -> int:
         entry = _entry_to_rule(door.match, entry_id)
@@ -192,6 +196,7 @@ def _record(door: Locked, entry: Adjudication, ruling: str, reason: str, actor: 
 
     def tell() -> None:
         rules = door.rules
+        new_deadline = door.seat(entry.seat).deadline if ruling == "extend" else None
         notify.queue_ruling(match, rules, rules.load(match.state), entry.seat, ruling,
-                            RULINGS[ruling], reason, now)
+                            RULINGS[ruling], reason, now, new_deadline=new_deadline)
     door.then(tell)

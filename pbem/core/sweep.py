@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.core import notify
+from pbem.core import lifecycle_mail, notify
 from pbem.core.changes import Locked, apply_change, lock_match, retrying
 from pbem.core.db import write_transaction
 from pbem.core.deadlines import TimeoutPolicy
@@ -148,6 +148,10 @@ def _settle(due: _Due, now: datetime, limits: Limits) -> str:
             autoplay_in(door, due.number, "the clock ran out (autoplay policy)")
         elif policy == TimeoutPolicy.FORFEIT:
             forfeit(door, due.number, _forfeit_reason(door, due.number, cause, limits))
+        elif policy == TimeoutPolicy.CLAIM:
+            seat.out_of_time_at = now
+            seat.save()
+            door.then(lambda: lifecycle_mail.queue_claim_available(door, due.number))
         else:
             open_entry(door, due.number, cause)
         return "settled"
