@@ -191,6 +191,9 @@ class BidsRules(RulesBase):
         return Outcome(winners, tuple(float(p) for p in state.points),
                        f"most rounds won ({best}): {names}")
 
+    def current_scores(self, state: BidsState) -> tuple[float, ...]:
+        return tuple(float(p) for p in state.points)
+
     def view(self, state: BidsState, seat: Seat | None) -> dict[str, Any]:
         return {
             "hand": list(state.hands[seat]) if seat is not None else None,
