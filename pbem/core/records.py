@@ -70,10 +70,17 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None
               ) -> list[dict[str, Any]]:
     """The move list as `reader` (a seat, or None for a spectator) may read it."""
     finished = not match.is_live
-    rows = Move.select().where(Move.match == match).order_by(Move.ply)
+    rows = list(Move.select().where(Move.match == match).order_by(Move.ply))
+    # A public summary (a round's scoring) reveals every hidden move made before it: their
+    # notation becomes readable (their private events keep their own wording and readers).
+    revealing = getattr(rules, "reveal_events", frozenset())
+    revealed_through = max((move.ply for move in rows
+                            if any(item["kind"] in revealing and item.get("visible_to") is None
+                                   for item in move.events)), default=0)
     listed = []
     for move in rows:
-        readable = finished or move.visible_to is None or (
+        shown = finished or move.ply <= revealed_through
+        readable = shown or move.visible_to is None or (
             reader is not None and reader in move.visible_to)
         events = [_event(item) for item in move.events]
         listed.append({
