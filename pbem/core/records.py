@@ -73,7 +73,7 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None
     rows = list(Move.select().where(Move.match == match).order_by(Move.ply))
     # A public summary (a round's scoring) reveals every hidden move made before it: their
     # notation becomes readable (their private events keep their own wording and readers).
-    revealing = getattr(rules, "reveal_events", frozenset())
+    revealing: frozenset[str] = getattr(rules, "reveal_events", frozenset())
     revealed_through = max((move.ply for move in rows
                             if any(item["kind"] in revealing and item.get("visible_to") is None
                                    for item in move.events)), default=0)
