@@ -119,6 +119,10 @@ class Move(BaseModel):
     # Set when the server moved for the seat (autoplay policy or ruling): why.
     note = peewee.TextField(null=True)
     created_at = peewee.DateTimeField()
+    # The rules' dump of the position after this move, so showing any ply reads one row
+    # instead of replaying from the seed. Null only for a game no longer installed when the
+    # column was backfilled; `matches.state_after` then replays.
+    state = JSONField(null=True)
 
     class Meta:
         indexes = ((("match", "ply"), True),)

@@ -97,7 +97,7 @@ def _submit_once(match_id: int, seat: int, text: str, expected_ply: int | None,
                 events=[{"kind": e.kind, "data": e.data,
                          "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
                         for e in transition.events],
-                note=autoplayed, created_at=now)
+                note=autoplayed, created_at=now, state=changes[Match.state])
     match = Match.get_by_id(match.id)
     _update_clocks(match, seat, before, after, outcome is not None, now)
     newly_to_move = after if not same_decision else frozenset()
