@@ -27,6 +27,7 @@ from pbem.core.records import public_record
 from pbem.core.rulings import RULINGS, make_ruling, open_entries
 from pbem.errors import PbemError
 from pbem.web.clock import now
+from pbem.web.matches import requested_moves
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -76,7 +77,8 @@ def entry(entry_id: int) -> str:
     emails = (OutboxMessage.select().where(OutboxMessage.match == match,
                                            OutboxMessage.seat == found.seat)
               .order_by(OutboxMessage.id))
-    return render_template("admin/entry.html", entry=found, record=public_record(match, now()),
+    return render_template("admin/entry.html", entry=found, record=public_record(
+                               match, now(), moves_upto=requested_moves(match.ply)),
                            emails=list(emails), rulings=RULINGS)
 
 

@@ -17,7 +17,7 @@ from pbem.core.records import public_record
 from pbem.core.tokens import seat_for_token
 from pbem.errors import InvalidRequestError
 from pbem.web.clock import now
-from pbem.web.matches import requested_ply
+from pbem.web.matches import requested_moves, requested_ply
 from pbem.web.play import record_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -46,7 +46,8 @@ def seat_move(token: str) -> Response:
 @bp.get("/matches/<int:match_id>")
 def match_record(match_id: int) -> Response:
     match = get_match(match_id)
-    return jsonify(public_record(match, now(), requested_ply(match.ply)))
+    return jsonify(public_record(match, now(), requested_ply(match.ply),
+                                 requested_moves(match.ply)))
 
 
 def _json_object() -> dict[str, Any]:

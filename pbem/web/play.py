@@ -26,6 +26,7 @@ from pbem.core.vacations import declare
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games.base import RulesError
 from pbem.web.clock import now
+from pbem.web.matches import requested_moves
 
 bp = Blueprint("play", __name__)
 
@@ -88,7 +89,8 @@ def timezone(token: str) -> Response:
 
 def record_for(seat: Seat) -> dict:
     settings = current_app.config["PBEM_SETTINGS"]
-    return seat_record(seat, now(), settings.vacation_days_per_year)
+    return seat_record(seat, now(), settings.vacation_days_per_year,
+                       requested_moves(seat.match.ply))
 
 
 def _date(text: str, label: str) -> date:
