@@ -124,10 +124,6 @@ def replay(match: Match, ply: int) -> Any:
     return state
 
 
-def recent_matches(limit: int = 50) -> list[Match]:
-    return list(Match.select().order_by(Match.updated_at.desc(), Match.id.desc()).limit(limit))
-
-
 def _check_email(email: str) -> str:
     address = email.strip().lower()
     if not _EMAIL.fullmatch(address) or len(address) > 254:

@@ -38,6 +38,9 @@ class Player(BaseModel):
     # An IANA zone name ("Europe/Paris") the player chose, for showing deadlines; null: UTC.
     timezone = peewee.CharField(max_length=64, null=True)
     created_at = peewee.DateTimeField()
+    # The player asked to keep their page out of the archive: no `/players/<name>`, and the
+    # archive's player filter does not find them (their matches stay listed).
+    hidden_from_archive = peewee.BooleanField(default=False)
 
     @classmethod
     def for_email(cls, email: str, now: datetime) -> Player:
@@ -76,6 +79,19 @@ class Match(BaseModel):
     created_at = peewee.DateTimeField()
     updated_at = peewee.DateTimeField()
     finished_at = peewee.DateTimeField(null=True)
+    # "win" (someone won) or "draw" (nobody won alone), set with the result by
+    # `standings.settle`; the archive filters on it without reading `result`.
+    outcome = peewee.CharField(max_length=8, null=True)
+
+    class Meta:
+        # The archive pages newest first by id (keyset, never OFFSET) within each filter.
+        indexes = (
+            (("game", "id"), False),
+            (("status", "id"), False),
+            (("game", "status", "id"), False),
+            (("outcome", "id"), False),
+            (("game", "outcome", "id"), False),
+        )
 
     @property
     def is_live(self) -> bool:
@@ -102,9 +118,12 @@ class Seat(BaseModel):
     deadline = peewee.DateTimeField(null=True, index=True)
     remind_at = peewee.DateTimeField(null=True, index=True)
     version = peewee.IntegerField(default=0)
+    # "win", "loss" or "draw" once the match has a result (`standings.settle`): player records
+    # and the archive's result filter count these.
+    outcome = peewee.CharField(max_length=8, null=True)
 
     class Meta:
-        indexes = ((("match", "seat"), True),)
+        indexes = ((("match", "seat"), True), (("player", "match"), False))
 
 
 class Move(BaseModel):

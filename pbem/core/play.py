@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbem.core import deadlines, notify
+from pbem.core import deadlines, notify, standings
 from pbem.core.db import write_transaction
 from pbem.core.models import Match, MatchStatus, Move
 from pbem.errors import (
@@ -98,6 +98,8 @@ def _submit_once(match_id: int, seat: int, text: str, expected_ply: int | None,
                          "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
                         for e in transition.events],
                 note=autoplayed, created_at=now, state=changes[Match.state])
+    if outcome is not None:
+        standings.settle(match.id)
     match = Match.get_by_id(match.id)
     _update_clocks(match, seat, before, after, outcome is not None, now)
     newly_to_move = after if not same_decision else frozenset()

@@ -62,6 +62,9 @@ def public_record(match: Match, now: datetime, ply: int | None = None,
     return {
         **_common(match, rules, current, seats, reveal_emails=False),
         "shown_ply": shown_ply,
+        # Who was to move in the position shown (link previews say it).
+        "shown_to_move": [rules.seat_label(state, seat) for seat in sorted(rules.to_move(state))]
+        if match.is_live or shown_ply < match.ply else [],
         "view": view,
         "board_text": rules.render_text(view),
         **moves_for(match, rules, current, None, move_window(match.ply, ply, moves_upto)),
@@ -101,7 +104,7 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None,
     for move in rows:
         readable = finished or move.visible_to is None or (
             reader is not None and reader in move.visible_to)
-        events = [_event(item) for item in move.events]
+        events = [stored_event(item) for item in move.events]
         listed.append({
             "ply": move.ply,
             "seat": move.seat,
@@ -178,7 +181,7 @@ def _vacation(player_id: int, now: datetime, days_per_year: int) -> dict[str, An
                          for v in vacations.upcoming(player_id, now)]}
 
 
-def _event(stored: dict[str, Any]) -> Event:
+def stored_event(stored: dict[str, Any]) -> Event:
     readers = stored.get("visible_to")
     return Event(stored["kind"], stored.get("data", {}),
                  None if readers is None else frozenset(readers))

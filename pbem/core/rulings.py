@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem.core import deadlines, notify
+from pbem.core import deadlines, notify, standings
 from pbem.core.db import write_transaction
 from pbem.core.models import (
     Adjudication,
@@ -128,6 +128,7 @@ def _finish(match: Match, winners: frozenset[int], scores: list[float], reason: 
                       Match.status == MatchStatus.ACTIVE).execute())
     if updated != 1:
         raise ConflictError("The match changed while the ruling was being made; look again.")
+    standings.settle(match.id)
     deadlines.stop_all_clocks(match)
     match = Match.get_by_id(match.id)
     rules = get_rules(match.game)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, render_template, request, url_for
+from typing import Any
 
-from pbem.core.matches import get_match, recent_matches
+from flask import Blueprint, Flask, current_app, render_template, request, url_for
+
+from pbem.core.archive import Filters, list_matches
+from pbem.core.matches import get_match
 from pbem.core.records import public_record
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
@@ -15,15 +18,44 @@ bp = Blueprint("matches", __name__)
 
 @bp.get("/matches")
 def index() -> str:
-    titles = {slug: rules.title for slug, rules in REGISTRY.items()}
-    return render_template("matches/index.html", matches=recent_matches(), titles=titles)
+    """The archive: filters in the query, a keyset page at a time (`?cursor=`)."""
+    filters = Filters.parse(request.args)
+    page = list_matches(filters, request.args.get("cursor") or None)
+    games = sorted(REGISTRY.values(), key=lambda rules: rules.title)
+    return render_template("matches/index.html", page=page, filters=filters, games=games,
+                           first_page=not request.args.get("cursor"))
 
 
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int) -> str:
     match = get_match(match_id)
-    record = public_record(match, now(), requested_ply(match.ply), requested_moves(match.ply))
-    return render_template("matches/show.html", record=record)
+    ply = requested_ply(match.ply)
+    record = public_record(match, now(), ply, requested_moves(match.ply))
+    return render_template("matches/show.html", record=record, preview=preview(record))
+
+
+def preview(record: dict[str, Any]) -> dict[str, str]:
+    """Title, description, permalink and image of a match page at its shown ply, for link
+    previews: the game, the players and the position, in one sentence each."""
+    match_id, shown, latest = record["match"], record["shown_ply"], record["ply"]
+    players = " vs ".join(f"{p['name']} ({p['label']})" for p in record["players"])
+    if shown == latest and record["status"] == "finished" and record["result"]:
+        position = f"Finished after {latest} moves: {record['result']['headline']}."
+    elif shown == latest and record["status"] == "aborted":
+        position = f"Aborted after {latest} moves."
+    else:
+        waiting = " and ".join(record["shown_to_move"])
+        position = (f"After move {shown} of {latest}" + (" (in play)" if record["status"] ==
+                                                        "active" else "")
+                    + (f": {waiting} to move." if waiting else "."))
+    return {
+        "title": f"{record['title']} #{match_id}: "
+                 + " vs ".join(p["name"] for p in record["players"])
+                 + (f", move {shown}" if shown != latest else ""),
+        "description": f"{record['title']}: {players}. {position}",
+        "permalink": site_url("matches.show", match_id=match_id, ply=shown),
+        "image": site_url("archive.board_svg", match_id=match_id, ply=shown),
+    }
 
 
 def requested_ply(latest: int) -> int | None:
@@ -41,6 +73,12 @@ def page_url(**changes: object) -> str:
     args = {**request.args.to_dict(), **changes}
     args = {name: value for name, value in args.items() if value is not None}
     return url_for(request.endpoint or "matches.index", **(request.view_args or {}), **args)
+
+
+def site_url(endpoint: str, **values: Any) -> str:
+    """An absolute address on the configured base URL (stable whatever Host a request used)."""
+    base = current_app.config["PBEM_SETTINGS"].base_url.rstrip("/")
+    return base + url_for(endpoint, **values)
 
 
 def _number_arg(name: str, what: str) -> int | None:
