@@ -18,6 +18,8 @@ from pbem.errors import InvalidRequestError
 from pbem.games.base import Event, GameRules, Outcome
 
 MOVES_PER_PAGE = 50
+# A seat's own page lists fewer: it is about the next move, and the public page has the rest.
+SEAT_MOVES_PER_PAGE = 20
 
 
 def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
@@ -40,7 +42,8 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         "legal_moves": legal if mine else [],
         "view": view,
         "board_text": rules.render_text(view),
-        **moves_for(match, rules, state, seat.seat, move_window(match.ply, None, moves_upto)),
+        **moves_for(match, rules, state, seat.seat,
+                    move_window(match.ply, None, moves_upto, SEAT_MOVES_PER_PAGE)),
         "deadline": deadline_info(seat.deadline, match.time_control, seat.player.timezone, now)
         if mine else None,
         "clocks": _clocks(match, rules, state, seats, now, seat.player.timezone),

@@ -15,6 +15,7 @@ PAIR = ["ann@example.org", "ben@example.org"]
 @pytest.fixture
 def long_nim(settings, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(records, "MOVES_PER_PAGE", 4)
+    monkeypatch.setattr(records, "SEAT_MOVES_PER_PAGE", 4)
     created = create_match("nim", PAIR, {"pile": "30"}, settings.secret_key, START)
     for ply in range(10):
         submit_move(created.match.id, ply % 2, "take 1", ply, START)
