@@ -86,7 +86,7 @@ def start_in_background(worker: Worker) -> BackgroundScheduler:
     scheduler.start()
     log.info("worker started in this process: outbox every %ss, deadlines every %ss",
              worker.settings.outbox_interval_seconds, worker.settings.deadline_interval_seconds)
-    return scheduler  # type: ignore[return-value]
+    return scheduler
 
 
 class _connection:

@@ -149,13 +149,26 @@ class Transition:
 
 @runtime_checkable
 class GameRules(Protocol):
-    """What the server needs from a game. All methods are pure."""
+    """What the server needs from a game. All methods are pure.
 
-    slug: str
-    title: str
-    rules_version: int
-    player_counts: frozenset[int]
-    options: tuple[Option, ...]
+    The describing attributes are read-only here so that a game may declare them as plain class
+    attributes of narrower types (`options = (Option(...),)` is a `tuple[Option]`).
+    """
+
+    @property
+    def slug(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def rules_version(self) -> int: ...
+
+    @property
+    def player_counts(self) -> frozenset[int]: ...
+
+    @property
+    def options(self) -> tuple[Option, ...]: ...
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Check a match creator's options and fill in defaults; raise OptionError if bad."""

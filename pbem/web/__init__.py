@@ -11,6 +11,7 @@ from jinja2 import FileSystemLoader, StrictUndefined
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
+from pbem.core.keys import Purpose, purpose_key
 from pbem.web import (
     admin,
     api,
@@ -19,6 +20,7 @@ from pbem.web import (
     devmail,
     errors,
     games,
+    inputs,
     matches,
     play,
     security,
@@ -32,11 +34,15 @@ def create_app(settings: Settings | None = None,
     """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time)."""
     settings = settings or load_settings()
     app = Flask(__name__, template_folder=str(TEMPLATES))
+    inputs.init_converters(app)
     if extra_template_dirs:
         app.jinja_loader = FileSystemLoader([str(TEMPLATES), *extra_template_dirs])
     app.config.update(
         PBEM_SETTINGS=settings,
-        SECRET_KEY=settings.secret_key,
+        # Cookies and CSRF tokens get their own keys, so nothing signed for a browser can be
+        # replayed as a seat link (or the other way round).
+        SECRET_KEY=purpose_key(settings.secret_key, Purpose.SESSION),
+        WTF_CSRF_SECRET_KEY=purpose_key(settings.secret_key, Purpose.CSRF),
         MAX_CONTENT_LENGTH=settings.max_request_bytes,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -49,6 +55,8 @@ def create_app(settings: Settings | None = None,
     # A missing variable is a bug to see in tests, never a silently blank board.
     app.jinja_env.undefined = StrictUndefined
     bind_database(settings.database_url)
+
+    inputs.init_app(app)
 
     @app.before_request
     def _connect() -> None:

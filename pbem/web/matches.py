@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, jsonify, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from pbem.core.archive import Filters, list_matches
 from pbem.core.matches import get_match
@@ -12,6 +13,7 @@ from pbem.core.records import public_record
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from pbem.web.clock import now
+from pbem.web.inputs import whole_number
 
 bp = Blueprint("matches", __name__)
 
@@ -58,6 +60,22 @@ def preview(record: dict[str, Any]) -> dict[str, str]:
     }
 
 
+@bp.get("/matches/<int:match_id>/ply")
+def ply(match_id: int) -> Response:
+    """How far a match has got, for pages that wait for a move: answers 304 while the
+    `If-None-Match` tag still holds, so a page can ask every few seconds at almost no cost."""
+    match = get_match(match_id)
+    response = jsonify(ply=match.ply, status=match.status)
+    response.set_etag(poll_tag(match.ply, match.status))
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+def poll_tag(ply: int, status: str) -> str:
+    """The entity tag of `/matches/<id>/ply`: it changes with every move and every end."""
+    return f"{ply}-{status}"
+
+
 def requested_ply(latest: int) -> int | None:
     return _number_arg("ply", f"a move number from 0 to {latest}")
 
@@ -85,9 +103,11 @@ def _number_arg(name: str, what: str) -> int | None:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return None
-    if not raw.isdigit() or len(raw) > 9:
-        raise InvalidRequestError(f"{name} must be {what}, not {raw!r}")
-    return int(raw)
+    number = whole_number(raw)
+    if number is None:
+        shown = raw if len(raw) <= 20 else raw[:20] + "…"
+        raise InvalidRequestError(f"{name} must be {what}, not {shown!r}")
+    return number
 
 
 def init_app(app: Flask) -> None:

@@ -42,8 +42,8 @@ def test_the_public_page_lists_the_latest_moves_and_links_to_earlier_ones(client
     # Replaying an old ply shows the page of the list that holds it, and keeps that page.
     old = client.get(f"/matches/{match_id}?ply=3")
     assert b"after move 3 of 10" in old.data and _plies(old.data) == [1, 2, 3, 4]
-    assert b'<li value="3" aria-current="step">' in old.data
-    assert f'href="/matches/{match_id}?moves=6&amp;ply=5"'.encode() in earlier.data
+    assert b'<li value="3" class="current" aria-current="step">' in old.data
+    assert f'href="/matches/{match_id}?ply=5&amp;moves=6"'.encode() in earlier.data
     for bad in ("0", "11", "x"):
         assert client.get(f"/matches/{match_id}?moves={bad}").status_code == 400
 
