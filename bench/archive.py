@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import statistics
 import sys
 import tempfile
@@ -148,7 +149,7 @@ PAGES = {
 def measure(urls: dict[int, str], rounds: int, requests: int, folder: str
             ) -> dict[int, dict[str, list[float]]]:
     settings = load_settings({"database_url": next(iter(urls.values())),
-                              "secret_key": "bench", "base_url": "http://bench.test",
+                              "secret_key": secrets.token_urlsafe(32), "base_url": "http://bench.test",
                               "instance_path": f"{folder}/instance"}, environ={})
     client = create_app(settings).test_client()
     times = {size: {name: [] for name in PAGES} for size in urls}

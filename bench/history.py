@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import secrets
 import statistics
 import sys
 import tempfile
@@ -32,7 +33,8 @@ from pbem.core.play import submit_move
 from pbem.web import create_app
 
 NOW = datetime(2026, 6, 1, 12, 0)
-SECRET = "bench-secret"
+# Any strong key: links are never followed here, but weak keys are refused.
+SECRET = secrets.token_urlsafe(32)
 GAME = "move-in-synch"
 
 

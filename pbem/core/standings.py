@@ -48,7 +48,7 @@ def find_player(name: str) -> Player | None:
     """By display name (exactly, else ignoring case when that names one player); a player
     without one goes by their address's local part, when only one such player has it."""
     name = name.strip()
-    if not name or len(name) > 64 or "@" in name:
+    if not name or len(name) > 64 or "@" in name or not name.isprintable():
         return None
     # Databases differ on case (MariaDB's collation ignores it): compare in Python.
     named = [p for p in Player.select().where(Player.name == name).limit(5) if p.name == name]

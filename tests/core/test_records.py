@@ -19,7 +19,7 @@ from pbem.core.rulings import forfeit
 from pbem.core.standings import settle
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
-from tests.conftest import START
+from tests.conftest import START, STRONG_KEY
 from tests.support.playing import play_randomly
 from tests.support.records import every_finished_match_replays, replay_record
 
@@ -119,7 +119,7 @@ def test_a_bad_record_is_refused_and_nothing_is_written(db_url: str, spoil, mess
 
 def test_pbem_match_import_recreates_a_match_or_says_why_not(
         db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    for name, value in {"PBEM_DATABASE_URL": db_url, "PBEM_SECRET_KEY": "cli-secret",
+    for name, value in {"PBEM_DATABASE_URL": db_url, "PBEM_SECRET_KEY": STRONG_KEY,
                         "PBEM_BASE_URL": "http://games.example",
                         "PBEM_INSTANCE_PATH": str(tmp_path)}.items():
         monkeypatch.setenv(name, value)
