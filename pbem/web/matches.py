@@ -31,9 +31,12 @@ def index() -> str:
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int) -> str:
     match = get_match(match_id)
-    ply = requested_ply(match.ply)
-    record = public_record(match, now(), ply, requested_moves(match.ply))
-    return render_template("matches/show.html", record=record, preview=preview(record))
+    shown = requested_ply(match.ply)
+    record = public_record(match, now(), shown, requested_moves(match.ply))
+    # Only the live position follows the match by itself; a replayed one stays put.
+    poll = poll_tag(match.ply, match.status) if match.is_live and shown is None else None
+    return render_template("matches/show.html", record=record, poll_tag=poll,
+                           preview=preview(record))
 
 
 def preview(record: dict[str, Any]) -> dict[str, str]:
