@@ -21,7 +21,7 @@ from pbem.core.play import submit_move
 from pbem.core.text import check_text
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games import get_rules
-from pbem.games.base import Outcome
+from pbem.games.base import KeepsScore, Outcome
 
 RULINGS = {
     "award": "award the match to the other player(s)",
@@ -90,7 +90,8 @@ def forfeit(match: Match, seat: int, now: datetime) -> None:
     rules = get_rules(match.game)
     state = rules.load(match.state)
     count = len(match.seat_rows())
-    scores = list(getattr(rules, "current_scores", lambda _state: (0.0,) * count)(state))
+    scores = list(rules.current_scores(state) if isinstance(rules, KeepsScore)
+                  else (0.0,) * count)
     others = [s for s in range(count) if s != seat]
     best = max(scores[s] for s in others)
     winners = frozenset(s for s in others if scores[s] == best)
