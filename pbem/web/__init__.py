@@ -12,7 +12,7 @@ from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
 from pbem.core.keys import Purpose, purpose_key
-from pbem.web import admin, api, devmail, errors, games, matches, play, security
+from pbem.web import admin, api, auth, devmail, errors, games, matches, play, security
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -52,7 +52,7 @@ def create_app(settings: Settings | None = None,
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, matches, api, admin, security, errors):
+    for module in (games, play, matches, api, admin, auth, security, errors):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)

@@ -2,53 +2,52 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
+from datetime import timedelta
 
 from flask import (
     Blueprint,
     Flask,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from werkzeug.wrappers import Response
 
 from pbem.core.admins import authenticate
 from pbem.core.clocks import TimeControl
+from pbem.core.limits import Limit, LimitReachedError, release
 from pbem.core.matches import get_match
-from pbem.core.models import Adjudication, OutboxMessage
+from pbem.core.models import Adjudication, OutboxMessage, SessionKind
 from pbem.core.records import public_record
 from pbem.core.rulings import RULINGS, make_ruling, open_entries
 from pbem.errors import PbemError
+from pbem.web.auth import admin_required, current_admin, sign_in, sign_out
 from pbem.web.clock import now
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
-
-
-def login_required(view: Callable[..., Any]) -> Callable[..., Any]:
-    @wraps(view)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if not session.get("admin"):
-            return redirect(url_for("admin.login", next=request.path))
-        return view(*args, **kwargs)
-    return wrapped
 
 
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> Response | tuple[str, int] | str:
     if request.method == "GET":
         return render_template("admin/login.html", error=None)
-    admin = authenticate(request.form.get("email", ""), request.form.get("password", ""))
+    settings = current_app.config["PBEM_SETTINGS"]
+    email = (request.form.get("email") or "").strip().lower()[:254]
+    failures = Limit("admin-login", settings.login_failures_allowed,
+                     timedelta(minutes=settings.rate_window_minutes), "failed logins")
+    try:
+        counted = failures.reserve([f"account:{email}", f"client:{request.remote_addr}"], now())
+    except LimitReachedError as error:
+        return render_template("admin/login.html", error=str(error)), 429
+    admin = authenticate(email, request.form.get("password", ""))
     if admin is None:
         return render_template("admin/login.html", error="Wrong email or password."), 401
-    session.clear()
-    session["admin"] = admin.email
+    release(counted)  # only failures count
+    sign_in(SessionKind.ADMIN, admin=admin)
     target = request.args.get("next", "")
     # Only ever return to a page of this site.
     return redirect(target if target.startswith("/admin") else url_for("admin.queue"), 303)
@@ -56,18 +55,18 @@ def login() -> Response | tuple[str, int] | str:
 
 @bp.post("/logout")
 def logout() -> Response:
-    session.clear()
+    sign_out(SessionKind.ADMIN)
     return redirect(url_for("admin.login"), 303)
 
 
 @bp.get("")
-@login_required
+@admin_required
 def queue() -> str:
     return render_template("admin/queue.html", entries=open_entries())
 
 
 @bp.get("/adjudications/<int:entry_id>")
-@login_required
+@admin_required
 def entry(entry_id: int) -> str:
     found = Adjudication.get_or_none(Adjudication.id == entry_id)
     if found is None:
@@ -81,7 +80,7 @@ def entry(entry_id: int) -> str:
 
 
 @bp.post("/adjudications/<int:entry_id>")
-@login_required
+@admin_required
 def rule(entry_id: int) -> Response | tuple[str, int]:
     found = Adjudication.get_or_none(Adjudication.id == entry_id)
     if found is None:
@@ -90,7 +89,7 @@ def rule(entry_id: int) -> Response | tuple[str, int]:
     extension_text = (request.form.get("extension") or "").strip()
     try:
         extension = TimeControl.parse(extension_text).bank if ruling == "extend" else None
-        make_ruling(found.match_id, ruling, request.form.get("reason", ""), session["admin"],
+        make_ruling(found.match_id, ruling, request.form.get("reason", ""), current_admin().email,
                     now(), extension=extension)
     except PbemError as error:
         flash(str(error), "error")
