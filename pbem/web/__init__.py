@@ -12,7 +12,22 @@ from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
 from pbem.core.keys import Purpose, purpose_key
-from pbem.web import admin, api, auth, devmail, errors, games, matches, play, security
+from pbem.web import (
+    admin,
+    api,
+    api_players,
+    auth,
+    challenges,
+    devmail,
+    errors,
+    games,
+    matches,
+    me,
+    play,
+    security,
+    seeks,
+    signin,
+)
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -52,14 +67,16 @@ def create_app(settings: Settings | None = None,
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, matches, api, admin, auth, security, errors):
+    for module in (games, play, matches, api, api_players, admin, auth, signin, me,
+                   challenges, seeks, security, errors):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
     csrf = CSRFProtect(app)
     # A seat's private link is its credential (a cross-site page cannot know it), and the API
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
-    for blueprint in ("play", "api", "devmail"):
+    # The players' API authenticates by Bearer token only, never by cookie (see auth.py).
+    for blueprint in ("play", "api", "api_players", "devmail"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+import peewee
 from flask import Flask, current_app, g, redirect, request, url_for
 from werkzeug.wrappers import Response
 
@@ -105,6 +106,17 @@ def safe_next(target: str | None, default: str) -> str:
     return default
 
 
+def _quietly(find: Callable[[], Any]) -> Callable[[], Any]:
+    """For templates: an error page drawn while the database is down shows no one signed in
+    instead of failing again."""
+    def safe() -> Any:
+        try:
+            return find()
+        except peewee.DatabaseError:
+            return None
+    return safe
+
+
 def _bearer() -> str | None:
     header = request.headers.get("Authorization", "")
     if not header:
@@ -123,8 +135,8 @@ def _policy() -> sessions.SessionPolicy:
 
 
 def init_app(app: Flask) -> None:
-    app.context_processor(lambda: {"current_player": current_player,
-                                   "current_admin": current_admin})
+    app.context_processor(lambda: {"current_player": _quietly(current_player),
+                                   "current_admin": _quietly(current_admin)})
 
     @app.after_request
     def _set_cookies(response: Response) -> Response:

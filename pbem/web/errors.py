@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 TITLES = {400: "Bad request", 401: "Sign-in required", 403: "Forbidden", 404: "Not found",
           405: "Method not allowed",
           409: "Conflict", 413: "Request too large", 415: "Unsupported media type",
-          422: "Move refused", 429: "Too many requests", 500: "Server error"}
+          422: "Refused", 429: "Too many requests", 500: "Server error"}
 
 
 def problem(status: int, detail: str) -> Response:

@@ -8,6 +8,7 @@ from pbem.core.matches import get_match, recent_matches
 from pbem.core.records import public_record
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
+from pbem.web.auth import current_player
 from pbem.web.clock import now
 
 bp = Blueprint("matches", __name__)
@@ -23,7 +24,10 @@ def index() -> str:
 def show(match_id: int) -> str:
     match = get_match(match_id)
     record = public_record(match, now(), requested_ply(match.ply))
-    return render_template("matches/show.html", record=record)
+    viewer = current_player()
+    can_rematch = (viewer is not None and not match.is_live
+                   and any(seat.player_id == viewer.id for seat in match.seat_rows()))
+    return render_template("matches/show.html", record=record, can_rematch=can_rematch)
 
 
 def requested_ply(latest: int) -> int | None:
