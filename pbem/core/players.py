@@ -37,34 +37,29 @@ def normalize_email(text: str) -> str:
     return checked.normalized.lower()
 
 
-def set_display_name(player: Player, name: str) -> None:
+def update_settings(player: Player, name: str, zone: str) -> None:
+    """Set the display name and time zone together: both are checked before either is
+    written, so a refused form changes nothing."""
     name = " ".join((name or "").split())
-    if not name:
-        Player.update(name=None).where(Player.id == player.id).execute()
-        player.name = None
-        return
-    if len(name) > MAX_NAME or len(name) < 2 or not _NAME.fullmatch(name) or "@" in name:
+    zone = (zone or "").strip()
+    if name and (len(name) > MAX_NAME or len(name) < 2 or not _NAME.fullmatch(name)
+                 or "@" in name):
         raise InvalidRequestError(
             f"A display name has 2 to {MAX_NAME} letters, digits, spaces, dots, dashes or "
             "apostrophes (and no @: it is shown instead of your address).")
-    taken = Player.select().where(peewee.fn.LOWER(Player.name) == name.lower(),
-                                  Player.id != player.id).exists()
-    if taken:
-        raise InvalidRequestError(f"The name {name!r} is taken; choose another.")
-    try:
-        with write_transaction():
-            Player.update(name=name).where(Player.id == player.id).execute()
-    except peewee.IntegrityError:
-        raise InvalidRequestError(f"The name {name!r} is taken; choose another.") from None
-    player.name = name
-
-
-def set_timezone(player: Player, zone: str) -> None:
-    zone = (zone or "").strip()
     if zone and (len(zone) > 64 or zone not in available_timezones()):
         raise InvalidRequestError(f"{zone[:64]!r} is not a time zone name (like Europe/Paris).")
-    Player.update(timezone=zone or None).where(Player.id == player.id).execute()
-    player.timezone = zone or None
+    taken = f"The name {name!r} is taken; choose another."
+    if name and Player.select().where(peewee.fn.LOWER(Player.name) == name.lower(),
+                                      Player.id != player.id).exists():
+        raise InvalidRequestError(taken)
+    try:
+        with write_transaction():
+            Player.update(name=name or None, timezone=zone or None).where(
+                Player.id == player.id).execute()
+    except peewee.IntegrityError:
+        raise InvalidRequestError(taken) from None
+    player.name, player.timezone = name or None, zone or None
 
 
 def suppress(email: str, now: datetime) -> None:
@@ -96,7 +91,7 @@ def my_matches(player: Player, now: datetime) -> list[dict[str, Any]]:
             "your_turn": your_turn, "seat": seat, "opponents": others,
             "deadline": deadline_info(seat.deadline, match.time_control, player.timezone, now)
             if your_turn else None,
-            "result": (match.result or {}).get("headline") if match.result else None,
+            "result": _result_for(match, seat.seat),
             "finished": match.status != MatchStatus.ACTIVE,
             "_sort": (0 if your_turn else 1 if match.is_live else 2,
                       seat.deadline.isoformat() if your_turn and seat.deadline else "",
@@ -104,6 +99,18 @@ def my_matches(player: Player, now: datetime) -> list[dict[str, Any]]:
         })
     rows.sort(key=lambda row: row.pop("_sort"))
     return rows
+
+
+def _result_for(match: Match, seat: int) -> str | None:
+    if not match.result:
+        return "aborted" if match.status == MatchStatus.ABORTED else None
+    winners = match.result.get("winners", [])
+    reason = match.result.get("reason", "")
+    if seat in winners:
+        verdict = "You won" if len(winners) == 1 else "Shared result"
+    else:
+        verdict = "You lost" if winners else "No winner"
+    return f"{verdict}: {reason}" if reason else verdict
 
 
 def reissue_seat_link(secret_key: str, match_id: int, seat_number: int, now: datetime,

@@ -52,7 +52,8 @@ def create() -> Response | tuple[str, int]:
             seat_order=form.get("seat_order") or "random")
         challenge = challenges.create_challenge(_settings(), _player(), request_, now())
     except (PbemError, RulesError) as error:
-        return _form_page(form, str(error), 422 if isinstance(error, RulesError) else None)
+        return _form_page(form, str(error),
+                          422 if isinstance(error, RulesError) else error.status)
     flash("Challenge sent: your opponents have been emailed.", "ok")
     return redirect(url_for("challenges.show", challenge_id=challenge.id), 303)
 

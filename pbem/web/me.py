@@ -55,8 +55,8 @@ def settings() -> Response:
 def save_settings() -> Response:
     player = _player()
     try:
-        players.set_display_name(player, request.form.get("name", ""))
-        players.set_timezone(player, request.form.get("timezone", ""))
+        players.update_settings(player, request.form.get("name", ""),
+                                request.form.get("timezone", ""))
     except PbemError as error:
         return _settings_page(error=str(error), status=error.status)
     flash("Settings saved.", "ok")

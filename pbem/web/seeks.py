@@ -45,7 +45,7 @@ def create() -> Response | tuple[str, int]:
                           int(count), now(),
                           on_timeout=form.get("on_timeout") or settings.default_on_timeout)
     except (PbemError, RulesError) as error:
-        return _page(str(error), 422 if isinstance(error, RulesError) else 400)
+        return _page(str(error), 422 if isinstance(error, RulesError) else error.status)
     flash("Seek posted: the match starts when its seats are taken.", "ok")
     return redirect(url_for("seeks.index"), 303)
 
