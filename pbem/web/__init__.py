@@ -21,6 +21,7 @@ from pbem.web import (
     devmail,
     errors,
     games,
+    inputs,
     matches,
     me,
     play,
@@ -37,6 +38,7 @@ def create_app(settings: Settings | None = None,
     """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time)."""
     settings = settings or load_settings()
     app = Flask(__name__, template_folder=str(TEMPLATES))
+    inputs.init_converters(app)
     if extra_template_dirs:
         app.jinja_loader = FileSystemLoader([str(TEMPLATES), *extra_template_dirs])
     app.config.update(
@@ -57,6 +59,8 @@ def create_app(settings: Settings | None = None,
     # A missing variable is a bug to see in tests, never a silently blank board.
     app.jinja_env.undefined = StrictUndefined
     bind_database(settings.database_url)
+
+    inputs.init_app(app)
 
     @app.before_request
     def _connect() -> None:
