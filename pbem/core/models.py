@@ -239,6 +239,8 @@ class Session(BaseModel):
     created_at = peewee.DateTimeField()
     last_seen_at = peewee.DateTimeField()
     expires_at = peewee.DateTimeField(index=True)  # absolute: no session outlives this
+    player_id: int | None
+    admin_id: int | None
 
 
 class Attempt(BaseModel):
@@ -274,6 +276,7 @@ class ApiToken(BaseModel):
     token_hash = peewee.CharField(max_length=64, unique=True)
     created_at = peewee.DateTimeField()
     last_used_at = peewee.DateTimeField(null=True)
+    player_id: int
 
 
 class Suppression(BaseModel):
@@ -309,6 +312,9 @@ class Challenge(BaseModel):
     created_at = peewee.DateTimeField()
     expires_at = peewee.DateTimeField(index=True)
     closed_at = peewee.DateTimeField(null=True)
+    challenger_id: int
+    match_id: int | None
+    rematch_of_id: int | None
 
 
 class InviteStatus:
@@ -328,6 +334,8 @@ class Invite(BaseModel):
     token_hash = peewee.CharField(max_length=64, unique=True)
     status = peewee.CharField(max_length=16, default=InviteStatus.PENDING)
     answered_at = peewee.DateTimeField(null=True)
+    challenge_id: int
+    player_id: int
 
     class Meta:
         indexes = ((("challenge", "player"), True),)
@@ -352,12 +360,16 @@ class Seek(BaseModel):
     version = peewee.IntegerField(default=0)
     match = peewee.ForeignKeyField(Match, null=True, on_delete="SET NULL")
     created_at = peewee.DateTimeField()
+    creator_id: int
+    match_id: int | None
 
 
 class SeekEntry(BaseModel):
     seek = peewee.ForeignKeyField(Seek, backref="entries", on_delete="CASCADE")
     player = peewee.ForeignKeyField(Player, on_delete="CASCADE")
     joined_at = peewee.DateTimeField()
+    seek_id: int
+    player_id: int
 
     class Meta:
         indexes = ((("seek", "player"), True),)

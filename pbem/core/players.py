@@ -79,26 +79,26 @@ def seats_of(player: Player) -> list[Seat]:
 def my_matches(player: Player, now: datetime) -> list[dict[str, Any]]:
     """Every match of the player: their turn first (soonest deadline first), then those
     waiting for others, then finished ones. `seat` is the row, for deriving the link."""
-    rows = []
+    rows: list[tuple[tuple[int, str, float], dict[str, Any]]] = []
     for seat in seats_of(player):
         match: Match = seat.match
         rules = rules_for(match)
         your_turn = match.is_live and seat.seat in (match.to_move or [])
         others = [other.player.public_name for other in match.seat_rows()
                   if other.seat != seat.seat]
-        rows.append({
+        order = (0 if your_turn else 1 if match.is_live else 2,
+                 seat.deadline.isoformat() if your_turn and seat.deadline else "",
+                 -(match.finished_at or match.updated_at).timestamp())
+        rows.append((order, {
             "id": match.id, "game": match.game, "title": rules.title, "status": match.status,
             "your_turn": your_turn, "seat": seat, "opponents": others,
             "deadline": deadline_info(seat.deadline, match.time_control, player.timezone, now)
             if your_turn else None,
             "result": _result_for(match, seat.seat),
             "finished": match.status != MatchStatus.ACTIVE,
-            "_sort": (0 if your_turn else 1 if match.is_live else 2,
-                      seat.deadline.isoformat() if your_turn and seat.deadline else "",
-                      -(match.finished_at or match.updated_at).timestamp()),
-        })
-    rows.sort(key=lambda row: row.pop("_sort"))
-    return rows
+        }))
+    rows.sort(key=lambda row: row[0])
+    return [row for _, row in rows]
 
 
 def _result_for(match: Match, seat: int) -> str | None:

@@ -89,13 +89,19 @@ def rule(entry_id: int) -> Response | tuple[str, int]:
     extension_text = (request.form.get("extension") or "").strip()
     try:
         extension = TimeControl.parse(extension_text).bank if ruling == "extend" else None
-        make_ruling(found.match_id, ruling, request.form.get("reason", ""), current_admin().email,
+        make_ruling(found.match_id, ruling, request.form.get("reason", ""), _admin_email(),
                     now(), extension=extension)
     except PbemError as error:
         flash(str(error), "error")
         return redirect(url_for("admin.entry", entry_id=entry_id), 303)
     flash(f"Ruling made on match {found.match_id}: {RULINGS[ruling]}.", "ok")
     return redirect(url_for("admin.queue"), 303)
+
+
+def _admin_email() -> str:
+    admin = current_admin()
+    assert admin is not None  # admin_required ran first
+    return admin.email
 
 
 def init_app(app: Flask) -> None:

@@ -24,9 +24,10 @@ from pbem.web.clock import now
 
 bp = Blueprint("api_players", __name__, url_prefix="/api")
 
-CHALLENGE_FIELDS = {"game": str, "opponents": list, "options": dict, "clock": str,
-                    "on_timeout": str, "seat_order": str}
-SEEK_FIELDS = {"game": str, "options": dict, "clock": str, "players": int, "on_timeout": str}
+CHALLENGE_FIELDS: dict[str, type] = {"game": str, "opponents": list, "options": dict,
+                                     "clock": str, "on_timeout": str, "seat_order": str}
+SEEK_FIELDS: dict[str, type] = {"game": str, "options": dict, "clock": str, "players": int,
+                                "on_timeout": str}
 
 
 @bp.get("/me")

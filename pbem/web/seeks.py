@@ -15,6 +15,7 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from pbem.core import seeks
+from pbem.core.models import Player
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
@@ -39,7 +40,7 @@ def create() -> Response | tuple[str, int]:
         count = (form.get("players") or "").strip()
         if not count.isdigit() or len(count) > 2:
             raise InvalidRequestError("The number of players is a whole number, like 2.")
-        seeks.create_seek(settings, current_player(), form.get("game", ""),
+        seeks.create_seek(settings, _player(), form.get("game", ""),
                           parse_options(form.get("options", "")),
                           (form.get("clock") or "").strip() or settings.default_time_control,
                           int(count), now(),
@@ -53,7 +54,7 @@ def create() -> Response | tuple[str, int]:
 @bp.post("/<int:seek_id>/join")
 @player_required
 def join(seek_id: int) -> Response:
-    seek = seeks.join(current_app.config["PBEM_SETTINGS"], seek_id, current_player(), now())
+    seek = seeks.join(current_app.config["PBEM_SETTINGS"], seek_id, _player(), now())
     if seek.match_id is not None:
         flash(f"The seek is full: match {seek.match_id} has started. Your link is below and "
               "in your email.", "ok")
@@ -65,7 +66,7 @@ def join(seek_id: int) -> Response:
 @bp.post("/<int:seek_id>/cancel")
 @player_required
 def cancel(seek_id: int) -> Response:
-    seeks.cancel(seek_id, current_player(), now())
+    seeks.cancel(seek_id, _player(), now())
     flash("Seek cancelled.", "ok")
     return redirect(url_for("seeks.index"), 303)
 
@@ -78,6 +79,12 @@ def _page(error: str | None, status: int = 200) -> tuple[str, int]:
     return render_template("seeks/index.html", seeks=listed, error=error, games=games,
                            form=request.form, default_clock=settings.default_time_control
                            ), status
+
+
+def _player() -> Player:
+    player = current_player()
+    assert player is not None  # player_required ran first
+    return player
 
 
 def init_app(app: Flask) -> None:
