@@ -53,6 +53,9 @@ class Settings:
     # web process agrees: failed admin logins per account and per client address, sign-in
     # mails per address and per client address.
     rate_window_minutes: int = 15
+    # How many reverse proxies in front of the web app set X-Forwarded-For (0: none). Rate
+    # limits per client address need the real address, not the proxy's.
+    trusted_proxies: int = 0
     login_failures_allowed: int = 5
     signin_mails_per_address: int = 3
     signin_mails_per_client: int = 10

@@ -5,6 +5,7 @@ me again". GET pages only show; every action is a CSRF-protected POST."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 from flask import (
@@ -30,6 +31,7 @@ from pbem.web.auth import current_player, player_required, sign_in
 from pbem.web.clock import now
 
 bp = Blueprint("challenges", __name__)
+REPEAT_SIGN_IN = timedelta(minutes=10)
 
 
 @bp.get("/challenges/new")
@@ -109,9 +111,13 @@ def invitation(token: str) -> str:
 @bp.post("/invites/<token>/accept")
 def accept_by_link(token: str) -> Response:
     invite = challenges.invite_for_token(token)
-    challenge = challenges.accept(_settings(), invite.id, now()).challenge
-    _sign_in_as(invite)
-    return _after(challenge, "accept")
+    answer = challenges.accept(_settings(), invite.id, now())
+    answered_at = Invite.get_by_id(invite.id).answered_at
+    # The accept signs the invitee in; a repeat (a double click) does too, but only shortly
+    # after, so an old invitation mail is not a lasting sign-in link.
+    if not answer.already or (answered_at and now() - answered_at < REPEAT_SIGN_IN):
+        _sign_in_as(invite)
+    return _after(answer.challenge, "accept")
 
 
 @bp.post("/invites/<token>/decline")

@@ -23,7 +23,7 @@ def invitation_path(smtp, address: str) -> str:
 
 
 def test_a_challenge_accepted_by_the_emailed_link_starts_the_match(app, client, worker,
-                                                                   smtp) -> None:
+                                                                   smtp, clock) -> None:
     sign_in(client, ANN, worker, smtp)
     sent = challenge(client, BEN, options="pile=5", clock="2d", seat_order="as-listed")
     assert sent.status_code == 303
@@ -57,6 +57,11 @@ def test_a_challenge_accepted_by_the_emailed_link_starts_the_match(app, client, 
     assert ben.post(f"{path}/accept", data={"csrf_token": csrf_from(page.data)}
                     ).status_code == 303
     assert Match.select().count() == 1
+    # Long after, the old invitation mail no longer signs anyone in.
+    clock.advance(minutes=11)
+    finder = app.test_client()
+    finder.post(f"{path}/accept", data={"csrf_token": csrf_from(finder.get("/signin").data)})
+    assert finder.get("/me").status_code == 302
 
 
 def test_a_decline_is_mailed_to_the_challenger(app, client, worker, smtp) -> None:
