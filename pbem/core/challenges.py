@@ -264,6 +264,8 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
     invites = list(Invite.select(Invite, Player).join(Player)
                    .where(Invite.challenge == challenge).order_by(Invite.position))
     mine = viewer is not None and viewer.id == challenge.challenger_id
+    own = next((invite for invite in invites
+                if viewer is not None and invite.player_id == viewer.id), None)
     return {
         "id": challenge.id,
         "status": challenge.status,
@@ -281,6 +283,7 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
         "expires_at": challenge.expires_at.isoformat() + "Z",
         "rematch_of": challenge.rematch_of_id,
         "match": challenge.match_id,
+        "your_answer": own.status if own is not None else None,
     }
 
 

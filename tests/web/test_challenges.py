@@ -109,6 +109,7 @@ def test_the_challenger_cancels_while_it_is_pending(app, client, worker, smtp) -
     ben_path, cy_path = invitation_path(smtp, BEN), invitation_path(smtp, CY)
     ben.post(f"{ben_path}/accept", data={"csrf_token": csrf_from(ben.get(ben_path).data)})
     assert Challenge.get().status == "pending"  # Cy has not answered
+    assert b"You accepted; waiting for the others" in ben.get("/me").data
     cancel = post_form(client, f"/challenges/{Challenge.get().id}/cancel", page="/me")
     assert cancel.status_code == 303 and Challenge.get().status == "cancelled"
     late = cy.post(f"{cy_path}/accept", data={"csrf_token": csrf_from(cy.get("/signin").data)})
