@@ -19,10 +19,10 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core import housekeeping
-from pbem.core.db import database
+from pbem.core.db import UNAVAILABLE, database, unavailable_reason
 from pbem.core.housekeeping import HousekeepingReport
 from pbem.core.sessions import SessionPolicy
-from pbem.core.sweep import SweepReport, sweep
+from pbem.core.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.outbox import DrainReport, deliver_due
 from pbem.mail.senders import Sender, sender_for
@@ -42,8 +42,12 @@ class Worker:
         self.clock = clock
 
     def send_outbox(self) -> DrainReport:
-        with _connection():
-            report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+        try:
+            with _connection():
+                report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+        except UNAVAILABLE as error:
+            _log_unavailable("outbox", error)
+            return DrainReport()
         if report.sent or report.retrying or report.failed:
             log.info("outbox: %s sent, %s to retry, %s failed",
                      report.sent, report.retrying, report.failed)
@@ -51,8 +55,13 @@ class Worker:
 
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
-        with _connection():
-            report = sweep(self.clock(), grace)
+        try:
+            with _connection():
+                report = sweep(self.clock(), grace, limits=Limits(
+                    self.settings.autoplay_limit, self.settings.after_autoplay_limit))
+        except UNAVAILABLE as error:
+            _log_unavailable("deadlines", error)
+            return SweepReport()
         if any(vars(report).values()):
             log.info("deadlines: %s", vars(report))
         return report
@@ -60,8 +69,12 @@ class Worker:
     def housekeeping(self) -> HousekeepingReport:
         policy = SessionPolicy.from_days(self.settings.session_idle_days,
                                          self.settings.session_max_days)
-        with _connection():
-            report = housekeeping.run(self.clock(), policy)
+        try:
+            with _connection():
+                report = housekeeping.run(self.clock(), policy)
+        except UNAVAILABLE as error:
+            _log_unavailable("accounts", error)
+            return HousekeepingReport()
         if report.expired_challenges:
             log.info("challenges: %s expired", report.expired_challenges)
         return report
@@ -104,6 +117,12 @@ def start_in_background(worker: Worker) -> BackgroundScheduler:
     log.info("worker started in this process: outbox every %ss, deadlines every %ss",
              worker.settings.outbox_interval_seconds, worker.settings.deadline_interval_seconds)
     return scheduler
+
+
+def _log_unavailable(job: str, error: BaseException) -> None:
+    # One line, not a traceback: nothing is lost, the next tick reads the due work again.
+    log.error("%s: the database is unavailable (%s); trying again on the next tick",
+              job, unavailable_reason(error))
 
 
 class _connection:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from flask import Flask
+from flask import Flask, request
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemLoader, StrictUndefined
 
@@ -12,6 +10,7 @@ from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
 from pbem.core.keys import Purpose, purpose_key
+from pbem.paths import TEMPLATES
 from pbem.web import (
     admin,
     api,
@@ -22,6 +21,7 @@ from pbem.web import (
     errors,
     games,
     inputs,
+    lifecycle,
     matches,
     me,
     play,
@@ -29,8 +29,7 @@ from pbem.web import (
     seeks,
     signin,
 )
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+from pbem.web.errors import connect_or_unavailable
 
 
 def create_app(settings: Settings | None = None,
@@ -69,15 +68,17 @@ def create_app(settings: Settings | None = None,
 
     @app.before_request
     def _connect() -> None:
-        database.connect(reuse_if_open=True)
+        # Static files need no database, so the stylesheet still loads on the 503 page.
+        if request.endpoint != "static":
+            connect_or_unavailable()
 
     @app.teardown_request
     def _close(_exc: BaseException | None) -> None:
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, matches, api, api_players, admin, auth, signin, me,
-                   challenges, seeks, security, errors):
+    for module in (games, play, lifecycle, matches, api, api_players, admin, auth, signin,
+                   me, challenges, seeks, security, errors):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
@@ -85,7 +86,7 @@ def create_app(settings: Settings | None = None,
     # A seat's private link is its credential (a cross-site page cannot know it), and the API
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
     # The players' API authenticates by Bearer token only, never by cookie (see auth.py).
-    for blueprint in ("play", "api", "api_players", "devmail"):
+    for blueprint in ("play", "lifecycle", "api", "api_players", "devmail"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

@@ -25,11 +25,15 @@ def index() -> str:
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int) -> str:
     match = get_match(match_id)
-    record = public_record(match, now(), requested_ply(match.ply))
+    shown = requested_ply(match.ply)
+    record = public_record(match, now(), shown)
+    # Only the live position follows the match by itself; a replayed one stays put.
+    poll = poll_tag(match.ply, match.status) if match.is_live and shown is None else None
     viewer = current_player()
     can_rematch = (viewer is not None and not match.is_live
                    and any(seat.player_id == viewer.id for seat in match.seat_rows()))
-    return render_template("matches/show.html", record=record, can_rematch=can_rematch)
+    return render_template("matches/show.html", record=record, poll_tag=poll,
+                           can_rematch=can_rematch)
 
 
 @bp.get("/matches/<int:match_id>/ply")
