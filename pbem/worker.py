@@ -18,7 +18,10 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbem.clock import utcnow
 from pbem.config import Settings
+from pbem.core import housekeeping
 from pbem.core.db import UNAVAILABLE, database, unavailable_reason
+from pbem.core.housekeeping import HousekeepingReport
+from pbem.core.sessions import SessionPolicy
 from pbem.core.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.outbox import DrainReport, deliver_due
@@ -63,8 +66,22 @@ class Worker:
             log.info("deadlines: %s", vars(report))
         return report
 
+    def housekeeping(self) -> HousekeepingReport:
+        policy = SessionPolicy.from_days(self.settings.session_idle_days,
+                                         self.settings.session_max_days)
+        try:
+            with _connection():
+                report = housekeeping.run(self.clock(), policy)
+        except UNAVAILABLE as error:
+            _log_unavailable("accounts", error)
+            return HousekeepingReport()
+        if report.expired_challenges:
+            log.info("challenges: %s expired", report.expired_challenges)
+        return report
+
     def run_once(self) -> dict[str, object]:
-        return {"deadlines": self.sweep_deadlines(), "outbox": self.send_outbox()}
+        return {"deadlines": self.sweep_deadlines(), "accounts": self.housekeeping(),
+                "outbox": self.send_outbox()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
         scheduler.add_job(self.send_outbox, "interval", id="outbox",
@@ -74,6 +91,10 @@ class Worker:
                           # loses nothing: run late rather than drop, and never overlap.
                           misfire_grace_time=300, coalesce=True, max_instances=1)
         scheduler.add_job(self.sweep_deadlines, "interval", id="deadlines",
+                          seconds=self.settings.deadline_interval_seconds,
+                          next_run_time=datetime.now(UTC),
+                          misfire_grace_time=300, coalesce=True, max_instances=1)
+        scheduler.add_job(self.housekeeping, "interval", id="accounts",
                           seconds=self.settings.deadline_interval_seconds,
                           next_run_time=datetime.now(UTC),
                           misfire_grace_time=300, coalesce=True, max_instances=1)
