@@ -13,6 +13,7 @@ from datetime import datetime
 from pbem.core import notify, offers
 from pbem.core.changes import Locked, apply_change
 from pbem.core.models import Match, MatchStatus, Move
+from pbem.core.text import check_text
 from pbem.errors import (
     ConflictError,
     InvalidRequestError,
@@ -43,6 +44,7 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
     if len(text) > MAX_MOVE_TEXT:
         raise InvalidRequestError(f"That move is {len(text)} characters long; a move is at "
                                   f"most {MAX_MOVE_TEXT}.")
+    check_text(text, "move")
 
     def change(door: Locked) -> MoveResult:
         if offer_draw and door.match.is_live:

@@ -21,6 +21,7 @@ from pbem.core.models import (
     MatchStatus,
 )
 from pbem.core.play import move_in
+from pbem.core.text import check_text
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games.base import Outcome
 
@@ -60,7 +61,7 @@ def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: dateti
     message if it cannot be; a repeat of a ruling already made is AlreadyRuledError."""
     if ruling not in RULINGS:
         raise InvalidRequestError(f"{ruling!r} is not a ruling (one of: {', '.join(RULINGS)})")
-    reason = (reason or "").strip()
+    reason = check_text((reason or "").strip(), "reason")
     if not reason:
         raise InvalidRequestError("A ruling needs a reason: the players will read it.")
     if ruling == "extend" and (extension is None or extension <= timedelta(0)):

@@ -21,16 +21,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+import peewee
+
 from pbem.core import lifecycle_mail, notify
-from pbem.core.changes import Locked, apply_change, lock_match, retrying
-from pbem.core.db import write_transaction
+from pbem.core.changes import Locked, apply_change, is_transient, lock_match, retrying
+from pbem.core.db import UNAVAILABLE, write_transaction
 from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
     Heartbeat,
     Match,
-    MatchStatus,
     MessageStatus,
     Move,
     OutboxMessage,
@@ -88,8 +89,10 @@ def sweep(now: datetime, outage_grace: timedelta, batch: int = 200,
 
 
 def _due(column: Any, now: datetime, batch: int) -> list[_Due]:
-    query = (Seat.select(Seat.id, Seat.match, Seat.seat).join(Match)
-             .where(column <= now, Match.status == MatchStatus.ACTIVE)
+    # Only seats that owe a move in a live match have a deadline or reminder time (every end
+    # of a match clears them), so the column's own index finds due work: no join, no scan of
+    # live matches, however many there are.
+    query = (Seat.select(Seat.id, Seat.match, Seat.seat).where(column <= now)
              .order_by(column).limit(batch))
     return [_Due(row.id, row.match_id, row.seat) for row in query]
 
@@ -98,6 +101,11 @@ def _guarded(due: _Due, now: datetime, action: Callable[[], Any]) -> Any:
     """Run one seat's settlement; if it fails for any reason, keep the sweep going."""
     try:
         return action()
+    except UNAVAILABLE as error:
+        if not isinstance(error, peewee.OperationalError) or not is_transient(error):
+            raise  # the database is down: the worker says so and tries again next tick
+        log.exception("could not settle seat %s of match %s", due.number, due.match_id)
+        return "failed"
     except Exception:
         log.exception("could not settle seat %s of match %s; opening an admin entry",
                       due.number, due.match_id)
@@ -111,14 +119,15 @@ def _guarded(due: _Due, now: datetime, action: Callable[[], Any]) -> Any:
 def _remind(due: _Due, now: datetime) -> bool:
     def remind(door: Locked) -> bool:
         seat = door.seat(due.number)
-        if not door.match.is_live or seat.remind_at is None or seat.remind_at > now:
+        if seat.remind_at is None or seat.remind_at > now:
             return False
         seat.remind_at = None
         seat.version += 1
         seat.save()
         door.touch()
-        if seat.deadline is None or seat.deadline <= now:
-            # Time is already up: the timeout settles the seat; a reminder would say
+        if not door.match.is_live or seat.deadline is None or seat.deadline <= now:
+            # A stray reminder of an ended match is cleared all the same. If time is already up,
+            # the timeout settles the seat: the timeout settles the seat; a reminder would say
             # "still your turn" about a turn that is over.
             return False
         door.then(lambda: notify.queue_reminder(door.match, door.rules, door.state,
@@ -130,12 +139,14 @@ def _remind(due: _Due, now: datetime) -> bool:
 def _settle(due: _Due, now: datetime, limits: Limits) -> str:
     def settle(door: Locked) -> str:
         seat = door.seat(due.number)
-        if not door.match.is_live or seat.deadline is None or seat.deadline > now:
+        if seat.deadline is None or seat.deadline > now:
             return "skipped"
         seat.deadline = seat.remind_at = None
         seat.version += 1
         seat.save()
         door.touch()
+        if not door.match.is_live:
+            return "skipped"  # a stray deadline of an ended match is cleared all the same
         if _turn_email_undelivered(door.match, due.number):
             # The player may never have been told: an admin looks before anything happens.
             open_entry(door, due.number, "undelivered")
@@ -233,9 +244,7 @@ def _extend_for_outage(now: datetime, grace: timedelta) -> int:
             return 0
         outage = now - last
         # In the door's order (match, then seat) so this never deadlocks with a change.
-        running = (Seat.select().join(Match)
-                   .where(Seat.deadline >= last, Match.status == MatchStatus.ACTIVE)
-                   .order_by(Seat.match, Seat.seat))
+        running = Seat.select().where(Seat.deadline >= last).order_by(Seat.match, Seat.seat)
         return sum(_claim(seat, deadline=seat.deadline and seat.deadline + outage,
                           remind_at=seat.remind_at and seat.remind_at + outage)
                    for seat in running)
