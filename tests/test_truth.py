@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pbem.core.lifecycle import resign
 from pbem.core.matches import create_match
-from pbem.core.models import Match
+from pbem.core.models import Match, Move
 from pbem.core.notify import describe_outcome
 from pbem.core.play import submit_move
 from pbem.core.records import moves_for, public_record
@@ -111,3 +111,24 @@ def test_a_finished_frozen_forest_match_names_players_not_roles() -> None:
     winners = sorted(outcome.winners)
     assert [rules.seat_label(state, s) for s in (0, 1)] == ["Player 1", "Player 2"]
     assert all(f"Player {w + 1}" in outcome.reason for w in winners) or len(winners) == 2
+
+
+def test_mimic_taking_shows_hidden_moves_once_the_round_summary_reveals_them(
+        db_url: str) -> None:
+    rules = get_rules("mimic-taking")
+    match = create_match("mimic-taking", [ANN, BEN, CY], {}, "k", START, seed=7).match
+    scored_at = None
+    while scored_at is None:
+        match = Match.get_by_id(match.id)
+        state = rules.load(match.state)
+        seat = min(rules.to_move(state))
+        move = rules.format_move(state, rules.default_move(state, seat))
+        submit_move(match.id, seat, move, None, START)
+        last = Move.get(Move.match == match, Move.ply == match.ply + 1)
+        if any(event["kind"] == "round_scored" for event in last.events):
+            scored_at = last.ply
+    hidden = [m.ply for m in Move.select().where(Move.match == match,
+                                                 Move.visible_to.is_null(False))]
+    assert hidden, "the round had secret moves"
+    shown = public_record(Match.get_by_id(match.id), START)["moves"]
+    assert all(m["text"] is not None for m in shown if m["ply"] <= scored_at)
