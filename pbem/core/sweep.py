@@ -119,15 +119,17 @@ def _guarded(due: _Due, now: datetime, action: Callable[[], Any]) -> Any:
 def _remind(due: _Due, now: datetime) -> bool:
     def remind(door: Locked) -> bool:
         seat = door.seat(due.number)
+        if not door.match.is_live:
+            _clear_stray_times(seat)
+            return False
         if seat.remind_at is None or seat.remind_at > now:
             return False
         seat.remind_at = None
         seat.version += 1
         seat.save()
         door.touch()
-        if not door.match.is_live or seat.deadline is None or seat.deadline <= now:
-            # A stray reminder of an ended match is cleared all the same. If time is already up,
-            # the timeout settles the seat: the timeout settles the seat; a reminder would say
+        if seat.deadline is None or seat.deadline <= now:
+            # Time is already up: the timeout settles the seat; a reminder would say
             # "still your turn" about a turn that is over.
             return False
         door.then(lambda: notify.queue_reminder(door.match, door.rules, door.state,
@@ -139,14 +141,15 @@ def _remind(due: _Due, now: datetime) -> bool:
 def _settle(due: _Due, now: datetime, limits: Limits) -> str:
     def settle(door: Locked) -> str:
         seat = door.seat(due.number)
+        if not door.match.is_live:
+            _clear_stray_times(seat)
+            return "skipped"
         if seat.deadline is None or seat.deadline > now:
             return "skipped"
         seat.deadline = seat.remind_at = None
         seat.version += 1
         seat.save()
         door.touch()
-        if not door.match.is_live:
-            return "skipped"  # a stray deadline of an ended match is cleared all the same
         if _turn_email_undelivered(door.match, due.number):
             # The player may never have been told: an admin looks before anything happens.
             open_entry(door, due.number, "undelivered")
@@ -167,6 +170,14 @@ def _settle(due: _Due, now: datetime, limits: Limits) -> str:
             open_entry(door, due.number, cause)
         return "settled"
     return apply_change(due.match_id, settle, now)
+
+
+def _clear_stray_times(seat: Seat) -> None:
+    """A seat of an ended match keeps no deadline (it would be found due at every sweep)."""
+    if seat.deadline is not None or seat.remind_at is not None:
+        seat.deadline = seat.remind_at = None
+        seat.version += 1
+        seat.save()
 
 
 def open_entry(door: Locked, seat: int, cause: str) -> None:
@@ -244,7 +255,8 @@ def _extend_for_outage(now: datetime, grace: timedelta) -> int:
             return 0
         outage = now - last
         # In the door's order (match, then seat) so this never deadlocks with a change.
-        running = Seat.select().where(Seat.deadline >= last).order_by(Seat.match, Seat.seat)
+        running = (Seat.select().where(Seat.deadline >= last)
+                   .order_by(Seat.match, Seat.seat))
         return sum(_claim(seat, deadline=seat.deadline and seat.deadline + outage,
                           remind_at=seat.remind_at and seat.remind_at + outage)
                    for seat in running)
