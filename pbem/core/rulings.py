@@ -62,6 +62,7 @@ def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: dateti
     if ruling not in RULINGS:
         raise InvalidRequestError(f"{ruling!r} is not a ruling (one of: {', '.join(RULINGS)})")
     reason = check_text((reason or "").strip(), "reason")
+    check_text(actor, "name of who rules")
     if not reason:
         raise InvalidRequestError("A ruling needs a reason: the players will read it.")
     if ruling == "extend" and (extension is None or extension <= timedelta(0)):
