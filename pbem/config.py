@@ -42,11 +42,31 @@ class Settings:
     deadline_interval_seconds: int = 60
     outage_grace_seconds: int = 600
     vacation_days_per_year: int = 14
+    # Reply by email (see pbem/mail/addresses.py and pbem/mail/inbound/).
+    reply_address: str = ""
+    inbound_require_sender_match: bool = True
+    inbound_error_answers_per_hour: int = 3
+    inbound_secret: str = ""
+    imap_host: str = ""
+    imap_port: int = 993
+    imap_user: str = ""
+    imap_password: str = ""
+    imap_folder: str = "INBOX"
+    imap_tls: bool = True
+    imap_interval_seconds: int = 30
 
     @property
     def uses_dev_mailbox(self) -> bool:
         """With no SMTP host, mail is kept in the database and shown on the dev mailbox page."""
         return not self.smtp_host
+
+    @property
+    def reply_base(self) -> str:
+        """The address reply addresses are built from; in development, one at the mail domain
+        so the development mailbox can reply without any setting."""
+        if self.reply_address:
+            return self.reply_address.strip()
+        return f"play@{self.mail_domain}" if self.development else ""
 
     @property
     def mail_domain(self) -> str:
