@@ -21,6 +21,7 @@ from pbem.config import Settings
 from pbem.core.db import database
 from pbem.core.sweep import SweepReport, sweep
 from pbem.mail.compose import Composer
+from pbem.mail.inbound.imap import PollReport, poll
 from pbem.mail.outbox import DrainReport, deliver_due
 from pbem.mail.senders import Sender, sender_for
 
@@ -54,8 +55,17 @@ class Worker:
             log.info("deadlines: %s", vars(report))
         return report
 
+    def read_inbox(self) -> PollReport:
+        """Reply by email over IMAP (only when `imap_host` is set)."""
+        with _connection():
+            report = poll(self.settings, self.clock)
+        if report.handled or report.left:
+            log.info("inbox: %s handled, %s left for later", report.handled, report.left)
+        return report
+
     def run_once(self) -> dict[str, object]:
-        return {"deadlines": self.sweep_deadlines(), "outbox": self.send_outbox()}
+        inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
+        return {"deadlines": self.sweep_deadlines(), **inbox, "outbox": self.send_outbox()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
         scheduler.add_job(self.send_outbox, "interval", id="outbox",
@@ -68,6 +78,11 @@ class Worker:
                           seconds=self.settings.deadline_interval_seconds,
                           next_run_time=datetime.now(UTC),
                           misfire_grace_time=300, coalesce=True, max_instances=1)
+        if self.settings.imap_host:
+            scheduler.add_job(self.read_inbox, "interval", id="inbox",
+                              seconds=self.settings.imap_interval_seconds,
+                              next_run_time=datetime.now(UTC),
+                              misfire_grace_time=300, coalesce=True, max_instances=1)
         return scheduler
 
 

@@ -158,7 +158,7 @@ def _decide(letter: Letter, policy: Policy, now: datetime) -> Receipt:
         # No backscatter: the sender may be forged. The seat's own player hears of it.
         answer = _answer(seat, "foreign", letter, policy, now, sender=letter.sender or "?")
         return _at(seat, Action.FOREIGN, f"sent from {letter.sender}, not the seat's address",
-                       answer)
+                   answer)
     line = letter.first_line
     if not line:
         answer = _answer(seat, "help", letter, policy, now,
@@ -191,7 +191,7 @@ def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
                  now: datetime) -> Receipt:
     if command in ("help", "board"):
         return _at(seat, Action.COMMAND, command,
-                       _answer(seat, command, letter, policy, now, reason=""))
+                   _answer(seat, command, letter, policy, now, reason=""))
     service = _lifecycle(command)
     if service is None:
         answer = _answer(seat, "unavailable", letter, policy, now, command=command)
