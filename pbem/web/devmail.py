@@ -110,8 +110,8 @@ def _reply_bytes(original: EmailMessage, body: str, sender: str) -> bytes:
     reply["In-Reply-To"] = original["Message-ID"]
     reply["References"] = f"{original.get('References', '')} {original['Message-ID']}".strip()
     # Quoted below the player's text, as mail clients do, so the pipeline strips it for real.
-    quoted = "\n".join(f"> {line}" for line in
-                       original.get_body(("plain",)).get_content().splitlines())
+    part = original.get_body(("plain",))
+    quoted = "\n".join(f"> {line}" for line in (part.get_content() if part else "").splitlines())
     reply.set_content(f"{body.strip()}\n\nOn {original['Date']}, {original['From']} wrote:\n"
                       f"{quoted}\n")
     return reply.as_bytes()

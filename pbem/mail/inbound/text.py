@@ -20,17 +20,31 @@ MAX_TEXT = 30_000
 LANGUAGES = [code for code in MAIL_LANGUAGES if len(code) == 2]
 _PARSER = EmailReplyParser(languages=LANGUAGES)
 _INVISIBLE = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
-# "On … wrote:" split over two lines (Gmail wraps long attributions) is still an attribution.
-_WRAPPED_ATTRIBUTION = re.compile(r"^(On|Am|Le|El|Il|Op)\s[^\n]*\n[^\n]*(wrote|schrieb|écrit|"
-                                  r"escribió|scritto|geschreven)[^\n]*:\s*$", re.MULTILINE)
+# The line that introduces a quote: "On … wrote:", "Am … schrieb …:", "Le … a écrit :" and the
+# like, possibly itself quoted (Apple Mail) or wrapped over two lines (Gmail).
+_ATTRIBUTION = re.compile(
+    r"^[> \t]*(On|Am|Le|El|Il|Op|Den|Dne|W dniu|Em|Em \w+,)\s[^\n]{0,300}?"
+    r"(wrote|schrieb|a écrit|escribió|ha scritto|schreef|skrev|napsal|napisał|escreveu)"
+    r"[^\n]{0,120}:[ \t]*$", re.MULTILINE | re.IGNORECASE)
+_WRAPPED_ATTRIBUTION = re.compile(
+    r"^[> \t]*(On|Am|Le|El|Il|Op)\s[^\n]{0,300}\n[^\n]{0,300}(wrote|schrieb|écrit|escribió|"
+    r"scritto|geschreven)[^\n]{0,120}:[ \t]*$", re.MULTILINE | re.IGNORECASE)
 
 
 def first_line(body: str) -> str | None:
     """The first non-empty line the player wrote, or None if they wrote nothing of their own."""
     body = _INVISIBLE.sub("", body[:MAX_TEXT]).replace("\xa0", " ").replace("\r\n", "\n")
     body = _WRAPPED_ATTRIBUTION.sub(lambda m: m.group(0).replace("\n", " "), body)
+    # Attribution lines go first: what follows them is `>`-quoted, and skipped line by line
+    # below, so a bottom-posted move after the quote is still found.
+    body = _ATTRIBUTION.sub("", body).strip()
     replies = _PARSER.read(body).replies
-    own = replies[0].body if replies else body
+    # What remains for the parser are quote headers such as Outlook's "From: … Sent: …" block
+    # or "-----Original Message-----", below which the quoted mail is not marked with `>`:
+    # only the text above the first one is the player's. Its signature patterns are not used:
+    # they would eat moves (Danish "Tak" matches "take 2"; a quoted "--" swallows what
+    # follows), and only the first line is read, so a signature below it never matters.
+    own = replies[0].full_body if replies and not replies[0].headers else ""
     for line in own.splitlines():
         line = line.strip()
         if not line or line.startswith(">"):
