@@ -20,6 +20,7 @@ from email.utils import parseaddr
 from pbem.mail.inbound.text import first_line, html_to_text
 
 MAX_BYTES = 1024 * 1024
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _MESSAGE_ID = re.compile(r"<([^<>\s]{1,250})>")
 # Headers that may carry the address the mail was sent to, most reliable first.
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To", "To", "Cc")
@@ -137,7 +138,7 @@ def _all_headers(message: Message, name: str) -> list[str]:
             text = str(make_header(decode_header(str(value))))
         except Exception:  # any malformed encoded-word: keep the raw text
             text = str(value)
-        found.append(" ".join(text.split()))
+        found.append(" ".join(_CONTROL.sub("", text).split()))
     return found
 
 

@@ -19,7 +19,9 @@ from mailparser_reply.constants import MAIL_LANGUAGES
 MAX_TEXT = 30_000
 LANGUAGES = [code for code in MAIL_LANGUAGES if len(code) == 2]
 _PARSER = EmailReplyParser(languages=LANGUAGES)
-_INVISIBLE = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+# Zero-width characters clients sprinkle in, and control characters (a NUL cannot even be
+# stored in PostgreSQL).
+_INVISIBLE = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff\u00ad\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # The line that introduces a quote: "On … wrote:", "Am … schrieb …:", "Le … a écrit :" and the
 # like, possibly itself quoted (Apple Mail) or wrapped over two lines (Gmail).
 _ATTRIBUTION = re.compile(
