@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from functools import lru_cache
 from email.message import EmailMessage
 from email.utils import parseaddr
 
@@ -31,8 +32,13 @@ def latest(address: str, template: str | None = "your_turn") -> OutboxMessage:
 
 def as_sent(settings: Settings, row: OutboxMessage) -> EmailMessage:
     """The mail exactly as the outbox would send it."""
-    composer = Composer(settings, (SUPPORT_TEMPLATES,))
-    return composer.to_email(row, START)
+    return _composer(settings).to_email(row, START)
+
+
+@lru_cache(maxsize=4)
+def _composer(settings: Settings) -> Composer:
+    # One per settings, so templates are compiled once (whole matches render hundreds).
+    return Composer(settings, (SUPPORT_TEMPLATES,))
 
 
 def reply(mail: EmailMessage, body: str, sender: str | None = None,
