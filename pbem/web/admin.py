@@ -21,6 +21,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.admins import authenticate
 from pbem.core.clocks import TimeControl
+from pbem.core.mailin import recent as recent_inbound
 from pbem.core.matches import get_match
 from pbem.core.models import Adjudication, OutboxMessage
 from pbem.core.records import public_record
@@ -97,6 +98,13 @@ def rule(entry_id: int) -> Response | tuple[str, int]:
         return redirect(url_for("admin.entry", entry_id=entry_id), 303)
     flash(f"Ruling made on match {found.match_id}: {RULINGS[ruling]}.", "ok")
     return redirect(url_for("admin.queue"), 303)
+
+
+@bp.get("/inbound")
+@login_required
+def inbound() -> str:
+    """Every email that came in for reply by email, and what became of it."""
+    return render_template("admin/inbound.html", messages=recent_inbound())
 
 
 def init_app(app: Flask) -> None:

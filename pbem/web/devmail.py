@@ -84,7 +84,8 @@ def reply(message_id: int) -> Response:
     except TEMPORARY_ERRORS as error:
         flash(f"The database could not be reached: {error}", "error")
     else:
-        answer = f"; answered with a {receipt.answer} mail" if receipt.answer else "; no answer"
+        answer = ("; the answer is below" if receipt.answer
+                  else "; no answer was sent")
         flash(f"Reply handled: {receipt.action.replace('_', ' ')}"
               f"{f' ({receipt.detail})' if receipt.detail else ''}{answer}.", "ok")
     return redirect(url_for("devmail.index"), code=303)
