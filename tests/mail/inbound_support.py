@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import secrets
-from functools import lru_cache
 from email.message import EmailMessage
 from email.utils import parseaddr
+from functools import lru_cache
 
 from pbem.config import Settings
 from pbem.core.matches import create_match
