@@ -7,14 +7,17 @@ key. Keys are plain lower-case names, the same as the fields below; see config.e
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets
 import tomllib
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from pbem.addresses import AddressError, check_address, parse_sender
 from pbem.core.keys import HOW_TO_MAKE_ONE, weakness
 from pbem.errors import ConfigError
 
@@ -70,8 +73,7 @@ class Settings:
 
     @property
     def mail_domain(self) -> str:
-        address = self.mail_from.rsplit("<", 1)[-1].rstrip(">").strip()
-        return address.rsplit("@", 1)[-1] if "@" in address else "localhost"
+        return parse_sender(self.mail_from)[1].rsplit("@", 1)[-1]
 
 
 def load_settings(
@@ -93,6 +95,8 @@ def load_settings(
             values[field.name] = raw
     values.update(overrides or {})
     settings = Settings(**{name: _coerce(name, value) for name, value in values.items()})
+    _check_mail_from(settings.mail_from)
+    _check_reply_address(settings.reply_address)
     return _finish(settings)
 
 
@@ -102,6 +106,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
             data = tomllib.load(handle)
     except FileNotFoundError:
         raise ConfigError(f"configuration file {path} does not exist") from None
+    except OSError as error:
+        raise ConfigError(f"configuration file {path} cannot be read: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"configuration file {path} is not valid TOML: {error}") from None
     known = {field.name for field in fields(Settings)}
@@ -111,22 +117,58 @@ def _read_toml(path: Path) -> dict[str, Any]:
     return data
 
 
+@functools.cache
+def _field_types() -> dict[str, Any]:
+    # The classes themselves: `field.type` is only the annotation's text under
+    # `from __future__ import annotations`, and a class without it.
+    return typing.get_type_hints(Settings)
+
+
 def _coerce(name: str, value: Any) -> Any:
-    types = {field.name: field.type for field in fields(Settings)}
+    types = _field_types()
     if name not in types:
         raise ConfigError(f"unknown setting {name!r}")
     kind = types[name]
-    if kind == "bool" and not isinstance(value, bool):
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
         word = str(value).strip().lower()
         if word not in {"1", "0", "true", "false", "yes", "no", "on", "off", ""}:
             raise ConfigError(f"setting {name} must be true or false, not {value!r}")
         return word in {"1", "true", "yes", "on"}
-    if kind == "int" and not isinstance(value, int):
+    if kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
         try:
             return int(str(value).strip())
         except ValueError:
             raise ConfigError(f"setting {name} must be a whole number, not {value!r}") from None
-    return value if kind != "str" else str(value)
+    if kind is str:
+        return str(value)
+    raise ConfigError(f"setting {name} has a type pbem cannot read: {kind!r}")
+
+
+def _check_mail_from(mail_from: str) -> None:
+    try:
+        parse_sender(mail_from)
+    except AddressError as error:
+        raise ConfigError(
+            f"setting mail_from (PBEM_MAIL_FROM) is not a usable From address: {error}. "
+            "Write one address, optionally with a name: 'pbem <games@example.org>'."
+        ) from None
+
+
+def _check_reply_address(reply_address: str) -> None:
+    if not reply_address:
+        return
+    try:
+        address = check_address(reply_address, dotted_domain=False)
+    except AddressError as error:
+        raise ConfigError(f"setting reply_address (PBEM_REPLY_ADDRESS) is not usable: {error}. "
+                          "Write a bare address: 'play@games.example.org'.") from None
+    if "." in address.split("@", 1)[0][-1:]:
+        raise ConfigError("setting reply_address (PBEM_REPLY_ADDRESS) must not end its local "
+                          "part with a dot: the reply key is added after a dot.")
 
 
 def _finish(settings: Settings) -> Settings:

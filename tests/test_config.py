@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -104,3 +107,54 @@ def test_development_mode_needs_no_key_and_accepts_a_weak_one(tmp_path: Path) ->
     weak = load_settings({"instance_path": str(tmp_path), "development": True,
                           "secret_key": "dev"}, environ={})
     assert weak.secret_key == "dev"
+@pytest.mark.parametrize(("mail_from", "why"), [
+    ("games@example.org, admin@example.org", "exactly one address"),
+    ("pbem", "not an email address"),
+    ("pbem <>", "not an address"),
+    ("=?utf-8?q?Support?= <games@example.org>", "encoded word"),
+    ("pbem <=?utf-8?q?admin=40bank.example?=@example.org>", "encoded words"),
+    ("pbem <games@example.org>\r\nBcc: victim@example.org", "control characters"),
+])
+def test_a_malformed_mail_from_is_refused(tmp_path: Path, mail_from: str, why: str) -> None:
+    with pytest.raises(ConfigError, match="PBEM_MAIL_FROM") as refused:
+        load_settings({"development": True, "instance_path": str(tmp_path)},
+                      environ={"PBEM_MAIL_FROM": mail_from})
+    assert why in str(refused.value)
+
+
+@pytest.mark.parametrize(("mail_from", "domain"), [
+    ("Games <g@x.org>", "x.org"),
+    ('"Games, the club" <g@Games.Example.ORG>', "games.example.org"),
+    ("Jeux à distance <jeux@example.fr>", "example.fr"),
+    ("pbem@localhost", "localhost"),
+])
+def test_mail_from_is_read_as_an_address(tmp_path: Path, mail_from: str, domain: str) -> None:
+    settings = load_settings({"development": True, "instance_path": str(tmp_path)},
+                             environ={"PBEM_MAIL_FROM": mail_from})
+    assert settings.mail_domain == domain
+
+
+def test_coercion_does_not_depend_on_postponed_annotations(tmp_path: Path) -> None:
+    # Load config.py again without `from __future__ import annotations`: the dataclass fields
+    # then carry real classes instead of their names, and must still be coerced the same way.
+    import pbem.config
+
+    source = Path(pbem.config.__file__).read_text()
+    assert "from __future__ import annotations\n" in source
+    module = types.ModuleType("pbem_config_eager")
+    sys.modules[module.__name__] = module  # dataclasses look their module up while building
+    try:
+        exec(compile(source.replace("from __future__ import annotations\n", ""),
+                     "config_eager.py", "exec", dont_inherit=True), module.__dict__)
+        assert {field.type for field in dataclasses.fields(module.Settings)} == {bool, int, str}
+        settings = module.load_settings(
+            {"instance_path": str(tmp_path)},
+            environ={"PBEM_DEVELOPMENT": "yes", "PBEM_SMTP_PORT": " 26 ",
+                     "PBEM_SMTP_STARTTLS": "off", "PBEM_BASE_URL": "https://x.org/"})
+    finally:
+        del sys.modules[module.__name__]
+    assert (settings.development, settings.smtp_port, settings.smtp_starttls) == (True, 26, False)
+    assert settings.base_url == "https://x.org"
+    with pytest.raises(ConfigError, match="whole number"):
+        module.load_settings({"development": True, "instance_path": str(tmp_path)},
+                             environ={"PBEM_SMTP_PORT": "many"})

@@ -3,6 +3,10 @@
 SQLite gets WAL, foreign keys, `synchronous=NORMAL` and a busy timeout, so the web process and
 the worker can share one file. PostgreSQL (`postgresql://…`, psycopg 3) and MariaDB/MySQL
 (`mysql://…`, PyMySQL) are used as `playhouse.db_url` parses them.
+
+A `+pool` scheme (`postgresql+pool://…`, `mysql+pool://…`, `sqlite+pool:///…`) keeps
+connections open across requests and jobs (`playhouse.pool`): closing one at the end of a
+request hands it back to the pool instead of ending a server backend.
 """
 
 from __future__ import annotations
@@ -15,6 +19,10 @@ from playhouse.db_url import connect, parse
 
 database = peewee.DatabaseProxy()
 _bound_url: str | None = None
+
+POOL_SIZE = 32
+# A pooled connection idle this long is closed rather than reused (servers drop idle ones).
+POOL_STALE_SECONDS = 300
 
 SQLITE_PRAGMAS = {
     "journal_mode": "wal",
@@ -35,6 +43,11 @@ def open_database(url: str) -> peewee.Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
     elif scheme.startswith("mysql"):
         kwargs = {"charset": "utf8mb4"}
+    if scheme.endswith("+pool"):
+        kwargs.update(max_connections=POOL_SIZE, stale_timeout=POOL_STALE_SECONDS)
+        if scheme.startswith("sqlite"):
+            # A pooled connection serves whichever thread takes it next.
+            kwargs["check_same_thread"] = False
     return connect(url, **kwargs)
 
 

@@ -156,7 +156,7 @@ def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat,
     view = rules.view(state, seat.seat)
     return {
         "deadline": deadline_info(seat.deadline, match.time_control, seat.player.timezone, now),
-        "time_control": TimeControl.parse(match.time_control).describe(),
+        "time_control": TimeControl.of_match(match.time_control).describe(),
         "match": match.id,
         "game": match.game,
         "title": rules.title,

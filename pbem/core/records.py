@@ -100,7 +100,7 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
                     for seat in seats],
         "result": _result(match, rules, state, seats),
         "created_at": match.created_at.isoformat() + "Z",
-        "time_control": TimeControl.parse(match.time_control).describe(),
+        "time_control": TimeControl.of_match(match.time_control).describe(),
         "on_timeout": match.on_timeout,
         "rulings": _rulings(match, rules, state),
     }

@@ -12,7 +12,18 @@ from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
 from pbem.core.keys import Purpose, purpose_key
-from pbem.web import admin, api, devmail, errors, games, inbound, matches, play, security
+from pbem.web import (
+    admin,
+    api,
+    devmail,
+    errors,
+    games,
+    inbound,
+    inputs,
+    matches,
+    play,
+    security,
+)
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -22,6 +33,7 @@ def create_app(settings: Settings | None = None,
     """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time)."""
     settings = settings or load_settings()
     app = Flask(__name__, template_folder=str(TEMPLATES))
+    inputs.init_converters(app)
     if extra_template_dirs:
         app.jinja_loader = FileSystemLoader([str(TEMPLATES), *extra_template_dirs])
     app.config.update(
@@ -42,6 +54,8 @@ def create_app(settings: Settings | None = None,
     # A missing variable is a bug to see in tests, never a silently blank board.
     app.jinja_env.undefined = StrictUndefined
     bind_database(settings.database_url)
+
+    inputs.init_app(app)
 
     @app.before_request
     def _connect() -> None:

@@ -24,6 +24,13 @@ bp = Blueprint("inbound", __name__)
 log = logging.getLogger(__name__)
 
 
+@bp.url_value_preprocessor
+def _allow_a_whole_mail(endpoint: str | None, values: dict | None) -> None:
+    # The app-wide request limit is for forms; a mail may be up to 1 MiB, and a larger one is
+    # still read far enough to record and drop it. (This runs before any before_request.)
+    request.max_content_length = 64 * MAX_BYTES
+
+
 @bp.post("/inbound/mime")
 def mime() -> Response:
     settings = current_app.config["PBEM_SETTINGS"]
@@ -35,9 +42,6 @@ def mime() -> Response:
         response = problem(401, "A valid `Authorization: Bearer …` header is required.")
         response.headers["WWW-Authenticate"] = 'Bearer realm="pbem inbound"'
         return response
-    # The app-wide request limit is for forms; a mail may be up to 1 MiB, and a larger one is
-    # still read far enough to record and drop it.
-    request.max_content_length = 64 * MAX_BYTES
     raw = request.stream.read(MAX_BYTES + 1)
     try:
         receipt = handle(raw, settings, "http", now())

@@ -59,7 +59,7 @@ class NimRules(RulesBase):
         return list(range(1, min(3, state.pile) + 1))
 
     def parse_move(self, state: NimState, seat: Seat, text: str) -> int:
-        found = re.fullmatch(r"(?:take\s*)?(\d+)", normalize(text))
+        found = re.fullmatch(r"(?:take\s*)?([0-9]{1,9})", normalize(text))
         if found is None:
             raise InvalidMoveError(f"{text!r} is not a move: write it like 'take 2'")
         count = int(found.group(1))
@@ -145,7 +145,7 @@ class BidsRules(RulesBase):
         return list(state.hands[seat]) if seat in self.to_move(state) else []
 
     def parse_move(self, state: BidsState, seat: Seat, text: str) -> int:
-        found = re.fullmatch(r"(?:play\s*)?(\d+)", normalize(text))
+        found = re.fullmatch(r"(?:play\s*)?([0-9]{1,9})", normalize(text))
         if found is None:
             raise InvalidMoveError(f"{text!r} is not a move: write it like 'play 7'")
         card = int(found.group(1))

@@ -43,7 +43,7 @@ from pbem.games.mimic_taking.state import (
     position_text,
 )
 from pbem.games.mimic_taking.text import describe, render
-from pbem.games.notation import normalize
+from pbem.games.notation import is_number, normalize
 
 PLAY, TAKE, ADD, DISCARD = "play", "take", "add", "discard"
 
@@ -402,8 +402,8 @@ def _read(text: str) -> tuple[str, list[str] | None, int | None]:
         kind = PLAY
     else:
         rest, kind = "".join(words), "cards"
-    if (rest.isdigit() and len(rest) == 1) or rest in ("o", "b", "p", "g"):
-        return kind, [rest], int(rest) if rest.isdigit() else None
+    if (is_number(rest) and len(rest) == 1) or rest in ("o", "b", "p", "g"):
+        return kind, [rest], int(rest) if is_number(rest) else None
     return kind, _read_cards(rest, text), None
 
 
@@ -421,7 +421,7 @@ def _parse_play(state: MimicTakingState, seat: Seat, cards: list[str] | None,
     if len(cards) != 1:
         raise IllegalMoveError(f"play one card at a time, not {text.strip()!r}")
     wanted = cards[0]
-    if wanted.isdigit() or wanted in ("o", "b", "p", "g"):
+    if is_number(wanted) or wanted in ("o", "b", "p", "g"):
         # A bare number or colour names a card only when exactly one legal card fits.
         fits = [c for c in playable
                 if (number_of(c) == number if number else c[0] == wanted.upper())]
@@ -454,7 +454,7 @@ def _parse_take(trick: tuple[str, ...], cards: list[str] | None, text: str) -> M
         return Move(TAKE, ())
     if cards == ["all"]:
         return Move(TAKE, trick)
-    if any(c.isdigit() or c in ("o", "b", "p", "g") for c in cards):
+    if any(is_number(c) or c in ("o", "b", "p", "g") for c in cards):
         raise InvalidMoveError(f"{text!r}: name each card to keep in full, like 'take O4 G4'")
     wanted = Counter(cards)
     on_table = Counter(trick)
