@@ -28,7 +28,7 @@ from pbem.core.db import database, write_transaction
 from pbem.core.models import InboundMessage, Match, MessageStatus, OutboxMessage, Seat
 from pbem.core.play import submit_move
 from pbem.core.tokens import seat_for_reply_key
-from pbem.errors import PbemError
+from pbem.errors import ConflictError, PbemError
 from pbem.games import get_rules
 from pbem.games.base import IllegalMoveError, InvalidMoveError, RulesError
 
@@ -51,6 +51,8 @@ LIFECYCLE = {"resign": "resign", "draw": "draw_yes", "decline": "draw_no"}
 DONE = {"resign": "You resigned the match.",
         "draw": "Your draw offer (or your acceptance of the one offered) is recorded.",
         "decline": "You declined the draw offer."}
+STALE = ("it answers an older mail, and the position has changed since (or you already moved "
+         "from it). Here is the position now; reply to this mail to move.")
 # Answers that tell a player something went wrong; at most `error_answers_per_hour` per seat.
 ERROR_ANSWERS = frozenset({"refused", "help", "unavailable", "foreign"})
 
@@ -180,7 +182,10 @@ def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime) 
         return _at(seat, Action.UNREADABLE, str(error), answer)
     except (RulesError, PbemError) as error:
         kind = "illegal" if isinstance(error, IllegalMoveError) else type(error).__name__
-        answer = _answer(seat, "refused", letter, policy, now, reason=str(error))
+        reason = str(error)
+        if type(error) is ConflictError:  # stale or repeated; the core speaks of pages
+            kind, reason = "stale", STALE
+        answer = _answer(seat, "refused", letter, policy, now, reason=reason)
         return _at(seat, Action.REFUSED, f"{kind}: {error}", answer)
     answer = _answer(seat, "moved", letter, policy, now, move=result.text,
                      move_events=list(result.events))

@@ -151,7 +151,10 @@ def test_a_reply_to_an_older_turn_mail_is_stale_once_the_position_moved(mail_set
     submit_move(1, 0, "take 1", 0, LATER)
     submit_move(1, 1, "take 1", 1, LATER)
     receipt = handle(reply(first, "take 1"), mail_settings, "pipe", LATER)
-    assert receipt.action == "refused" and "already moved" in receipt.detail
+    assert receipt.action == "refused" and receipt.detail.startswith("stale: ")
+    text = as_sent(mail_settings, answers()[-1]).get_body(("plain",)).get_content()
+    assert "Your reply was not played: it answers an older mail" in text
+    assert "Pile: 7" in text and "Your legal moves: take 1, take 2, take 3" in text
     assert Match.get_by_id(1).ply == 2
     # The newer mail is current, and a mail naming none of ours is judged as it stands.
     assert handle(reply(as_sent(mail_settings, latest(ALICE)), "take 1"), mail_settings,
