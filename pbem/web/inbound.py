@@ -43,17 +43,23 @@ def mime() -> Response:
         response.headers["WWW-Authenticate"] = 'Bearer realm="pbem inbound"'
         return response
     raw = request.stream.read(MAX_BYTES + 1)
-    try:
-        receipt = handle(raw, settings, "http", now())
-    except TEMPORARY_ERRORS as error:
-        log.warning("inbound over HTTP: the database is unreachable (%s)", error)
-        response = problem(503, "The message could not be handled now; send it again later.")
-        response.headers["Retry-After"] = "60"
-        return response
+    receipt = handle(raw, settings, "http", now())
     if receipt.action == "oversized":
         return problem(413, "The message is larger than 1 MiB; it was dropped.")
     return jsonify({"action": receipt.action, "detail": receipt.detail,
                     "answer": receipt.answer, "match": receipt.match_id, "seat": receipt.seat})
+
+
+def _try_later(error: Exception) -> Response:
+    # Also reached when the app cannot even open its database connection for the request.
+    log.warning("inbound over HTTP: the database is unreachable (%s)", error)
+    response = problem(503, "The message could not be handled now; send it again later.")
+    response.headers["Retry-After"] = "60"
+    return response
+
+
+for _error in TEMPORARY_ERRORS:
+    bp.register_error_handler(_error, _try_later)  # type: ignore[arg-type]
 
 
 def init_app(app: Flask) -> None:

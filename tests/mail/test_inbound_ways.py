@@ -175,3 +175,19 @@ def test_an_unreachable_imap_server_is_reported_not_raised(db_url, tmp_path) -> 
 def _rebind(db_url):
     yield
     bind_database(db_url)
+
+
+def test_the_http_endpoint_says_try_later_when_the_database_is_down(db_url, tmp_path,
+                                                                    mail_settings) -> None:
+    from pbem.web import create_app
+
+    start()
+    raw = reply(as_sent(mail_settings, latest(ALICE)), "take 2")
+    settings = make_settings(UNREACHABLE, tmp_path, reply_address=REPLY_BASE,
+                             inbound_secret=INBOUND_SECRET)
+    app = create_app(settings)
+    response = app.test_client().post("/inbound/mime", data=raw, headers={
+        "Authorization": f"Bearer {INBOUND_SECRET}"})
+    assert response.status_code == 503 and response.headers["Retry-After"] == "60"
+    bind_database(db_url)
+    assert Match.get_by_id(1).ply == 0 and InboundMessage.select().count() == 0
