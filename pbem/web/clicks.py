@@ -29,20 +29,24 @@ WORDS: dict[str, dict[str, str]] = {
     "frozen-forest": {"start": "a highlighted square", "next": "a highlighted square"},
     "move-in-synch": {"start": "a highlighted square or one of the choices",
                       "next": "a highlighted square"},
-    "mimic-taking": {"start": "a card you may play, or one of the choices",
+    "mimic-taking": {"start": "a highlighted card in your hand or a choice button",
                      "next": "one of the choices"},
 }
 _DEFAULT_WORDS = {"start": "one of the highlighted choices", "next": "a highlighted choice"}
 
 
 def click_moves(game: str, view: Mapping[str, Any], legal: Sequence[str]) -> dict[str, Any]:
-    """The script's data: every way of clicking each legal move, and the words it explains with.
+    """The script's data: every way of clicking each legal move, the words it explains with,
+    and `notes`: why a square or card that starts no legal move cannot, where the view tells.
 
     A move may be listed more than once when its clicks may come in any order (EXIMO drops).
     """
     split = _SPLITTERS.get(game, _whole)
     entries = [{"move": text, "clicks": clicks} for text in legal for clicks in split(text, view)]
-    return {"moves": entries, "words": WORDS.get(game, _DEFAULT_WORDS)}
+    firsts = {entry["clicks"][0] for entry in entries}
+    explain = _EXPLAINERS.get(game)
+    return {"moves": entries, "words": WORDS.get(game, _DEFAULT_WORDS),
+            "notes": explain(view, firsts, legal) if explain and view else {}}
 
 
 def _whole(text: str, _view: Mapping[str, Any]) -> list[Clicks]:
@@ -78,4 +82,73 @@ _SPLITTERS: dict[str, Splitter] = {
     "frozen-forest": _whole,
     "move-in-synch": _move_in_synch,
     "mimic-taking": _whole,
+}
+
+
+# -- why a click starts no move, from what the seat's view shows -----------------------------
+
+Notes = dict[str, str]
+
+
+def _mimic_notes(view: Mapping[str, Any], firsts: set[str], _legal: Sequence[str]) -> Notes:
+    names = [seat["name"] for seat in view["seats"]]
+    mine = view.get("seat")
+    notes = {square: f"{square} is empty." for square in _squares(view["files"], view["ranks"])}
+    for entry in view["stacks"]:
+        square, top = entry["square"], entry["stack"][-1]
+        if top != mine:
+            notes[square] = (f"{square} holds {names[top]}'s checker on top; you move only "
+                             "stacks topped by your own checker.")
+        elif entry["frozen"]:
+            notes[square] = (f"{square} is frozen (it sees two or more opposing checkers) "
+                             "and cannot move.")
+        else:
+            notes[square] = f"{square} has no legal move now."
+    return {square: note for square, note in notes.items() if square not in firsts}
+
+
+def _eximo_notes(view: Mapping[str, Any], firsts: set[str], legal: Sequence[str]) -> Notes:
+    labels = [seat["label"] for seat in view["seats"]]
+    mine = view.get("viewer")
+    captures = bool(legal) and all("x" in text.split(" ")[0] for text in legal)
+    notes = {square: f"{square} is empty." for square in _squares(view["files"], view["ranks"])}
+    for piece in view["pieces"]:
+        square = piece["square"]
+        if piece["seat"] != mine:
+            notes[square] = f"{square} is a {labels[piece['seat']]} checker, not yours."
+        elif captures:
+            notes[square] = (f"{square} cannot capture, and a capture is compulsory: "
+                             "capture with one of the highlighted checkers.")
+        else:
+            notes[square] = f"{square} has no legal move now."
+    return {square: note for square, note in notes.items() if square not in firsts}
+
+
+_COLOURS = {"O": "orange", "B": "brown", "P": "purple", "G": "grey"}
+
+
+def _mimic_taking_notes(view: Mapping[str, Any], firsts: set[str], legal: Sequence[str]
+                        ) -> Notes:
+    reference = view.get("reference")
+    hand = view.get("hand") or []
+    if not reference or view.get("phase") != "play":
+        return {}
+    colour = _COLOURS.get(reference[0], reference[0])
+    return {card: (f"{card} does not follow {colour}: the reference card is {reference}, and "
+                   f"you hold {colour}, so play {colour} or a mimic.")
+            for card in hand if card not in firsts}
+
+
+def _squares(files: Any, ranks: Any) -> list[str]:
+    count_files = files if isinstance(files, int) else len(files)
+    count_ranks = ranks if isinstance(ranks, int) else len(ranks)
+    return [f"{'abcdefghijklmnopqrs'[f]}{r + 1}" for f in range(count_files)
+            for r in range(count_ranks)]
+
+
+Explainer = Callable[[Mapping[str, Any], set[str], Sequence[str]], Notes]
+_EXPLAINERS: dict[str, Explainer] = {
+    "mimic": _mimic_notes,
+    "eximo": _eximo_notes,
+    "mimic-taking": _mimic_taking_notes,
 }

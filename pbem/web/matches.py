@@ -24,8 +24,11 @@ def index() -> str:
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int) -> str:
     match = get_match(match_id)
-    record = public_record(match, now(), requested_ply(match.ply))
-    return render_template("matches/show.html", record=record)
+    shown = requested_ply(match.ply)
+    record = public_record(match, now(), shown)
+    # Only the live position follows the match by itself; a replayed one stays put.
+    poll = poll_tag(match.ply, match.status) if match.is_live and shown is None else None
+    return render_template("matches/show.html", record=record, poll_tag=poll)
 
 
 @bp.get("/matches/<int:match_id>/ply")

@@ -1,12 +1,13 @@
 """An automated accessibility check (axe-core, WCAG 2 A and AA rules) of every game's play page,
 with the click-to-move buttons in place, and of its public replay page, on a phone screen and a
-desktop one. axe-core comes from npm (`npm ci --prefix tests/web/axe`, as `.ci/run` does); the
-test injects it into the page, so that one context bypasses the CSP for the injected script."""
+desktop one. axe-core comes with the `axe-playwright-python` test dependency (a PyPI package
+that ships `axe.min.js`); the test injects it into the page, so that one context bypasses the
+CSP for the injected script."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
+from importlib.resources import files
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -15,10 +16,9 @@ from pbem.core.db import database
 from pbem.core.matches import create_match, current_state, get_match, rules_for
 from pbem.core.play import submit_move
 from tests.conftest import START
-from tests.web.test_browser import browser, server  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
-AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+AXE = files("axe_playwright_python") / "axe.min.js"
 EMAILS = ["ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"]
 GAMES = {"mimic": 2, "eximo": 2, "frozen-forest": 2, "move-in-synch": 2, "mimic-taking": 3}
 
@@ -35,9 +35,7 @@ def violations(page: Page) -> list[str]:
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_every_game_page_passes_axe(server, browser: Browser, width: int) -> None:  # noqa: F811
-    if not AXE.exists():
-        pytest.fail("axe-core is needed: npm ci --prefix tests/web/axe", pytrace=False)
+def test_every_game_page_passes_axe(server, browser: Browser, width: int) -> None:
     base, settings = server
     pages = []
     with database.connection_context():

@@ -18,14 +18,15 @@ from pbem.core.matches import create_match, current_state, get_match, rules_for
 from pbem.core.play import submit_move
 from pbem.web.clicks import click_moves
 from tests.conftest import START
+from tests.web.test_browser import watch_console
 
 pytestmark = pytest.mark.browser
 EMAILS = ["ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"]
 
 
 @pytest.fixture
-def phone(browser: Browser) -> Iterator[BrowserContext]:  # noqa: F811
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+def phone(browser: Browser) -> Iterator[BrowserContext]:
+    context = browser.new_context(viewport={"width": 360, "height": 780})
     yield context
     context.close()
 
@@ -58,7 +59,7 @@ def test_every_game_is_played_by_clicking_the_board(server, phone, game: str, pl
                                                     plies: int) -> None:
     base, settings = server
     with database.connection_context():
-        created = create_match(game, EMAILS[:players], {}, settings.secret_key, START)
+        created = create_match(game, EMAILS[:players], {}, settings.secret_key, START, seed=7)
     page = phone.new_page()
     problems = watch_console(page)
     for ply in range(plies):
@@ -68,10 +69,16 @@ def test_every_game_is_played_by_clicking_the_board(server, phone, game: str, pl
         if ply == 0:
             page.goto(f"{base}/play/{created.tokens[seat]}")
             firsts = {e["clicks"][0] for e in entries}
-            on_board = page.locator(".board-wrap [data-click].legal")
-            # Only the legal first clicks are highlighted (choices off the board are buttons).
-            assert on_board.count() + page.locator("#click-choices button.legal").count() \
-                == len(firsts)
+            # Only the legal first clicks are highlighted (choices off the board are buttons;
+            # two mimic cards in a hand are two targets for one click).
+            highlighted = page.locator("[data-click].legal").evaluate_all(
+                "els => els.map(e => e.dataset.click)")
+            assert set(highlighted) == firsts
+            # The page fits a 360 px phone: nothing scrolls sideways, the board included.
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            wrap = page.locator(".board-wrap")
+            assert wrap.bounding_box()["width"] <= 360
+            assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth"), "no sideways scroll"
         click_move(page, base, created.tokens[seat], entry)
     with database.connection_context():
         assert get_match(created.match.id).ply == plies
@@ -87,8 +94,10 @@ def test_an_illegal_click_is_explained_and_a_picked_checker_can_be_changed(serve
     page.goto(f"{base}/play/{created.tokens[0]}")
     board = page.locator(".board-wrap")
     board.get_by_role("button", name="e5", exact=True).click()
-    expect(page.get_by_role("alert")).to_contain_text("e5 cannot start a move now")
+    expect(page.get_by_role("alert")).to_contain_text("e5 is empty.")
     expect(page.get_by_role("alert")).to_contain_text("your checkers that can move")
+    board.get_by_role("button", name="e9", exact=True).click()
+    expect(page.get_by_role("alert")).to_contain_text("e9 holds Red's checker on top")
     board.get_by_role("button", name="b2", exact=True).click()
     expect(board.get_by_role("button", name="b2", exact=True)).to_have_attribute(
         "aria-pressed", "true")
@@ -105,7 +114,7 @@ def test_an_illegal_click_is_explained_and_a_picked_checker_can_be_changed(serve
     expect(page.get_by_role("button", name=re.compile("^Submit move"))).to_contain_text("e2-e3")
 
 
-def test_a_whole_move_by_keyboard_alone(server, browser: Browser) -> None:  # noqa: F811
+def test_a_whole_move_by_keyboard_alone(server, browser: Browser) -> None:
     base, settings = server
     with database.connection_context():
         created = create_match("eximo", EMAILS[:2], {}, settings.secret_key, START)
@@ -113,12 +122,21 @@ def test_a_whole_move_by_keyboard_alone(server, browser: Browser) -> None:  # no
     page.goto(f"{base}/play/{created.tokens[0]}")
     tab_to(page, "c1")
     page.keyboard.press("Enter")
-    tab_to(page, "e3")
+    # Arrow keys walk the board square by square: c1 up to c3, then right to e3.
+    for key in ("ArrowUp", "ArrowUp", "ArrowRight", "ArrowRight"):
+        page.keyboard.press(key)
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "e3"
     page.keyboard.press(" ")
     tab_to(page, "Submit move c1-e3")
     page.keyboard.press("Enter")
     expect(page.locator(".flash").first).to_contain_text("Your move c1-e3 was made")
     page.close()
+
+
+def press(page: Page, key: str) -> None:
+    """Press a key once the page's script is listening (it runs before DOMContentLoaded)."""
+    page.wait_for_load_state("domcontentloaded")
+    page.keyboard.press(key)
 
 
 def tab_to(page: Page, name: str) -> None:
@@ -132,7 +150,7 @@ def tab_to(page: Page, name: str) -> None:
     raise AssertionError(f"Tab never reached {name!r}")
 
 
-def test_without_javascript_the_list_and_the_text_box_still_play(server, browser: Browser  # noqa: F811
+def test_without_javascript_the_list_and_the_text_box_still_play(server, browser: Browser
                                                                  ) -> None:
     base, settings = server
     with database.connection_context():
@@ -178,11 +196,11 @@ def test_a_waiting_page_shows_the_opponents_move_without_a_reload(server, phone)
     assert page.evaluate("window.stillTheSamePage") is True
     # The new board is playable at once.
     page.locator(".board-wrap").get_by_role("button", name="e5", exact=True).click()
-    expect(page.locator("#click-error")).to_contain_text("e5 cannot start a move now")
+    expect(page.locator("#click-error")).to_contain_text("e5 is empty.")
     assert problems == [], problems
 
 
-def test_replay_buttons_keys_and_links_on_both_pages(server, browser: Browser) -> None:  # noqa: F811
+def test_replay_buttons_keys_and_links_on_both_pages(server, browser: Browser) -> None:
     base, settings = server
     with database.connection_context():
         created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START)
@@ -200,15 +218,33 @@ def test_replay_buttons_keys_and_links_on_both_pages(server, browser: Browser) -
         replay.get_by_role("link", name="Previous").click()
         expect(replay).to_contain_text("after move 2 of 3")
         expect(page.locator("ol.moves li[aria-current=step]")).to_have_attribute("value", "2")
-        page.keyboard.press("Home")
+        press(page, "Home")
         expect(replay).to_contain_text("after move 0 of 3")
-        page.keyboard.press("ArrowRight")
+        press(page, "ArrowRight")
         expect(replay).to_contain_text("after move 1 of 3")
         page.locator("ol.moves li").nth(2).get_by_role("link").click()
         expect(replay).to_contain_text("after move 3 of 3")
-        page.keyboard.press("ArrowLeft")
+        press(page, "ArrowLeft")
         expect(replay).to_contain_text("after move 2 of 3")
         replay.get_by_role("link", name="Last").click()
         expect(replay).to_contain_text("after move 3 of 3")
     assert problems == [], problems
     page.close()
+
+
+def test_a_wrong_click_after_a_complete_move_names_the_moves_that_can_start(server, phone
+                                                                            ) -> None:
+    base, settings = server
+    with database.connection_context():
+        created = create_match("frozen-forest", EMAILS[:2], {}, settings.secret_key, START,
+                               seed=7)
+        submit_move(created.match.id, 0, "c3", 0, START)
+    seat, entries = turn(created.match.id)
+    page = phone.new_page()
+    page.goto(f"{base}/play/{created.tokens[seat]}")
+    board = page.locator(".board-wrap")
+    board.get_by_role("button", name=entries[0]["move"], exact=True).click()
+    expect(page.get_by_role("button", name=re.compile("^Submit move"))).to_be_visible()
+    board.get_by_role("button", name="c3", exact=True).click()  # Yuki's own square
+    expect(page.get_by_role("alert")).to_contain_text(
+        "c3 cannot start a move now: click a highlighted square (" + entries[0]["move"])

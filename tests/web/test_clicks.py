@@ -122,3 +122,40 @@ def test_the_play_page_looks_back_at_an_earlier_position_without_a_move_form(set
     assert client.get(f"{link}?ply=9").status_code == 404
     assert client.get(f"{link}?ply=x").status_code == 400
     assert Match.get().ply == 2
+
+
+@pytest.mark.parametrize(("slug", "players", "wanted"), [
+    ("eximo", 2, "cannot capture, and a capture is compulsory"),
+    ("mimic-taking", 3, "does not follow"),
+    ("mimic", 2, "is frozen")])
+def test_a_click_that_starts_no_move_is_explained_from_the_view(slug: str, players: int,
+                                                                 wanted: str) -> None:
+    rules = REGISTRY[slug]
+    rng = random.Random(3)
+    for game in range(40):
+        state = rules.new_game(players, rules.resolve_options({}), game)
+        for _ in range(80):
+            seats = sorted(rules.to_move(state))
+            if not seats:
+                break
+            seat = seats[0]
+            moves = rules.legal_moves(state, seat)
+            legal = [rules.format_move(state, m) for m in moves]
+            data = click_moves(slug, rules.view(state, seat), legal)
+            starts = {e["clicks"][0] for e in data["moves"]}
+            assert not starts & set(data["notes"]), "a legal start is never explained away"
+            for token, note in data["notes"].items():
+                if wanted in note:
+                    assert note.startswith(token)
+                    return
+            state = rules.apply_move(state, seat, rng.choice(moves)).state
+    pytest.fail(f"no position with a {wanted!r} note was reached")
+
+
+def test_the_public_page_follows_a_live_match_but_not_a_replay(settings, client) -> None:
+    created = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START)
+    live = client.get(f"/matches/{created.match.id}").get_data(as_text=True)
+    assert f'data-poll-url="/matches/{created.match.id}/ply"' in live
+    submit_move(created.match.id, 0, "take 1", 0, START)
+    replay = client.get(f"/matches/{created.match.id}?ply=0").get_data(as_text=True)
+    assert "data-poll-url" not in replay

@@ -4,7 +4,8 @@
  * the text box and the replay links work as before.
  *
  * Click-to-move reads the JSON in #pbem-clicks, written by the server from the legal moves:
- * {"moves": [{"move": "e2-e3", "clicks": ["e2", "e3"]}, ...], "words": {"start", "next"}}.
+ * {"moves": [{"move": "e2-e3", "clicks": ["e2", "e3"]}, ...], "words": {"start", "next"},
+ *  "notes": {"e5": "e5 is empty."}} (why a square or card starts no move, where known).
  * Board elements carry data-click="<token>"; a token with no element becomes a button. The
  * script only follows these lists, so it never offers a move the rules would refuse.
  */
@@ -12,6 +13,10 @@
   "use strict";
 
   var SKIP_KEY = "pbem.skipConfirm";
+  var ARROWS = {
+    ArrowLeft: { x: -1, y: 0 }, ArrowRight: { x: 1, y: 0 },
+    ArrowUp: { x: 0, y: -1 }, ArrowDown: { x: 0, y: 1 }
+  };
 
   function init(root) {
     initClicks(root);
@@ -39,6 +44,7 @@
     var spec = JSON.parse(data.textContent);
     var moves = spec.moves;
     var words = spec.words;
+    var notes = spec.notes || {};
     var status = panel.querySelector("#click-status");
     var error = panel.querySelector("#click-error");
     var choices = panel.querySelector("#click-choices");
@@ -59,6 +65,12 @@
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();
           choose(token);
+        } else if (ARROWS[event.key]) {
+          // Arrow keys walk the board square by square, legal or not, so a keyboard user
+          // can reach (and hear about) any square, while Tab visits only the legal ones.
+          event.preventDefault();
+          var next = neighbour(el, ARROWS[event.key]);
+          if (next) next.focus();
         }
       });
     });
@@ -91,6 +103,22 @@
     panel.hidden = false;
     board.classList.add("clicking");
     render();
+
+    function neighbour(from, dir) {
+      var a = from.getBoundingClientRect();
+      var best = null;
+      var bestScore = Infinity;
+      Array.prototype.forEach.call(board.querySelectorAll("[data-click]"), function (el) {
+        var b = el.getBoundingClientRect();
+        var dx = (b.left + b.width / 2) - (a.left + a.width / 2);
+        var dy = (b.top + b.height / 2) - (a.top + a.height / 2);
+        var along = dir.x ? dx * dir.x : dy * dir.y;
+        if (along < 2) return;
+        var score = along + 3 * Math.abs(dir.x ? dy : dx);
+        if (score < bestScore) { best = el; bestScore = score; }
+      });
+      return best;
+    }
 
     function continuations() {
       var next = {};
@@ -128,11 +156,17 @@
     }
 
     function explain(token, next) {
-      var legal = Object.keys(next).join(", ");
-      error.textContent = picked.length
-        ? token + " does not continue " + picked.join(" ") + ": click " + words.next +
-          " (" + legal + "), or click " + picked[picked.length - 1] + " again to take it back."
-        : token + " cannot start a move now: click " + words.start + " (" + legal + ").";
+      var options = Object.keys(next);
+      if (picked.length && options.length) {
+        error.textContent = token + " does not continue " + picked.join(" ") + ": click " +
+          words.next + " (" + options.join(", ") + "), or click " + picked[picked.length - 1] +
+          " again to take it back.";
+        return;
+      }
+      var starts = " (" + Object.keys(firsts).join(", ") + ").";
+      error.textContent = notes[token]
+        ? notes[token] + " Click " + words.start + starts
+        : token + " cannot start a move now: click " + words.start + starts;
     }
 
     function render() {
