@@ -93,9 +93,22 @@ class Dovecot:
 
 
 @pytest.fixture
-def dovecot() -> Iterator[Dovecot]:
+def dovecot(dovecot_server: Dovecot) -> Dovecot:
+    """The Dovecot server with an empty INBOX."""
+    from imap_tools import MailBoxUnencrypted
+
+    with MailBoxUnencrypted(dovecot_server.host, dovecot_server.port).login(
+            dovecot_server.user, dovecot_server.password) as box:
+        uids = box.uids()
+        if uids:
+            box.delete(uids)
+    return dovecot_server
+
+
+@pytest.fixture(scope="session")
+def dovecot_server() -> Iterator[Dovecot]:
     """A real Dovecot (Debian's dovecot-imapd) on a free loopback port, in a temporary folder,
-    stopped afterwards. Dovecot runs its mail processes as an unprivileged user (`nobody`)."""
+    stopped after the run. Dovecot runs its mail processes as an unprivileged user (`nobody`)."""
     binary = shutil.which("dovecot") or "/usr/sbin/dovecot"
     if not os.path.exists(binary):
         pytest.fail("Dovecot is not installed: apt-get install dovecot-imapd (.ci/run does)",

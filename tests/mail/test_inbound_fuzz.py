@@ -51,7 +51,7 @@ def _mail(reply_to: str, parent: str, body: str, headers: list[tuple[str, str]],
     return extra + head + b"\n\n" + rest
 
 
-@settings(max_examples=120, deadline=None,
+@settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(body=BODIES, headers=st.lists(HEADERS, max_size=3),
        charset=st.sampled_from(["utf-8", "latin-1", "utf-16"]))
@@ -78,7 +78,7 @@ def test_random_replies_never_crash_nor_change_the_match_without_a_legal_move(
     assert any(_reads_as(rules, before, line) == played.text for line in lines if line)
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(raw=st.binary(max_size=2000))
 def test_random_bytes_never_crash(mail_settings, raw) -> None:
