@@ -113,6 +113,9 @@ def dovecot_server() -> Iterator[Dovecot]:
     if not os.path.exists(binary):
         pytest.fail("Dovecot is not installed: apt-get install dovecot-imapd (.ci/run does)",
                     pytrace=False)
+    if os.geteuid() != 0:
+        pytest.fail("the IMAP tests start Dovecot, which must run as root (it switches to "
+                    "`nobody` for mail); run them as root, as .ci/run does", pytrace=False)
     # A short path: Dovecot's unix sockets live under base_dir, and socket paths are short.
     root = Path(tempfile.mkdtemp(prefix="pbem-dc-"))
     server = Dovecot(root, free_port())
