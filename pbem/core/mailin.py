@@ -45,8 +45,8 @@ COMMANDS = {
     "help": "get this help",
 }
 # The lifecycle services the commands call, by name in `pbem.core.lifecycle`: each takes
-# (match_id, seat, now). Until that module exists the commands answer that they are not
-# available yet; nothing else needs to change when it arrives.
+# (match_id, seat, now) and returns a sentence for the player. Should one be missing, the
+# command answers that it is not available yet.
 LIFECYCLE = {"resign": "resign", "draw": "draw_yes", "decline": "draw_no"}
 DONE = {"resign": "You resigned the match.",
         "draw": "Your draw offer (or your acceptance of the one offered) is recorded.",
@@ -203,11 +203,12 @@ def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
         return _at(seat, Action.REFUSED, f"{command}: not available yet", answer)
     try:
         with database.atomic():
-            service(seat.match_id, seat.seat, now)
+            said = service(seat.match_id, seat.seat, now)
     except (RulesError, PbemError) as error:
         answer = _answer(seat, "refused", letter, policy, now, reason=str(error))
         return _at(seat, Action.REFUSED, f"{command}: {error}", answer)
-    answer = _answer(seat, "done", letter, policy, now, done=DONE[command])
+    done = said if isinstance(said, str) and said else DONE[command]
+    answer = _answer(seat, "done", letter, policy, now, done=done)
     return _at(seat, Action.COMMAND, command, answer, changed=True)
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from flask import Flask
+from flask import Flask, request
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemLoader, StrictUndefined
 
@@ -12,6 +10,7 @@ from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
 from pbem.core.keys import Purpose, purpose_key
+from pbem.paths import TEMPLATES
 from pbem.web import (
     admin,
     api,
@@ -20,12 +19,12 @@ from pbem.web import (
     games,
     inbound,
     inputs,
+    lifecycle,
     matches,
     play,
     security,
 )
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+from pbem.web.errors import connect_or_unavailable
 
 
 def create_app(settings: Settings | None = None,
@@ -59,14 +58,16 @@ def create_app(settings: Settings | None = None,
 
     @app.before_request
     def _connect() -> None:
-        database.connect(reuse_if_open=True)
+        # Static files need no database, so the stylesheet still loads on the 503 page.
+        if request.endpoint != "static":
+            connect_or_unavailable()
 
     @app.teardown_request
     def _close(_exc: BaseException | None) -> None:
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, matches, api, admin, security, errors, inbound):
+    for module in (games, play, lifecycle, matches, api, admin, security, errors, inbound):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
@@ -74,7 +75,7 @@ def create_app(settings: Settings | None = None,
     # A seat's private link is its credential (a cross-site page cannot know it), and the API
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
     # The inbound endpoint authenticates with a bearer secret, never a cookie.
-    for blueprint in ("play", "api", "devmail", "inbound"):
+    for blueprint in ("play", "lifecycle", "api", "devmail", "inbound"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

@@ -3,7 +3,6 @@ rule (exactly once, sender check, automatic mail, rate limit, oversized and unkn
 
 from __future__ import annotations
 
-import importlib.util
 from datetime import timedelta
 from email import message_from_bytes, policy
 
@@ -128,21 +127,45 @@ def test_board_and_help_answer_without_changing_the_match(mail_settings, command
     assert Match.get_by_id(1).ply == 0
 
 
-@pytest.mark.parametrize("command", ["resign", "draw", "decline"])
-def test_resign_and_draw_commands_go_to_the_lifecycle_service_or_say_not_yet(
-        mail_settings, command) -> None:
+def test_resign_by_reply_ends_the_match(mail_settings) -> None:
     start()
-    receipt = handle(reply(as_sent(mail_settings, latest(ALICE)), command), mail_settings,
+    receipt = handle(reply(as_sent(mail_settings, latest(ALICE)), "Resign"), mail_settings,
                      "pipe", LATER)
-    if importlib.util.find_spec("pbem.core.lifecycle") is None:
-        assert (receipt.action, receipt.answer) == ("refused", "unavailable")
-        text = as_sent(mail_settings, answers()[-1]).get_body(("plain",)).get_content()
-        assert f"The {command} command is not available yet" in text
-        assert Match.get_by_id(1).ply == 0
-    else:
-        assert receipt.action in ("command", "refused")
-        if command == "resign":
-            assert Match.get_by_id(1).status != MatchStatus.ACTIVE
+    assert (receipt.action, receipt.answer, receipt.changed) == ("command", "done", True)
+    match = Match.get_by_id(1)
+    assert match.status == MatchStatus.FINISHED and match.result["winners"] == [1]
+    text = as_sent(mail_settings, answers()[-1]).get_body(("plain",)).get_content()
+    assert "You resigned." in text
+    assert latest(BOB, "result")  # the opponent hears of it as of any result
+
+
+def test_a_draw_is_offered_and_accepted_by_reply(mail_settings) -> None:
+    start()
+    offered = handle(reply(as_sent(mail_settings, latest(ALICE)), "draw"), mail_settings,
+                     "pipe", LATER)
+    assert (offered.action, offered.answer) == ("command", "done")
+    assert "You offered a draw" in as_sent(mail_settings, answers()[-1]).get_body(
+        ("plain",)).get_content()
+    accepted = handle(reply(as_sent(mail_settings, latest(BOB, None)), "draw"), mail_settings,
+                      "pipe", LATER)
+    assert accepted.action == "command"
+    match = Match.get_by_id(1)
+    assert match.status == MatchStatus.FINISHED and match.result["winners"] == [0, 1]
+
+
+def test_a_draw_offer_is_declined_by_reply_and_decline_without_one_is_refused(
+        mail_settings) -> None:
+    start()
+    nothing = handle(reply(as_sent(mail_settings, latest(BOB, "welcome")), "decline"),
+                     mail_settings, "pipe", LATER)
+    assert nothing.action == "refused" and nothing.answer == "refused"
+    handle(reply(as_sent(mail_settings, latest(ALICE)), "draw"), mail_settings, "pipe", LATER)
+    declined = handle(reply(as_sent(mail_settings, latest(BOB, "welcome")), "decline"),
+                      mail_settings, "pipe", LATER)
+    assert (declined.action, declined.changed) == ("command", True)
+    assert Match.get_by_id(1).status == MatchStatus.ACTIVE
+    assert "You declined the draw offer" in as_sent(mail_settings, answers(BOB)[-1]).get_body(
+        ("plain",)).get_content()
 
 
 def test_a_reply_to_an_older_turn_mail_is_stale_once_the_position_moved(mail_settings) -> None:

@@ -67,6 +67,7 @@ class MimicTakingRules(RulesBase):
                "variant: won cards lie face up in rows by colour, so everyone (their owner "
                "included) sees every stack; off, stacks stay face down until the round is scored"),
     )
+    hidden_information = True  # hands, and choices made in secret (see shuffle_hidden)
 
     # -- setting up -------------------------------------------------------------------------
 
@@ -166,6 +167,9 @@ class MimicTakingRules(RulesBase):
         if move.kind == TAKE:
             return _take(state, seat, move.cards)
         return _choose_last(state, seat, move.kind)
+
+    # The round's summary shows every stack and every last-card choice.
+    reveal_events = frozenset({"round_scored"})
 
     def move_visibility(self, state: MimicTakingState, seat: Seat,
                         move: Move) -> frozenset[Seat] | None:
