@@ -66,8 +66,12 @@ class Worker:
 
     def read_inbox(self) -> PollReport:
         """Reply by email over IMAP (only when `imap_host` is set)."""
-        with _connection():
-            report = poll(self.settings, self.clock)
+        try:
+            with _connection():
+                report = poll(self.settings, self.clock)
+        except UNAVAILABLE as error:  # the messages stay unseen for a later poll
+            _log_unavailable("inbox", error)
+            return PollReport()
         if report.handled or report.left:
             log.info("inbox: %s handled, %s left for later", report.handled, report.left)
         return report

@@ -191,3 +191,18 @@ def test_the_http_endpoint_says_try_later_when_the_database_is_down(db_url, tmp_
     assert response.status_code == 503 and response.headers["Retry-After"] == "60"
     bind_database(db_url)
     assert Match.get_by_id(1).ply == 0 and InboundMessage.select().count() == 0
+
+
+def test_the_worker_leaves_the_inbox_alone_while_the_database_is_down(db_url, tmp_path,
+                                                                       dovecot) -> None:
+    settings = _imap_settings(db_url, tmp_path, dovecot)
+    start()
+    _deliver(dovecot, reply(as_sent(settings, latest(ALICE)), "take 2"))
+    down = _imap_settings(UNREACHABLE, tmp_path, dovecot)
+    bind_database(UNREACHABLE)
+    try:
+        report = Worker(down, clock=Clock(LATER)).read_inbox()
+    finally:
+        bind_database(db_url)
+    assert (report.handled, report.left) == (0, 0) and _unseen(dovecot) == 1
+    assert Match.get_by_id(1).ply == 0
