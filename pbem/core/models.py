@@ -132,23 +132,23 @@ class MessageStatus:
 
 
 class OutboxMessage(BaseModel):
-    """An email to send. Written by the services, rendered and sent by the worker.
+    """An email to send, and afterwards the small record of it.
 
-    `template` and `context` say what to write; the rendered subject and bodies are stored at
-    the first attempt so that a retry sends the same text under the same Message-ID, and an
-    admin can see what a player was sent.
+    A row names what to render (`template`, recipient, `match`, `seat`, `ply` and a few
+    kind-specific `params`), never a rendered copy: the mail layer renders at send time from
+    the match as it stood at `ply`, so no body, seat link or reply key is ever stored. After
+    sending, the row keeps the record (recipient, subject, kind, Message-ID, status, times);
+    `params` are dropped after the retention period (`mail_retention_days`).
     """
 
     match = peewee.ForeignKeyField(Match, null=True, backref="messages", on_delete="CASCADE")
     seat = peewee.IntegerField(null=True)
+    ply = peewee.IntegerField(null=True)
     to_address = peewee.CharField(max_length=254)
     template = peewee.CharField(max_length=40)
-    context = JSONField(default=dict)
+    params = JSONField(null=True)
     message_id = peewee.CharField(max_length=200, unique=True)
-    in_reply_to = peewee.CharField(max_length=200, null=True)
     subject = peewee.TextField(null=True)
-    body_text = peewee.TextField(null=True)
-    body_html = peewee.TextField(null=True)
     status = peewee.CharField(max_length=16, default=MessageStatus.PENDING)
     attempts = peewee.IntegerField(default=0)
     version = peewee.IntegerField(default=0)

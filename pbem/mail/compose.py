@@ -1,12 +1,15 @@
 """Render outbox rows into email messages: a template triple per kind, no request context.
 
-`templates/email/<name>/subject.txt`, `body.txt` and `body.html`. The HTML part draws the board
-as a table (`games/<slug>/board_table.html`), since Gmail and Outlook do not show SVG. Every
-message of a match to one player threads under that player's welcome email.
+`templates/email/<name>/subject.txt`, `body.txt` and `body.html`. The context comes from
+`core.mailviews` (the recipient seat's view at the row's ply); this layer adds the links, which
+are derived here and never stored. The HTML part draws the board as a table
+(`games/<slug>/board_table.html`), since Gmail and Outlook do not show SVG. Every message of a
+match to one player threads under that player's welcome email.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -16,7 +19,10 @@ from typing import Any
 import jinja2
 
 from pbem.config import Settings
-from pbem.core.models import OutboxMessage, Seat
+from pbem.core.links import preferences_token, unsubscribe_token
+from pbem.core.mailviews import RenderCache, context_for, recipient
+from pbem.core.models import OutboxMessage
+from pbem.core.notify import thread_root_key
 from pbem.core.tokens import token_for
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -28,7 +34,17 @@ def mail_environment(extra_template_dirs: tuple[str, ...] = ()) -> jinja2.Enviro
         autoescape=jinja2.select_autoescape(["html"]),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        # Templates do not change while a worker runs: skip the modification-time checks.
+        auto_reload=False,
     )
+
+
+@dataclass(frozen=True)
+class Rendered:
+    subject: str
+    text: str
+    html: str
+    unsubscribe_url: str | None
 
 
 class Composer:
@@ -36,47 +52,69 @@ class Composer:
         self.settings = settings
         self.env = mail_environment(extra_template_dirs)
 
-    def render(self, message: OutboxMessage) -> None:
-        """Fill in the row's subject and bodies (once: a retry resends the same text)."""
-        if message.subject is not None:
-            return
-        context = self.context_for(message)
+    def render(self, message: OutboxMessage, cache: RenderCache | None = None) -> Rendered:
+        """The message as it is (or was) sent: rendered afresh from the row each time."""
+        context = self.context_for(message, cache or RenderCache())
         folder = f"email/{message.template}"
-        message.subject = " ".join(self.env.get_template(f"{folder}/subject.txt")
-                                   .render(context).split())
-        message.body_text = self.env.get_template(f"{folder}/body.txt").render(context)
-        message.body_html = self.env.get_template(f"{folder}/body.html").render(context)
+        subject = " ".join(self.env.get_template(f"{folder}/subject.txt")
+                           .render(context).split())
+        return Rendered(subject,
+                        self.env.get_template(f"{folder}/body.txt").render(context),
+                        self.env.get_template(f"{folder}/body.html").render(context),
+                        context.get("unsubscribe_url"))
 
-    def context_for(self, message: OutboxMessage) -> dict[str, Any]:
-        context = dict(message.context)
+    def context_for(self, message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
+        context = context_for(message, cache)
         base = self.settings.base_url
+        secret = self.settings.secret_key
         context["base_url"] = base
         if message.match_id is not None:
             context["match_url"] = f"{base}/matches/{message.match_id}"
             context["rules_url"] = f"{base}/games/{context['game']}"
         if message.match_id is not None and message.seat is not None:
-            seat = Seat.get((Seat.match == message.match_id) & (Seat.seat == message.seat))
-            context["play_url"] = f"{base}/play/{token_for(self.settings.secret_key, seat)}"
+            seat = cache.seat_rows(cache.match(message.match_id))[message.seat]
+            context["play_url"] = f"{base}/play/{token_for(secret, seat)}"
+        for item in context.get("acts", []):
+            seat = cache.seat_rows(cache.match(item["match"]))[item["seat"]]
+            item["play_url"] = f"{base}/play/{token_for(secret, seat)}"
+        for item in context.get("results", []):
+            item["match_url"] = f"{base}/matches/{item['match']}"
+        player = recipient(message, cache)
+        if player is not None:
+            context["preferences_url"] = (
+                f"{base}/mail/preferences/{preferences_token(secret, player.id)}")
+            context["unsubscribe_url"] = (
+                f"{base}/mail/unsubscribe/{unsubscribe_token(secret, player.id)}")
+        else:
+            context["preferences_url"] = context["unsubscribe_url"] = None
         return context
 
-    def to_email(self, message: OutboxMessage, now: datetime) -> EmailMessage:
-        self.render(message)
+    def to_email(self, message: OutboxMessage, now: datetime,
+                 cache: RenderCache | None = None) -> EmailMessage:
+        cache = cache or RenderCache()
+        rendered = self.render(message, cache)
+        message.subject = rendered.subject
         email = EmailMessage()
         email["From"] = self.settings.mail_from
         email["To"] = message.to_address
-        email["Subject"] = message.subject
+        email["Subject"] = rendered.subject
         email["Date"] = format_datetime(now.replace(tzinfo=UTC))
         email["Message-ID"] = self.message_id(message.message_id)
-        if message.in_reply_to:
-            root = self.message_id(message.in_reply_to)
+        if message.match_id is not None and message.template != "welcome":
+            root = self.message_id(
+                thread_root_key(cache.match(message.match_id), message.seat))
             email["In-Reply-To"] = root
             email["References"] = root
         email["Auto-Submitted"] = "auto-generated"
         email["X-Auto-Response-Suppress"] = "All"
+        if rendered.unsubscribe_url:
+            # RFC 8058: a mail client may POST "List-Unsubscribe=One-Click" to this URL.
+            email["List-Unsubscribe"] = f"<{rendered.unsubscribe_url}>"
+            email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         if message.match_id is not None:
             email["X-Pbem-Match"] = str(message.match_id)
-        email.set_content(message.body_text)
-        email.add_alternative(message.body_html, subtype="html")
+        email.set_content(rendered.text)
+        email.add_alternative(rendered.html, subtype="html")
         return email
 
     def message_id(self, key: str) -> str:

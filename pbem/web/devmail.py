@@ -34,9 +34,6 @@ _URL = re.compile(r"https?://[^\s<>\"]+")
 @bp.get("")
 def index() -> str:
     messages = list(OutboxMessage.select().order_by(OutboxMessage.id.desc()).limit(200))
-    composer = _composer()
-    for message in messages:
-        composer.render(message)  # pending ones are shown as they will be sent
     games = sorted(REGISTRY.values(), key=lambda rules: rules.title)
     return render_template("devmail/index.html", messages=messages, games=games)
 
@@ -59,17 +56,16 @@ def new_match() -> Response:
 @bp.get("/<int:message_id>")
 def show(message_id: int) -> str:
     message = _message(message_id)
-    _composer().render(message)
+    rendered = _composer().render(message)  # rendered afresh: bodies are never stored
     body = _URL.sub(lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>',
-                    str(escape(message.body_text)))
-    return render_template("devmail/show.html", message=message, body=Markup(body))
+                    str(escape(rendered.text)))
+    return render_template("devmail/show.html", message=message, subject=rendered.subject,
+                           body=Markup(body))
 
 
 @bp.get("/<int:message_id>/html")
 def html_part(message_id: int) -> Response:
-    message = _message(message_id)
-    _composer().render(message)
-    response = make_response(message.body_html)
+    response = make_response(_composer().render(_message(message_id)).html)
     # Email HTML uses inline styles; show it under its own, still script-free, policy.
     response.headers["Content-Security-Policy"] = (
         "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'")

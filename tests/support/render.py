@@ -21,3 +21,10 @@ def template_env() -> jinja2.Environment:
 
 def render(name: str, **context: Any) -> str:
     return template_env().get_template(name).render(**context)
+
+
+def rendered(message: Any) -> dict[str, Any]:
+    """The template context an outbox row renders with (rows store no rendered copy)."""
+    from pbem.core.mailviews import RenderCache, context_for
+
+    return context_for(message, RenderCache())
