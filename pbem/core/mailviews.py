@@ -9,8 +9,11 @@ the admin pages can show what was sent without storing it. The mail layer adds t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
+
+from peewee import Tuple
 
 from pbem.core.clocks import TimeControl, deadline_info
 from pbem.core.matches import state_after
@@ -32,6 +35,33 @@ class RenderCache:
         self.seats: dict[int, list[Seat]] = {}
         self.states: dict[tuple[int, int], Any] = {}
         self.players: dict[str, Player | None] = {}
+        self.moves: dict[tuple[int, int], Move | None] = {}
+
+    def prefetch(self, messages: Sequence[OutboxMessage]) -> None:
+        """Read every match, seat, player and move a batch needs in three queries."""
+        match_ids = {m.match_id for m in messages if m.match_id is not None}
+        if not match_ids:
+            return
+        for match in Match.select().where(Match.id.in_(match_ids)):
+            self.matches[match.id] = match
+        seats = (Seat.select(Seat, Player).join(Player)
+                 .where(Seat.match.in_(match_ids)).order_by(Seat.match, Seat.seat))
+        for seat in seats:
+            self.seats.setdefault(seat.match_id, []).append(seat)
+        wanted = {(m.match_id, m.ply) for m in messages
+                  if m.match_id is not None and m.ply and (m.params or {}).get("ev")}
+        for key in wanted:
+            self.moves[key] = None
+        if wanted:
+            for move in (Move.select(Move.match, Move.ply, Move.events)
+                         .where(Tuple(Move.match, Move.ply).in_(list(wanted)))):
+                self.moves[(move.match_id, move.ply)] = move
+
+    def move(self, match_id: int, ply: int) -> Move | None:
+        if (match_id, ply) not in self.moves:
+            self.moves[(match_id, ply)] = Move.get_or_none(Move.match == match_id,
+                                                           Move.ply == ply)
+        return self.moves[(match_id, ply)]
 
     def match(self, match_id: int) -> Match:
         if match_id not in self.matches:
@@ -66,6 +96,8 @@ def context_for(message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
     seats = cache.seat_rows(match)
     seat = seats[message.seat]
     context = _seat_context(match, rules, state, seat, seats, ply, params, message.created_at)
+    if params.get("ev"):
+        context["events"] = _events(cache.move(match.id, ply), rules, seat.seat)
     build = _KINDS.get(message.template)
     if build is not None:
         build(context, match, rules, state, seat, seats, params)
@@ -143,12 +175,11 @@ def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat, seats:
         "view": view,
         "board_text": rules.render_text(view),
         "to_move": sorted(rules.to_move(state)),
-        "events": _events(match, rules, ply, seat.seat) if params.get("ev") else [],
+        "events": [],
     }
 
 
-def _events(match: Match, rules: GameRules, ply: int, seat: int) -> list[str]:
-    move = Move.get_or_none(Move.match == match.id, Move.ply == ply)
+def _events(move: Move | None, rules: GameRules, seat: int) -> list[str]:
     if move is None:
         return []
     events = [Event(e["kind"], e["data"],

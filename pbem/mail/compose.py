@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email.message import EmailMessage
-from email.utils import format_datetime
+from email.charset import BASE64, Charset
+from email.header import Header
+from email.message import Message
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+from email.utils import format_datetime, formataddr, parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -24,19 +28,22 @@ from pbem.core.mailviews import RenderCache, context_for, recipient
 from pbem.core.models import OutboxMessage
 from pbem.core.notify import thread_root_key
 from pbem.core.tokens import token_for
+from pbem.templating import register
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+_UTF8 = Charset("utf-8")
+_UTF8.body_encoding = BASE64
 
 
 def mail_environment(extra_template_dirs: tuple[str, ...] = ()) -> jinja2.Environment:
-    return jinja2.Environment(
+    return register(jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(TEMPLATES), *extra_template_dirs]),
         autoescape=jinja2.select_autoescape(["html"]),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         # Templates do not change while a worker runs: skip the modification-time checks.
         auto_reload=False,
-    )
+    ))
 
 
 @dataclass(frozen=True)
@@ -90,14 +97,17 @@ class Composer:
         return context
 
     def to_email(self, message: OutboxMessage, now: datetime,
-                 cache: RenderCache | None = None) -> EmailMessage:
+                 cache: RenderCache | None = None) -> Message:
+        """The email to send. Built with the `email.mime` classes and the compat32 policy,
+        which set headers as given instead of parsing each one (several times faster than
+        `EmailMessage` for the same bytes); add headers with `email[name] = value`."""
         cache = cache or RenderCache()
         rendered = self.render(message, cache)
         message.subject = rendered.subject
-        email = EmailMessage()
-        email["From"] = self.settings.mail_from
+        email = MIMEMultipart("alternative")
+        email["From"] = formataddr(parseaddr(self.settings.mail_from), "utf-8")
         email["To"] = message.to_address
-        email["Subject"] = rendered.subject
+        email["Subject"] = _header(rendered.subject)
         email["Date"] = format_datetime(now.replace(tzinfo=UTC))
         email["Message-ID"] = self.message_id(message.message_id)
         if message.match_id is not None and message.template != "welcome":
@@ -113,10 +123,15 @@ class Composer:
             email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         if message.match_id is not None:
             email["X-Pbem-Match"] = str(message.match_id)
-        email.set_content(rendered.text)
-        email.add_alternative(rendered.html, subtype="html")
+        email.attach(MIMEText(rendered.text, "plain", _UTF8))
+        email.attach(MIMEText(rendered.html, "html", _UTF8))
         return email
 
     def message_id(self, key: str) -> str:
         return f"<{key}@{self.settings.mail_domain}>"
 
+
+
+def _header(value: str) -> str | Header:
+    """compat32 writes header strings as given: encode any non-ASCII text (RFC 2047)."""
+    return value if value.isascii() else Header(value, "utf-8")

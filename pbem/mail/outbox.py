@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email.message import EmailMessage
+from email.message import Message
 
 import peewee
 
@@ -44,6 +44,7 @@ def deliver_due(settings: Settings, sender: Sender, composer: Composer, now: dat
     if not messages:
         return DrainReport()
     cache = RenderCache()
+    cache.prefetch(messages)
     failures: list[tuple[OutboxMessage, DeliveryError]] = []
     sent: list[OutboxMessage] = []
     with open_session(sender) as session:
@@ -70,12 +71,15 @@ def claim_batch(now: datetime, limit: int) -> list[OutboxMessage]:
         # MariaDB can neither UPDATE … RETURNING nor update a table it reads in a subquery:
         # claim row by row there, each with a conditional update.
         return [m for m in (_claim(row.id, now) for row in chosen) if m is not None]
+    claim = OutboxMessage.update(status=MessageStatus.SENDING,
+                                 version=OutboxMessage.version + 1, claimed_until=now + LEASE)
     if isinstance(database.obj, peewee.PostgresqlDatabase):
-        chosen = chosen.for_update(skip_locked=True)
-    claim = (OutboxMessage.update(status=MessageStatus.SENDING,
-                                  version=OutboxMessage.version + 1,
-                                  claimed_until=now + LEASE)
-             .where(OutboxMessage.id.in_(chosen) & due))
+        # A CTE, not `id IN (subquery)`: PostgreSQL may run an IN subquery more than once
+        # (and so take more than `limit` rows); a CTE holding FOR UPDATE is run exactly once.
+        picked = chosen.for_update(skip_locked=True).cte("picked", columns=("id",))
+        claim = claim.from_(picked).where(OutboxMessage.id == picked.c.id).with_cte(picked)
+    else:
+        claim = claim.where(OutboxMessage.id.in_(chosen) & due)
     sql, params = claim.sql()
     with write_transaction():
         rows = list(OutboxMessage.raw(f"{sql} RETURNING *", *params))
@@ -83,7 +87,7 @@ def claim_batch(now: datetime, limit: int) -> list[OutboxMessage]:
 
 
 def _compose(composer: Composer, message: OutboxMessage, now: datetime,
-             cache: RenderCache) -> EmailMessage:
+             cache: RenderCache) -> Message:
     try:
         return composer.to_email(message, now, cache)
     except Exception as error:

@@ -10,7 +10,7 @@ import contextlib
 import smtplib
 import ssl
 from collections.abc import Iterator
-from email.message import EmailMessage
+from email.message import Message
 from typing import Protocol
 
 from pbem.config import Settings
@@ -27,17 +27,17 @@ class DeliveryError(Exception):
 
 
 class Session(Protocol):
-    def send(self, email: EmailMessage) -> None: ...
+    def send(self, email: Message) -> None: ...
 
 
 class Sender(Protocol):
-    def send(self, email: EmailMessage) -> None: ...
+    def send(self, email: Message) -> None: ...
 
 
 class DevMailboxSender:
     """Keeps nothing extra: a "sent" outbox row is the message, shown at /dev/mail."""
 
-    def send(self, email: EmailMessage) -> None:
+    def send(self, email: Message) -> None:
         return None
 
 
@@ -45,7 +45,7 @@ class SMTPSender:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
 
-    def send(self, email: EmailMessage) -> None:
+    def send(self, email: Message) -> None:
         with self.session() as session:
             session.send(email)
 
@@ -66,7 +66,7 @@ class SMTPSession:
         self.smtp: smtplib.SMTP | None = None
         self.unreachable: DeliveryError | None = None
 
-    def send(self, email: EmailMessage) -> None:
+    def send(self, email: Message) -> None:
         if self.unreachable is not None:
             raise self.unreachable  # no second 30-second timeout per message in this batch
         fresh = self.smtp is None
@@ -92,7 +92,7 @@ class SMTPSession:
             self.close()
             raise self._unreachable(error) from error
 
-    def _send(self, email: EmailMessage) -> None:
+    def _send(self, email: Message) -> None:
         if self.smtp is None:
             self.smtp = self._connect()
         refused = self.smtp.send_message(email)

@@ -8,6 +8,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemLoader, StrictUndefined
 
+from pbem import templating
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
@@ -37,6 +38,7 @@ def create_app(settings: Settings | None = None,
     )
     # A missing variable is a bug to see in tests, never a silently blank board.
     app.jinja_env.undefined = StrictUndefined
+    templating.register(app.jinja_env)
     bind_database(settings.database_url)
 
     @app.before_request
