@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -19,12 +20,19 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core.db import database
+from pbem.core.digest import queue_due_digests
 from pbem.core.sweep import SweepReport, sweep
 from pbem.mail.compose import Composer
-from pbem.mail.outbox import DrainReport, deliver_due
+from pbem.mail.outbox import DrainReport, deliver_due, prune_sent
 from pbem.mail.senders import Sender, sender_for
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class MailReport:
+    digests: int = 0
+    pruned: int = 0  # sent mails whose params were dropped after the retention period
 
 
 class Worker:
@@ -54,8 +62,19 @@ class Worker:
             log.info("deadlines: %s", vars(report))
         return report
 
+    def queue_digests(self) -> MailReport:
+        """Daily digests that are due, and the retention of sent mail."""
+        now = self.clock()
+        with _connection():
+            queued = queue_due_digests(now)
+            pruned = prune_sent(now, timedelta(days=self.settings.mail_retention_days))
+        if queued or pruned:
+            log.info("mail: %s digests queued, %s sent mails past retention", queued, pruned)
+        return MailReport(queued, pruned)
+
     def run_once(self) -> dict[str, object]:
-        return {"deadlines": self.sweep_deadlines(), "outbox": self.send_outbox()}
+        return {"deadlines": self.sweep_deadlines(), "digests": self.queue_digests(),
+                "outbox": self.send_outbox()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
         scheduler.add_job(self.send_outbox, "interval", id="outbox",
@@ -65,6 +84,10 @@ class Worker:
                           # loses nothing: run late rather than drop, and never overlap.
                           misfire_grace_time=300, coalesce=True, max_instances=1)
         scheduler.add_job(self.sweep_deadlines, "interval", id="deadlines",
+                          seconds=self.settings.deadline_interval_seconds,
+                          next_run_time=datetime.now(UTC),
+                          misfire_grace_time=300, coalesce=True, max_instances=1)
+        scheduler.add_job(self.queue_digests, "interval", id="digests",
                           seconds=self.settings.deadline_interval_seconds,
                           next_run_time=datetime.now(UTC),
                           misfire_grace_time=300, coalesce=True, max_instances=1)

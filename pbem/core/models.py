@@ -38,6 +38,18 @@ class Player(BaseModel):
     # An IANA zone name ("Europe/Paris") the player chose, for showing deadlines; null: UTC.
     timezone = peewee.CharField(max_length=64, null=True)
     created_at = peewee.DateTimeField()
+    # Which events mail the player now (see preferences.py): each, turns, digest or off.
+    mail_pref = peewee.CharField(max_length=8, default="turns")
+    # The daily digest's hour in the player's zone; `digest_due_at` (UTC, indexed) is when
+    # the next one is due, so the worker's job reads only due players.
+    digest_hour = peewee.SmallIntegerField(default=8)
+    digest_due_at = peewee.DateTimeField(null=True, index=True)
+    last_digest_at = peewee.DateTimeField(null=True)
+    # Bumped to revoke the secret calendar feed link (derived from it; see links.py).
+    calendar_generation = peewee.IntegerField(default=1)
+    # Set when the mail server refused the address for good; cleared by signing in again.
+    undeliverable_at = peewee.DateTimeField(null=True)
+    undeliverable_reason = peewee.CharField(max_length=200, null=True)
 
     @classmethod
     def for_email(cls, email: str, now: datetime) -> Player:

@@ -72,6 +72,7 @@ class Composer:
 
     def context_for(self, message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
         context = context_for(message, cache)
+        context["kind"] = message.template
         base = self.settings.base_url
         secret = self.settings.secret_key
         context["base_url"] = base

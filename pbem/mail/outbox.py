@@ -23,6 +23,7 @@ from pbem.config import Settings
 from pbem.core.db import database, write_transaction
 from pbem.core.mailviews import RenderCache
 from pbem.core.models import MessageStatus, OutboxMessage
+from pbem.core.preferences import mark_undeliverable
 from pbem.mail.compose import Composer
 from pbem.mail.senders import DeliveryError, Sender, open_session
 
@@ -57,8 +58,11 @@ def deliver_due(settings: Settings, sender: Sender, composer: Composer, now: dat
                 sent.append(message)
     with write_transaction():
         _record_sent(sent, now)
-        retrying = sum(_record_failure(message, settings, str(error), error.temporary, now)
-                       for message, error in failures)
+        retrying = 0
+        for message, error in failures:
+            retrying += _record_failure(message, settings, str(error), error.temporary, now)
+            if error.bounce:
+                mark_undeliverable(message.to_address, str(error), now)
     return DrainReport(len(sent), retrying, len(failures) - retrying)
 
 
@@ -84,6 +88,15 @@ def claim_batch(now: datetime, limit: int) -> list[OutboxMessage]:
     with write_transaction():
         rows = list(OutboxMessage.raw(f"{sql} RETURNING *", *params))
     return sorted(rows, key=lambda message: (message.next_attempt_at, message.id))
+
+
+def prune_sent(now: datetime, retention: timedelta) -> int:
+    """Drop what renders a sent message (its params) once the retention period is over; the
+    record (recipient, subject, kind, Message-ID, status, times) stays."""
+    return (OutboxMessage.update(params=None)
+            .where(OutboxMessage.status == MessageStatus.SENT,
+                   OutboxMessage.sent_at < now - retention,
+                   OutboxMessage.params.is_null(False)).execute())
 
 
 def _compose(composer: Composer, message: OutboxMessage, now: datetime,

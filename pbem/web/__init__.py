@@ -12,7 +12,7 @@ from pbem import templating
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
-from pbem.web import admin, api, devmail, errors, games, matches, play, security
+from pbem.web import admin, api, devmail, errors, games, mailprefs, matches, play, security
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -50,14 +50,15 @@ def create_app(settings: Settings | None = None,
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, matches, api, admin, security, errors):
+    for module in (games, play, matches, api, admin, mailprefs, security, errors):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
     csrf = CSRFProtect(app)
-    # A seat's private link is its credential (a cross-site page cannot know it), and the API
+    # A seat's private link is its credential (a cross-site page cannot know it), as is a mail
+    # preferences or unsubscribe link (RFC 8058 forbids asking for more), and the API
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
-    for blueprint in ("play", "api", "devmail"):
+    for blueprint in ("play", "api", "devmail", "mailprefs"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

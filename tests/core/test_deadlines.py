@@ -130,6 +130,8 @@ def test_each_turn_gets_its_own_reminder(db_url: str) -> None:
 def test_a_vacation_stops_the_clocks_in_every_match_and_tells_the_opponents(
         db_url: str) -> None:
     first, second = nim("3d"), nim("3d", players=(ANN, CY))
+    # Vacation notices are news: only players who asked for every event get them.
+    Player.update(mail_pref="each").where(Player.email.in_([BEN, CY])).execute()
     ann = Player.get(Player.email == ANN)
     declare(ann.id, date(2026, 1, 6), date(2026, 1, 7), 14, START)
     # Away from Jan 6 00:00 to Jan 8 00:00: two days of stopped clock.
