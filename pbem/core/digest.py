@@ -24,7 +24,9 @@ def queue_due_digests(now: datetime, batch: int = 200) -> int:
     due = (Player.select(Player.id)
            .where(Player.digest_due_at <= now, Player.mail_pref == MailPreference.DIGEST)
            .order_by(Player.digest_due_at).limit(batch))
-    return sum(_digest(row.id, now) for row in due)
+    # Read the ids first: a SELECT left open while writing would pin an old snapshot (on
+    # SQLite the write lock could then never be taken).
+    return sum(_digest(player_id, now) for player_id in [row.id for row in due])
 
 
 def _digest(player_id: int, now: datetime) -> bool:

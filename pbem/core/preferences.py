@@ -66,7 +66,7 @@ def sends_now(player: Player, template: str, deadline: datetime | None, now: dat
     category = CATEGORIES.get(template, "offer")
     if category == "reminder" and preference == MailPreference.DIGEST:
         # The digest lists the match anyway; a reminder comes alone only when it is urgent.
-        return deadline is None or deadline - now < URGENT
+        return deadline is None or deadline - now <= URGENT
     return category in SENT_AT_ONCE[preference]
 
 

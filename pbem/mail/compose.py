@@ -63,6 +63,9 @@ class Composer:
         """The message as it is (or was) sent: rendered afresh from the row each time."""
         context = self.context_for(message, cache or RenderCache())
         folder = f"email/{message.template}"
+        # Rendered once as text, then placed (escaped where HTML) first in both parts.
+        context["inbox_line"] = " ".join(
+            self.env.get_template("email/_inbox_line.txt").render(context).split())
         subject = " ".join(self.env.get_template(f"{folder}/subject.txt")
                            .render(context).split())
         return Rendered(subject,
@@ -122,6 +125,8 @@ class Composer:
             # RFC 8058: a mail client may POST "List-Unsubscribe=One-Click" to this URL.
             email["List-Unsubscribe"] = f"<{rendered.unsubscribe_url}>"
             email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        # For players' mail filters: the kind ("your_turn", "reminder", "digest", …).
+        email["X-Pbem-Kind"] = message.template
         if message.match_id is not None:
             email["X-Pbem-Match"] = str(message.match_id)
         email.attach(MIMEText(rendered.text, "plain", _UTF8))

@@ -74,7 +74,8 @@ def claim_batch(now: datetime, limit: int) -> list[OutboxMessage]:
     if isinstance(database.obj, peewee.MySQLDatabase):
         # MariaDB can neither UPDATE … RETURNING nor update a table it reads in a subquery:
         # claim row by row there, each with a conditional update.
-        return [m for m in (_claim(row.id, now) for row in chosen) if m is not None]
+        ids = [row.id for row in chosen]
+        return [m for m in (_claim(message_id, now) for message_id in ids) if m is not None]
     claim = OutboxMessage.update(status=MessageStatus.SENDING,
                                  version=OutboxMessage.version + 1, claimed_until=now + LEASE)
     if isinstance(database.obj, peewee.PostgresqlDatabase):
