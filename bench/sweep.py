@@ -1,17 +1,20 @@
 """The deadline sweep must cost O(due matches), not O(all matches).
 
-    python bench/sweep.py [--database-url URL] [--idle 1000 100000] [--due 100]
+    python bench/sweep.py [--database-url URL] [--idle 1000 100000] [--due 100] [--rounds 5]
 
-For each idle count it builds a fresh database with that many idle matches (deadlines far
-ahead) plus `--due` matches past their deadline, then times one sweep that settles the due
-ones into the adjudication queue. Prints the times and their ratio: they should be close.
-Default database: a temporary SQLite file; pass a PostgreSQL URL to measure that too (its
-tables are dropped and recreated).
+It builds two databases, each with `--due` matches past their deadline and, beside them, a
+small or a large number of idle matches (deadlines far ahead). Then, in interleaved rounds,
+it puts the due seats back and times one sweep that settles them into the adjudication queue,
+on each database in turn. Prints the median times and the ratio large ÷ small with its spread:
+close to 1 means a sweep costs O(due work), whatever the number of live matches.
+Default: temporary SQLite files; pass a PostgreSQL URL to measure that (two schemas of their
+own are dropped and recreated).
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import tempfile
 import time
@@ -20,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem.core.db import bind_database, database
+from pbem.core.db import bind_database, database, open_database
 from pbem.core.migrations import drop_everything, migrate
-from pbem.core.models import Adjudication, Match, Player, Seat
+from pbem.core.models import Adjudication, Heartbeat, Match, OutboxMessage, Player, Seat
 from pbem.core.sweep import sweep
 from pbem.games import get_rules
 
@@ -64,34 +67,70 @@ def build(url: str, idle: int, due: int) -> None:
             Seat.insert_many(rows).execute()
 
 
-def time_sweep() -> tuple[float, int]:
+def reset_due(due_ids: list[int]) -> None:
+    """Put the due seats back as they were before a sweep settled them."""
+    with database.atomic():
+        Adjudication.delete().execute()
+        OutboxMessage.delete().execute()
+        Seat.update(deadline=NOW - timedelta(minutes=1)).where(
+            Seat.match.in_(due_ids), Seat.seat == 0).execute()
+        Heartbeat.delete().execute()
     sweep(NOW - timedelta(hours=1), timedelta(days=1))  # the worker's previous heartbeat
+
+
+def time_sweep(due: int) -> float:
     started = time.perf_counter()
     report = sweep(NOW, timedelta(days=1))
-    return time.perf_counter() - started, report.settled
+    elapsed = time.perf_counter() - started
+    assert report.settled == due and Adjudication.select().count() == due
+    return elapsed
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--database-url")
-    parser.add_argument("--idle", type=int, nargs="+", default=[1000, 100_000])
+    parser.add_argument("--database-url", help="a PostgreSQL URL (default: SQLite files)")
+    parser.add_argument("--idle", type=int, nargs=2, default=[1000, 100_000])
     parser.add_argument("--due", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    timings = []
     with tempfile.TemporaryDirectory() as folder:
-        for idle in args.idle:
-            url = args.database_url or f"sqlite:///{folder}/sweep-{idle}.sqlite3"
+        urls = {idle: _url(args.database_url, folder, idle) for idle in args.idle}
+        due_ids = {}
+        for idle, url in urls.items():
             started = time.perf_counter()
             build(url, idle, args.due)
-            built = time.perf_counter() - started
-            elapsed, settled = time_sweep()
-            assert settled == args.due and Adjudication.select().count() == args.due
-            timings.append(elapsed)
-            print(f"{idle:>8,} idle + {args.due} due: sweep {elapsed * 1000:8.1f} ms "
-                  f"({elapsed / args.due * 1000:.2f} ms per due match; built in {built:.1f} s)")
+            due_ids[idle] = [row.id for row in Match.select(Match.id).order_by(Match.id)
+                             .offset(idle)]
             database.close()
-    if len(timings) > 1:
-        print(f"ratio largest/smallest: {timings[-1] / timings[0]:.2f} (close to 1 = O(due))")
+            print(f"built {idle:,} idle + {args.due} due in {time.perf_counter() - started:.1f} s")
+        timings: dict[int, list[float]] = {idle: [] for idle in urls}
+        for _ in range(args.rounds):
+            for idle, url in urls.items():
+                bind_database(url)
+                database.connect(reuse_if_open=True)
+                reset_due(due_ids[idle])
+                timings[idle].append(time_sweep(args.due))
+                database.close()
+    small, large = args.idle
+    for idle in args.idle:
+        print(f"{idle:>8,} idle + {args.due} due: sweep "
+              f"{statistics.median(timings[idle]) * 1000:8.1f} ms (median of {args.rounds})")
+    ratios = [big / little for big, little in zip(timings[large], timings[small], strict=True)]
+    print(f"ratio {large:,} ÷ {small:,}: {statistics.median(ratios):.2f} "
+          f"(spread {min(ratios):.2f} to {max(ratios):.2f}; close to 1 = O(due))")
+
+
+def _url(base: str | None, folder: str, idle: int) -> str:
+    """One database per size: a SQLite file, or a PostgreSQL schema of its own."""
+    if base is None:
+        return f"sqlite:///{folder}/sweep-{idle}.sqlite3"
+    schema = f"pbem_bench_sweep_{idle}"
+    admin = open_database(base)
+    admin.connect()
+    admin.execute_sql(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+    admin.close()
+    joiner = "&" if "?" in base else "?"
+    return f"{base}{joiner}options=-c%20search_path%3D{schema}"
 
 
 if __name__ == "__main__":

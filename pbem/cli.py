@@ -1,27 +1,42 @@
-"""The `pbem` command: set up the database, run the server and worker, and manage matches."""
+"""The `pbem` command: set up the database, run the server and worker, and manage matches.
+
+Exit status: 0 when the command did its work; 2 when the command line or a value in it is
+refused (nothing was changed, and the message says why); 1 when something outside the
+command failed (the configuration, the database, the network).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+import peewee
 
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
-from pbem.errors import PbemError
-from pbem.games import REGISTRY
+from pbem.errors import ConfigError, PbemError
+from pbem.games import REGISTRY, get_rules
 from pbem.games.base import RulesError
+
+# Bad input: the command is refused and nothing changed.
+USAGE = 2
+# Something outside the command failed.
+FAILURE = 1
+_MATCH_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits only, and below 2**63 for every database
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
-        parser.print_help()
-        return 2
+        parser.print_help(sys.stderr)
+        return USAGE
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # APScheduler logs every run of every job at INFO: keep the log for what happened.
@@ -31,9 +46,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return args.handler(args, None)
         settings = load_settings(_overrides(args), config_file=args.config)
         return args.handler(args, settings)
+    except ConfigError as error:
+        return _fail(str(error), FAILURE)
     except (PbemError, RulesError) as error:
-        print(f"pbem: {error}", file=sys.stderr)
-        return 1
+        return _fail(str(error), USAGE)
+    except (ValueError, OverflowError) as error:
+        # A value out of any sensible range that no check above caught (a date past 9999, a
+        # number too large to store): still the command line's fault, and nothing was written
+        # (every service writes in one transaction).
+        return _fail(f"a value is out of range: {error}", USAGE)
+    except peewee.PeeweeException as error:
+        return _fail(f"the database failed: {type(error).__name__}: {error}", FAILURE)
 
 
 def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
@@ -87,6 +110,8 @@ def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    import socket
+
     from werkzeug.serving import run_simple
 
     from pbem.web import create_app
@@ -102,6 +127,10 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     try:
         # No reloader: it would start a second process and so a second scheduler.
         run_simple(args.host, args.port, app, threaded=True, use_reloader=False)
+    except socket.gaierror as error:
+        return _fail(f"cannot serve on {args.host!r}: {error}", USAGE)
+    except OSError as error:
+        return _fail(f"cannot serve on {args.host}:{args.port}: {error}", FAILURE)
     finally:
         scheduler.shutdown(wait=False)
     return 0
@@ -114,17 +143,19 @@ def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:
     options = dict(_option_pair(text) for text in args.option)
     bind_database(settings.database_url)
     with database.connection_context():
+        # create_match checks every argument before it writes, and writes in one transaction.
         created = create_match(args.game, args.player, options, settings.secret_key, utcnow(),
                                seed=args.seed,
                                time_control=args.clock or settings.default_time_control,
                                on_timeout=args.on_timeout or settings.default_on_timeout)
+        emails = [row.player.email for row in created.match.seat_rows()]
     links = [f"{settings.base_url}/play/{token}" for token in created.tokens]
-    seats = [{"seat": i, "email": email.strip().lower(), "link": link}
-             for i, (email, link) in enumerate(zip(args.player, links, strict=True))]
+    seats = [{"seat": i, "email": email, "link": link}
+             for i, (email, link) in enumerate(zip(emails, links, strict=True))]
     if args.json:
         print(json.dumps({"match": created.match.id, "seats": seats}))
     else:
-        print(f"match {created.match.id} created: {REGISTRY[args.game].title}")
+        print(f"match {created.match.id} created: {get_rules(created.match.game).title}")
         for seat in seats:
             print(f"  seat {seat['seat']} {seat['email']}: {seat['link']}")
     return 0
@@ -141,8 +172,7 @@ def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
     if password is None:
         password = getpass.getpass(f"Password for {args.email}: ")
         if getpass.getpass("Again: ") != password:
-            print("pbem: the passwords differ; nothing was changed", file=sys.stderr)
-            return 1
+            return _fail("the passwords differ; nothing was changed", USAGE)
     bind_database(settings.database_url)
     with database.connection_context():
         admin = create_admin(args.email, password, utcnow())
@@ -169,14 +199,14 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
             if not entries and not args.json:
                 print("nothing to rule on")
             return 0
-        if not args.target.isdigit() or args.ruling not in RULINGS:
-            print("pbem: write `pbem adjudicate list` or `pbem adjudicate MATCH RULING "
-                  f"--reason TEXT` with RULING one of {', '.join(RULINGS)}", file=sys.stderr)
-            return 2
+        if not _MATCH_ID.fullmatch(args.target) or args.ruling not in RULINGS:
+            return _fail("write `pbem adjudicate list` or `pbem adjudicate MATCH RULING "
+                         f"--reason TEXT` with RULING one of {', '.join(RULINGS)}", USAGE)
         extension = TimeControl.parse(args.extend).bank if args.extend else None
         entry = make_ruling(int(args.target), args.ruling, args.reason or "", args.actor,
                             utcnow(), extension=extension)
-    print(f"match {entry.match_id}: {RULINGS[entry.ruling]} ({entry.reason})")
+    print(f"match {entry.match_id}: {RULINGS.get(entry.ruling or '', entry.ruling)} "
+          f"({entry.reason})")
     return 0
 
 
@@ -188,6 +218,11 @@ def cmd_games(args: argparse.Namespace, settings: Settings | None) -> int:
             print(f"    --option {option.name}=… ({option.describe()}, default "
                   f"{option.default_text()}): {option.help}")
     return 0
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"pbem: {message}", file=sys.stderr)
+    return status
 
 
 def _migrate(settings: Settings) -> list[str]:
@@ -205,13 +240,25 @@ def _option_pair(text: str) -> tuple[str, Any]:
     return name.strip(), value.strip()
 
 
+def _port(text: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,5}", text.strip()) or not 0 < int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
+    return int(text)
+
+
+def _existing_file(text: str) -> str:
+    if not Path(text).is_file():
+        raise argparse.ArgumentTypeError(f"there is no file {text!r}")
+    return text
+
+
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return {"development": True} if getattr(args, "dev", False) else {}
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pbem", description=__doc__)
-    parser.add_argument("--config",
+    parser.add_argument("--config", type=_existing_file,
                         help="TOML settings file (default: $PBEM_CONFIG or ./pbem.toml)")
     parser.add_argument("--dev", action="store_true",
                         help="development mode: no secret key needed, dev mailbox page")
@@ -231,7 +278,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the web app and the worker in one process")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--port", type=_port, default=5000)
     serve.add_argument("--dev", action="store_true", default=argparse.SUPPRESS,
                        help="development mode (same as `pbem --dev serve`)")
     serve.set_defaults(handler=cmd_serve)

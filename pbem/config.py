@@ -7,14 +7,18 @@ key. Keys are plain lower-case names, the same as the fields below; see config.e
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets
 import tomllib
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from pbem.addresses import AddressError, parse_sender
+from pbem.core.keys import HOW_TO_MAKE_ONE, weakness
 from pbem.errors import ConfigError
 
 
@@ -51,8 +55,7 @@ class Settings:
 
     @property
     def mail_domain(self) -> str:
-        address = self.mail_from.rsplit("<", 1)[-1].rstrip(">").strip()
-        return address.rsplit("@", 1)[-1] if "@" in address else "localhost"
+        return parse_sender(self.mail_from)[1].rsplit("@", 1)[-1]
 
 
 def load_settings(
@@ -74,6 +77,7 @@ def load_settings(
             values[field.name] = raw
     values.update(overrides or {})
     settings = Settings(**{name: _coerce(name, value) for name, value in values.items()})
+    _check_mail_from(settings.mail_from)
     return _finish(settings)
 
 
@@ -83,6 +87,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
             data = tomllib.load(handle)
     except FileNotFoundError:
         raise ConfigError(f"configuration file {path} does not exist") from None
+    except OSError as error:
+        raise ConfigError(f"configuration file {path} cannot be read: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"configuration file {path} is not valid TOML: {error}") from None
     known = {field.name for field in fields(Settings)}
@@ -92,22 +98,45 @@ def _read_toml(path: Path) -> dict[str, Any]:
     return data
 
 
+@functools.cache
+def _field_types() -> dict[str, Any]:
+    # The classes themselves: `field.type` is only the annotation's text under
+    # `from __future__ import annotations`, and a class without it.
+    return typing.get_type_hints(Settings)
+
+
 def _coerce(name: str, value: Any) -> Any:
-    types = {field.name: field.type for field in fields(Settings)}
+    types = _field_types()
     if name not in types:
         raise ConfigError(f"unknown setting {name!r}")
     kind = types[name]
-    if kind == "bool" and not isinstance(value, bool):
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
         word = str(value).strip().lower()
         if word not in {"1", "0", "true", "false", "yes", "no", "on", "off", ""}:
             raise ConfigError(f"setting {name} must be true or false, not {value!r}")
         return word in {"1", "true", "yes", "on"}
-    if kind == "int" and not isinstance(value, int):
+    if kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
         try:
             return int(str(value).strip())
         except ValueError:
             raise ConfigError(f"setting {name} must be a whole number, not {value!r}") from None
-    return value if kind != "str" else str(value)
+    if kind is str:
+        return str(value)
+    raise ConfigError(f"setting {name} has a type pbem cannot read: {kind!r}")
+
+
+def _check_mail_from(mail_from: str) -> None:
+    try:
+        parse_sender(mail_from)
+    except AddressError as error:
+        raise ConfigError(
+            f"setting mail_from (PBEM_MAIL_FROM) is not a usable From address: {error}. "
+            "Write one address, optionally with a name: 'pbem <games@example.org>'."
+        ) from None
 
 
 def _finish(settings: Settings) -> Settings:
@@ -120,10 +149,16 @@ def _finish(settings: Settings) -> Settings:
         if not settings.development:
             raise ConfigError(
                 "PBEM_SECRET_KEY is not set. It signs every player's private link; set it to a "
-                "long random value (python -c 'import secrets; print(secrets.token_hex(32))'), "
+                f"long random value ({HOW_TO_MAKE_ONE}), "
                 "or run in development mode (PBEM_DEVELOPMENT=1 or `pbem serve --dev`)."
             )
         changes["secret_key"] = _development_secret(instance)
+    elif not settings.development and (reason := weakness(settings.secret_key)):
+        raise ConfigError(
+            f"PBEM_SECRET_KEY is too weak: {reason}. From one player's link a weak key can be "
+            f"guessed offline and every link forged. Make a strong one with {HOW_TO_MAKE_ONE} "
+            "(changing it revokes the links already sent)."
+        )
     return replace(settings, **changes)
 
 

@@ -19,7 +19,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbem.clock import utcnow
 from pbem.config import Settings
-from pbem.core.db import database
+from pbem.core.db import UNAVAILABLE, database, unavailable_reason
 from pbem.core.digest import queue_due_digests
 from pbem.core.sweep import SweepReport, sweep
 from pbem.mail.compose import Composer
@@ -47,8 +47,12 @@ class Worker:
         self.clock = clock
 
     def send_outbox(self) -> DrainReport:
-        with _connection():
-            report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+        try:
+            with _connection():
+                report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+        except UNAVAILABLE as error:
+            _log_unavailable("outbox", error)
+            return DrainReport()
         if report.sent or report.retrying or report.failed:
             log.info("outbox: %s sent, %s to retry, %s failed",
                      report.sent, report.retrying, report.failed)
@@ -56,8 +60,12 @@ class Worker:
 
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
-        with _connection():
-            report = sweep(self.clock(), grace)
+        try:
+            with _connection():
+                report = sweep(self.clock(), grace)
+        except UNAVAILABLE as error:
+            _log_unavailable("deadlines", error)
+            return SweepReport()
         if any(vars(report).values()):
             log.info("deadlines: %s", vars(report))
         return report
@@ -65,9 +73,13 @@ class Worker:
     def queue_digests(self) -> MailReport:
         """Daily digests that are due, and the retention of sent mail."""
         now = self.clock()
-        with _connection():
-            queued = queue_due_digests(now)
-            pruned = prune_sent(now, timedelta(days=self.settings.mail_retention_days))
+        try:
+            with _connection():
+                queued = queue_due_digests(now)
+                pruned = prune_sent(now, timedelta(days=self.settings.mail_retention_days))
+        except UNAVAILABLE as error:
+            _log_unavailable("digests", error)
+            return MailReport()
         if queued or pruned:
             log.info("mail: %s digests queued, %s sent mails past retention", queued, pruned)
         return MailReport(queued, pruned)
@@ -109,7 +121,13 @@ def start_in_background(worker: Worker) -> BackgroundScheduler:
     scheduler.start()
     log.info("worker started in this process: outbox every %ss, deadlines every %ss",
              worker.settings.outbox_interval_seconds, worker.settings.deadline_interval_seconds)
-    return scheduler  # type: ignore[return-value]
+    return scheduler
+
+
+def _log_unavailable(job: str, error: BaseException) -> None:
+    # One line, not a traceback: nothing is lost, the next tick reads the due work again.
+    log.error("%s: the database is unavailable (%s); trying again on the next tick",
+              job, unavailable_reason(error))
 
 
 class _connection:

@@ -23,6 +23,8 @@ from typing import Any
 import peewee
 import pytest
 from aiosmtpd.controller import Controller
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
@@ -37,6 +39,17 @@ MARIADB_URL = os.environ.get("PBEM_TEST_MARIADB_URL", "mysql://root@127.0.0.1:33
 BACKENDS = [name.strip() for name in
             os.environ.get("PBEM_TEST_BACKENDS", "sqlite,postgres").split(",") if name.strip()]
 START = datetime(2026, 1, 5, 12, 0, 0)
+
+# Fuzz tests stay quick on a shared two-core machine; PBEM_FUZZ=thorough runs many more cases.
+hypothesis_settings.register_profile(
+    "default", max_examples=40, deadline=None, derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+hypothesis_settings.register_profile(
+    "thorough", max_examples=2000, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+hypothesis_settings.load_profile(os.environ.get("PBEM_FUZZ", "default"))
+# Outside development pbem refuses weak keys; this one is as strong as a real one must be.
+STRONG_KEY = "npCGVmO7dqn3XR98eeFN_f4PfB7CGI-swbLp61S-z6c"
 
 
 # --- databases -------------------------------------------------------------------------------
@@ -206,7 +219,7 @@ def smtp() -> Iterator[SMTPRecorder]:
 
 def make_settings(db_url: str, tmp_path: Path, **overrides: Any) -> Settings:
     values = {"database_url": db_url, "instance_path": str(tmp_path / "instance"),
-              "secret_key": "test-secret-key", "base_url": "http://pbem.test",
+              "secret_key": STRONG_KEY, "base_url": "http://pbem.test",
               "mail_from": "pbem <pbem@pbem.test>", **overrides}
     return load_settings(values, environ={})
 

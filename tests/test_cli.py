@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -12,15 +14,19 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from pbem.cli import main
-from pbem.core.models import Match, OutboxMessage
-from tests.conftest import SMTPRecorder, free_port
+from pbem.core.models import Match, OutboxMessage, Player, Seat
+from pbem.games import REGISTRY
+from pbem.games.base import Option
+from tests.conftest import STRONG_KEY, SMTPRecorder, free_port
 
 
 @pytest.fixture
 def env(monkeypatch: pytest.MonkeyPatch, db_url: str, tmp_path: Path) -> dict[str, str]:
-    values = {"PBEM_DATABASE_URL": db_url, "PBEM_SECRET_KEY": "cli-secret",
+    values = {"PBEM_DATABASE_URL": db_url, "PBEM_SECRET_KEY": STRONG_KEY,
               "PBEM_BASE_URL": "http://games.example", "PBEM_INSTANCE_PATH": str(tmp_path)}
     for name, value in values.items():
         monkeypatch.setenv(name, value)
@@ -54,7 +60,7 @@ def test_match_create_prints_each_seat_link_as_json(env, capsys) -> None:
      "no game called 'go'"),
 ])
 def test_bad_commands_explain_themselves(env, capsys, argv: list[str], message: str) -> None:
-    assert main(argv) == 1
+    assert main(argv) == 2
     assert message in capsys.readouterr().err
     assert Match.select().count() == 0
 
@@ -126,7 +132,7 @@ def test_admin_create_takes_the_password_from_the_environment(env, monkeypatch,
     assert "http://games.example/admin" in capsys.readouterr().out
     assert authenticate("ref@club.org", "a long enough password") is not None
     monkeypatch.setenv("PBEM_ADMIN_PASSWORD", "short")
-    assert main(["admin", "create", "ref@club.org"]) == 1
+    assert main(["admin", "create", "ref@club.org"]) == 2
     assert "at least 10 characters" in capsys.readouterr().err
 
 
@@ -144,7 +150,7 @@ def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> Non
     assert main(["adjudicate", "list", "--json"]) == 0
     (entry,) = json.loads(capsys.readouterr().out)
     assert (entry["match"], entry["seat"], entry["cause"]) == (1, 0, "timeout")
-    assert main(["adjudicate", "1", "award"]) == 1
+    assert main(["adjudicate", "1", "award"]) == 2
     assert "needs a reason" in capsys.readouterr().err
     assert main(["adjudicate", "1", "banish", "--reason", "x"]) == 2
     assert main(["adjudicate", "1", "extend", "--extend", "2d", "--reason", "flu"]) == 0
@@ -153,7 +159,7 @@ def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> Non
 
     assert (AuditEntry.get().actor, AuditEntry.get().reason) == ("shell", "flu")
     assert main(["match", "create", "--game", "mimic", "--player", "a@b.org", "--player",
-                 "c@d.org", "--clock", "soon"]) == 1
+                 "c@d.org", "--clock", "soon"]) == 2
     assert "not a time control" in capsys.readouterr().err
 
 
@@ -162,3 +168,191 @@ def test_games_lists_every_game_without_any_settings(monkeypatch, capsys) -> Non
     assert main(["games"]) == 0
     out = capsys.readouterr().out
     assert "mimic-taking" in out and "default off" in out
+
+
+# --- bad input: a message and exit status 2, never a traceback or a half-made match ----------
+
+def _run(argv: list[str]) -> tuple[int, str, str]:
+    """Run `pbem` in this process like a shell would: status, stdout, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as stop:  # argparse refusing the command line
+            code = stop.code if isinstance(stop.code, int) else 2
+    return code, out.getvalue(), err.getvalue()
+
+
+def _rows() -> tuple[int, ...]:
+    return tuple(model.select().count() for model in (Match, Seat, Player, OutboxMessage))
+
+
+def test_a_game_slug_in_any_case_creates_one_match_and_names_it(env) -> None:
+    code, out, err = _run(["match", "create", "--game", " MIMIC ", "--player", "a@b.org",
+                           "--player", "c@d.org"])
+    assert (code, err) == (0, "")
+    assert out.startswith("match 1 created: Mimic")
+    assert Match.get().game == "mimic" and _rows()[0] == 1
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["match", "create", "--game", "mimic", "--player", "a@b.org", "--player", "c@d.org",
+      "--seed", "99999999999999999999"], "the seed must be a whole number"),
+    (["match", "create", "--game", "mimic", "--player", "a@b.org", "--player", "c@d.org",
+      "--seed", "9" * 5000], "invalid int value"),
+    (["match", "create", "--game", "mimic", "--player", "a@b.org", "--player", "c@d.org",
+      "--clock", "1d+9999999d/9999999d"], "at most 365 days"),
+    (["match", "create", "--game", "mimic", "--player", "a@b.org", "--player", "c@d.org",
+      "--clock", "99999999999999999999d"], "is not a time control"),
+    (["match", "create", "--game", "mimic", "--player", "a@b.org", "--player",
+      "=?utf-8?q?ann=40b.org?=@evil.example"], "encoded words"),
+    (["match", "create", "--game", "mimic", "--player", "a@b.org", "--player", "c\x01@d.org"],
+     "control characters"),
+    (["match", "create", "--game", "mimic", "--player", "a@b.org", "--player", "c@d.org",
+      "--option", "mimic_goal_wins=²"], "must be on or off"),
+    (["match", "create", "--game", "nim", "--player", "a@b.org", "--player", "c@d.org",
+      "--option", "pile=²"], "must be a whole number"),
+    (["adjudicate", "²", "award", "--reason", "x"], "pbem adjudicate MATCH RULING"),
+    (["adjudicate", "9223372036854775808", "award", "--reason", "x"],
+     "pbem adjudicate MATCH RULING"),
+    (["adjudicate", "1", "extend", "--extend", "9" * 400 + "d", "--reason", "x"],
+     "is not a time control"),
+    (["admin", "create", "=?utf-8?q?ref?=@club.org"], "encoded words"),
+    (["serve", "--port", "99999"], "not a port number"),
+    (["--config", "/", "init"], "there is no file '/'"),
+])
+def test_bad_values_are_refused_with_status_2_and_change_nothing(
+        env, monkeypatch, argv: list[str], message: str) -> None:
+    monkeypatch.setenv("PBEM_ADMIN_PASSWORD", "a long enough password")
+    before = _rows()
+    code, out, err = _run(argv)
+    assert (code, out) == (2, "")
+    assert message in err and "Traceback" not in err
+    assert _rows() == before
+
+
+def test_a_creation_that_fails_after_writing_leaves_nothing_and_a_retry_makes_one(
+        env, monkeypatch) -> None:
+    from pbem.core import notify
+
+    def broken_mail(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the mail queue broke after the match row was written")
+
+    argv = ["match", "create", "--game", "mimic", "--player", "a@b.org", "--player", "c@d.org"]
+    with monkeypatch.context() as patch:
+        patch.setattr(notify, "queue_match_started", broken_mail)
+        with pytest.raises(RuntimeError):
+            main(argv)
+    assert _rows() == (0, 0, 0, 0)
+    assert _run(argv)[0] == 0
+    assert _rows() == (1, 2, 2, 3)
+
+
+def test_a_real_process_refuses_bad_input_without_a_traceback(env, tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pbem.cli", "match", "create", "--game", "mimic", "--player",
+         "a@b.org", "--player", "c@d.org", "--clock", "1d+9999999d/9999999d"],
+        env={**os.environ, **env}, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.startswith("pbem: ") and "Traceback" not in result.stderr
+    assert Match.select().count() == 0
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+                max_size=24)  # a real command line cannot carry NUL or lone surrogates
+_WILD = st.integers(0, 4).map(lambda n: n == 0)  # one value in five is out of the ordinary
+_ADDRESSES = ["ann@example.org", "Ben@Example.ORG", " cy@example.net ", "dee@example.com"]
+_BAD_VALUES: dict[str, st.SearchStrategy[str]] = {
+    "--game": st.one_of(st.sampled_from(["go", "mimic taking", "MIMIC-"]), _TEXT),
+    "--player": st.one_of(
+        st.sampled_from(["a@b", "no-at-sign", "=?utf-8?q?ann=40example.org?=@evil.example"]),
+        st.emails(), _TEXT),
+    "--option": st.one_of(
+        st.tuples(st.one_of(st.sampled_from(["pile", "hand", "size", "face_up"]), _TEXT),
+                  st.one_of(st.sampled_from(["-1", "²", "٣", "1e3", "99"]),
+                            st.integers().map(str), _TEXT)).map("=".join),
+        _TEXT),
+    "--seed": st.one_of(st.integers(min_value=-2**70, max_value=2**70).map(str), _TEXT),
+    "--clock": st.one_of(
+        st.sampled_from(["1d+9999999d/9999999d", "0d", "366d", "7d+1d/1d", "soon"]),
+        st.integers(min_value=0, max_value=10**30).map(lambda n: f"{n}h"), _TEXT),
+    "--on-timeout": st.one_of(st.sampled_from(["ignore", "Forfeit"]), _TEXT),
+}
+
+
+def _option_value(option: Option) -> st.SearchStrategy[str]:
+    if isinstance(option.default, bool):
+        return st.sampled_from(["on", "off", "yes", "no", "1", "0"])
+    if option.choices is not None:
+        return st.sampled_from([str(choice) for choice in option.choices])
+    if option.minimum is not None and option.maximum is not None:
+        return st.integers(option.minimum, option.maximum).map(str)
+    return st.just(str(option.default))
+
+
+@st.composite
+def _match_create_argv(draw: st.DrawFn) -> list[str]:
+    """Mostly sensible requests, each flag now and then replaced by something strange."""
+    slug = draw(st.sampled_from(sorted(REGISTRY)))
+    rules = REGISTRY[slug]
+    argv = ["match", "create"]
+
+    def flag(name: str, sensible: st.SearchStrategy[str]) -> None:
+        argv.extend([name, draw(_BAD_VALUES[name] if draw(_WILD) else sensible)])
+
+    flag("--game", st.sampled_from([slug, slug.upper(), f" {slug.title()} "]))
+    players = draw(st.sampled_from(sorted(rules.player_counts)))
+    for address in draw(st.permutations(_ADDRESSES))[:players]:
+        flag("--player", st.just(address))
+    for option in draw(st.lists(st.sampled_from(rules.options), unique=True)
+                       if rules.options else st.just([])):
+        flag("--option", _option_value(option).map(lambda value, o=option: f"{o.name}={value}"))
+    if draw(st.booleans()):
+        flag("--seed", st.integers(0, 2**62 - 1).map(str))
+    if draw(st.booleans()):
+        flag("--clock", st.sampled_from(["3d", "45s", "90m", "7d+1d/14d", "365d"]))
+    if draw(st.booleans()):
+        flag("--on-timeout", st.sampled_from(["adjudicate", "forfeit", "autoplay"]))
+    if draw(st.booleans()):
+        argv.append("--json")
+    return argv + draw(st.lists(_TEXT, max_size=1) if draw(_WILD) else st.just([]))
+
+
+@st.composite
+def _other_argv(draw: st.DrawFn) -> list[str]:
+    kind = draw(st.sampled_from(["adjudicate", "adjudicate", "admin", "garbage"]))
+    if kind == "adjudicate":
+        target = draw(st.one_of(st.sampled_from(["list", "1", "²", "9" * 19]), _TEXT))
+        argv = ["adjudicate", target]
+        argv += draw(st.lists(st.one_of(st.sampled_from(["award", "draw", "extend"]), _TEXT),
+                              max_size=1))
+        for flag in ("--reason", "--extend"):
+            argv += [part for value in draw(st.lists(_TEXT, max_size=1)) for part in (flag, value)]
+        return argv
+    if kind == "admin":
+        return ["admin", "create", draw(st.one_of(st.sampled_from(_ADDRESSES),
+                                                  _BAD_VALUES["--player"]))]
+    words = st.one_of(st.sampled_from(["match", "create", "games", "init", "adjudicate",
+                                       "admin", "--dev", "--json", "--game", "--player"]), _TEXT)
+    return draw(st.lists(words, max_size=6).filter(
+        lambda argv: not {"serve", "worker"} & {word.strip() for word in argv}))
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(argv=st.one_of(_match_create_argv(), _other_argv()))
+def test_no_command_line_gives_a_traceback_or_a_duplicate(env, monkeypatch,
+                                                          argv: list[str]) -> None:
+    monkeypatch.setenv("PBEM_ADMIN_PASSWORD", "a long enough password")
+    before = _rows()
+    code, _out, err = _run(argv)
+    event(f"{argv[:2]} exit {code}")
+    assert code in (0, 2), (code, err)
+    assert "Traceback" not in err
+    created = _rows()[0] - before[0]
+    if code == 0:
+        assert created == (1 if argv[:2] == ["match", "create"] else 0)
+    else:
+        assert err and _rows() == before
+        # Retrying a refused command is refused again, and still writes nothing.
+        assert _run(argv)[0] == 2 and _rows() == before

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from pbem.addresses import check_address
 from pbem.core.models import Admin
 from pbem.errors import InvalidRequestError
 
 MIN_PASSWORD = 10
-# Checked when the email is unknown, so a wrong address takes as long as a wrong password.
-_DUMMY_HASH = generate_password_hash("not-a-real-password")
 
 
 def create_admin(email: str, password: str, now: datetime) -> Admin:
-    address = email.strip().lower()
-    if "@" not in address:
-        raise InvalidRequestError(f"{email!r} is not an email address")
+    address = check_address(email, dotted_domain=False)
     if len(password) < MIN_PASSWORD:
         raise InvalidRequestError(f"The password needs at least {MIN_PASSWORD} characters.")
     admin = Admin.get_or_none(Admin.email == address)
@@ -32,6 +30,16 @@ def create_admin(email: str, password: str, now: datetime) -> Admin:
 def authenticate(email: str, password: str) -> Admin | None:
     admin = Admin.get_or_none(Admin.email == (email or "").strip().lower())
     if admin is None:
-        check_password_hash(_DUMMY_HASH, password or "")
+        check_password_hash(_dummy_hash(), password or "")
         return None
     return admin if check_password_hash(admin.password_hash, password or "") else None
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Checked when the email is unknown, so a wrong address takes as long as a wrong password.
+
+    Made on first use, not at import: scrypt takes 32 MiB and up to 0.3 s, which every process
+    (worker, shell commands) would pay at start-up though few ever check a password.
+    """
+    return generate_password_hash("not-a-real-password")

@@ -7,6 +7,10 @@ Two kinds of clock, written the way correspondence players write them:
 
 A seat's clock runs only while it owes a move, and stops while its player is on vacation, so
 a deadline is "the moment the seat's allowance runs out, counting only running time".
+
+Every time in a clock is at most a year (`MAX_SPAN`): longer clocks are refused when a match is
+made, and a match stored before that bound reads its clock clamped to it, so no deadline ever
+falls off the calendar.
 """
 
 from __future__ import annotations
@@ -20,9 +24,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pbem.errors import InvalidRequestError
 
 _UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
-_SPAN = r"(\d+)\s*([dhms])"
+_SPAN = r"([0-9]{1,9})\s*([dhms])"
 _FIXED = re.compile(rf"{_SPAN}")
 _FISCHER = re.compile(rf"{_SPAN}\s*\+\s*{_SPAN}\s*/\s*{_SPAN}")
+# No span in a time control (bank, increment, cap) may exceed a year: longer is no clock at all,
+# and a seat's allowance in seconds must fit every database's 32-bit integer column.
+MAX_SPAN = timedelta(days=365)
 REMINDER_BEFORE = timedelta(hours=24)
 SHORT_CLOCK = timedelta(days=2)
 
@@ -43,6 +50,26 @@ class TimeControl:
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
+        """Read a clock someone typed; refuse it clearly if any of its times is above a year."""
+        control = cls._read(text)
+        if max(span for span in (control.bank, control.increment, control.cap) if span) > MAX_SPAN:
+            raise InvalidRequestError(
+                f"{text.strip()!r}: a clock's times (bank, increment and cap) are at most "
+                f"{MAX_SPAN.days} days each")
+        return control
+
+    @classmethod
+    def of_match(cls, text: str) -> TimeControl:
+        """A match's stored clock. One stored before times were bounded is clamped to the bound,
+        so its deadlines stay computable (never an overflow on every later move)."""
+        control = cls._read(text)
+        def clamp(span: timedelta | None) -> timedelta | None:
+            return None if span is None else min(span, MAX_SPAN)
+
+        return cls(min(control.bank, MAX_SPAN), clamp(control.increment), clamp(control.cap))
+
+    @classmethod
+    def _read(cls, text: str) -> TimeControl:
         spec = text.strip().lower()
         if fixed := _FIXED.fullmatch(spec):
             return cls(_span(fixed.group(1), fixed.group(2)))
@@ -76,7 +103,7 @@ class TimeControl:
 
 def deadline(start: datetime, allowance: timedelta, pauses: Iterable[Interval]) -> datetime:
     """When `allowance` of running time, counted from `start`, runs out; pauses stop the clock."""
-    moment, left = start, allowance
+    moment, left = start, min(allowance, MAX_SPAN)
     for pause_start, pause_end in sorted(pauses):
         if pause_end <= moment:
             continue
@@ -118,7 +145,7 @@ def describe_left(left: timedelta) -> str:
 
 
 def _span(number: str, unit: str) -> timedelta:
-    seconds = int(number) * _UNITS[unit]
+    seconds = int(number) * _UNITS[unit]  # at most 9 digits: `_SPAN` says so
     if seconds <= 0:
         raise InvalidRequestError("a time control needs a time above zero")
     return timedelta(seconds=seconds)
@@ -147,7 +174,7 @@ def deadline_info(due: datetime | None, time_control: str, timezone: str | None,
         "at": due.isoformat() + "Z",
         "utc": due.strftime("%a %d %b %Y, %H:%M UTC"),
         "left": describe_left(due - now),
-        "time_control": TimeControl.parse(time_control).describe(),
+        "time_control": TimeControl.of_match(time_control).describe(),
     }
     if timezone:
         try:

@@ -3,6 +3,10 @@
 SQLite gets WAL, foreign keys, `synchronous=NORMAL` and a busy timeout, so the web process and
 the worker can share one file. PostgreSQL (`postgresql://…`, psycopg 3) and MariaDB/MySQL
 (`mysql://…`, PyMySQL) are used as `playhouse.db_url` parses them.
+
+A `+pool` scheme (`postgresql+pool://…`, `mysql+pool://…`, `sqlite+pool:///…`) keeps
+connections open across requests and jobs (`playhouse.pool`): closing one at the end of a
+request hands it back to the pool instead of ending a server backend.
 """
 
 from __future__ import annotations
@@ -15,6 +19,14 @@ from playhouse.db_url import connect, parse
 
 database = peewee.DatabaseProxy()
 _bound_url: str | None = None
+
+POOL_SIZE = 32
+# A pooled connection idle this long is closed rather than reused (servers drop idle ones).
+POOL_STALE_SECONDS = 300
+# What a down, unreachable or restarting server raises (at connect or mid-query). Adapters answer
+# these with "try again" (503 on the web, a retry on the next worker tick), not a traceback.
+UNAVAILABLE = (peewee.OperationalError, peewee.InterfaceError)
+CONNECT_TIMEOUT_SECONDS = 10
 
 SQLITE_PRAGMAS = {
     "journal_mode": "wal",
@@ -35,7 +47,21 @@ def open_database(url: str) -> peewee.Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
     elif scheme.startswith("mysql"):
         kwargs = {"charset": "utf8mb4"}
+    elif scheme.startswith("postgres") and "connect_timeout" not in url:
+        # libpq waits forever for a host that drops packets; a request or tick must not hang.
+        kwargs = {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
+    if scheme.endswith("+pool"):
+        kwargs.update(max_connections=POOL_SIZE, stale_timeout=POOL_STALE_SECONDS)
+        if scheme.startswith("sqlite"):
+            # A pooled connection serves whichever thread takes it next.
+            kwargs["check_same_thread"] = False
     return connect(url, **kwargs)
+
+
+def unavailable_reason(error: BaseException) -> str:
+    """The first line of a driver's error, for one clear log line instead of a traceback."""
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
 
 
 def bind_database(url: str) -> peewee.Database:

@@ -32,7 +32,7 @@ class TimeoutPolicy:
 def start_clock(match: Match, seat: Seat, now: datetime) -> None:
     """The seat now owes a move: its deadline is its allowance of running time from now."""
     if seat.allowance_seconds <= 0:
-        seat.allowance_seconds = int(TimeControl.parse(match.time_control).bank.total_seconds())
+        seat.allowance_seconds = int(TimeControl.of_match(match.time_control).bank.total_seconds())
     seat.owes_since = now
     _set_deadline(seat, now)
     seat.save()
@@ -42,7 +42,7 @@ def stop_clock(match: Match, seat: Seat, now: datetime) -> None:
     """The seat moved: charge the running time it used and set its next allowance."""
     if seat.owes_since is None:
         return
-    control = TimeControl.parse(match.time_control)
+    control = TimeControl.of_match(match.time_control)
     used = running_time(seat.owes_since, now, pauses_for(seat.player_id, seat.owes_since))
     allowance = timedelta(seconds=seat.allowance_seconds)
     seat.allowance_seconds = int(control.allowance_after_move(allowance, used).total_seconds())
@@ -74,9 +74,11 @@ def pauses_for(player_id: int, since: datetime) -> list[tuple[datetime, datetime
 
 def _set_deadline(seat: Seat, now: datetime) -> None:
     allowance = timedelta(seconds=seat.allowance_seconds)
-    pauses = pauses_for(seat.player_id, seat.owes_since)
-    seat.deadline = deadline(seat.owes_since, allowance, pauses)
-    remind = deadline(seat.owes_since, allowance - reminder_lead(allowance), pauses)
+    since = seat.owes_since
+    assert since is not None, "only a seat that owes a move has a deadline"
+    pauses = pauses_for(seat.player_id, since)
+    seat.deadline = deadline(since, allowance, pauses)
+    remind = deadline(since, allowance - reminder_lead(allowance), pauses)
     seat.remind_at = remind if remind > now else None
 
 

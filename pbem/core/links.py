@@ -15,13 +15,13 @@ import hmac
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from pbem.core.keys import purpose_key
+from pbem.core.keys import Purpose, purpose_key
 from pbem.core.models import Player
 from pbem.errors import NotFoundError
 
-PREFERENCES = "mail-preferences"
-UNSUBSCRIBE = "unsubscribe"
-CALENDAR = "calendar-feed"
+PREFERENCES = Purpose.MAIL_PREFERENCES
+UNSUBSCRIBE = Purpose.UNSUBSCRIBE
+CALENDAR = Purpose.CALENDAR_FEED
 MAX_LINK_TOKEN = 200
 
 
@@ -50,18 +50,20 @@ def calendar_token(secret: str, player: Player) -> str:
 def player_for_calendar(secret: str, token: str) -> Player:
     """The player whose feed `token` opens; NotFoundError if wrong or revoked."""
     number, _, _ = token.partition("-")
-    player = Player.get_or_none(Player.id == int(number)) if number.isdigit() else None
-    if player is None or len(token) > MAX_LINK_TOKEN or not hmac.compare_digest(
+    wellformed = len(token) <= MAX_LINK_TOKEN and number.isascii() and number.isdigit() and (
+        len(number) <= 18)
+    player = Player.get_or_none(Player.id == int(number)) if wellformed else None
+    if player is None or not hmac.compare_digest(
             token, calendar_token(secret, player)):
         raise NotFoundError("This calendar link is not valid (or was replaced by a new one).")
     return player
 
 
-def _serializer(secret: str, purpose: str) -> URLSafeSerializer:
-    return URLSafeSerializer(purpose_key(secret, purpose), salt=purpose)
+def _serializer(secret: str, purpose: Purpose) -> URLSafeSerializer:
+    return URLSafeSerializer(purpose_key(secret, purpose), salt=purpose.value)
 
 
-def _load(secret: str, purpose: str, token: str) -> int:
+def _load(secret: str, purpose: Purpose, token: str) -> int:
     if not token or len(token) > MAX_LINK_TOKEN:
         raise NotFoundError("This link is not valid. Check that you copied it whole.")
     try:

@@ -162,7 +162,7 @@ def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat, seats:
     deadline = _when(params.get("deadline"))
     return {
         "deadline": deadline_info(deadline, match.time_control, seat.player.timezone, written),
-        "time_control": TimeControl.parse(match.time_control).describe(),
+        "time_control": TimeControl.of_match(match.time_control).describe(),
         "match": match.id,
         "game": match.game,
         "title": rules.title,

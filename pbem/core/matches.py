@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from pbem.addresses import check_address
 from pbem.core import deadlines, notify
 from pbem.core.clocks import TimeControl
 from pbem.core.db import write_transaction
@@ -19,7 +19,6 @@ from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules
 
-_EMAIL = re.compile(r"[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\"]+")
 MAX_SEED = 2**62
 
 
@@ -39,14 +38,18 @@ def create_match(
     time_control: str = "3d",
     on_timeout: str = TimeoutPolicy.ADJUDICATE,
 ) -> CreatedMatch:
-    """Create a match, deal or set up the game, and queue the welcome and first-turn emails."""
+    """Create a match, deal or set up the game, and queue the welcome and first-turn emails.
+
+    Every argument is checked before anything is written, and the writes are one transaction:
+    a refused or failed creation leaves nothing behind, so trying again cannot duplicate it.
+    """
     rules = get_rules(game)
     game = rules.slug
     control = TimeControl.parse(time_control)
     if on_timeout not in TimeoutPolicy.ALL:
         raise InvalidRequestError(f"{on_timeout!r} is not a timeout policy "
                                   f"(one of: {', '.join(TimeoutPolicy.ALL)})")
-    addresses = [_check_email(email) for email in emails]
+    addresses = [check_address(email) for email in emails]
     rules.check_player_count(len(addresses))
     resolved = rules.resolve_options(options)
     if seed is None:
@@ -105,10 +108,3 @@ def state_after(match: Match, ply: int) -> Any:
 
 def recent_matches(limit: int = 50) -> list[Match]:
     return list(Match.select().order_by(Match.updated_at.desc(), Match.id.desc()).limit(limit))
-
-
-def _check_email(email: str) -> str:
-    address = email.strip().lower()
-    if not _EMAIL.fullmatch(address) or len(address) > 254:
-        raise InvalidRequestError(f"{email!r} is not an email address")
-    return address

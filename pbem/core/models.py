@@ -26,6 +26,9 @@ class JSONField(peewee.TextField):
 
 
 class BaseModel(peewee.Model):
+    # peewee adds this primary key to every model anyway; declared so the type checker knows it.
+    id = peewee.AutoField()
+
     class Meta:
         database = database
         legacy_table_names = False
@@ -100,8 +103,10 @@ class Match(BaseModel):
 
 class Seat(BaseModel):
     match = peewee.ForeignKeyField(Match, backref="seats", on_delete="CASCADE")
+    match_id: int  # peewee's accessor for the raw foreign key, declared for the type checker
     seat = peewee.IntegerField()
     player = peewee.ForeignKeyField(Player, backref="seats")
+    player_id: int
     # SHA-256 of the seat's link token; the token itself is derived (see tokens.py).
     token_hash = peewee.CharField(max_length=64, unique=True)
     token_generation = peewee.IntegerField(default=1)
@@ -154,6 +159,7 @@ class OutboxMessage(BaseModel):
     """
 
     match = peewee.ForeignKeyField(Match, null=True, backref="messages", on_delete="CASCADE")
+    match_id: int | None
     seat = peewee.IntegerField(null=True)
     ply = peewee.IntegerField(null=True)
     to_address = peewee.CharField(max_length=254)
@@ -193,6 +199,7 @@ class Adjudication(BaseModel):
     """An entry in the admin's queue: a seat timed out, or its turn email never arrived."""
 
     match = peewee.ForeignKeyField(Match, backref="adjudications", on_delete="CASCADE")
+    match_id: int
     seat = peewee.IntegerField()
     cause = peewee.CharField(max_length=16)  # "timeout" or "undelivered"
     status = peewee.CharField(max_length=16, default=AdjudicationStatus.OPEN, index=True)

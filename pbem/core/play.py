@@ -12,6 +12,7 @@ from datetime import datetime
 from pbem.core import deadlines, notify
 from pbem.core.db import write_transaction
 from pbem.core.models import Match, MatchStatus, Move
+from pbem.core.text import check_text
 from pbem.errors import (
     ConflictError,
     InvalidRequestError,
@@ -47,6 +48,7 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
     if len(text) > MAX_MOVE_TEXT:
         raise InvalidRequestError(f"That move is {len(text)} characters long; a move is at "
                                   f"most {MAX_MOVE_TEXT}.")
+    check_text(text, "move")
     for _ in range(ATTEMPTS):
         try:
             with write_transaction():

@@ -101,7 +101,7 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
                     for seat in seats],
         "result": _result(match, rules, state, seats),
         "created_at": match.created_at.isoformat() + "Z",
-        "time_control": TimeControl.parse(match.time_control).describe(),
+        "time_control": TimeControl.of_match(match.time_control).describe(),
         "on_timeout": match.on_timeout,
         "rulings": _rulings(match, rules, state),
     }
@@ -132,7 +132,8 @@ def _rulings(match: Match, rules: GameRules, state: Any) -> list[dict[str, Any]]
                .order_by(Adjudication.ruled_at))
     return [{"ruling": entry.ruling, "seat": entry.seat,
              "late": rules.seat_label(state, entry.seat), "reason": entry.reason,
-             "at": entry.ruled_at.isoformat() + "Z"} for entry in entries]
+             "at": entry.ruled_at.isoformat() + "Z" if entry.ruled_at else None}
+            for entry in entries]
 
 
 def _vacation(player_id: int, now: datetime, days_per_year: int) -> dict[str, Any]:

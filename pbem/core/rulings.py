@@ -18,6 +18,7 @@ from pbem.core.models import (
     MatchStatus,
 )
 from pbem.core.play import submit_move
+from pbem.core.text import check_text
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import Outcome
@@ -51,7 +52,7 @@ def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: dateti
     """Rule on a match's open entry. Raise a PbemError with a clear message if it cannot be."""
     if ruling not in RULINGS:
         raise InvalidRequestError(f"{ruling!r} is not a ruling (one of: {', '.join(RULINGS)})")
-    reason = (reason or "").strip()
+    reason = check_text((reason or "").strip(), "reason")
     if not reason:
         raise InvalidRequestError("A ruling needs a reason: the players will read it.")
     if ruling == "extend" and (extension is None or extension <= timedelta(0)):

@@ -19,7 +19,6 @@ from pbem.core.models import (
     Adjudication,
     Heartbeat,
     Match,
-    MatchStatus,
     MessageStatus,
     OutboxMessage,
     Seat,
@@ -51,9 +50,10 @@ def sweep(now: datetime, outage_grace: timedelta, batch: int = 200) -> SweepRepo
 
 
 def _due(column: Any, now: datetime, batch: int) -> list[int]:
-    query = (Seat.select(Seat.id).join(Match)
-             .where(column <= now, Match.status == MatchStatus.ACTIVE)
-             .order_by(column).limit(batch))
+    # Only seats that owe a move in a live match have a deadline or reminder time (every end
+    # of a match clears them), so the column's own index finds due work: no join, no scan of
+    # live matches, however many there are.
+    query = Seat.select(Seat.id).where(column <= now).order_by(column).limit(batch)
     return [row.id for row in query]
 
 
@@ -72,6 +72,8 @@ def _remind(seat_id: int, now: datetime) -> bool:
         if not _claim(seat, remind_at=None):
             return False
         match = seat.match
+        if not match.is_live:
+            return False
         rules = get_rules(match.game)
         notify.queue_reminder(match, rules, rules.load(match.state), seat.seat, now)
     return True
@@ -83,8 +85,8 @@ def _settle(seat_id: int, now: datetime) -> str:
         if seat is None or seat.deadline is None or seat.deadline > now:
             return "skipped"
         match = seat.match
-        if not match.is_live or not _claim(seat, deadline=None, remind_at=None):
-            return "skipped"
+        if not _claim(seat, deadline=None, remind_at=None) or not match.is_live:
+            return "skipped"  # (a stray deadline of an ended match is cleared all the same)
         if _turn_email_undelivered(match, seat.seat):
             # The player may never have been told: an admin looks before anything happens.
             _open_entry(match, seat.seat, "undelivered", now)
@@ -133,8 +135,7 @@ def _extend_for_outage(now: datetime, grace: timedelta) -> int:
         if claimed != 1 or now - last <= grace:
             return 0
         outage = now - last
-        running = (Seat.select().join(Match)
-                   .where(Seat.deadline >= last, Match.status == MatchStatus.ACTIVE))
-        return sum(_claim(seat, deadline=seat.deadline + outage,
+        running = Seat.select().where(Seat.deadline >= last)
+        return sum(_claim(seat, deadline=seat.deadline and seat.deadline + outage,
                           remind_at=seat.remind_at and seat.remind_at + outage)
                    for seat in running)

@@ -1,8 +1,9 @@
 """Private seat links.
 
-A seat's token is HMAC-SHA256(secret key, match, seat, generation), 32 bytes in URL-safe
+A seat's token is HMAC-SHA256(seat-link key, match, seat, generation), 32 bytes in URL-safe
 base64: as unguessable as `secrets.token_urlsafe(32)`, but derivable, so every later email can
-carry the link without the database ever holding it. Only its SHA-256 is stored, for lookup.
+carry the link without the database ever holding it. The seat-link key is derived from the
+secret key for this purpose only (`pbem.core.keys`). Only its SHA-256 is stored, for lookup.
 Re-issuing bumps the generation, which revokes the old link. Changing the secret key revokes
 every link (say so before rotating it).
 """
@@ -13,6 +14,7 @@ import base64
 import hashlib
 import hmac
 
+from pbem.core.keys import Purpose, purpose_key
 from pbem.core.models import Match, Player, Seat
 from pbem.errors import NotFoundError
 
@@ -21,7 +23,8 @@ MAX_TOKEN_LENGTH = 100
 
 def seat_token(secret_key: str, match_id: int, seat: int, generation: int) -> str:
     message = f"pbem-seat-link:{match_id}:{seat}:{generation}".encode()
-    digest = hmac.new(secret_key.encode(), message, hashlib.sha256).digest()
+    key = purpose_key(secret_key, Purpose.SEAT_LINK)
+    digest = hmac.new(key, message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 

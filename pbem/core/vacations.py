@@ -48,6 +48,9 @@ def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
         raise InvalidRequestError("A vacation cannot start in the past.")
     if first_day - today > MAX_AHEAD:
         raise InvalidRequestError("Declare a vacation at most a year ahead.")
+    if last_day - today > 2 * MAX_AHEAD:
+        # Also keeps the day after the last one (the end instant) within the calendar.
+        raise InvalidRequestError("A vacation must end within two years from today.")
     starts = max(datetime.combine(first_day, time()), now)
     ends = datetime.combine(last_day + timedelta(days=1), time())
     existing = _vacations(player_id)

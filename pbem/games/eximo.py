@@ -92,7 +92,7 @@ NEIGHBOURS = tuple(
     for seat in (0, 1)
 )
 
-_SQ = r"[a-z]\d{1,2}"
+_SQ = r"[a-z][0-9]{1,2}"
 _PATH = re.compile(rf"{_SQ}(?:\s*[-x:]?\s*{_SQ})*")
 _DROPS = re.compile(rf"(?:{_SQ}(?:\s*(?:,|and)?\s*{_SQ})*)?")
 _DROP_WORD = re.compile(r"drops?")

@@ -74,8 +74,8 @@ MINA = "mina"
 ROLE_NAMES = {YUKI: "Yuki", MINA: "Mina"}
 GAMES_PER_MATCH = 2
 
-_MOVE = re.compile(r"([a-z]\d{1,2})(?:[-x]?([a-z]\d{1,2}))?")
-_RESULT = re.compile(r"(yuki|mina):(\d{1,3})")
+_MOVE = re.compile(r"([a-z][0-9]{1,2})(?:[-x]?([a-z][0-9]{1,2}))?")
+_RESULT = re.compile(r"(yuki|mina):([0-9]{1,3})")
 
 
 class FrozenForestRules(RulesBase):

@@ -66,7 +66,7 @@ from pbem.games.base import (
     Seat,
     Transition,
 )
-from pbem.games.notation import FILES, KING_STEPS, ORTHOGONAL_STEPS, normalize
+from pbem.games.notation import FILES, KING_STEPS, ORTHOGONAL_STEPS, is_number, normalize
 
 SIZE = 10
 SQUARES = SIZE * SIZE
@@ -435,8 +435,8 @@ def _on_board(square: tuple[int, int]) -> bool:
 
 NEIGHBOURS = _build_neighbours()
 RAYS = _build_rays()
-_MOVE_TEXT = re.compile(r"([a-z])(\d{1,2})(?:\s*(?:-|to)?\s*([a-z])(\d{1,2}))?")
-_RANK_TOKEN = re.compile(r"\d+|[br]|\([br]+\)")
+_MOVE_TEXT = re.compile(r"([a-z])([0-9]{1,2})(?:\s*(?:-|to)?\s*([a-z])([0-9]{1,2}))?")
+_RANK_TOKEN = re.compile(r"[0-9]{1,2}|[br]|\([br]+\)")
 
 
 # -- the rules proper ---------------------------------------------------------------------------
@@ -576,7 +576,7 @@ def _parse_board(text: str) -> Board:
                 break
             position = token.end()
             value = token.group()
-            if value.isdigit():
+            if is_number(value):
                 squares.extend([""] * int(value))
             else:
                 squares.append(value.strip("()"))

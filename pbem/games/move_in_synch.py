@@ -71,7 +71,15 @@ from pbem.games.base import (
     Seat,
     Transition,
 )
-from pbem.games.notation import FILES, KING_STEPS, Square, normalize, parse_square, square_name
+from pbem.games.notation import (
+    FILES,
+    KING_STEPS,
+    Square,
+    is_number,
+    normalize,
+    parse_square,
+    square_name,
+)
 
 SEAT_NAMES = ("Blue", "Red")
 SYMBOLS = ("x", "o")
@@ -113,7 +121,7 @@ _WORDS: dict[str, str] = {
     "opposition": OPPOSITION, "inopposition": OPPOSITION, "opposite": OPPOSITION,
     "oppose": OPPOSITION,
 }
-_PLACEMENT = re.compile(r"(?:place|at)?([a-z]\d{1,2})")
+_PLACEMENT = re.compile(r"(?:place|at)?([a-z][0-9]{1,2})")
 _NOT_WORD = re.compile(r"[^a-z0-9]")
 
 
@@ -293,7 +301,7 @@ class MoveInSynchRules(RulesBase):
                 direction=last["direction"],
                 start=tuple(parse_square(n, size, size) for n in last["from"]),  # type: ignore[arg-type]
                 end=tuple(parse_square(n, size, size) for n in last["to"]),  # type: ignore[arg-type]
-                drew=tuple(last["drew"]),  # type: ignore[arg-type]
+                drew=tuple(last["drew"]),
             ),
         )
 
@@ -321,7 +329,7 @@ class MoveInSynchRules(RulesBase):
             raise RulesError(f"{text!r}: Blue places the marker before Red")
         if order not in (DECIDER_FIRST, DIRECTIONER_FIRST):
             raise RulesError(f"{text!r}: the order is {DECIDER_FIRST} or {DIRECTIONER_FIRST}")
-        if not number.isdigit() or int(number) < 1:
+        if not is_number(number) or len(number) > 9 or int(number) < 1:
             raise RulesError(f"{text!r}: the move number is a whole number from 1")
         state = SynchState(size=size, order=order, marks="".join(reversed(ranks)),
                            markers=markers, move_number=int(number), pending=None)
@@ -460,7 +468,8 @@ def _mode_refusal(state: SynchState, mode: str) -> str | None:
                 f"{square_name(here)} and you on {square_name(there)}, no direction would keep "
                 f"both markers on the board; announce {other}")
     # Variant: the decider must choose a mode that keeps their own marker on the board.
-    direction = state.pending
+    # The decider only chooses once the directioner has picked, so a direction is pending.
+    direction = state.pending or ""
     way = direction if mode == SYNCH else OPPOSITE[direction]
     if _inside(_offset(there, way), size):
         return None

@@ -17,12 +17,17 @@ Square = tuple[int, int]  # (file index, rank index), both 0-based
 
 _DASHES = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-",
                          "\u2014": "-", "\u2015": "-", "\u2212": "-", "\u00d7": "x"})
-_SQUARE = re.compile(r"([a-z])(\d{1,2})")
+_SQUARE = re.compile(r"([a-z])([0-9]{1,2})")
 
 
 def normalize(text: str) -> str:
     """Lower-case, unify dashes and multiplication signs, collapse runs of white space."""
     return " ".join(text.translate(_DASHES).lower().split())
+
+
+def is_number(text: str) -> bool:
+    """ASCII digits only: `str.isdigit` also accepts "²" and "٣", which `int` then refuses."""
+    return text.isascii() and text.isdigit()
 
 
 def square_name(square: Square) -> str:

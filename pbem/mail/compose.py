@@ -17,7 +17,6 @@ from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import format_datetime, formataddr, parseaddr
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -28,9 +27,9 @@ from pbem.core.mailviews import RenderCache, context_for, recipient
 from pbem.core.models import OutboxMessage
 from pbem.core.notify import thread_root_key
 from pbem.core.tokens import token_for
+from pbem.paths import TEMPLATES
 from pbem.templating import register
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 _UTF8 = Charset("utf-8")
 _UTF8.body_encoding = BASE64
 

@@ -127,7 +127,8 @@ def _claim(message_id: int, now: datetime) -> OutboxMessage | None:
         message = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
         if message is None or message.status in (MessageStatus.SENT, MessageStatus.FAILED):
             return None
-        if message.status == MessageStatus.SENDING and message.claimed_until >= now:
+        if (message.status == MessageStatus.SENDING and message.claimed_until is not None
+                and message.claimed_until >= now):
             return None
         claimed = (OutboxMessage.update(status=MessageStatus.SENDING,
                                         version=OutboxMessage.version + 1,

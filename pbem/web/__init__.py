@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from flask import Flask
+from flask import Flask, request
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemLoader, StrictUndefined
 
@@ -12,9 +10,21 @@ from pbem import templating
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
-from pbem.web import admin, api, devmail, errors, games, mailprefs, matches, play, security
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+from pbem.core.keys import Purpose, purpose_key
+from pbem.paths import TEMPLATES
+from pbem.web import (
+    admin,
+    api,
+    devmail,
+    errors,
+    games,
+    inputs,
+    mailprefs,
+    matches,
+    play,
+    security,
+)
+from pbem.web.errors import connect_or_unavailable
 
 
 def create_app(settings: Settings | None = None,
@@ -22,11 +32,15 @@ def create_app(settings: Settings | None = None,
     """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time)."""
     settings = settings or load_settings()
     app = Flask(__name__, template_folder=str(TEMPLATES))
+    inputs.init_converters(app)
     if extra_template_dirs:
         app.jinja_loader = FileSystemLoader([str(TEMPLATES), *extra_template_dirs])
     app.config.update(
         PBEM_SETTINGS=settings,
-        SECRET_KEY=settings.secret_key,
+        # Cookies and CSRF tokens get their own keys, so nothing signed for a browser can be
+        # replayed as a seat link (or the other way round).
+        SECRET_KEY=purpose_key(settings.secret_key, Purpose.SESSION),
+        WTF_CSRF_SECRET_KEY=purpose_key(settings.secret_key, Purpose.CSRF),
         MAX_CONTENT_LENGTH=settings.max_request_bytes,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -41,9 +55,13 @@ def create_app(settings: Settings | None = None,
     templating.register(app.jinja_env)
     bind_database(settings.database_url)
 
+    inputs.init_app(app)
+
     @app.before_request
     def _connect() -> None:
-        database.connect(reuse_if_open=True)
+        # Static files need no database, so the stylesheet still loads on the 503 page.
+        if request.endpoint != "static":
+            connect_or_unavailable()
 
     @app.teardown_request
     def _close(_exc: BaseException | None) -> None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, render_template, request
+from flask import Blueprint, Flask, jsonify, render_template, request
+from werkzeug.wrappers import Response
 
 from pbem.core.matches import get_match, recent_matches
 from pbem.core.records import public_record
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from pbem.web.clock import now
+from pbem.web.inputs import whole_number
 
 bp = Blueprint("matches", __name__)
 
@@ -22,17 +24,38 @@ def index() -> str:
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int) -> str:
     match = get_match(match_id)
-    record = public_record(match, now(), requested_ply(match.ply))
-    return render_template("matches/show.html", record=record)
+    shown = requested_ply(match.ply)
+    record = public_record(match, now(), shown)
+    # Only the live position follows the match by itself; a replayed one stays put.
+    poll = poll_tag(match.ply, match.status) if match.is_live and shown is None else None
+    return render_template("matches/show.html", record=record, poll_tag=poll)
+
+
+@bp.get("/matches/<int:match_id>/ply")
+def ply(match_id: int) -> Response:
+    """How far a match has got, for pages that wait for a move: answers 304 while the
+    `If-None-Match` tag still holds, so a page can ask every few seconds at almost no cost."""
+    match = get_match(match_id)
+    response = jsonify(ply=match.ply, status=match.status)
+    response.set_etag(poll_tag(match.ply, match.status))
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+def poll_tag(ply: int, status: str) -> str:
+    """The entity tag of `/matches/<id>/ply`: it changes with every move and every end."""
+    return f"{ply}-{status}"
 
 
 def requested_ply(latest: int) -> int | None:
     raw = request.args.get("ply")
     if raw is None or raw == "":
         return None
-    if not raw.isdigit():
-        raise InvalidRequestError(f"ply must be a move number from 0 to {latest}, not {raw!r}")
-    return int(raw)
+    ply = whole_number(raw)
+    if ply is None:
+        shown = raw if len(raw) <= 20 else raw[:20] + "…"
+        raise InvalidRequestError(f"ply must be a move number from 0 to {latest}, not {shown!r}")
+    return ply
 
 
 def init_app(app: Flask) -> None:

@@ -20,12 +20,15 @@ from werkzeug.wrappers import Response
 
 from pbem.core.models import Player, Seat
 from pbem.core.play import MAX_MOVE_TEXT, submit_move
-from pbem.core.records import seat_record
+from pbem.core.records import public_record, seat_record
 from pbem.core.tokens import seat_for_token
 from pbem.core.vacations import declare
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games.base import RulesError
+from pbem.web.clicks import click_moves
 from pbem.web.clock import now
+from pbem.web.inputs import whole_number
+from pbem.web.matches import poll_tag, requested_ply
 
 bp = Blueprint("play", __name__)
 
@@ -33,23 +36,29 @@ bp = Blueprint("play", __name__)
 @bp.get("/play/<token>")
 def show(token: str) -> Response:
     seat = seat_for_token(token)
-    return _page(record_for(seat), status=200)
+    record = record_for(seat)
+    shown = requested_ply(record["ply"])
+    # `?ply=n` looks back at an earlier position, as spectators see it (a seat's own past
+    # view is not kept); the live position stays the page without `?ply`.
+    replay = (public_record(seat.match, now(), shown)
+              if shown is not None and shown != record["ply"] else None)
+    return _page(record, status=200, replay=replay)
 
 
 @bp.post("/play/<token>")
 def move(token: str) -> Response:
     seat = seat_for_token(token)
-    # A move picked from the list wins; the text box is used when the list is left on its
-    # placeholder (so a refused typed move kept for correction never hides a later pick).
-    text = (request.form.get("move") or "").strip() or (request.form.get("move_text") or "")
-    ply_field = request.form.get("ply", "")
+    # A typed move wins over the list: typing is the deliberate act (and the click-to-move
+    # script sends its move there), while a list left on an earlier pick is easy to miss.
+    text = (request.form.get("move_text") or "").strip() or (request.form.get("move") or "")
+    ply = whole_number(request.form.get("ply", ""))
     if not text.strip():
         return _page(record_for(seat), status=422, error="Choose a move or type one.")
-    if not ply_field.isdigit():
+    if ply is None:
         return _page(record_for(seat), status=400,
                      error="The form was incomplete (no move number). Reload the page.")
     try:
-        result = submit_move(seat.match_id, seat.seat, text, int(ply_field), now())
+        result = submit_move(seat.match_id, seat.seat, text, ply, now())
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         kept = text if len(text) <= MAX_MOVE_TEXT else ""
@@ -98,9 +107,13 @@ def _date(text: str, label: str) -> date:
         raise InvalidRequestError(f"The {label} must be a date like 2026-07-01.") from None
 
 
-def _page(record: dict, status: int, error: str | None = None, typed: str = "") -> Response:
-    response = make_response(render_template("play/play.html", record=record, error=error,
-                                             typed=typed), status)
+def _page(record: dict, status: int, error: str | None = None, typed: str = "",
+          replay: dict | None = None) -> Response:
+    clicks = (click_moves(record["game"], record["view"], record["legal_moves"])
+              if record["legal_moves"] else None)
+    response = make_response(render_template(
+        "play/play.html", record=record, error=error, typed=typed, replay=replay,
+        clicks=clicks, poll_tag=poll_tag(record["ply"], record["status"])), status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -1,6 +1,10 @@
 """Security headers on every response: a strict CSP (no third-party assets, no inline script
 or style), no framing, no MIME sniffing, and `Referrer-Policy: same-origin` so a private link in
-the URL never leaks to another site (while same-site form posts keep their Referer)."""
+the URL never leaks to another site (while same-site form posts keep their Referer).
+
+Outside development, `Strict-Transport-Security` tells browsers to use HTTPS only for a year, so
+a link opened on a hostile network cannot be downgraded to plain HTTP and read. Development runs
+on plain http://127.0.0.1, where the header would only get in the way."""
 
 from __future__ import annotations
 
@@ -19,9 +23,16 @@ HEADERS = {
 }
 
 
+HSTS = "max-age=31536000; includeSubDomains"
+
+
 def init_app(app: Flask) -> None:
+    headers = dict(HEADERS)
+    if not app.config["PBEM_SETTINGS"].development:
+        headers["Strict-Transport-Security"] = HSTS
+
     @app.after_request
     def _add_headers(response: Response) -> Response:
-        for name, value in HEADERS.items():
+        for name, value in headers.items():
             response.headers.setdefault(name, value)
         return response

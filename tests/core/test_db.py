@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import peewee
+from playhouse.pool import PooledDatabase
 
 from pbem.core.db import database, open_database
 from pbem.core.migrations import applied, drop_everything, migrate, pending, runner, schema_diff
@@ -79,3 +80,23 @@ def test_display_names_are_unique_but_optional(db_url: str) -> None:
         pass
     else:
         raise AssertionError("a second player took the name Cleo")
+
+
+def test_a_pooled_url_reuses_one_connection_across_requests(db_url: str, tmp_path: Path) -> None:
+    from pbem.core.db import bind_database
+
+    scheme, rest = db_url.split("://", 1)
+    pooled = bind_database(f"{scheme}+pool://{rest}")
+    try:
+        seen = []
+        for _ in range(3):  # what a request does: connect at the start, close at the end
+            database.connect(reuse_if_open=True)
+            seen.append(id(database.connection()))
+            database.execute_sql("SELECT 1")
+            database.close()
+        assert isinstance(pooled, PooledDatabase)
+        assert len(set(seen)) == 1
+    finally:
+        pooled.close_all()
+        bind_database(db_url)
+        database.connect(reuse_if_open=True)

@@ -59,7 +59,7 @@ class NimRules(RulesBase):
         return list(range(1, min(3, state.pile) + 1))
 
     def parse_move(self, state: NimState, seat: Seat, text: str) -> int:
-        found = re.fullmatch(r"(?:take\s*)?(\d+)", normalize(text))
+        found = re.fullmatch(r"(?:take\s*)?([0-9]{1,9})", normalize(text))
         if found is None:
             raise InvalidMoveError(f"{text!r} is not a move: write it like 'take 2'")
         count = int(found.group(1))
@@ -126,6 +126,7 @@ class BidsRules(RulesBase):
     rules_version = 1
     player_counts = frozenset({3, 4})
     options = (Option("hand", 3, "cards dealt to each player", minimum=1, maximum=5),)
+    hidden_information = True
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> BidsState:
         self.check_player_count(players)
@@ -145,7 +146,7 @@ class BidsRules(RulesBase):
         return list(state.hands[seat]) if seat in self.to_move(state) else []
 
     def parse_move(self, state: BidsState, seat: Seat, text: str) -> int:
-        found = re.fullmatch(r"(?:play\s*)?(\d+)", normalize(text))
+        found = re.fullmatch(r"(?:play\s*)?([0-9]{1,9})", normalize(text))
         if found is None:
             raise InvalidMoveError(f"{text!r} is not a move: write it like 'play 7'")
         card = int(found.group(1))

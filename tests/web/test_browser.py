@@ -118,9 +118,9 @@ def test_the_public_page_replays_a_match_by_clicking_through(browser: Browser, s
     problems = watch_console(page)
     page.goto(f"{base}/matches/{created.match.id}")
     expect(page.locator("nav.replay")).to_contain_text("after move 2 of 2")
-    page.get_by_role("link", name="◀ back").click()
+    page.get_by_role("link", name="Previous").click()
     expect(page.locator("nav.replay")).to_contain_text("after move 1 of 2")
-    page.get_by_role("link", name="⏮ start").click()
+    page.get_by_role("link", name="First").click()
     expect(page.locator("nav.replay")).to_contain_text("after move 0 of 2")
     assert problems == [], problems
     page.close()

@@ -94,13 +94,20 @@ def test_get_never_changes_a_match(settings, client) -> None:
     assert Match.get().ply == 0
 
 
-def test_a_move_picked_from_the_list_wins_over_a_refused_typed_move(settings, client) -> None:
-    token = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).tokens[0]
-    refused = client.post(f"/play/{token}", data={"move": "", "move_text": "take 9", "ply": "0"})
+def test_a_typed_move_wins_over_the_list_when_both_are_filled(settings, client) -> None:
+    token, other = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).tokens
+    pile = Match.get().state["pile"]
+    refused = client.post(f"/play/{token}", data={"move": "take 2", "move_text": "take 9",
+                                                  "ply": "0"})
+    # The typed move is the one judged (and kept for correction); the list's pick is not made.
     assert refused.status_code == 422 and b'value="take 9"' in refused.data
-    picked = client.post(f"/play/{token}", data={"move": "take 2", "move_text": "take 9",
-                                                 "ply": "0"})
-    assert picked.status_code == 303 and Match.get().state["pile"] == 7
+    assert b"take 9" in refused.data and Match.get().ply == 0
+    typed = client.post(f"/play/{token}", data={"move": "take 2", "move_text": " take 1 ",
+                                                "ply": "0"})
+    assert typed.status_code == 303 and Match.get().state["pile"] == pile - 1
+    # A blank text box leaves the list's pick in charge.
+    client.post(f"/play/{other}", data={"move": "take 2", "move_text": "  ", "ply": "1"})
+    assert Match.get().state["pile"] == pile - 3
 
 
 def test_an_absurdly_long_move_is_refused_without_echoing_it(settings, client) -> None:

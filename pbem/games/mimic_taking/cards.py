@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
+from pbem.games.notation import is_number
+
 MIMIC = "M"
 COLOURS = "OBPG"
 COLOUR_NAMES = {"O": "orange", "B": "brown", "P": "purple", "G": "grey"}
@@ -52,7 +54,7 @@ def number_of(card: str) -> int | None:
 def is_card(text: str, players: int) -> bool:
     if text == MIMIC:
         return True
-    return (len(text) == 2 and text[0] in COLOURS and text[1].isdigit()
+    return (len(text) == 2 and text[0] in COLOURS and is_number(text[1])
             and 1 <= int(text[1]) <= top_number(players))
 
 

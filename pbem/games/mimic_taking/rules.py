@@ -43,7 +43,7 @@ from pbem.games.mimic_taking.state import (
     position_text,
 )
 from pbem.games.mimic_taking.text import describe, render
-from pbem.games.notation import normalize
+from pbem.games.notation import is_number, normalize
 
 PLAY, TAKE, ADD, DISCARD = "play", "take", "add", "discard"
 
@@ -67,6 +67,7 @@ class MimicTakingRules(RulesBase):
                "variant: won cards lie face up in rows by colour, so everyone (their owner "
                "included) sees every stack; off, stacks stay face down until the round is scored"),
     )
+    hidden_information = True  # hands, and choices made in secret (see shuffle_hidden)
 
     # -- setting up -------------------------------------------------------------------------
 
@@ -196,12 +197,13 @@ class MimicTakingRules(RulesBase):
 
     def view(self, state: MimicTakingState, seat: Seat | None) -> dict[str, Any]:
         players = range(state.players)
-        previous = None
+        previous: dict[str, Any] | None = None
         if state.previous is not None:
             leader, cards = state.previous
             result = trick_winner(cards)
             previous = {"leader": leader, "cards": _seated(leader, cards, state.players),
                         "winner": (leader + result.index) % state.players, "how": result.how}
+        last_played: dict[str, Any] | None
         if state.trick:
             last_played = _seated(state.leader, state.trick, state.players)[-1]
         else:
@@ -401,8 +403,8 @@ def _read(text: str) -> tuple[str, list[str] | None, int | None]:
         kind = PLAY
     else:
         rest, kind = "".join(words), "cards"
-    if (rest.isdigit() and len(rest) == 1) or rest in ("o", "b", "p", "g"):
-        return kind, [rest], int(rest) if rest.isdigit() else None
+    if (is_number(rest) and len(rest) == 1) or rest in ("o", "b", "p", "g"):
+        return kind, [rest], int(rest) if is_number(rest) else None
     return kind, _read_cards(rest, text), None
 
 
@@ -420,7 +422,7 @@ def _parse_play(state: MimicTakingState, seat: Seat, cards: list[str] | None,
     if len(cards) != 1:
         raise IllegalMoveError(f"play one card at a time, not {text.strip()!r}")
     wanted = cards[0]
-    if wanted.isdigit() or wanted in ("o", "b", "p", "g"):
+    if is_number(wanted) or wanted in ("o", "b", "p", "g"):
         # A bare number or colour names a card only when exactly one legal card fits.
         fits = [c for c in playable
                 if (number_of(c) == number if number else c[0] == wanted.upper())]
@@ -453,7 +455,7 @@ def _parse_take(trick: tuple[str, ...], cards: list[str] | None, text: str) -> M
         return Move(TAKE, ())
     if cards == ["all"]:
         return Move(TAKE, trick)
-    if any(c.isdigit() or c in ("o", "b", "p", "g") for c in cards):
+    if any(is_number(c) or c in ("o", "b", "p", "g") for c in cards):
         raise InvalidMoveError(f"{text!r}: name each card to keep in full, like 'take O4 G4'")
     wanted = Counter(cards)
     on_table = Counter(trick)

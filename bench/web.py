@@ -1,0 +1,233 @@
+"""What a request costs next to a bare Flask + peewee endpoint doing the same I/O.
+
+    python bench/web.py [--database-url URL] [--rounds 5] [--requests 200]
+
+Serves pbem and a bare app (Flask + peewee, one row read by primary key and returned as JSON)
+with gunicorn, one sync worker each, as the Procfile does, on the same database. Then, in
+interleaved rounds, times sequential requests to each endpoint and prints each one's rate as a
+ratio to the bare endpoint's rate in the same round: the median and the spread over rounds.
+
+- `POST move`: a move through the web form (each request plays the first move of its own
+  fresh match, so every POST does the full work of a move);
+- `GET play`: a seat's play page at ply 10, and `GET play@500` at ply 500 (÷ ply 10 too);
+- `GET api`: `GET /api/play/<token>`.
+
+Default database: a temporary SQLite file. Pass a PostgreSQL URL to measure that (its pbem
+tables are dropped and recreated).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import urllib.parse
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pbem.core.db import bind_database, database  # noqa: E402
+from pbem.core.matches import create_match  # noqa: E402
+from pbem.core.migrations import drop_everything, migrate  # noqa: E402
+from pbem.core.play import submit_move  # noqa: E402
+from pbem.games import get_rules  # noqa: E402
+
+SECRET = secrets.token_urlsafe(32)
+NOW = datetime(2026, 6, 1, 12, 0)
+GAME = "mimic"
+PLAYERS = ["ann@example.org", "ben@example.org"]
+
+BARE_APP = textwrap.dedent("""
+    import os
+
+    import peewee
+    from flask import Flask, jsonify
+    from playhouse.db_url import connect
+
+    db = connect(os.environ["BARE_DATABASE_URL"])
+
+    class Match(peewee.Model):
+        game = peewee.CharField()
+        ply = peewee.IntegerField()
+        status = peewee.CharField()
+
+        class Meta:
+            database = db
+            table_name = "match"
+
+    app = Flask(__name__)
+
+    @app.before_request
+    def _connect():
+        db.connect(reuse_if_open=True)
+
+    @app.teardown_request
+    def _close(_exc):
+        if not db.is_closed():
+            db.close()
+
+    @app.route("/row/<int:match_id>", methods=["GET", "POST"])
+    def row(match_id):
+        match = Match.get_by_id(match_id)
+        return jsonify({"id": match.id, "game": match.game, "ply": match.ply,
+                        "status": match.status})
+""")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--requests", type=int, default=200)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
+        fixtures = _build(url, args.rounds * args.requests)
+        bare_file = Path(folder) / "bare_app.py"
+        bare_file.write_text(BARE_APP)
+        env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": SECRET,
+               "PBEM_BASE_URL": "http://127.0.0.1", "PBEM_INSTANCE_PATH": folder,
+               "BARE_DATABASE_URL": url, "PYTHONPATH": f"{folder}:{ROOT}"}
+        servers = [_serve("pbem.web:create_app()", env), _serve("bare_app:app", env)]
+        try:
+            pbem_port, bare_port = (port for _, port in servers)
+            _report(_measure(fixtures, pbem_port, bare_port, args.rounds, args.requests),
+                    url.split(":", 1)[0], args)
+        finally:
+            for process, _ in servers:
+                process.terminate()
+                process.wait()
+
+
+def _build(url: str, posts: int) -> dict[str, object]:
+    """A match at ply 10, one at ply 500, and `posts` fresh matches for the POST endpoint."""
+    bind_database(url)
+    database.connect(reuse_if_open=True)
+    drop_everything()
+    migrate()
+    short = _played(10, seed=1)
+    long = _played(500, seed=2)
+    fresh = [create_match(GAME, PLAYERS, {}, SECRET, NOW, seed=3) for _ in range(posts)]
+    rules = get_rules(GAME)
+    first_state = rules.new_game(2, {}, 3)
+    seat = min(rules.to_move(first_state))
+    first_move = rules.format_move(first_state, rules.legal_moves(first_state, seat)[0])
+    database.close()
+    return {"short": short, "long": long, "move": first_move,
+            "fresh": [created.tokens[seat] for created in fresh], "row": short[1]}
+
+
+def _played(plies: int, seed: int) -> tuple[str, int]:
+    """A match with `plies` moves made (restarting when one ends); its first seat's token."""
+    rules = get_rules(GAME)
+    while True:
+        created = create_match(GAME, PLAYERS, {}, SECRET, NOW, seed=seed,
+                               time_control="365d")
+        match_id = created.match.id
+        state = rules.new_game(2, {}, seed)
+        ply = 0
+        while ply < plies and rules.outcome(state) is None:
+            seat = min(rules.to_move(state))
+            moves = rules.legal_moves(state, seat)
+            move = moves[(ply * 7919 + seed) % len(moves)]
+            text = rules.format_move(state, move)
+            submit_move(match_id, seat, text, ply, NOW + timedelta(minutes=ply))
+            state = rules.apply_move(state, seat, move).state
+            ply += 1
+        if ply == plies:
+            return created.tokens[0], match_id
+        seed += 1000
+
+
+def _serve(target: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--workers", "1", "--bind", f"127.0.0.1:{port}",
+         "--log-level", "warning", target], env=env)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process, port
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"gunicorn did not start for {target}")
+
+
+def _measure(fixtures: dict[str, object], pbem: int, bare: int, rounds: int,
+             count: int) -> dict[str, list[float]]:
+    short_token, _ = fixtures["short"]  # type: ignore[misc]
+    long_token, _ = fixtures["long"]  # type: ignore[misc]
+    fresh = iter(fixtures["fresh"])  # type: ignore[call-overload]
+    form = urllib.parse.urlencode({"move": fixtures["move"], "ply": 0})
+
+    def post_move() -> None:
+        _request(pbem, "POST", f"/play/{next(fresh)}", form, expect=303)
+
+    endpoints: dict[str, Callable[[], None]] = {
+        "bare": lambda: _request(bare, "GET", f"/row/{fixtures['row']}"),
+        "POST move": post_move,
+        "GET play": lambda: _request(pbem, "GET", f"/play/{short_token}"),
+        "GET play@500": lambda: _request(pbem, "GET", f"/play/{long_token}"),
+        "GET api": lambda: _request(pbem, "GET", f"/api/play/{short_token}"),
+    }
+    for call in endpoints.values():  # warm up every code path once
+        call()
+    rates: dict[str, list[float]] = {name: [] for name in endpoints}
+    for _ in range(rounds):
+        for name, call in endpoints.items():
+            started = time.perf_counter()
+            for _ in range(count - 1):
+                call()
+            rates[name].append((count - 1) / (time.perf_counter() - started))
+    return rates
+
+
+def _request(port: int, method: str, path: str, body: str | None = None,
+             expect: int = 200) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Content-Type": "application/x-www-form-urlencoded"} if body else {}
+    connection.request(method, path, body=body, headers=headers)
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    if response.status != expect:
+        raise SystemExit(f"{method} {path} answered {response.status}, not {expect}")
+
+
+def _report(rates: dict[str, list[float]], backend: str, args: argparse.Namespace) -> None:
+    print(f"{backend}: {args.rounds} interleaved rounds of {args.requests} sequential "
+          "requests, one gunicorn sync worker per app")
+    bare = rates["bare"]
+    print(f"  bare row read: {statistics.median(bare):7.0f} req/s")
+    for name, values in rates.items():
+        if name == "bare":
+            continue
+        ratios = [value / base for value, base in zip(values, bare, strict=True)]
+        print(f"  {name:13} {statistics.median(values):7.0f} req/s   ÷ bare "
+              f"{statistics.median(ratios):.2f} (spread {min(ratios):.2f} to {max(ratios):.2f})")
+    deep = [long / short for long, short in
+            zip(rates["GET play"], rates["GET play@500"], strict=True)]
+    print(f"  play page at ply 500 ÷ at ply 10 (time): {statistics.median(deep):.2f} "
+          f"(spread {min(deep):.2f} to {max(deep):.2f})")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+"""Text a database can store. PostgreSQL refuses NUL characters and no backend takes lone
+surrogates (which JSON's "\\ud800" escapes can produce), so such text is refused up front with
+a clear message instead of failing deep inside a write."""
+
+from __future__ import annotations
+
+from pbem.errors import InvalidRequestError
+
+
+def storable(text: str) -> bool:
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_text(text: str, what: str) -> str:
+    """`text` itself, or InvalidRequestError naming `what` if a database could not store it."""
+    if not storable(text):
+        raise InvalidRequestError(f"The {what} contains characters that cannot be stored "
+                                  "(a NUL or a broken Unicode character). Type it again.")
+    return text

@@ -1,0 +1,89 @@
+"""Input checks at the edge, before any view runs, so odd input gets a clear 400 or 404.
+
+- Ids in URLs are bounded: `/matches/9223372036854775808` is simply not a page (404), instead
+  of a number no database column can hold.
+- Text no database can store (NUL characters, broken Unicode) in the path, the query string, a
+  form or a JSON body is refused with 400 before it reaches a query; so is JSON nested deeper
+  than the parser can follow.
+- `whole_number` reads a count typed into a form or query string: ASCII digits only
+  (`str.isdigit` also accepts "²"), and never thousands of digits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, request
+from werkzeug.routing import IntegerConverter
+
+from pbem.core.text import storable
+from pbem.errors import InvalidRequestError
+
+# Row ids are 32-bit on PostgreSQL (SERIAL) and MariaDB (INT).
+MAX_ID = 2**31 - 1
+MAX_DIGITS = 9
+
+
+class BoundedIntConverter(IntegerConverter):
+    """`<int:…>` in every route: a non-negative id that fits a database column, else 404."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", MAX_ID)
+        super().__init__(map, *args, **kwargs)
+
+
+def whole_number(raw: str) -> int | None:
+    """`raw` as a non-negative whole number, or None if it is not one we could ever use."""
+    text = raw.strip()
+    if not text or len(text) > MAX_DIGITS or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
+def init_converters(app: Flask) -> None:
+    """Call before any blueprint is registered: routes bind their converters when added."""
+    app.url_map.converters["int"] = BoundedIntConverter
+
+
+def init_app(app: Flask) -> None:
+    @app.before_request
+    def _refuse_unstorable_text() -> None:
+        if request.endpoint == "static":
+            return
+        where = _unstorable_part()
+        if where:
+            raise InvalidRequestError(
+                f"The {where} contains characters that cannot be used here (a NUL or a broken "
+                "Unicode character). Check what you typed or pasted and try again.")
+
+
+def _unstorable_part() -> str | None:
+    if not storable(request.path):
+        return "address"
+    if not _all_storable(request.args.items(multi=True)):
+        return "query string"
+    if request.method in ("POST", "PUT", "PATCH"):
+        if request.is_json:
+            try:
+                body = request.get_json(silent=True)
+            except RecursionError:
+                raise InvalidRequestError("The JSON body is nested too deeply.") from None
+            if not _json_storable(body):
+                return "JSON body"
+        elif not _all_storable(request.form.items(multi=True)):
+            return "form"
+    return None
+
+
+def _all_storable(pairs: Any) -> bool:
+    return all(storable(key) and storable(value) for key, value in pairs)
+
+
+def _json_storable(value: Any) -> bool:
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, dict):
+        return all(storable(key) and _json_storable(item) for key, item in value.items())
+    if isinstance(value, list):
+        return all(_json_storable(item) for item in value)
+    return True

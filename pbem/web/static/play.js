@@ -1,0 +1,273 @@
+/* pbem's own page script: click-to-move on the board, replay keys, and a cheap poll while a
+ * player waits. Served as a static file so the strict Content-Security-Policy (script-src
+ * 'self', no inline script) holds. Every part is an extra: without this script the move list,
+ * the text box and the replay links work as before.
+ *
+ * Click-to-move reads the JSON in #pbem-clicks, written by the server from the legal moves:
+ * {"moves": [{"move": "e2-e3", "clicks": ["e2", "e3"]}, ...], "words": {"start", "next"},
+ *  "notes": {"e5": "e5 is empty."}} (why a square or card starts no move, where known).
+ * Board elements carry data-click="<token>"; a token with no element becomes a button. The
+ * script only follows these lists, so it never offers a move the rules would refuse.
+ */
+(function () {
+  "use strict";
+
+  var SKIP_KEY = "pbem.skipConfirm";
+  var ARROWS = {
+    ArrowLeft: { x: -1, y: 0 }, ArrowRight: { x: 1, y: 0 },
+    ArrowUp: { x: 0, y: -1 }, ArrowDown: { x: 0, y: 1 }
+  };
+
+  function init(root) {
+    initClicks(root);
+    initListPick(root);
+    initPoll(root);
+  }
+
+  // A typed move wins over the list on the server; picking from the list after a refused
+  // typed move means the pick, so the script empties the text box for it.
+  function initListPick(root) {
+    var list = root.querySelector("#move-form select[name=move]");
+    var typed = root.querySelector("#move-form [name=move_text]");
+    if (!list || !typed) return;
+    list.addEventListener("change", function () { if (list.value) typed.value = ""; });
+  }
+
+  // -- click to move --------------------------------------------------------------------------
+
+  function initClicks(root) {
+    var data = root.querySelector("#pbem-clicks");
+    var panel = root.querySelector("#click-move");
+    var form = root.querySelector("#move-form");
+    var board = root.querySelector(".board-wrap");
+    if (!data || !panel || !form || !board) return;
+    var spec = JSON.parse(data.textContent);
+    var moves = spec.moves;
+    var words = spec.words;
+    var notes = spec.notes || {};
+    var status = panel.querySelector("#click-status");
+    var error = panel.querySelector("#click-error");
+    var choices = panel.querySelector("#click-choices");
+    var confirmBox = panel.querySelector("#click-confirm");
+    var submitButton = panel.querySelector("#click-submit");
+    var skip = panel.querySelector("#click-skip-confirm");
+    var targets = {};
+    var picked = [];
+    var ready = null;
+
+    Array.prototype.forEach.call(board.querySelectorAll("[data-click]"), function (el) {
+      var token = el.getAttribute("data-click");
+      (targets[token] = targets[token] || []).push(el);
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-label", token);
+      el.addEventListener("click", function () { choose(token); });
+      el.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          choose(token);
+        } else if (ARROWS[event.key]) {
+          // Arrow keys walk the board square by square, legal or not, so a keyboard user
+          // can reach (and hear about) any square, while Tab visits only the legal ones.
+          event.preventDefault();
+          var next = neighbour(el, ARROWS[event.key]);
+          if (next) next.focus();
+        }
+      });
+    });
+    // Choices with no place on the board (synch, add, take O4 G4) become buttons.
+    moves.forEach(function (entry) {
+      entry.clicks.forEach(function (token) {
+        if (targets[token]) return;
+        var button = document.createElement("button");
+        button.type = "button";
+        button.textContent = token;
+        button.setAttribute("data-click", token);
+        button.addEventListener("click", function () { choose(token); });
+        choices.appendChild(button);
+        targets[token] = [button];
+      });
+    });
+    var firsts = {};
+    moves.forEach(function (entry) { firsts[entry.clicks[0]] = true; });
+
+    try { skip.checked = window.localStorage.getItem(SKIP_KEY) === "1"; } catch (e) { /* off */ }
+    skip.addEventListener("change", function () {
+      try { window.localStorage.setItem(SKIP_KEY, skip.checked ? "1" : "0"); } catch (e) { /* */ }
+    });
+    submitButton.addEventListener("click", function () { if (ready) send(ready); });
+    panel.querySelector("#click-clear").addEventListener("click", function () {
+      picked = [];
+      error.textContent = "";
+      render();
+    });
+    panel.hidden = false;
+    board.classList.add("clicking");
+    render();
+
+    function neighbour(from, dir) {
+      var a = from.getBoundingClientRect();
+      var best = null;
+      var bestScore = Infinity;
+      Array.prototype.forEach.call(board.querySelectorAll("[data-click]"), function (el) {
+        var b = el.getBoundingClientRect();
+        var dx = (b.left + b.width / 2) - (a.left + a.width / 2);
+        var dy = (b.top + b.height / 2) - (a.top + a.height / 2);
+        var along = dir.x ? dx * dir.x : dy * dir.y;
+        if (along < 2) return;
+        var score = along + 3 * Math.abs(dir.x ? dy : dx);
+        if (score < bestScore) { best = el; bestScore = score; }
+      });
+      return best;
+    }
+
+    function continuations() {
+      var next = {};
+      var complete = [];
+      moves.forEach(function (entry) {
+        var clicks = entry.clicks;
+        if (clicks.length < picked.length) return;
+        for (var i = 0; i < picked.length; i++) if (clicks[i] !== picked[i]) return;
+        if (clicks.length === picked.length) {
+          if (complete.indexOf(entry.move) < 0) complete.push(entry.move);
+        } else {
+          next[clicks[picked.length]] = true;
+        }
+      });
+      return { next: next, complete: complete };
+    }
+
+    function choose(token) {
+      var now = continuations();
+      var last = picked[picked.length - 1];
+      if (now.next[token]) {
+        picked.push(token);
+      } else if (picked.length && token === last) {
+        picked.pop();
+      } else if (firsts[token]) {
+        picked = [token];
+      } else {
+        explain(token, now.next);
+        return;
+      }
+      error.textContent = "";
+      render();
+      var after = continuations();
+      if (ready && skip.checked && !Object.keys(after.next).length) send(ready);
+    }
+
+    function explain(token, next) {
+      var options = Object.keys(next);
+      if (picked.length && options.length) {
+        error.textContent = token + " does not continue " + picked.join(" ") + ": click " +
+          words.next + " (" + options.join(", ") + "), or click " + picked[picked.length - 1] +
+          " again to take it back.";
+        return;
+      }
+      var starts = " (" + Object.keys(firsts).join(", ") + ").";
+      error.textContent = notes[token]
+        ? notes[token] + " Click " + words.start + starts
+        : token + " cannot start a move now: click " + words.start + starts;
+    }
+
+    function render() {
+      var now = continuations();
+      Object.keys(targets).forEach(function (token) {
+        var legal = !!now.next[token];
+        var chosen = picked.indexOf(token) >= 0;
+        targets[token].forEach(function (el) {
+          el.classList.toggle("legal", legal);
+          el.classList.toggle("picked", chosen);
+          if (chosen) el.setAttribute("aria-pressed", "true"); else el.removeAttribute("aria-pressed");
+          if (el.tagName.toLowerCase() === "button") {
+            el.hidden = !legal && !chosen;
+          } else {
+            // Legal and picked targets are in the tab order; the others stay clickable (to
+            // hear why not) without making a keyboard user tab through a whole board.
+            el.setAttribute("tabindex", legal || chosen ? "0" : "-1");
+          }
+        });
+      });
+      var options = Object.keys(now.next);
+      ready = now.complete.length ? now.complete[0] : null;
+      confirmBox.hidden = !ready;
+      submitButton.querySelector("code").textContent = ready || "";
+      if (ready) {
+        status.textContent = "Your move: " + ready + ". Press Submit move to send it" +
+          (options.length ? ", or go on with " + options.join(", ") + "." : ".");
+      } else if (picked.length) {
+        status.textContent = "Selected " + picked.join(" ") + ". Now click " + words.next +
+          ": " + options.join(", ") + ".";
+      } else {
+        status.textContent = "Click " + words.start + " on the board (highlighted): " +
+          options.join(", ") + ".";
+      }
+    }
+
+    function send(move) {
+      form.querySelector("[name=move_text]").value = move;
+      form.querySelector("[name=move]").value = "";
+      submitButton.disabled = true;
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    }
+  }
+
+  // -- replay keys ----------------------------------------------------------------------------
+
+  var KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+
+  document.addEventListener("keydown", function (event) {
+    var step = KEYS[event.key];
+    if (!step || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var target = event.target;
+    if (target.closest && target.closest("input, select, textarea, [contenteditable], [data-click]")) {
+      return;
+    }
+    var link = document.querySelector("nav.replay a[data-replay=" + step + "]");
+    if (!link) return;
+    event.preventDefault();
+    window.location.href = link.href;
+  });
+
+  // -- live updates while waiting -------------------------------------------------------------
+
+  var pollTimer = null;
+
+  function initPoll(root) {
+    var section = root.querySelector("[data-poll-url]");
+    window.clearTimeout(pollTimer);
+    if (!section) return;
+    var url = section.getAttribute("data-poll-url");
+    var tag = section.getAttribute("data-poll-etag");
+    var delay = 1000 * (Number(section.getAttribute("data-poll-seconds")) || 10);
+
+    function tick() {
+      fetch(url, { headers: { "If-None-Match": tag }, cache: "no-store", credentials: "same-origin" })
+        .then(function (response) {
+          var fresh = response.headers.get("ETag");
+          if (response.status === 200 && fresh && fresh !== tag) return refresh();
+          pollTimer = window.setTimeout(tick, delay);
+        })
+        .catch(function () { pollTimer = window.setTimeout(tick, delay); });
+    }
+    pollTimer = window.setTimeout(tick, delay);
+  }
+
+  // Fetch this page again and swap its content in: the new position, the move list and, when
+  // it is the player's turn, the board to click and the title "Your turn".
+  function refresh() {
+    return fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector("main");
+        var main = document.querySelector("main");
+        if (!fresh || !main) return;
+        main.innerHTML = fresh.innerHTML;
+        document.title = doc.title;
+        init(main);
+      })
+      .catch(function () { pollTimer = window.setTimeout(function () { init(document); }, 10000); });
+  }
+
+  init(document);
+})();
