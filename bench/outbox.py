@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import secrets
 import smtplib
 import socket
 import statistics
@@ -38,6 +39,7 @@ from pbem.mail.compose import Composer
 from pbem.mail.outbox import deliver_due
 from pbem.mail.senders import SMTPSender
 
+SECRET = secrets.token_urlsafe(32)
 NOW = datetime(2026, 6, 1, 12, 0)
 
 
@@ -57,7 +59,7 @@ def build(url: str, game: str, matches: int) -> list[int]:
     ids = []
     for number in range(matches):
         match = create_match(game, [f"a{number}@example.org", f"b{number}@example.org"], {},
-                             "bench-secret", NOW, seed=number).match
+                             SECRET, NOW, seed=number).match
         for _ in range(6):
             match = Match.get_by_id(match.id)
             state = rules.load(match.state)
@@ -119,7 +121,7 @@ def main() -> None:
     wait_for(host, port)
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
-        settings = load_settings({"database_url": url, "secret_key": "bench-secret",
+        settings = load_settings({"database_url": url, "secret_key": SECRET,
                                   "smtp_host": host, "smtp_port": port,
                                   "outbox_batch_size": 100, "instance_path": folder},
                                  environ={})
