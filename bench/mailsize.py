@@ -90,7 +90,7 @@ def main() -> None:
         print(f"database bytes for the match: {used:,} ({used / 1024:.1f} KiB; target ≤ "
               f"{TARGET // 1024} KiB: {'met' if used <= TARGET else 'NOT met'})")
         print(f"its move list as text: {move_list:,} bytes "
-              f"(the database holds {used / max(move_list, 1):.0f}× that)")
+              f"(the database holds {used / max(move_list, 1):.0f} times that)")
         database.close()
 
 
