@@ -169,6 +169,7 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
         "to_move": sorted(rules.to_move(state)) if match.is_live else [],
         "players": [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
                      "name": seat.player.public_name,
+                     "undeliverable": seat.player.undeliverable_at is not None,
                      **({"email": seat.player.email} if reveal_emails else {})}
                     for seat in seats],
         "result": _result(match, rules, state, seats),

@@ -118,3 +118,61 @@ def test_a_worker_that_died_mid_send_is_retried_after_its_lease(settings, smtp, 
     clock.advance(seconds=LEASE.total_seconds() + 1)
     assert worker.send_outbox().sent == 1
     assert sorted(m["To"] for m in smtp.messages) == [ALICE, ALICE, BOB]
+
+
+def test_a_batch_goes_out_over_one_connection(settings, worker, smtp) -> None:
+    for _ in range(3):
+        start_nim(settings)
+    assert worker.send_outbox().sent == 9
+    assert len(smtp.connections) == 9 and len(set(smtp.connections)) == 1
+
+
+def test_each_batch_opens_its_own_connection(settings, worker, smtp) -> None:
+    from dataclasses import replace
+
+    start_nim(settings)
+    worker.settings = replace(settings, outbox_batch_size=2)
+    assert worker.send_outbox().sent == 2
+    assert worker.send_outbox().sent == 1
+    assert len(set(smtp.connections)) == 2
+
+
+def test_a_batch_is_claimed_in_one_statement(settings, worker, clock) -> None:
+    from pbem.mail.outbox import claim_batch
+
+    for _ in range(2):
+        start_nim(settings)
+    claimed = claim_batch(clock.now, 4)
+    assert [m.id for m in claimed] == [1, 2, 3, 4]
+    assert {m.status for m in claimed} == {MessageStatus.SENDING}
+    assert [m.id for m in claim_batch(clock.now, 10)] == [5, 6], "claimed rows are left alone"
+    assert claim_batch(clock.now, 10) == []
+
+
+def test_three_workers_at_once_send_every_message_exactly_once(settings, smtp, clock) -> None:
+    import threading
+    from dataclasses import replace
+
+    from pbem.core.db import database
+
+    for _ in range(10):
+        start_nim(settings)
+    small = replace(settings, outbox_batch_size=4)
+    barrier = threading.Barrier(3)
+
+    def run() -> None:
+        worker = Worker(small, clock=clock, extra_template_dirs=(SUPPORT_TEMPLATES,))
+        barrier.wait()
+        with database.connection_context():
+            while worker.send_outbox().sent:
+                pass
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    ids = [m["Message-ID"] for m in smtp.messages]
+    assert len(ids) == len(set(ids)) == 30
+    assert {m.status for m in OutboxMessage.select()} == {MessageStatus.SENT}
+    assert len(set(smtp.connections)) >= 3, "each worker used its own connections"
