@@ -44,7 +44,7 @@ def _tell(door: Locked, recipients: Iterable[int], template: str, **extra: Any) 
     for seat in door.match.seat_rows():
         if seat.seat not in wanted:
             continue
-        params = dict(extra, deadline=seat.deadline.isoformat()) if seat.deadline else dict(extra)
+        params = dict(extra)
         if "offerer" in extra:
             params["offer_was_yours"] = extra["offerer"] == seat.seat
         notify.queue_for(door.match, seat, template, door.now, params)

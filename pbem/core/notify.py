@@ -144,8 +144,9 @@ def _seat_name(rules: GameRules, state: Any, seat: Seat) -> str:
 
 def queue_for(match: Match, seat: Seat, template: str, now: datetime,
               params: dict[str, Any] | None = None) -> OutboxMessage | None:
-    """One mail of kind `template` to one seat (other core modules' own kinds of mail)."""
-    return _queue(match, seat, template, now, params)
+    """One mail of kind `template` to one seat (other core modules' own kinds of mail), with
+    the seat's deadline as every notification carries it."""
+    return _queue(match, seat, template, now, _deadline(seat) | (params or {}))
 
 
 def _queue(match: Match, seat: Seat, template: str, now: datetime,
