@@ -25,7 +25,7 @@ from pbem.config import Settings
 from pbem.core.links import preferences_token, unsubscribe_token
 from pbem.core.mailviews import RenderCache, context_for, recipient
 from pbem.core.models import OutboxMessage
-from pbem.core.notify import thread_root_key
+from pbem.core.notify import message_key, thread_root_key
 from pbem.core.tokens import token_for
 from pbem.paths import TEMPLATES
 from pbem.templating import register
@@ -112,7 +112,8 @@ class Composer:
         email["To"] = message.to_address
         email["Subject"] = _header(rendered.subject)
         email["Date"] = format_datetime(now.replace(tzinfo=UTC))
-        email["Message-ID"] = self.message_id(message.message_id)
+        match = cache.match(message.match_id) if message.match_id is not None else None
+        email["Message-ID"] = self.message_id(message_key(message, match))
         if message.match_id is not None and message.template != "welcome":
             root = self.message_id(
                 thread_root_key(cache.match(message.match_id), message.seat))
