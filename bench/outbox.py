@@ -78,8 +78,7 @@ def queue(match_ids: list[int], count: int, round_number: int) -> None:
         seat = Seat.get(Seat.match == match, Seat.seat == match.to_move[0])
         rows.append({"match": match.id, "seat": seat.seat, "ply": match.ply,
                      "to_address": f"p{index}@example.org", "template": "your_turn",
-                     "params": {"deadline": "2026-06-04T12:00:00", "ev": 1},
-                     "message_id": f"pbem.bench.{round_number}.{index}",
+                     "params": {"d": 1780574400, "ev": 1},
                      "status": MessageStatus.PENDING, "next_attempt_at": NOW,
                      "created_at": NOW})
     with database.atomic():

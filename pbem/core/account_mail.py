@@ -5,7 +5,6 @@ time (`pbem.mail.links`)."""
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +15,6 @@ def queue(to_address: str, template: str, context: dict[str, Any], now: datetime
           match: Match | int | None = None, seat: int | None = None) -> OutboxMessage:
     return OutboxMessage.create(
         match=match, seat=seat, to_address=to_address, template=template, params=context,
-        message_id=f"pbem.{secrets.token_hex(12)}", status=MessageStatus.PENDING,
+        status=MessageStatus.PENDING,
         next_attempt_at=now, created_at=now,
     )

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib
 import logging
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -227,13 +226,15 @@ def _expected_ply(seat: Seat, answers_to: Sequence[str]) -> int | None:
     none of ours, so the move is judged against the position as it is now."""
     if not answers_to:
         return None
-    rows = {row.message_id: row for row in OutboxMessage.select().where(
-        OutboxMessage.message_id.in_(list(answers_to)[:20]),
-        OutboxMessage.match == seat.match_id, OutboxMessage.seat == seat.seat)}
-    for key in answers_to:
-        row = rows.get(key)
-        if row is not None:
-            return row.ply
+    # Our Message-IDs name their outbox rows (notify.message_key).
+    ids = [row_id for key in list(answers_to)[:20]
+           if (row_id := notify.outbox_id(key)) is not None]
+    rows = {row.id: row for row in OutboxMessage.select(OutboxMessage.id, OutboxMessage.ply)
+            .where(OutboxMessage.id.in_(ids), OutboxMessage.match == seat.match_id,
+                   OutboxMessage.seat == seat.seat)} if ids else {}
+    for row_id in ids:
+        if row_id in rows:
+            return rows[row_id].ply
     return None
 
 
@@ -254,7 +255,7 @@ def _answer(seat: Seat, kind: str, letter: Letter, policy: Policy, now: datetime
     OutboxMessage.create(
         match=match, seat=seat.seat, ply=match.ply, to_address=seat.player.email,
         template="inbound_answer", params={"answer": kind, "parent": parent, **extra},
-        message_id=f"pbem.{secrets.token_hex(12)}", status=MessageStatus.PENDING,
+        status=MessageStatus.PENDING,
         next_attempt_at=now, created_at=now)
     return kind
 

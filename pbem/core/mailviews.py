@@ -10,7 +10,7 @@ the admin pages can show what was sent without storing it. The mail layer adds t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from peewee import Tuple
@@ -185,7 +185,8 @@ _RESERVED = frozenset({"deadline", "ev", "parent", "answer"})
 def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat, seats: list[Seat],
                   ply: int, params: dict[str, Any], written: datetime) -> dict[str, Any]:
     view = rules.view(state, seat.seat)
-    deadline = _when(params.get("deadline"))
+    deadline = (_from_epoch(params["d"]) if "d" in params
+                else _when(params.get("deadline")))  # rows queued before 0042 hold ISO text
     return {
         "deadline": deadline_info(deadline, match.time_control, seat.player.timezone, written),
         "time_control": TimeControl.of_match(match.time_control).describe(),
@@ -256,6 +257,10 @@ def _digest_item(cache: RenderCache, match_id: int, seat_number: int) -> dict[st
 
 def _undeliverable(player: Player) -> bool:
     return getattr(player, "undeliverable_at", None) is not None
+
+
+def _from_epoch(seconds: int) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC).replace(tzinfo=None)
 
 
 def _when(text: str | None) -> datetime | None:

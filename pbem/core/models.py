@@ -183,7 +183,8 @@ class OutboxMessage(BaseModel):
     A row names what to render (`template`, recipient, `match`, `seat`, `ply` and a few
     kind-specific `params`), never a rendered copy: the mail layer renders at send time from
     the match as it stood at `ply`, so no body, seat link or reply key is ever stored. After
-    sending, the row keeps the record (recipient, subject, kind, Message-ID, status, times);
+    sending, the row keeps the record (recipient, subject, kind, status, times; its Message-ID
+    is derived from the row, see `notify.message_key`);
     `params` are dropped after the retention period (`mail_retention_days`).
     """
 
@@ -194,12 +195,12 @@ class OutboxMessage(BaseModel):
     to_address = peewee.CharField(max_length=254)
     template = peewee.CharField(max_length=40)
     params = JSONField(null=True)
-    message_id = peewee.CharField(max_length=200, unique=True)
     subject = peewee.TextField(null=True)
     status = peewee.CharField(max_length=16, default=MessageStatus.PENDING)
     attempts = peewee.IntegerField(default=0)
     version = peewee.IntegerField(default=0)
-    next_attempt_at = peewee.DateTimeField(index=True)
+    # Due messages are found through the (status, next_attempt_at) index below.
+    next_attempt_at = peewee.DateTimeField()
     claimed_until = peewee.DateTimeField(null=True)
     last_error = peewee.TextField(null=True)
     created_at = peewee.DateTimeField()

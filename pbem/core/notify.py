@@ -12,9 +12,8 @@ the common one, and a category in `preferences.CATEGORIES` (which decides who ge
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from pbem.core.models import Match, MessageStatus, OutboxMessage, Seat
@@ -109,8 +108,7 @@ def queue_vacation(match: Match, rules: GameRules, state: Any, away_seat: int, a
 def queue_digest(address: str, params: dict[str, Any], now: datetime) -> OutboxMessage:
     """A player's daily digest (see digest.py); it belongs to no match."""
     return OutboxMessage.create(
-        to_address=address, template="digest", params=params,
-        message_id=f"pbem.{secrets.token_hex(12)}", status=MessageStatus.PENDING,
+        to_address=address, template="digest", params=params, status=MessageStatus.PENDING,
         next_attempt_at=now, created_at=now)
 
 
@@ -155,25 +153,39 @@ def _queue(match: Match, seat: Seat, template: str, now: datetime,
 
     if not sends_now(seat.player, template, seat.deadline, now):
         return None
-    # The Message-ID's local part is fixed now (a retry keeps it); the mail layer adds the
-    # domain. The welcome email is each player's thread root, so its id is derived from the
-    # match's thread key and every later mail can name it without storing it.
-    is_root = template == "welcome"
-    key = thread_root_key(match, seat.seat) if is_root else f"pbem.{secrets.token_hex(12)}"
     return OutboxMessage.create(
         match=match, seat=seat.seat, ply=match.ply, to_address=seat.player.email,
-        template=template, params=params or None, message_id=key,
+        template=template, params=params or None,
         status=MessageStatus.PENDING, next_attempt_at=now, created_at=now,
     )
 
 
 def _deadline(seat: Seat) -> dict[str, Any]:
-    return {"deadline": seat.deadline.isoformat()} if seat.deadline else {}
+    # Seconds since the epoch (UTC): a third of the ISO text, and every sent mail keeps it
+    # until the retention period ends.
+    return {"d": int(seat.deadline.replace(tzinfo=UTC).timestamp())} if seat.deadline else {}
 
 
 def _events(events: Sequence[Event]) -> dict[str, Any]:
     # The events themselves are the move row's: the mail reads them from `Move.events`.
     return {"ev": 1} if events else {}
+
+
+def message_key(message: OutboxMessage, match: Match | None) -> str:
+    """The Message-ID's local part (the mail layer adds the domain), derived from the row, so
+    a retry keeps it and nothing is stored. The welcome email is each player's thread root;
+    the match's random thread key keeps ids unique across databases that reuse row ids."""
+    if match is None:
+        return f"pbem.d{message.id}.{message.created_at:%Y%m%d%H%M%S}"
+    if message.template == "welcome":
+        return thread_root_key(match, message.seat)
+    return f"pbem.{match.thread_key}.m{match.id}.s{message.seat}.o{message.id}"
+
+
+def outbox_id(key: str) -> int | None:
+    """The outbox row a Message-ID's local part names (replies quote it), if any."""
+    last = key.rsplit("@", 1)[0].rsplit(".", 1)[-1]
+    return int(last[1:]) if last[:1] in "od" and last[1:].isdigit() else None
 
 
 def thread_root_key(match: Match, seat: int) -> str:

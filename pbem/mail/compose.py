@@ -25,7 +25,7 @@ from pbem.config import Settings
 from pbem.core.links import preferences_token, unsubscribe_token
 from pbem.core.mailviews import RenderCache, context_for, recipient
 from pbem.core.models import OutboxMessage
-from pbem.core.notify import thread_root_key
+from pbem.core.notify import message_key, thread_root_key
 from pbem.core.tokens import token_for
 from pbem.mail.addresses import reply_address, reply_address_for, with_reply_hint
 from pbem.mail.links import account_links
@@ -117,7 +117,8 @@ class Composer:
         email["To"] = message.to_address
         email["Subject"] = _header(rendered.subject)  # type: ignore[assignment]
         email["Date"] = format_datetime(now.replace(tzinfo=UTC))
-        email["Message-ID"] = self.message_id(message.message_id)
+        match = cache.match(message.match_id) if message.match_id is not None else None
+        email["Message-ID"] = self.message_id(message_key(message, match))
         if message.match_id is not None and message.template != "welcome":
             # An answer to a player's reply threads under that reply; the rest under the
             # player's welcome mail, the thread's root.

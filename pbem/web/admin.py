@@ -26,6 +26,7 @@ from pbem.core.limits import Limit, LimitReachedError, release
 from pbem.core.mailin import recent as recent_inbound
 from pbem.core.matches import get_match
 from pbem.core.models import Adjudication, OutboxMessage, SessionKind
+from pbem.core.notify import message_key
 from pbem.core.preferences import undeliverable_players
 from pbem.core.records import public_record
 from pbem.core.rulings import RULINGS, make_ruling, open_entries
@@ -89,7 +90,9 @@ def mail(message_id: int) -> str:
     text = _LINK.sub(lambda m: f"{m.group(1)}/…", rendered.text)
     retention = timedelta(days=settings.mail_retention_days)
     pruned = message.sent_at is not None and message.sent_at < now() - retention
+    match = message.match if message.match_id is not None else None
     return render_template("admin/mail.html", message=message, subject=rendered.subject,
+                           message_id=message_key(message, match),
                            body=text, pruned=pruned, retention=settings.mail_retention_days)
 
 

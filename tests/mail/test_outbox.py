@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pbem.core.matches import create_match
-from pbem.core.models import MessageStatus, OutboxMessage
+from pbem.core.models import Match, MessageStatus, OutboxMessage
+from pbem.core.notify import message_key
 from pbem.core.play import submit_move
 from pbem.mail.outbox import backoff
 from pbem.worker import Worker
@@ -58,7 +59,8 @@ def test_a_temporary_failure_is_retried_with_backoff_under_the_same_message_id(
     smtp.answer = None
     clock.advance(minutes=2)
     assert worker.send_outbox().sent == 3
-    assert smtp.messages[0]["Message-ID"] == f"<{first.message_id}@pbem.test>"
+    assert smtp.messages[0]["Message-ID"] == (
+        f"<{message_key(first, Match.get_by_id(first.match_id))}@pbem.test>")
     assert OutboxMessage.get_by_id(1).attempts == 2
 
 
