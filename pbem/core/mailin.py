@@ -24,6 +24,7 @@ import peewee
 
 from pbem.core.db import database, write_transaction
 from pbem.core.models import InboundMessage, Match, MessageStatus, OutboxMessage, Seat
+from pbem.core.notify import outbox_id
 from pbem.core.play import submit_move
 from pbem.core.tokens import seat_for_reply_key
 from pbem.errors import ConflictError, PbemError
@@ -228,7 +229,7 @@ def _expected_ply(seat: Seat, answers_to: Sequence[str]) -> int | None:
         return None
     # Our Message-IDs name their outbox rows (notify.message_key).
     ids = [row_id for key in list(answers_to)[:20]
-           if (row_id := notify.outbox_id(key)) is not None]
+           if (row_id := outbox_id(key)) is not None]
     rows = {row.id: row for row in OutboxMessage.select(OutboxMessage.id, OutboxMessage.ply)
             .where(OutboxMessage.id.in_(ids), OutboxMessage.match == seat.match_id,
                    OutboxMessage.seat == seat.seat)} if ids else {}

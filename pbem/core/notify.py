@@ -178,7 +178,7 @@ def message_key(message: OutboxMessage, match: Match | None) -> str:
     if match is None:
         return f"pbem.d{message.id}.{message.created_at:%Y%m%d%H%M%S}"
     if message.template == "welcome":
-        return thread_root_key(match, message.seat)
+        return thread_root_key(match, message.seat or 0)
     return f"pbem.{match.thread_key}.m{match.id}.s{message.seat}.o{message.id}"
 
 
