@@ -138,6 +138,8 @@ def test_bad_cursors_are_400s_that_say_what_to_do(client, made, cursor: str) -> 
     ("?status=live&result=draw", "live matches have no result"),
     ("?limit=0", "limit must be from 1 to 100"),
     ("?limit=many", "limit must be a whole number"),
+    ("?limit=%C2%B2", "limit must be a whole number"),
+    ("?limit=" + "9" * 30, "limit must be a whole number"),
 ])
 def test_bad_filters_are_400s(client, made, query: str, message: str) -> None:
     answer = client.get(f"/api/matches{query}")
