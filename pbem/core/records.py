@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.core import vacations
+from pbem.core import lifecycle, offers, vacations
 from pbem.core.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.matches import rules_for, state_after
 from pbem.core.models import Adjudication, AdjudicationStatus, Match, Move, Seat
@@ -20,6 +20,7 @@ from pbem.games.base import Event, GameRules, Outcome
 MOVES_PER_PAGE = 50
 # A seat's own page lists fewer: it is about the next move, and the public page has the rest.
 SEAT_MOVES_PER_PAGE = 20
+REVEAL_BATCH = 50
 
 
 def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
@@ -49,6 +50,10 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         "clocks": _clocks(match, rules, state, seats, now, seat.player.timezone),
         "timezone": seat.player.timezone,
         "vacation": _vacation(seat.player_id, now, vacation_days),
+        "draw_offer": _draw_offer(match, rules, state),
+        "out_of_time": [{"seat": row.seat, "label": rules.seat_label(state, row.seat)}
+                        for row in seats if row.out_of_time_at is not None and match.is_live],
+        "can": lifecycle.allowed(match, seat.seat),
     }
 
 
@@ -99,13 +104,15 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None,
     first, last = window
     finished = not match.is_live
     # Only the listed plies, and never the snapshots: the page costs the same at any length.
-    rows = (Move.select(Move.ply, Move.seat, Move.text, Move.visible_to, Move.events,
-                        Move.note, Move.created_at)
-            .where(Move.match == match, Move.ply >= first, Move.ply <= last)
-            .order_by(Move.ply))
+    rows = list(Move.select(Move.ply, Move.seat, Move.text, Move.visible_to, Move.events,
+                            Move.note, Move.created_at)
+                .where(Move.match == match, Move.ply >= first, Move.ply <= last)
+                .order_by(Move.ply))
+    revealed_through = revealed_until(match, rules, rows)
     listed = []
     for move in rows:
-        readable = finished or move.visible_to is None or (
+        shown = finished or move.ply <= revealed_through
+        readable = shown or move.visible_to is None or (
             reader is not None and reader in move.visible_to)
         events = [stored_event(item) for item in move.events]
         listed.append({
@@ -124,6 +131,35 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None,
         "earlier": first - 1 if first > 1 else None,
         "later": min(match.ply, last + per_page) if last < match.ply else None,
     }}
+
+
+def revealed_until(match: Match, rules: GameRules, rows: list[Move]) -> int:
+    """The last ply whose hidden moves a public summary (a round's scoring) has revealed: their
+    notation becomes readable (their private events keep their own wording and readers).
+    `rows` are consecutive moves; later ones are read only while a hidden move in `rows` still
+    waits for its round to end, a batch at a time, so a page never reads the whole match."""
+    revealing: frozenset[str] = getattr(rules, "reveal_events", frozenset())
+    if not revealing:
+        return 0
+
+    def reveals(events: list[dict[str, Any]]) -> bool:
+        return any(item["kind"] in revealing and item.get("visible_to") is None
+                   for item in events)
+
+    found = max((move.ply for move in rows if reveals(move.events)), default=0)
+    if not any(move.visible_to is not None and move.ply > found for move in rows):
+        return found
+    after = rows[-1].ply
+    while True:
+        batch = list(Move.select(Move.ply, Move.events)
+                     .where(Move.match == match, Move.ply > after)
+                     .order_by(Move.ply).limit(REVEAL_BATCH))
+        for move in batch:
+            if reveals(move.events):
+                return move.ply
+        if len(batch) < REVEAL_BATCH:
+            return found
+        after = batch[-1].ply
 
 
 def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
@@ -174,6 +210,14 @@ def _rulings(match: Match, rules: GameRules, state: Any) -> list[dict[str, Any]]
              "late": rules.seat_label(state, entry.seat), "reason": entry.reason,
              "at": entry.ruled_at.isoformat() + "Z" if entry.ruled_at else None}
             for entry in entries]
+
+
+def _draw_offer(match: Match, rules: GameRules, state: Any) -> dict[str, Any] | None:
+    found = offers.standing(match) if match.is_live else None
+    if found is None:
+        return None
+    return {"by": found.seat, "label": rules.seat_label(state, found.seat),
+            "accepted_by": list(found.accepted_by), "at": found.offered_at.isoformat() + "Z"}
 
 
 def _vacation(player_id: int, now: datetime, days_per_year: int) -> dict[str, Any]:

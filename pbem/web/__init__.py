@@ -20,6 +20,7 @@ from pbem.web import (
     errors,
     games,
     inputs,
+    lifecycle,
     matches,
     play,
     security,
@@ -67,14 +68,15 @@ def create_app(settings: Settings | None = None,
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, matches, archive, api, archive_api, admin, security, errors):
+    for module in (games, play, lifecycle, matches, archive, api, archive_api, admin, security,
+                   errors):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
     csrf = CSRFProtect(app)
     # A seat's private link is its credential (a cross-site page cannot know it), and the API
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
-    for blueprint in ("play", "api", "devmail"):
+    for blueprint in ("play", "lifecycle", "api", "devmail"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

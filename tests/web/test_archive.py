@@ -199,17 +199,23 @@ def test_a_live_match_exports_nothing_a_spectator_could_not_see(client, settings
     emails = [f"p{n}@example.org" for n in range(4)]
     match = create_match("mimic-taking", emails, {}, settings.secret_key, START,
                          seed=982_451_653).match
-    match = play_randomly(match.id, 5, START, max_plies=40)
+    match = play_randomly(match.id, 5, START, max_plies=78)
     assert match.is_live and Move.select().where(Move.visible_to.is_null(False)).count()
     urls = [f"/matches/{match.id}/record.json", f"/matches/{match.id}/record.txt",
             f"/matches/{match.id}", "/matches", "/players/p0", f"/api/matches/{match.id}",
             "/api/matches?player=p1"]
-    for ply in (0, 7, 23, 39, 40):
+    for ply in (0, 7, 39, 40, 77, 78):
         urls += [f"/matches/{match.id}/board.svg?ply={ply}", f"/matches/{match.id}?ply={ply}",
                  f"/api/matches/{match.id}?ply={ply}"]
     before = {url: client.get(url).data for url in urls}
 
     rules = rules_for(match)
+    # A round's public scoring reveals the secret moves made before it; later ones stay secret.
+    revealed = max((m.ply for m in Move.select().where(Move.match == match)
+                    if any(e["kind"] in rules.reveal_events and e.get("visible_to") is None
+                           for e in m.events)), default=0)
+    secret = Move.select().where(Move.visible_to.is_null(False), Move.ply > revealed).count()
+    assert revealed and secret
     chooser = random.Random(1)
     assert not [url for url, body in before.items() if b"982451653" in body]
     Match.update(state=rules.dump(rules.shuffle_hidden(
@@ -221,7 +227,7 @@ def test_a_live_match_exports_nothing_a_spectator_could_not_see(client, settings
             state=rules.dump(rules.shuffle_hidden(rules.load(move.state), None,
                                                   chooser.randrange(2**31))),
             events=secret_events,
-            text=move.text if move.visible_to is None else "play M",
+            text=move.text if move.visible_to is None or move.ply <= revealed else "play M",
         ).where(Move.id == move.id).execute()
 
     changed = [url for url in urls if client.get(url).data != before[url]]
