@@ -162,24 +162,6 @@ def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def cmd_match_import(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.clock import utcnow
-    from pbem.core.imports import import_record
-
-    try:
-        with open(args.file, encoding="utf-8") as handle:
-            data = json.load(handle)
-        bind_database(settings.database_url)
-        with database.connection_context():
-            match = import_record(data, settings.secret_key, utcnow(), source=args.file)
-    except (OSError, ValueError, PbemError) as error:
-        # A refused import is bad input (exit 2), and nothing was written.
-        print(f"pbem: cannot import {args.file}: {error}", file=sys.stderr)
-        return 2
-    print(f"match {match.id} imported: {settings.base_url}/matches/{match.id}")
-    return 0
-
-
 MATCH_ACTIONS = {
     "resign": "resign SEAT's match (with 2 players the other wins)",
     "draw-yes": "SEAT offers a draw, or accepts the one offered",
@@ -204,6 +186,24 @@ def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
             print(f"pbem: {error}", file=sys.stderr)
             return 2
     print(f"match {args.match}, seat {args.seat}: {done}")
+    return 0
+
+
+def cmd_match_import(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.clock import utcnow
+    from pbem.core.imports import import_record
+
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            data = json.load(handle)
+        bind_database(settings.database_url)
+        with database.connection_context():
+            match = import_record(data, settings.secret_key, utcnow(), source=args.file)
+    except (OSError, ValueError, PbemError) as error:
+        # A refused import is bad input (exit 2), and nothing was written.
+        print(f"pbem: cannot import {args.file}: {error}", file=sys.stderr)
+        return 2
+    print(f"match {match.id} imported: {settings.base_url}/matches/{match.id}")
     return 0
 
 

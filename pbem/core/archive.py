@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import peewee
+
 from pbem.core.models import Match, MatchStatus, Player, Seat
 from pbem.core.standings import DRAW, LOSS, WIN, find_player
 from pbem.errors import InvalidRequestError
@@ -90,7 +92,7 @@ def list_matches(filters: Filters, cursor: str | None = None,
         # Walk the player's seats by (player, match) index, newest match first.
         query = (Match.select(*columns).join(Seat, on=(Seat.match == Match.id))
                  .where(Seat.player == player).order_by(Seat.match.desc()))
-        key = Seat.match
+        key: peewee.Field = Seat.match
         if filters.result is not None:
             query = query.where(Seat.outcome == filters.result)
     else:

@@ -170,7 +170,9 @@ def locked(match_id: int, now: datetime) -> Locked:
 def finish_change(door: Locked, before: Iterable[int]) -> None:
     """Settle clocks from what changed, then run the queued mail."""
     if door.ended:
-        standings.settle(door.match.id)  # each seat's win, loss or draw, for the archive
+        # Whatever ended the match with a result (a final move, a resignation, an agreed draw,
+        # a ruling, a forfeit, a claim), each seat's win, loss or draw is written with it.
+        standings.settle(door.match.id)
         deadlines.stop_all_clocks(door.match)
         (DrawOffer.update(status=DrawOfferStatus.LAPSED, answered_at=door.now,
                           how="the match ended")

@@ -16,7 +16,7 @@ from pbem.core.archive import STATUS_WORDS, seats_of
 from pbem.core.clocks import TimeControl
 from pbem.core.matches import rules_for
 from pbem.core.models import Adjudication, AdjudicationStatus, Match, Move
-from pbem.core.records import revealed_until, stored_event
+from pbem.core.records import revealed_through, stored_event
 from pbem.errors import InvalidRequestError
 
 FORMAT = "pbem-record"
@@ -32,7 +32,7 @@ def match_record(match: Match) -> dict[str, Any]:
     moves = list(Move.select(Move.ply, Move.turn, Move.seat, Move.text, Move.visible_to,
                              Move.events, Move.note, Move.created_at)
                  .where(Move.match == match).order_by(Move.ply))
-    revealed = revealed_until(match, rules, moves) if moves else 0
+    revealed = 0 if over else revealed_through(match, rules, 1)
     listed = []
     for move in moves:
         readable = over or move.visible_to is None or move.ply <= revealed

@@ -20,7 +20,6 @@ from pbem.games.base import Event, GameRules, Outcome
 MOVES_PER_PAGE = 50
 # A seat's own page lists fewer: it is about the next move, and the public page has the rest.
 SEAT_MOVES_PER_PAGE = 20
-REVEAL_BATCH = 50
 
 
 def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
@@ -104,14 +103,14 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None,
     first, last = window
     finished = not match.is_live
     # Only the listed plies, and never the snapshots: the page costs the same at any length.
-    rows = list(Move.select(Move.ply, Move.seat, Move.text, Move.visible_to, Move.events,
-                            Move.note, Move.created_at)
-                .where(Move.match == match, Move.ply >= first, Move.ply <= last)
-                .order_by(Move.ply))
-    revealed_through = revealed_until(match, rules, rows)
+    rows = (Move.select(Move.ply, Move.seat, Move.text, Move.visible_to, Move.events,
+                        Move.note, Move.created_at)
+            .where(Move.match == match, Move.ply >= first, Move.ply <= last)
+            .order_by(Move.ply))
+    revealed = 0 if finished else revealed_through(match, rules, first)
     listed = []
     for move in rows:
-        shown = finished or move.ply <= revealed_through
+        shown = finished or move.ply <= revealed
         readable = shown or move.visible_to is None or (
             reader is not None and reader in move.visible_to)
         events = [stored_event(item) for item in move.events]
@@ -133,33 +132,20 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None,
     }}
 
 
-def revealed_until(match: Match, rules: GameRules, rows: list[Move]) -> int:
-    """The last ply whose hidden moves a public summary (a round's scoring) has revealed: their
-    notation becomes readable (their private events keep their own wording and readers).
-    `rows` are consecutive moves; later ones are read only while a hidden move in `rows` still
-    waits for its round to end, a batch at a time, so a page never reads the whole match."""
+def revealed_through(match: Match, rules: GameRules, first: int) -> int:
+    """A public summary (a round's scoring) reveals every hidden move made before it: their
+    notation becomes readable (their private events keep their own wording and readers). The
+    last such summary from `first` on says how far the listed moves are revealed."""
     revealing: frozenset[str] = getattr(rules, "reveal_events", frozenset())
     if not revealing:
         return 0
-
-    def reveals(events: list[dict[str, Any]]) -> bool:
-        return any(item["kind"] in revealing and item.get("visible_to") is None
-                   for item in events)
-
-    found = max((move.ply for move in rows if reveals(move.events)), default=0)
-    if not any(move.visible_to is not None and move.ply > found for move in rows):
-        return found
-    after = rows[-1].ply
-    while True:
-        batch = list(Move.select(Move.ply, Move.events)
-                     .where(Move.match == match, Move.ply > after)
-                     .order_by(Move.ply).limit(REVEAL_BATCH))
-        for move in batch:
-            if reveals(move.events):
-                return move.ply
-        if len(batch) < REVEAL_BATCH:
-            return found
-        after = batch[-1].ply
+    later = (Move.select(Move.ply, Move.events)
+             .where(Move.match == match, Move.ply >= first).order_by(Move.ply.desc()))
+    for move in later:
+        if any(item["kind"] in revealing and item.get("visible_to") is None
+               for item in move.events):
+            return move.ply
+    return 0
 
 
 def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],

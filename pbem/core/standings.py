@@ -77,7 +77,8 @@ def record_by_game(player: Player) -> list[dict[str, Any]]:
             .group_by(Match.game, Match.status, Seat.outcome).tuples())
     games: dict[str, dict[str, int]] = defaultdict(
         lambda: {"finished": 0, WIN: 0, LOSS: 0, DRAW: 0, "live": 0, "aborted": 0})
-    for game, status, outcome, count in rows:
+    counted: list[tuple[str, str, str | None, int]] = list(rows)  # type: ignore[arg-type]
+    for game, status, outcome, count in counted:
         tally = games[game]
         if status == MatchStatus.ACTIVE:
             tally["live"] += count

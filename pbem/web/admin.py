@@ -82,9 +82,8 @@ def entry(entry_id: int) -> str:
     emails = (OutboxMessage.select().where(OutboxMessage.match == match,
                                            OutboxMessage.seat == found.seat)
               .order_by(OutboxMessage.id))
-    moves_upto = requested_moves(match.ply)
     try:
-        record = public_record(match, now(), moves_upto=moves_upto)
+        record = public_record(match, now(), moves_upto=requested_moves(match.ply))
     except Exception:
         # An entry with cause "error": the stored match cannot be read, yet must be ruled on.
         log.exception("match %s cannot be shown", match.id)

@@ -9,6 +9,7 @@ import json
 import re
 
 from flask import Blueprint, Flask, Response, redirect, render_template, url_for
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from pbem.core.archive import Filters, list_matches
 from pbem.core.exports import match_record, record_text
@@ -25,7 +26,7 @@ _SVG = re.compile(r"<svg\b.*</svg>", re.DOTALL)
 
 
 @bp.get("/players/<name>")
-def player(name: str) -> str | Response:
+def player(name: str) -> str | WerkzeugResponse:
     found = public_player(name)
     shown = found.public_name
     if shown != name:  # found ignoring case: send links to one address

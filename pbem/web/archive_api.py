@@ -7,6 +7,8 @@ draw; win and loss with a player are that player's), limit (1-100, default 50) a
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Flask, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
@@ -30,9 +32,10 @@ def matches() -> Response:
         row["record"] = url_for("archive.record_json", match_id=row["id"])
     next_url = None
     if page.next_cursor:
-        next_url = url_for("archive_api.matches", **filters.as_args(),
-                           **({"limit": raw_limit} if raw_limit else {}),
-                           cursor=page.next_cursor)
+        query: dict[str, Any] = {**filters.as_args(), "cursor": page.next_cursor}
+        if raw_limit:
+            query["limit"] = raw_limit
+        next_url = url_for("archive_api.matches", **query)
     return jsonify({"filters": filters.as_args(), "matches": page.rows,
                     "next": page.next_cursor, "next_url": next_url})
 

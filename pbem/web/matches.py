@@ -91,9 +91,9 @@ def requested_moves(latest: int) -> int | None:
 def page_url(**changes: object) -> str:
     """This page's address with some query arguments changed (None drops one): the links to
     other pages of a list keep the rest of the query (the ply shown, the filters)."""
-    args = {**request.args.to_dict(), **changes}
+    args: dict[str, Any] = {**request.args.to_dict(), **changes}
     args = {name: value for name, value in args.items() if value is not None}
-    return url_for(request.endpoint or "matches.index", **(request.view_args or {}), **args)
+    return url_for(request.endpoint or "matches.index", **{**(request.view_args or {}), **args})
 
 
 def site_url(endpoint: str, **values: Any) -> str:
