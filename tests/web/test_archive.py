@@ -17,6 +17,7 @@ from pbem.core.models import Match, MatchStatus, Move, Player
 from pbem.core.play import submit_move
 from pbem.core.standings import set_hidden_from_archive, settle
 from tests.conftest import START
+from tests.support.players import post_form, sign_in
 from tests.support.playing import play_randomly
 from tests.support.records import every_finished_match_replays
 
@@ -256,3 +257,25 @@ def test_board_images_and_link_previews_at_any_ply(client, settings) -> None:
     assert (f'<meta property="og:image" content="http://pbem.test/matches/{match.id}'
             f'/board.svg?ply=5">') in page
     assert "<title>EXIMO #1: Ann vs ben, move 5 · pbem</title>" in page
+
+
+def test_a_player_hides_their_page_from_their_settings(client, made, worker, smtp) -> None:
+    sign_in(client, ANN, worker, smtp)
+    page = client.get("/me/settings").data.decode()
+    assert 'name="hidden_from_archive">' in page and 'href="/players/Ann"' in page
+    hidden = post_form(client, "/me/archive", page="/me/settings", hidden_from_archive="on")
+    assert hidden.status_code == 303 and hidden.headers["Location"] == "/me/settings"
+    assert Player.get(Player.email == ANN).hidden_from_archive
+    assert client.get("/players/Ann").status_code == 404
+    assert 'name="hidden_from_archive" checked>' in client.get("/me/settings").data.decode()
+    post_form(client, "/me/archive", page="/me/settings")  # the box left unticked
+    assert client.get("/players/Ann").status_code == 200
+    forged = client.post("/me/archive", data={"hidden_from_archive": "on"})
+    assert forged.status_code == 400 and not Player.get(Player.email == ANN).hidden_from_archive
+
+
+def test_only_a_signed_in_player_can_hide_a_page(app, made) -> None:
+    stranger = app.test_client()
+    answer = stranger.post("/me/archive", data={"hidden_from_archive": "on"})
+    assert answer.status_code in (302, 303, 400)
+    assert not Player.select().where(Player.hidden_from_archive).count()
