@@ -248,3 +248,49 @@ def test_a_wrong_click_after_a_complete_move_names_the_moves_that_can_start(serv
     board.get_by_role("button", name="c3", exact=True).click()  # Yuki's own square
     expect(page.get_by_role("alert")).to_contain_text(
         "c3 cannot start a move now: click a highlighted square (" + entries[0]["move"])
+
+
+def test_mimic_taking_choices_off_the_board_are_buttons(server, phone) -> None:
+    base, settings = server
+    with database.connection_context():
+        # Seed 5 reaches a trump winner's keep choice and then the last-card choice.
+        created = create_match("mimic-taking", EMAILS[:3], {}, settings.secret_key, START,
+                               seed=5)
+    kinds_seen = set()
+    page = phone.new_page()
+    problems = watch_console(page)
+    for ply in range(60):
+        seat, entries = turn(created.match.id)
+        moves = [e["move"] for e in entries]
+        if moves[0].startswith("take") and "take" not in kinds_seen:
+            kinds_seen.add("take")  # a trump winner's keep choice: one button per subset
+            click_move(page, base, created.tokens[seat], entries[-1])
+        elif moves[0] in ("add", "discard"):
+            kinds_seen.add("last card")
+            page.goto(f"{base}/play/{created.tokens[seat]}")
+            choices = page.locator("#click-choices")
+            expect(choices.get_by_role("button")).to_have_text(["add", "discard"])
+            choices.get_by_role("button", name="add").click()
+            page.get_by_role("button", name=re.compile("^Submit move")).click()
+            expect(page.locator(".flash").first).to_contain_text("Your move add was made")
+            break
+        else:
+            with database.connection_context():
+                submit_move(created.match.id, seat, moves[0], ply, START)
+    assert kinds_seen == {"take", "last card"}, kinds_seen
+    assert problems == [], problems
+
+
+def test_the_skip_confirmation_setting_is_kept_in_the_browser(server, phone) -> None:
+    base, settings = server
+    with database.connection_context():
+        created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START, seed=7)
+    page = phone.new_page()
+    page.goto(f"{base}/play/{created.tokens[0]}")
+    page.get_by_label("Send a move as soon as it is complete").check()
+    page.reload()
+    expect(page.get_by_label("Send a move as soon as it is complete")).to_be_checked()
+    board = page.locator(".board-wrap")
+    board.get_by_role("button", name="e2", exact=True).click()
+    board.get_by_role("button", name="e3", exact=True).click()
+    expect(page.locator(".flash").first).to_contain_text("Your move e2-e3 was made")
