@@ -6,6 +6,7 @@ derived from the legal move list, as the page's script derives them."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -294,3 +295,32 @@ def test_the_skip_confirmation_setting_is_kept_in_the_browser(server, phone) -> 
     board.get_by_role("button", name="e2", exact=True).click()
     board.get_by_role("button", name="e3", exact=True).click()
     expect(page.locator(".flash").first).to_contain_text("Your move e2-e3 was made")
+
+
+def test_an_eximo_capture_chain_with_drops_in_any_order(server, phone) -> None:
+    base, settings = server
+    with database.connection_context():
+        created = create_match("eximo", EMAILS[:2], {}, settings.secret_key, START, seed=7)
+    rng = random.Random(0)  # these random moves reach a double capture with two drops
+    for ply in range(5):
+        with database.connection_context():
+            match = get_match(created.match.id)
+            rules, state = rules_for(match), current_state(match)
+            seat = sorted(rules.to_move(state))[0]
+            move = rng.choice(list(rules.legal_moves(state, seat)))
+            submit_move(match.id, seat, rules.format_move(state, move), ply, START)
+    seat, entries = turn(created.match.id)
+    assert "d5xf3xh1 drop b7 f7" in {e["move"] for e in entries}
+    page = phone.new_page()
+    page.goto(f"{base}/play/{created.tokens[seat]}")
+    # A capture is compulsory: only checkers that capture are offered.
+    highlighted = page.locator("[data-click].legal").evaluate_all(
+        "els => els.map(e => e.dataset.click)")
+    assert set(highlighted) == {e["clicks"][0] for e in entries if "x" in e["move"]}
+    board = page.locator(".board-wrap")
+    for square in ("d5", "f3", "h1", "f7", "b7"):  # the drops in the other order
+        board.get_by_role("button", name=square, exact=True).click()
+    submit = page.get_by_role("button", name=re.compile("^Submit move"))
+    expect(submit).to_contain_text("d5xf3xh1 drop b7 f7")
+    submit.click()
+    expect(page.locator(".flash").first).to_contain_text("Your move d5xf3xh1 drop b7 f7 was made")
