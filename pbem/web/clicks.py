@@ -24,7 +24,7 @@ Splitter = Callable[[str, Mapping[str, Any]], list[Clicks]]
 WORDS: dict[str, dict[str, str]] = {
     "mimic": {"start": "one of your checkers that can move",
               "next": "a highlighted square to move it to"},
-    "eximo": {"start": "one of your checkers that can move (a capture is compulsory)",
+    "eximo": {"start": "one of your checkers that can move",
               "next": "a highlighted landing or drop square"},
     "frozen-forest": {"start": "a highlighted square", "next": "a highlighted square"},
     "move-in-synch": {"start": "a highlighted square or one of the choices",
@@ -45,7 +45,10 @@ def click_moves(game: str, view: Mapping[str, Any], legal: Sequence[str]) -> dic
     entries = [{"move": text, "clicks": clicks} for text in legal for clicks in split(text, view)]
     firsts = {entry["clicks"][0] for entry in entries}
     explain = _EXPLAINERS.get(game)
-    return {"moves": entries, "words": WORDS.get(game, _DEFAULT_WORDS),
+    words = dict(WORDS.get(game, _DEFAULT_WORDS))
+    if game == "eximo" and legal and all("x" in text.split(" ")[0] for text in legal):
+        words["start"] = "one of your checkers that can capture (a capture is compulsory)"
+    return {"moves": entries, "words": words,
             "notes": explain(view, firsts, legal) if explain and view else {}}
 
 

@@ -317,6 +317,7 @@ def test_an_eximo_capture_chain_with_drops_in_any_order(server, phone) -> None:
     highlighted = page.locator("[data-click].legal").evaluate_all(
         "els => els.map(e => e.dataset.click)")
     assert set(highlighted) == {e["clicks"][0] for e in entries if "x" in e["move"]}
+    expect(page.locator("#click-status")).to_contain_text("a capture is compulsory")
     board = page.locator(".board-wrap")
     for square in ("d5", "f3", "h1", "f7", "b7"):  # the drops in the other order
         board.get_by_role("button", name=square, exact=True).click()

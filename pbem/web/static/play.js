@@ -198,8 +198,7 @@
         status.textContent = "Selected " + picked.join(" ") + ". Now click " + words.next +
           ": " + options.join(", ") + ".";
       } else {
-        status.textContent = "Click " + words.start + " on the board (highlighted): " +
-          options.join(", ") + ".";
+        status.textContent = "Click " + words.start + ": " + options.join(", ") + ".";
       }
     }
 
