@@ -162,6 +162,7 @@ def test_without_javascript_the_list_and_the_text_box_still_play(server, browser
     page.goto(f"{base}/play/{created.tokens[0]}")
     assert page.get_by_role("button", name="a1", exact=True).count() == 0
     assert page.locator("#click-move").is_hidden()
+    assert page.locator("nav.replay .keys").is_hidden()  # no script, no replay keys
     page.get_by_label("Your move").select_option("a1")
     page.get_by_label("or type it").fill("c3")
     page.get_by_role("button", name="Make move").click()
@@ -216,6 +217,7 @@ def test_replay_buttons_keys_and_links_on_both_pages(server, browser: Browser) -
         page.goto(start)
         replay = page.get_by_role("navigation", name="Replay")
         expect(replay).to_contain_text("after move 3 of 3")
+        expect(replay.locator(".keys")).to_be_visible()
         replay.get_by_role("link", name="Previous").click()
         expect(replay).to_contain_text("after move 2 of 3")
         expect(page.locator("ol.moves li[aria-current=step]")).to_have_attribute("value", "2")

@@ -19,6 +19,10 @@
   };
 
   function init(root) {
+    // The replay keys work only with this script, so only then are they mentioned.
+    Array.prototype.forEach.call(root.querySelectorAll("nav.replay .keys"), function (el) {
+      el.hidden = false;
+    });
     initClicks(root);
     initListPick(root);
     initPoll(root);
