@@ -99,6 +99,9 @@ def test_an_illegal_click_is_explained_and_a_picked_checker_can_be_changed(serve
     expect(page.get_by_role("alert")).to_contain_text("your checkers that can move")
     board.get_by_role("button", name="e9", exact=True).click()
     expect(page.get_by_role("alert")).to_contain_text("e9 holds Red's checker on top")
+    # Named by its notation, described by what is on it.
+    expect(board.get_by_role("button", name="b2", exact=True)).to_have_accessible_description(
+        "Blue checker")
     board.get_by_role("button", name="b2", exact=True).click()
     expect(board.get_by_role("button", name="b2", exact=True)).to_have_attribute(
         "aria-pressed", "true")

@@ -59,10 +59,21 @@ def test_eximo_drops_may_be_clicked_in_any_order() -> None:
 
 
 def test_a_move_in_synch_direction_is_clicked_as_the_square_it_leads_to() -> None:
-    view = {"targets": {"N": "d5", "NE": "e5"}}
-    entries = click_moves("move-in-synch", view, ["N", "NE"])["moves"]
-    assert entries == [{"move": "N", "clicks": ["d5"]}, {"move": "NE", "clicks": ["e5"]}]
-    assert click_moves("move-in-synch", {}, ["synch"])["moves"][0]["clicks"] == ["synch"]
+    rules = REGISTRY["move-in-synch"]
+    state = rules.new_game(2, rules.resolve_options({}), 1)
+    for text in ("d4", "e6", "synch"):  # placements, then the decider's announcement
+        seat = sorted(rules.to_move(state))[0]
+        state = rules.apply_move(state, seat, rules.parse_move(state, seat, text)).state
+    seat = sorted(rules.to_move(state))[0]
+    view = rules.view(state, seat)
+    assert view["step"] == "direct"
+    legal = [rules.format_move(state, m) for m in rules.legal_moves(state, seat)]
+    data = click_moves("move-in-synch", view, legal)
+    assert {"move": "N", "clicks": [view["targets"]["N"]]} in data["moves"]
+    assert data["about"][view["targets"]["N"]].endswith("direction N")
+    announce = click_moves("move-in-synch", rules.view(
+        rules.new_game(2, rules.resolve_options({}), 1), 0), ["synch"])
+    assert announce["moves"][0]["clicks"] == ["synch"]
 
 
 def test_the_play_page_carries_its_clicks_as_data_and_its_script_as_a_file(settings, client
@@ -159,3 +170,27 @@ def test_the_public_page_follows_a_live_match_but_not_a_replay(settings, client)
     submit_move(created.match.id, 0, "take 1", 0, START)
     replay = client.get(f"/matches/{created.match.id}?ply=0").get_data(as_text=True)
     assert "data-poll-url" not in replay
+
+
+@pytest.mark.parametrize("slug", sorted(REGISTRY))
+def test_every_clickable_square_or_card_is_described(slug: str) -> None:
+    rules = REGISTRY[slug]
+    players = min(rules.player_counts)
+    state = rules.new_game(players, rules.resolve_options({}), 4)
+    for _ in range(6):
+        seat = sorted(rules.to_move(state))[0]
+        moves = rules.legal_moves(state, seat)
+        data = click_moves(slug, rules.view(state, seat),
+                           [rules.format_move(state, m) for m in moves])
+        tokens = {t for e in data["moves"] for t in e["clicks"]}
+        board_tokens = {t for t in tokens if SQUARE.fullmatch(t) or len(t) <= 2}
+        assert board_tokens <= set(data["about"]), board_tokens - set(data["about"])
+        state = rules.apply_move(state, seat, moves[0]).state
+
+
+def test_squares_are_described_by_what_is_on_them() -> None:
+    rules = REGISTRY["mimic"]
+    view = rules.view(rules.new_game(2, rules.resolve_options({}), 1), 0)
+    about = click_moves("mimic", view, ["b2-b3"])["about"]
+    assert about["b2"] == "Blue checker" and about["e5"] == "empty"
+    assert about["e9"] == "Red checker"

@@ -5,7 +5,8 @@
  *
  * Click-to-move reads the JSON in #pbem-clicks, written by the server from the legal moves:
  * {"moves": [{"move": "e2-e3", "clicks": ["e2", "e3"]}, ...], "words": {"start", "next"},
- *  "notes": {"e5": "e5 is empty."}} (why a square or card starts no move, where known).
+ *  "notes": {"e5": "e5 is empty."}, "about": {"e2": "Blue checker"}}: why a square or card
+ *  starts no move, and what is on it (read after its name by screen readers).
  * Board elements carry data-click="<token>"; a token with no element becomes a button. The
  * script only follows these lists, so it never offers a move the rules would refuse.
  */
@@ -49,6 +50,7 @@
     var moves = spec.moves;
     var words = spec.words;
     var notes = spec.notes || {};
+    var about = spec.about || {};
     var status = panel.querySelector("#click-status");
     var error = panel.querySelector("#click-error");
     var choices = panel.querySelector("#click-choices");
@@ -64,6 +66,7 @@
       (targets[token] = targets[token] || []).push(el);
       el.setAttribute("role", "button");
       el.setAttribute("aria-label", token);
+      if (about[token]) el.setAttribute("aria-description", about[token]);
       el.addEventListener("click", function () { choose(token); });
       el.addEventListener("keydown", function (event) {
         if (event.key === "Enter" || event.key === " ") {
