@@ -38,3 +38,9 @@ class InvalidRequestError(PbemError):
     """The request itself is malformed (missing field, wrong type)."""
 
     status = 400
+
+
+class UnavailableError(PbemError):
+    """A service the request needs (the database) is down; trying again later may work."""
+
+    status = 503

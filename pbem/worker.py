@@ -18,7 +18,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbem.clock import utcnow
 from pbem.config import Settings
-from pbem.core.db import database
+from pbem.core.db import UNAVAILABLE, database, unavailable_reason
 from pbem.core.sweep import SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.outbox import DrainReport, deliver_due
@@ -39,8 +39,12 @@ class Worker:
         self.clock = clock
 
     def send_outbox(self) -> DrainReport:
-        with _connection():
-            report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+        try:
+            with _connection():
+                report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+        except UNAVAILABLE as error:
+            _log_unavailable("outbox", error)
+            return DrainReport()
         if report.sent or report.retrying or report.failed:
             log.info("outbox: %s sent, %s to retry, %s failed",
                      report.sent, report.retrying, report.failed)
@@ -48,8 +52,12 @@ class Worker:
 
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
-        with _connection():
-            report = sweep(self.clock(), grace)
+        try:
+            with _connection():
+                report = sweep(self.clock(), grace)
+        except UNAVAILABLE as error:
+            _log_unavailable("deadlines", error)
+            return SweepReport()
         if any(vars(report).values()):
             log.info("deadlines: %s", vars(report))
         return report
@@ -87,6 +95,12 @@ def start_in_background(worker: Worker) -> BackgroundScheduler:
     log.info("worker started in this process: outbox every %ss, deadlines every %ss",
              worker.settings.outbox_interval_seconds, worker.settings.deadline_interval_seconds)
     return scheduler
+
+
+def _log_unavailable(job: str, error: BaseException) -> None:
+    # One line, not a traceback: nothing is lost, the next tick reads the due work again.
+    log.error("%s: the database is unavailable (%s); trying again on the next tick",
+              job, unavailable_reason(error))
 
 
 class _connection:

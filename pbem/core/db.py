@@ -23,6 +23,10 @@ _bound_url: str | None = None
 POOL_SIZE = 32
 # A pooled connection idle this long is closed rather than reused (servers drop idle ones).
 POOL_STALE_SECONDS = 300
+# What a down, unreachable or restarting server raises (at connect or mid-query). Adapters answer
+# these with "try again" (503 on the web, a retry on the next worker tick), not a traceback.
+UNAVAILABLE = (peewee.OperationalError, peewee.InterfaceError)
+CONNECT_TIMEOUT_SECONDS = 10
 
 SQLITE_PRAGMAS = {
     "journal_mode": "wal",
@@ -43,12 +47,21 @@ def open_database(url: str) -> peewee.Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
     elif scheme.startswith("mysql"):
         kwargs = {"charset": "utf8mb4"}
+    elif scheme.startswith("postgres") and "connect_timeout" not in url:
+        # libpq waits forever for a host that drops packets; a request or tick must not hang.
+        kwargs = {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
     if scheme.endswith("+pool"):
         kwargs.update(max_connections=POOL_SIZE, stale_timeout=POOL_STALE_SECONDS)
         if scheme.startswith("sqlite"):
             # A pooled connection serves whichever thread takes it next.
             kwargs["check_same_thread"] = False
     return connect(url, **kwargs)
+
+
+def unavailable_reason(error: BaseException) -> str:
+    """The first line of a driver's error, for one clear log line instead of a traceback."""
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
 
 
 def bind_database(url: str) -> peewee.Database:

@@ -170,6 +170,12 @@ class GameRules(Protocol):
     @property
     def options(self) -> tuple[Option, ...]: ...
 
+    @property
+    def hidden_information(self) -> bool:
+        """True when some seat may not know everything (hands, face-down cards, secret
+        choices). Such a game must also implement `HidesInformation`."""
+        ...
+
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Check a match creator's options and fill in defaults; raise OptionError if bad."""
         ...
@@ -226,12 +232,40 @@ class GameRules(Protocol):
 
     def load(self, data: Mapping[str, Any]) -> State: ...
 
-    # Optional, used when present:
-    # - current_scores(state) -> tuple[float, ...]: standing so far, to settle a forfeit by
-    #   one of 3 or 4 players (the others are ranked by it);
-    # - shuffle_hidden(state, seat, seed) -> state: a state `seat` cannot tell from this one,
-    #   with its secrets re-dealt (the contract test proves views don't depend on them);
-    # - position(state) -> str / from_position(text) -> state: board games' one-line form.
+
+# Optional capabilities. A game offers one by implementing its methods; the server asks with
+# `isinstance(rules, HasPosition)` and so on, and the contract test checks each one offered.
+
+
+@runtime_checkable
+class HasPosition(Protocol):
+    """A one-line text form of a position that round-trips exactly (like chess FEN), for
+    tests, bug reports and admins. Every board game offers it."""
+
+    def position(self, state: State) -> str: ...
+
+    def from_position(self, text: str) -> State: ...
+
+
+@runtime_checkable
+class HidesInformation(Protocol):
+    """Required of every game whose `hidden_information` is true."""
+
+    def shuffle_hidden(self, state: State, seat: Seat | None, seed: int) -> State:
+        """A state `seat` (None: a spectator) cannot tell from `state`: everything hidden from
+        that seat is re-dealt from `seed`, everything it may know is kept. The contract test
+        proves each view is the same for both, so no view can depend on a secret."""
+        ...
+
+
+@runtime_checkable
+class KeepsScore(Protocol):
+    """A running score during play, one number per seat."""
+
+    def current_scores(self, state: State) -> tuple[float, ...]:
+        """The standing so far; settles a forfeit by one of three or four players (the others
+        are ranked by it)."""
+        ...
 
 
 class RulesBase:
@@ -246,6 +280,7 @@ class RulesBase:
     rules_version: int = 1
     player_counts: frozenset[int] = frozenset({2})
     options: tuple[Option, ...] = ()
+    hidden_information: bool = False
     seat_names: tuple[str, ...] = ()
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:

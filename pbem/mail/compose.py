@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -18,8 +17,7 @@ import jinja2
 from pbem.config import Settings
 from pbem.core.models import OutboxMessage, Seat
 from pbem.core.tokens import token_for
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+from pbem.paths import TEMPLATES
 
 
 def mail_environment(extra_template_dirs: tuple[str, ...] = ()) -> jinja2.Environment:

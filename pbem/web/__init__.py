@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from flask import Flask
+from flask import Flask, request
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemLoader, StrictUndefined
 
@@ -12,9 +10,9 @@ from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
 from pbem.core.keys import Purpose, purpose_key
+from pbem.paths import TEMPLATES
 from pbem.web import admin, api, devmail, errors, games, inputs, matches, play, security
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+from pbem.web.errors import connect_or_unavailable
 
 
 def create_app(settings: Settings | None = None,
@@ -48,7 +46,9 @@ def create_app(settings: Settings | None = None,
 
     @app.before_request
     def _connect() -> None:
-        database.connect(reuse_if_open=True)
+        # Static files need no database, so the stylesheet still loads on the 503 page.
+        if request.endpoint != "static":
+            connect_or_unavailable()
 
     @app.teardown_request
     def _close(_exc: BaseException | None) -> None:

@@ -5,18 +5,32 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from pbem.errors import PbemError
+from pbem.core.db import UNAVAILABLE, database, unavailable_reason
+from pbem.errors import PbemError, UnavailableError
 from pbem.games.base import RulesError
 
 log = logging.getLogger(__name__)
 
 TITLES = {400: "Bad request", 404: "Not found", 405: "Method not allowed",
           409: "Conflict", 413: "Request too large", 415: "Unsupported media type",
-          422: "Move refused", 500: "Server error"}
+          422: "Move refused", 500: "Server error", 503: "Temporarily unavailable"}
+UNAVAILABLE_DETAIL = ("The game server cannot reach its database just now. Nothing was "
+                      "changed; please try again in a few minutes.")
+RETRY_AFTER_SECONDS = 60
+
+
+def connect_or_unavailable() -> None:
+    """Open the request's database connection, or raise UnavailableError (a 503 page)."""
+    try:
+        database.connect(reuse_if_open=True)
+    except UNAVAILABLE as error:
+        log.error("database unavailable on %s %s: %s", request.method, request.path,
+                  unavailable_reason(error))
+        raise UnavailableError(UNAVAILABLE_DETAIL) from None
 
 
 def problem(status: int, detail: str) -> Response:
@@ -37,7 +51,19 @@ def error_response(status: int, detail: str) -> Response | tuple[str, int]:
 def init_app(app: Flask) -> None:
     @app.errorhandler(PbemError)
     def _service_error(error: PbemError):
-        return error_response(error.status, str(error))
+        response = make_response(error_response(error.status, str(error)))
+        if error.status == 503:
+            response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+
+    def _database_gone(error: Exception):
+        # The server went away mid-request (the transaction, if any, was not committed).
+        log.error("database error on %s %s: %s", request.method, request.path,
+                  unavailable_reason(error))
+        return _service_error(UnavailableError(UNAVAILABLE_DETAIL))
+
+    for kind in UNAVAILABLE:
+        app.register_error_handler(kind, _database_gone)
 
     @app.errorhandler(RulesError)
     def _rules_error(error: RulesError):

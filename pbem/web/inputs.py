@@ -3,7 +3,8 @@
 - Ids in URLs are bounded: `/matches/9223372036854775808` is simply not a page (404), instead
   of a number no database column can hold.
 - Text no database can store (NUL characters, broken Unicode) in the path, the query string, a
-  form or a JSON body is refused with 400 before it reaches a query.
+  form or a JSON body is refused with 400 before it reaches a query; so is JSON nested deeper
+  than the parser can follow.
 - `whole_number` reads a count typed into a form or query string: ASCII digits only
   (`str.isdigit` also accepts "²"), and never thousands of digits.
 """
@@ -63,7 +64,11 @@ def _unstorable_part() -> str | None:
         return "query string"
     if request.method in ("POST", "PUT", "PATCH"):
         if request.is_json:
-            if not _json_storable(request.get_json(silent=True)):
+            try:
+                body = request.get_json(silent=True)
+            except RecursionError:
+                raise InvalidRequestError("The JSON body is nested too deeply.") from None
+            if not _json_storable(body):
                 return "JSON body"
         elif not _all_storable(request.form.items(multi=True)):
             return "form"

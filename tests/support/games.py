@@ -126,6 +126,7 @@ class BidsRules(RulesBase):
     rules_version = 1
     player_counts = frozenset({3, 4})
     options = (Option("hand", 3, "cards dealt to each player", minimum=1, maximum=5),)
+    hidden_information = True
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> BidsState:
         self.check_player_count(players)

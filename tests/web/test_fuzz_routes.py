@@ -32,14 +32,19 @@ FIELDS = ["move", "move_text", "ply", "first_day", "last_day", "timezone", "emai
 # No lone surrogates where the test client must percent-encode (paths, query strings, forms);
 # JSON bodies carry them as \ud800 escapes, which the server must refuse cleanly.
 _CHARS = st.characters(exclude_categories=["Cs"])
-_TEXT = st.one_of(
-    st.text(_CHARS, max_size=30),
-    st.sampled_from(["", "0", "1", "-1", "²", "٣", "9" * 5000, "9223372036854775808", "\x00",
-                     "a\x00b", "take 1", "play 1", "2026-01-06", "2026-01-07", "9999-12-31",
-                     "Europe/Paris", "award", "draw", "abort", "extend", "2d",
-                     "1d+9999999d/9999999d", "9999999d", "nim", "bids", ADMIN, PASSWORD,
-                     "ann@example.org ben@example.org", "/admin", "//evil.example"]),
-)
+# Values that break naive code, values that pass the checks (so deeper code runs), and noise.
+TROUBLE = ["", "-1", "²", "٣", "9" * 5000, "9223372036854775808", "\x00", "a\x00b",
+           "9999-12-31", "1d+9999999d/9999999d", "9999999d", " " * 3]
+# The grid tries the values that broke the server before, in every slot of every route.
+GRID = ["²", "9" * 5000, "9223372036854775808", "\x00", "9999-12-31", "1d+9999999d/9999999d"]
+VALID = ["0", "1", "take 1", "play 1", "2026-01-06", "2026-01-07", "Europe/Paris", "award",
+         "draw", "abort", "extend", "2d", "nim", "bids", ADMIN, PASSWORD,
+         "ann@example.org ben@example.org", "/admin", "//evil.example"]
+_TEXT = st.one_of(st.sampled_from(TROUBLE), st.sampled_from(VALID), st.text(_CHARS, max_size=30))
+_QUERY = st.one_of(st.fixed_dictionaries({}, optional={"ply": _TEXT, "next": _TEXT}),
+                   st.dictionaries(st.text(max_size=5), _TEXT, max_size=2))
+_FORM = st.one_of(st.fixed_dictionaries({}, optional={name: _TEXT for name in FIELDS}),
+                  st.dictionaries(st.text(max_size=5), _TEXT, max_size=3))
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10)
     | st.sampled_from(["\x00", "\ud800", "take 1"]),
@@ -101,7 +106,7 @@ def test_every_route_answers_arbitrary_input_without_a_server_error(
 
 def _fuzz_route(world: dict[str, Any], rule: str, method: str) -> None:
     # A share of the profile's examples per route keeps the whole map fast to fuzz.
-    @settings(max_examples=max(settings().max_examples // 2, 10))
+    @settings(max_examples=max(settings().max_examples // 4, 10))
     @given(data=st.data())
     def fuzz(data: st.DataObject) -> None:
         _fuzz_once(world, rule, method, data)
@@ -109,11 +114,45 @@ def _fuzz_route(world: dict[str, Any], rule: str, method: str) -> None:
     fuzz()
 
 
+def test_every_route_refuses_each_troublesome_value(world: dict[str, Any]) -> None:
+    """The grid behind the fuzzing: each troublesome value in every slot of every route at
+    once, with the path either valid (so the query and body are read) or troublesome."""
+    for rule, method in _routes(world["app"]):
+        for value in GRID:
+            for bad_path in (False, True) if "<" in rule else (False,):
+                path = re.sub(r"<(?:(\w+):)?(\w+)>",
+                              lambda m, bad=bad_path, v=value: _grid_value(world, m, bad, v),
+                              rule)
+                query = {"ply": value, "next": value}
+                body: dict[str, Any] = {}
+                if method == "POST":
+                    body = {"data": {name: value for name in FIELDS}}
+                _ask(world["admin" if not rule.startswith("/admin/log") else "anonymous"],
+                     method, path, query, body)
+                if method == "POST":
+                    _ask(world["anonymous"], method, path, query,
+                         {"json": {"move": value, "ply": value}})
+
+
+def _grid_value(world: dict[str, Any], found: re.Match[str], bad: bool, value: str) -> str:
+    if not bad:
+        return quote(str(world.get(found.group(2), ["x"])[0]), safe="")
+    if found.group(1) == "int":
+        return value if value.isascii() and value.isdigit() else "9223372036854775808"
+    return quote(value, safe="") or "%20"
+
+
+def _ask(client: FlaskClient, method: str, path: str, query: dict, body: dict) -> None:
+    with client.open(path, method=method, query_string=query, **body) as response:
+        assert response.status_code < 500, (method, path, query, body, response.data[:500])
+        if path.startswith("/api/") and response.status_code >= 400:
+            assert response.mimetype == "application/problem+json"
+
+
 def _fuzz_once(world: dict[str, Any], rule: str, method: str, data: st.DataObject) -> None:
     path = re.sub(r"<(?:(\w+):)?(\w+)>",
                   lambda m: _value(data, world, m.group(1) or "string", m.group(2)), rule)
-    query = data.draw(st.dictionaries(st.sampled_from(["ply", "next", "x"]) | st.text(max_size=5),
-                                      _TEXT, max_size=3), label="query")
+    query = data.draw(_QUERY, label="query")
     client: FlaskClient = world["admin" if data.draw(st.booleans(), label="as admin")
                                and not rule.startswith("/admin/log") else "anonymous"]
     body: dict[str, Any] = {}
@@ -123,12 +162,8 @@ def _fuzz_once(world: dict[str, Any], rule: str, method: str, data: st.DataObjec
                 st.fixed_dictionaries({"move": _TEXT | _JSON, "ply": st.integers() | _JSON})
                 | _JSON, label="json body")
         else:
-            body["data"] = data.draw(st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=5),
-                                                     _TEXT, max_size=6), label="form")
-    with client.open(path, method=method, query_string=query, **body) as response:
-        assert response.status_code < 500, (method, path, query, body, response.data[:500])
-        if path.startswith("/api/") and response.status_code >= 400:
-            assert response.mimetype == "application/problem+json"
+            body["data"] = data.draw(_FORM, label="form")
+    _ask(client, method, path, query, body)
 
 
 KNOWN_TROUBLE = [
@@ -173,3 +208,7 @@ def test_a_nul_is_refused_with_a_clear_page(world: dict[str, Any]) -> None:
     api = world["anonymous"].post(f"/api/play/{world['token'][0]}", json={"move": "\x00"})
     assert api.status_code == 400 and api.mimetype == "application/problem+json"
     assert "query string" in page.get_data(as_text=True) and "JSON body" in api.json["detail"]
+    deep = "[" * 30_000 + "]" * 30_000
+    nested = world["anonymous"].post(f"/api/play/{world['token'][0]}", data=deep,
+                                     content_type="application/json")
+    assert nested.status_code == 400 and "nested too deeply" in nested.json["detail"]

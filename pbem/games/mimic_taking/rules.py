@@ -67,6 +67,7 @@ class MimicTakingRules(RulesBase):
                "variant: won cards lie face up in rows by colour, so everyone (their owner "
                "included) sees every stack; off, stacks stay face down until the round is scored"),
     )
+    hidden_information = True  # hands, and choices made in secret (see shuffle_hidden)
 
     # -- setting up -------------------------------------------------------------------------
 
