@@ -250,12 +250,18 @@
       fetch(url, { headers: { "If-None-Match": tag }, cache: "no-store", credentials: "same-origin" })
         .then(function (response) {
           var fresh = response.headers.get("ETag");
-          if (response.status === 200 && fresh && fresh !== tag) return refresh();
+          // Never swap the page under someone typing (a vacation date, a time zone).
+          if (response.status === 200 && fresh && fresh !== tag && !typing()) return refresh();
           pollTimer = window.setTimeout(tick, delay);
         })
         .catch(function () { pollTimer = window.setTimeout(tick, delay); });
     }
     pollTimer = window.setTimeout(tick, delay);
+  }
+
+  function typing() {
+    var el = document.activeElement;
+    return !!el && !!el.closest && !!el.closest("main input, main select, main textarea");
   }
 
   // Fetch this page again and swap its content in: the new position, the move list and, when
