@@ -13,6 +13,7 @@ import logging
 import re
 import sys
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -161,6 +162,33 @@ def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+MATCH_ACTIONS = {
+    "resign": "resign SEAT's match (with 2 players the other wins)",
+    "draw-yes": "SEAT offers a draw, or accepts the one offered",
+    "draw-no": "SEAT declines the draw offer",
+    "abort": "abort the match before every seat has moved (no result)",
+    "claim-victory": "SEAT claims the win from a seat whose time ran out (claim policy)",
+}
+
+
+def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.clock import utcnow
+    from pbem.core import lifecycle
+
+    services = {"resign": lifecycle.resign, "draw-yes": lifecycle.draw_yes,
+                "draw-no": lifecycle.draw_no, "abort": lifecycle.abort,
+                "claim-victory": lifecycle.claim_victory}
+    bind_database(settings.database_url)
+    with database.connection_context():
+        try:
+            done = services[args.action](args.match, args.seat, utcnow())
+        except PbemError as error:
+            print(f"pbem: {error}", file=sys.stderr)
+            return 2
+    print(f"match {args.match}, seat {args.seat}: {done}")
+    return 0
+
+
 def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
     import getpass
     import os
@@ -204,7 +232,8 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
                          f"--reason TEXT` with RULING one of {', '.join(RULINGS)}", USAGE)
         extension = TimeControl.parse(args.extend).bank if args.extend else None
         entry = make_ruling(int(args.target), args.ruling, args.reason or "", args.actor,
-                            utcnow(), extension=extension)
+                            utcnow(), extension=extension,
+                            max_extension=timedelta(days=settings.max_extension_days))
     print(f"match {entry.match_id}: {RULINGS.get(entry.ruling or '', entry.ruling)} "
           f"({entry.reason})")
     return 0
@@ -300,10 +329,15 @@ def _parser() -> argparse.ArgumentParser:
     create.add_argument("--clock", metavar="TIME",
                         help="time control: 3d, 36h, 90m, 45s per move, or 7d+1d/14d "
                              "(default: the default_time_control setting)")
-    create.add_argument("--on-timeout", choices=("adjudicate", "forfeit", "autoplay"),
+    create.add_argument("--on-timeout", choices=("adjudicate", "forfeit", "autoplay", "claim"),
                         help="what a timeout does (default: the default_on_timeout setting)")
     create.add_argument("--json", action="store_true", help="print the result as JSON")
     create.set_defaults(handler=cmd_match_create)
+    for name, text in MATCH_ACTIONS.items():
+        action = match.add_parser(name, help=f"for an operator: {text}")
+        action.add_argument("match", type=int, metavar="MATCH")
+        action.add_argument("seat", type=int, metavar="SEAT", help="the seat, from 0")
+        action.set_defaults(handler=cmd_match_action, action=name)
 
     admin = commands.add_parser("admin", help="manage admins").add_subparsers(title="admin")
     admin_create = admin.add_parser("create", help="create an admin, or set their password "

@@ -45,6 +45,9 @@ class Settings:
     deadline_interval_seconds: int = 60
     outage_grace_seconds: int = 600
     vacation_days_per_year: int = 14
+    autoplay_limit: int = 3
+    after_autoplay_limit: str = "adjudicate"
+    max_extension_days: int = 30
 
     @property
     def uses_dev_mailbox(self) -> bool:
@@ -138,6 +141,13 @@ def _check_mail_from(mail_from: str) -> None:
 
 
 def _finish(settings: Settings) -> Settings:
+    if settings.after_autoplay_limit not in ("adjudicate", "forfeit"):
+        raise ConfigError("setting after_autoplay_limit must be adjudicate or forfeit, not "
+                          f"{settings.after_autoplay_limit!r}")
+    if not 1 <= settings.autoplay_limit <= 1000:
+        raise ConfigError("setting autoplay_limit must be from 1 to 1000")
+    if not 1 <= settings.max_extension_days <= 3650:
+        raise ConfigError("setting max_extension_days must be from 1 to 3650")
     instance = Path(settings.instance_path).resolve()
     changes: dict[str, Any] = {"instance_path": str(instance)}
     if not settings.database_url:

@@ -19,7 +19,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core.db import UNAVAILABLE, database, unavailable_reason
-from pbem.core.sweep import SweepReport, sweep
+from pbem.core.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.outbox import DrainReport, deliver_due
 from pbem.mail.senders import Sender, sender_for
@@ -54,7 +54,8 @@ class Worker:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
         try:
             with _connection():
-                report = sweep(self.clock(), grace)
+                report = sweep(self.clock(), grace, limits=Limits(
+                    self.settings.autoplay_limit, self.settings.after_autoplay_limit))
         except UNAVAILABLE as error:
             _log_unavailable("deadlines", error)
             return SweepReport()

@@ -79,6 +79,8 @@ class Match(BaseModel):
     created_at = peewee.DateTimeField()
     updated_at = peewee.DateTimeField()
     finished_at = peewee.DateTimeField(null=True)
+    # Bumped by every change (changes.py): the guard of the door's conditional update.
+    version = peewee.IntegerField(default=0)
 
     @property
     def is_live(self) -> bool:
@@ -107,6 +109,9 @@ class Seat(BaseModel):
     deadline = peewee.DateTimeField(null=True, index=True)
     remind_at = peewee.DateTimeField(null=True, index=True)
     version = peewee.IntegerField(default=0)
+    # Under the `claim` timeout policy: when this seat's time ran out. The others may claim
+    # the win from then on; the seat may still move until someone does (moving clears it).
+    out_of_time_at = peewee.DateTimeField(null=True)
 
     class Meta:
         indexes = ((("match", "seat"), True),)
@@ -198,6 +203,29 @@ class Adjudication(BaseModel):
     ruled_at = peewee.DateTimeField(null=True)
 
 
+class DrawOfferStatus:
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    LAPSED = "lapsed"  # the match ended another way while the offer stood
+
+
+class DrawOffer(BaseModel):
+    """A seat's offer of a draw: it stands until every other seat accepts it, one says no,
+    or one of them moves instead (which declines it)."""
+
+    match = peewee.ForeignKeyField(Match, backref="draw_offers", on_delete="CASCADE")
+    match_id: int
+    seat = peewee.IntegerField()
+    ply = peewee.IntegerField()  # the match's ply when the offer was made
+    status = peewee.CharField(max_length=16, default=DrawOfferStatus.OPEN)
+    accepted_by = JSONField(default=list)
+    answered_by = peewee.IntegerField(null=True)  # the seat that declined, if one did
+    how = peewee.CharField(max_length=40, null=True)  # "said no", "moved instead", …
+    offered_at = peewee.DateTimeField()
+    answered_at = peewee.DateTimeField(null=True)
+
+
 class Admin(BaseModel):
     email = peewee.CharField(max_length=254, unique=True)
     password_hash = peewee.CharField(max_length=255)
@@ -224,5 +252,5 @@ class Heartbeat(BaseModel):
 
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
-    AuditEntry, Heartbeat,
+    AuditEntry, Heartbeat, DrawOffer,
 )

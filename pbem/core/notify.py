@@ -103,12 +103,16 @@ def queue_adjudication_opened(match: Match, rules: GameRules, state: Any, late: 
 
 
 def queue_ruling(match: Match, rules: GameRules, state: Any, late: int, ruling: str,
-                 ruling_text: str, reason: str, now: datetime) -> None:
+                 ruling_text: str, reason: str, now: datetime,
+                 new_deadline: datetime | None = None) -> None:
     seats = match.seat_rows()
     for seat in seats:
         context = _seat_context(match, rules, state, seat, seats, now)
+        # An extension: every player learns the late seat's new deadline, in their own zone.
         context.update(late_label=rules.seat_label(state, late), ruling=ruling,
-                       ruling_text=ruling_text, reason=reason)
+                       ruling_text=ruling_text, reason=reason,
+                       new_deadline=deadline_info(new_deadline, match.time_control,
+                                                  seat.player.timezone, now))
         _queue(match, seat, "ruling", context, now)
 
 

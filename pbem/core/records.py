@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.core import vacations
+from pbem.core import lifecycle, offers, vacations
 from pbem.core.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.matches import rules_for, state_after
 from pbem.core.models import Adjudication, AdjudicationStatus, Match, Move, Seat
@@ -41,6 +41,10 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14) -> dict[str,
         "clocks": _clocks(match, rules, state, seats, now, seat.player.timezone),
         "timezone": seat.player.timezone,
         "vacation": _vacation(seat.player_id, now, vacation_days),
+        "draw_offer": _draw_offer(match, rules, state),
+        "out_of_time": [{"seat": row.seat, "label": rules.seat_label(state, row.seat)}
+                        for row in seats if row.out_of_time_at is not None and match.is_live],
+        "can": lifecycle.allowed(match, seat.seat),
     }
 
 
@@ -66,10 +70,17 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None
               ) -> list[dict[str, Any]]:
     """The move list as `reader` (a seat, or None for a spectator) may read it."""
     finished = not match.is_live
-    rows = Move.select().where(Move.match == match).order_by(Move.ply)
+    rows = list(Move.select().where(Move.match == match).order_by(Move.ply))
+    # A public summary (a round's scoring) reveals every hidden move made before it: their
+    # notation becomes readable (their private events keep their own wording and readers).
+    revealing: frozenset[str] = getattr(rules, "reveal_events", frozenset())
+    revealed_through = max((move.ply for move in rows
+                            if any(item["kind"] in revealing and item.get("visible_to") is None
+                                   for item in move.events)), default=0)
     listed = []
     for move in rows:
-        readable = finished or move.visible_to is None or (
+        shown = finished or move.ply <= revealed_through
+        readable = shown or move.visible_to is None or (
             reader is not None and reader in move.visible_to)
         events = [_event(item) for item in move.events]
         listed.append({
@@ -133,6 +144,14 @@ def _rulings(match: Match, rules: GameRules, state: Any) -> list[dict[str, Any]]
              "late": rules.seat_label(state, entry.seat), "reason": entry.reason,
              "at": entry.ruled_at.isoformat() + "Z" if entry.ruled_at else None}
             for entry in entries]
+
+
+def _draw_offer(match: Match, rules: GameRules, state: Any) -> dict[str, Any] | None:
+    found = offers.standing(match) if match.is_live else None
+    if found is None:
+        return None
+    return {"by": found.seat, "label": rules.seat_label(state, found.seat),
+            "accepted_by": list(found.accepted_by), "at": found.offered_at.isoformat() + "Z"}
 
 
 def _vacation(player_id: int, now: datetime, days_per_year: int) -> dict[str, Any]:

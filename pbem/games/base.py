@@ -282,6 +282,9 @@ class RulesBase:
     options: tuple[Option, ...] = ()
     hidden_information: bool = False
     seat_names: tuple[str, ...] = ()
+    # Kinds of public event that reveal every hidden move made before them (a round's summary
+    # that shows every stack): from then on those moves' notation is no secret to anyone.
+    reveal_events: frozenset[str] = frozenset()
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Check a match creator's options and fill in defaults; raise OptionError if bad."""

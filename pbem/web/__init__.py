@@ -11,7 +11,18 @@ from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, database
 from pbem.core.keys import Purpose, purpose_key
 from pbem.paths import TEMPLATES
-from pbem.web import admin, api, devmail, errors, games, inputs, matches, play, security
+from pbem.web import (
+    admin,
+    api,
+    devmail,
+    errors,
+    games,
+    inputs,
+    lifecycle,
+    matches,
+    play,
+    security,
+)
 from pbem.web.errors import connect_or_unavailable
 
 
@@ -55,14 +66,14 @@ def create_app(settings: Settings | None = None,
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, matches, api, admin, security, errors):
+    for module in (games, play, lifecycle, matches, api, admin, security, errors):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
     csrf = CSRFProtect(app)
     # A seat's private link is its credential (a cross-site page cannot know it), and the API
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
-    for blueprint in ("play", "api", "devmail"):
+    for blueprint in ("play", "lifecycle", "api", "devmail"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

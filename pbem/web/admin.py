@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from datetime import timedelta
 from functools import wraps
 from typing import Any
 
@@ -10,6 +12,7 @@ from flask import (
     Blueprint,
     Flask,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -19,6 +22,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
+from pbem.core import offers
 from pbem.core.admins import authenticate
 from pbem.core.clocks import TimeControl
 from pbem.core.matches import get_match
@@ -28,6 +32,7 @@ from pbem.core.rulings import RULINGS, make_ruling, open_entries
 from pbem.errors import PbemError
 from pbem.web.clock import now
 
+log = logging.getLogger(__name__)
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
 
@@ -76,8 +81,14 @@ def entry(entry_id: int) -> str:
     emails = (OutboxMessage.select().where(OutboxMessage.match == match,
                                            OutboxMessage.seat == found.seat)
               .order_by(OutboxMessage.id))
-    return render_template("admin/entry.html", entry=found, record=public_record(match, now()),
-                           emails=list(emails), rulings=RULINGS)
+    try:
+        record = public_record(match, now())
+    except Exception:
+        # An entry with cause "error": the stored match cannot be read, yet must be ruled on.
+        log.exception("match %s cannot be shown", match.id)
+        record = None
+    return render_template("admin/entry.html", entry=found, record=record, match=match,
+                           offers=offers.history(match), emails=list(emails), rulings=RULINGS)
 
 
 @bp.post("/adjudications/<int:entry_id>")
@@ -91,7 +102,9 @@ def rule(entry_id: int) -> Response | tuple[str, int]:
     try:
         extension = TimeControl.parse(extension_text).bank if ruling == "extend" else None
         make_ruling(found.match_id, ruling, request.form.get("reason", ""), session["admin"],
-                    now(), extension=extension)
+                    now(), extension=extension, entry_id=entry_id,
+                    max_extension=timedelta(days=current_app.config['PBEM_SETTINGS']
+                                            .max_extension_days))
     except PbemError as error:
         flash(str(error), "error")
         return redirect(url_for("admin.entry", entry_id=entry_id), 303)

@@ -58,13 +58,15 @@ def move(token: str) -> Response:
         return _page(record_for(seat), status=400,
                      error="The form was incomplete (no move number). Reload the page.")
     try:
-        result = submit_move(seat.match_id, seat.seat, text, ply, now())
+        result = submit_move(seat.match_id, seat.seat, text, ply, now(),
+                             offer_draw=request.form.get("offer_draw") == "yes")
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         kept = text if len(text) <= MAX_MOVE_TEXT else ""
         return _page(record_for(seat), status=status, error=str(error), typed=kept)
     news = "; ".join(result.events)
-    flash(f"Your move {result.text} was made." + (f" {news}." if news else ""), "ok")
+    flash(f"Your move {result.text} was made." + (f" {news}." if news else "")
+          + (" You offered a draw." if request.form.get("offer_draw") == "yes" else ""), "ok")
     return redirect(url_for("play.show", token=token), code=303)
 
 

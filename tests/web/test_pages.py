@@ -49,7 +49,7 @@ def test_history_never_shows_a_hidden_card_to_spectators(settings, client) -> No
     hand = match.state["hands"][0]
     submit_move(match.id, 0, f"play {hand[0]}", 0, START)
     page = client.get(f"/matches/{match.id}").data.decode()
-    assert "(hidden until the match ends)" in page
+    assert "(hidden until revealed)" in page
     assert f"play {hand[0]}" not in page and "Your hand" not in page
 
 
