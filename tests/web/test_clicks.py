@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from pbem.core.lifecycle import draw_yes
 from pbem.core.matches import create_match, current_state, get_match, rules_for
 from pbem.core.models import Match
 from pbem.core.play import submit_move
@@ -92,7 +93,7 @@ def test_the_play_page_carries_its_clicks_as_data_and_its_script_as_a_file(setti
     assert "<title>Your turn · Mimic" in page
     waiting = client.get(f"/play/{tokens[1]}").get_data(as_text=True)
     assert "pbem-clicks" not in waiting and 'data-click="' not in waiting
-    assert 'data-poll-url="/matches/1/ply"' in waiting and 'data-poll-etag="&#34;0-active&#34;"' \
+    assert 'data-poll-url="/matches/1/ply"' in waiting and 'data-poll-etag="&#34;0-0-active&#34;"' \
         in waiting and "<title>Mimic" in waiting
     script = client.get("/static/play.js")
     assert script.status_code == 200 and script.mimetype == "text/javascript"
@@ -103,7 +104,7 @@ def test_the_ply_poll_answers_not_modified_until_a_move_is_made(settings, client
     created = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START)
     url = f"/matches/{created.match.id}/ply"
     first = client.get(url)
-    assert first.status_code == 200 and first.json == {"ply": 0, "status": "active"}
+    assert first.status_code == 200 and first.json == {"ply": 0, "status": "active", "version": 0}
     tag = first.headers["ETag"]
     again = client.get(url, headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.data == b""
@@ -111,6 +112,11 @@ def test_the_ply_poll_answers_not_modified_until_a_move_is_made(settings, client
     moved = client.get(url, headers={"If-None-Match": tag})
     assert moved.status_code == 200 and moved.json["ply"] == 1 and moved.headers["ETag"] != tag
     assert client.get("/matches/999/ply").status_code == 404
+    # A change that is not a move (a draw offer) still tells a waiting page to look again.
+    tag = moved.headers["ETag"]
+    draw_yes(created.match.id, 1, START)
+    offered = client.get(url, headers={"If-None-Match": tag})
+    assert offered.status_code == 200 and offered.json["ply"] == 1
 
 
 def test_the_play_page_looks_back_at_an_earlier_position_without_a_move_form(settings, client
