@@ -14,6 +14,8 @@ from pbem.paths import TEMPLATES
 from pbem.web import (
     admin,
     api,
+    archive,
+    archive_api,
     devmail,
     errors,
     games,
@@ -66,7 +68,8 @@ def create_app(settings: Settings | None = None,
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, lifecycle, matches, api, admin, security, errors):
+    for module in (games, play, lifecycle, matches, archive, api, archive_api, admin, security,
+                   errors):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
