@@ -17,6 +17,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
+from pbem.core.matches import get_match
 from pbem.core.models import Seat
 from pbem.core.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.records import public_record, seat_record
@@ -104,7 +105,7 @@ def _page(record: dict, status: int, error: str | None = None, typed: str = "",
               if record["legal_moves"] else None)
     response = make_response(render_template(
         "play/play.html", record=record, error=error, typed=typed, replay=replay,
-        clicks=clicks, poll_tag=poll_tag(record["ply"], record["status"])), status)
+        clicks=clicks, poll_tag=poll_tag(get_match(record["match"]))), status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response
