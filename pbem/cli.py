@@ -189,6 +189,24 @@ def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_match_import(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.clock import utcnow
+    from pbem.core.imports import import_record
+
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            data = json.load(handle)
+        bind_database(settings.database_url)
+        with database.connection_context():
+            match = import_record(data, settings.secret_key, utcnow(), source=args.file)
+    except (OSError, ValueError, PbemError) as error:
+        # A refused import is bad input (exit 2), and nothing was written.
+        print(f"pbem: cannot import {args.file}: {error}", file=sys.stderr)
+        return 2
+    print(f"match {match.id} imported: {settings.base_url}/matches/{match.id}")
+    return 0
+
+
 def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
     import getpass
     import os
@@ -366,6 +384,11 @@ def _parser() -> argparse.ArgumentParser:
         action.add_argument("match", type=int, metavar="MATCH")
         action.add_argument("seat", type=int, metavar="SEAT", help="the seat, from 0")
         action.set_defaults(handler=cmd_match_action, action=name)
+
+    imported = match.add_parser("import", help="recreate a finished match from its "
+                                               "record.json (refused if any move is illegal)")
+    imported.add_argument("file", help="a record.json downloaded from /matches/<id>")
+    imported.set_defaults(handler=cmd_match_import)
 
     player = commands.add_parser("player", help="manage players").add_subparsers(title="player")
     token = player.add_parser("token", help="print a new personal API token for a player "

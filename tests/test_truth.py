@@ -56,7 +56,7 @@ def test_a_hidden_choice_is_shown_once_the_round_summary_reveals_it(db_url: str)
         submit_move(match.id, seat, f"play {hands[seat][0]}", None, START)
     match = Match.get_by_id(match.id)
     rules = get_rules("bids")
-    listed = moves_for(match, rules, rules.load(match.state), 3)
+    listed = moves_for(match, rules, rules.load(match.state), 3, (1, match.ply))["moves"]
     assert [m["text"] for m in listed] == [None, None, None]
     submit_move(match.id, 3, f"play {hands[3][0]}", None, START)  # the round is revealed
     submit_move(match.id, 0, f"play {hands[0][1]}", None, START)  # the next one is not

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 import peewee
 
-from pbem.core import deadlines
+from pbem.core import deadlines, standings
 from pbem.core.db import is_sqlite, write_transaction
 from pbem.core.models import DrawOffer, DrawOfferStatus, Match, MatchStatus, Player, Seat
 from pbem.errors import ConflictError, NotFoundError
@@ -170,6 +170,9 @@ def locked(match_id: int, now: datetime) -> Locked:
 def finish_change(door: Locked, before: Iterable[int]) -> None:
     """Settle clocks from what changed, then run the queued mail."""
     if door.ended:
+        # Whatever ended the match with a result (a final move, a resignation, an agreed draw,
+        # a ruling, a forfeit, a claim), each seat's win, loss or draw is written with it.
+        standings.settle(door.match.id)
         deadlines.stop_all_clocks(door.match)
         (DrawOffer.update(status=DrawOfferStatus.LAPSED, answered_at=door.now,
                           how="the match ended")

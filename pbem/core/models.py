@@ -41,6 +41,9 @@ class Player(BaseModel):
     # An IANA zone name ("Europe/Paris") the player chose, for showing deadlines; null: UTC.
     timezone = peewee.CharField(max_length=64, null=True)
     created_at = peewee.DateTimeField()
+    # The player asked to keep their page out of the archive: no `/players/<name>`, and the
+    # archive's player filter does not find them (their matches stay listed).
+    hidden_from_archive = peewee.BooleanField(default=False)
 
     @classmethod
     def for_email(cls, email: str, now: datetime) -> Player:
@@ -81,6 +84,19 @@ class Match(BaseModel):
     finished_at = peewee.DateTimeField(null=True)
     # Bumped by every change (changes.py): the guard of the door's conditional update.
     version = peewee.IntegerField(default=0)
+    # "win" (someone won) or "draw" (nobody won alone), set with the result by
+    # `standings.settle`; the archive filters on it without reading `result`.
+    outcome = peewee.CharField(max_length=8, null=True)
+
+    class Meta:
+        # The archive pages newest first by id (keyset, never OFFSET) within each filter.
+        indexes = (
+            (("game", "id"), False),
+            (("status", "id"), False),
+            (("game", "status", "id"), False),
+            (("outcome", "id"), False),
+            (("game", "outcome", "id"), False),
+        )
 
     @property
     def is_live(self) -> bool:
@@ -112,9 +128,12 @@ class Seat(BaseModel):
     # Under the `claim` timeout policy: when this seat's time ran out. The others may claim
     # the win from then on; the seat may still move until someone does (moving clears it).
     out_of_time_at = peewee.DateTimeField(null=True)
+    # "win", "loss" or "draw" once the match has a result (`standings.settle`): player records
+    # and the archive's result filter count these.
+    outcome = peewee.CharField(max_length=8, null=True)
 
     class Meta:
-        indexes = ((("match", "seat"), True),)
+        indexes = ((("match", "seat"), True), (("player", "match"), False))
 
 
 class Move(BaseModel):
@@ -129,6 +148,10 @@ class Move(BaseModel):
     # Set when the server moved for the seat (autoplay policy or ruling): why.
     note = peewee.TextField(null=True)
     created_at = peewee.DateTimeField()
+    # The rules' dump of the position after this move, so showing any ply reads one row
+    # instead of replaying from the seed. Null only for a game no longer installed when the
+    # column was backfilled; `matches.state_after` then replays.
+    state = JSONField(null=True)
 
     class Meta:
         indexes = ((("match", "ply"), True),)

@@ -96,7 +96,7 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
                 events=[{"kind": e.kind, "data": e.data,
                          "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
                         for e in transition.events],
-                note=autoplayed, created_at=now)
+                note=autoplayed, created_at=now, state=changes["state"])
     newly_to_move = after if not same_decision else frozenset()
     door.then(lambda: notify.queue_after_move(match, rules, transition.state, newly_to_move,
                                               transition.events, now))

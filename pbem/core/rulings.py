@@ -23,7 +23,7 @@ from pbem.core.models import (
 from pbem.core.play import move_in
 from pbem.core.text import check_text
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
-from pbem.games.base import Outcome
+from pbem.games.base import KeepsScore, Outcome
 
 MAX_EXTENSION = timedelta(days=30)
 RULINGS = {
@@ -118,7 +118,8 @@ def lose(door: Locked, losers: set[int], reason: str) -> None:
     others are ranked by the game's scores so far, a shared win on equal scores."""
     rules, state = door.rules, door.state
     count = len(door.seats)
-    scores = list(getattr(rules, "current_scores", lambda _state: (0.0,) * count)(state))
+    scores = list(rules.current_scores(state) if isinstance(rules, KeepsScore)
+                  else (0.0,) * count)
     others = [s for s in range(count) if s not in losers]
     best = max(scores[s] for s in others)
     winners = frozenset(s for s in others if scores[s] == best)

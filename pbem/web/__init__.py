@@ -15,6 +15,8 @@ from pbem.web import (
     admin,
     api,
     api_players,
+    archive,
+    archive_api,
     auth,
     challenges,
     devmail,
@@ -77,8 +79,8 @@ def create_app(settings: Settings | None = None,
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, lifecycle, matches, api, api_players, admin, auth, signin,
-                   me, challenges, seeks, security, errors):
+    for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
+                   admin, auth, signin, me, challenges, seeks, security, errors):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)

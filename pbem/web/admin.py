@@ -29,6 +29,7 @@ from pbem.core.rulings import RULINGS, make_ruling, open_entries
 from pbem.errors import PbemError
 from pbem.web.auth import admin_required, current_admin, sign_in, sign_out
 from pbem.web.clock import now
+from pbem.web.matches import requested_moves
 
 log = logging.getLogger(__name__)
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -79,7 +80,7 @@ def entry(entry_id: int) -> str:
                                            OutboxMessage.seat == found.seat)
               .order_by(OutboxMessage.id))
     try:
-        record = public_record(match, now())
+        record = public_record(match, now(), moves_upto=requested_moves(match.ply))
     except Exception:
         # An entry with cause "error": the stored match cannot be read, yet must be ruled on.
         log.exception("match %s cannot be shown", match.id)

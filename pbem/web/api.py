@@ -21,7 +21,7 @@ from pbem.core.records import public_record
 from pbem.core.tokens import seat_for_token
 from pbem.errors import InvalidRequestError
 from pbem.web.clock import now
-from pbem.web.matches import requested_ply
+from pbem.web.matches import requested_moves, requested_ply
 from pbem.web.play import record_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -72,7 +72,8 @@ for _path, _service in (("resign", lifecycle.resign), ("draw/yes", lifecycle.dra
 @bp.get("/matches/<int:match_id>")
 def match_record(match_id: int) -> Response:
     match = get_match(match_id)
-    return jsonify(public_record(match, now(), requested_ply(match.ply)))
+    return jsonify(public_record(match, now(), requested_ply(match.ply),
+                                 requested_moves(match.ply)))
 
 
 def _json_object() -> dict[str, Any]:

@@ -27,7 +27,7 @@ from pbem.games.base import RulesError
 from pbem.web.clicks import click_moves
 from pbem.web.clock import now
 from pbem.web.inputs import whole_number
-from pbem.web.matches import poll_tag, requested_ply
+from pbem.web.matches import poll_tag, requested_moves, requested_ply
 
 bp = Blueprint("play", __name__)
 
@@ -86,7 +86,8 @@ def vacation(token: str) -> Response:
 
 def record_for(seat: Seat) -> dict:
     settings = current_app.config["PBEM_SETTINGS"]
-    return seat_record(seat, now(), settings.vacation_days_per_year)
+    return seat_record(seat, now(), settings.vacation_days_per_year,
+                       requested_moves(seat.match.ply))
 
 
 def _date(text: str, label: str) -> date:

@@ -100,6 +100,7 @@ def test_a_vacation_ending_at_the_end_of_the_calendar_is_refused(db_url: str) ->
 ])
 def test_nul_characters_from_the_command_line_are_refused(db_url: str, call: Any,
                                                           kwargs: dict) -> None:
+    # The address check refuses every control character, NUL included, before storing.
     with pytest.raises(PbemError, match=r"cannot be stored|control characters"):
         call(**kwargs)
 
