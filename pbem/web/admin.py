@@ -22,6 +22,7 @@ from pbem.core import offers
 from pbem.core.admins import authenticate
 from pbem.core.clocks import TimeControl
 from pbem.core.limits import Limit, LimitReachedError, release
+from pbem.core.mailin import recent as recent_inbound
 from pbem.core.matches import get_match
 from pbem.core.models import Adjudication, OutboxMessage, SessionKind
 from pbem.core.records import public_record
@@ -114,6 +115,11 @@ def _admin_email() -> str:
     admin = current_admin()
     assert admin is not None  # admin_required ran first
     return admin.email
+@bp.get("/inbound")
+@admin_required
+def inbound() -> str:
+    """Every email that came in for reply by email, and what became of it."""
+    return render_template("admin/inbound.html", messages=recent_inbound())
 
 
 def init_app(app: Flask) -> None:
