@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from web import BARE_APP, ROOT, SECRET, _build, _request, _serve  # noqa: E402
+from web import BARE_APP, ROOT, SECRET, _build, _request, _serve
 
 
 def main() -> None:
