@@ -12,6 +12,7 @@ from typing import Any
 import peewee
 
 from pbem.core.db import database
+from pbem.core.prepared import Prepared
 
 
 class JSONField(peewee.TextField):
@@ -115,8 +116,7 @@ class Match(BaseModel):
         return self.status == MatchStatus.ACTIVE
 
     def seat_rows(self) -> list[Seat]:
-        return list(Seat.select(Seat, Player).join(Player)
-                    .where(Seat.match == self).order_by(Seat.seat))
+        return _SEAT_ROWS.rows(self.id)
 
 
 class Seat(BaseModel):
@@ -475,3 +475,8 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     AuditEntry, Heartbeat, DrawOffer, Session, Attempt, SignInLink, ApiToken, Suppression,
     Challenge, Invite, Seek, SeekEntry, InboundMessage,
 )
+
+
+# A match's seats with their players, in seat order: read by nearly every page and mail.
+_SEAT_ROWS = Prepared(lambda match_id: Seat.select(Seat, Player).join(Player)
+                      .where(Seat.match == match_id).order_by(Seat.seat))

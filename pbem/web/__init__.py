@@ -9,10 +9,11 @@ from jinja2 import FileSystemLoader, StrictUndefined
 from pbem import templating
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
-from pbem.core.db import bind_database, database
+from pbem.core.db import bind_database, release
 from pbem.core.keys import Purpose, purpose_key
 from pbem.paths import TEMPLATES
 from pbem.web import (
+    boards,
     admin,
     api,
     api_players,
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None,
                                 x_proto=settings.trusted_proxies)
 
     inputs.init_app(app)
+    boards.init_app(app)
 
     @app.before_request
     def _connect() -> None:
@@ -80,8 +82,7 @@ def create_app(settings: Settings | None = None,
 
     @app.teardown_request
     def _close(_exc: BaseException | None) -> None:
-        if not database.is_closed():
-            database.close()
+        release()
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, seeks, mailprefs, security, errors,
