@@ -159,7 +159,7 @@ def lock_seats(match: Match) -> list[Seat]:
     return seats
 
 
-def _locking(query: peewee.ModelSelect) -> peewee.ModelSelect:
+def _locking(query: Any) -> Any:
     # SQLite has no row locks: its IMMEDIATE transaction already lets one writer in.
     return query if is_sqlite() else query.for_update()
 

@@ -13,13 +13,13 @@ from pbem.core.db import bind_database, release
 from pbem.core.keys import Purpose, purpose_key
 from pbem.paths import TEMPLATES
 from pbem.web import (
-    boards,
     admin,
     api,
     api_players,
     archive,
     archive_api,
     auth,
+    boards,
     challenges,
     devmail,
     errors,

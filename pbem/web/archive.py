@@ -83,7 +83,7 @@ def board_svg(match_id: int) -> Response:
 
 @bp.post("/me/archive")
 @player_required
-def archive_choice() -> Response:
+def archive_choice() -> WerkzeugResponse:
     """The signed-in player's choice, from their settings page: keep their page out of the
     archive, or show it again."""
     player = current_player()
