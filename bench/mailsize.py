@@ -22,7 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.config import load_settings
-from pbem.core.db import bind_database, database, write_transaction
+from pbem.core.changes import apply_change
+from pbem.core.db import bind_database, database
 from pbem.core.matches import create_match
 from pbem.core.migrations import migrate
 from pbem.core.models import Match, Move, OutboxMessage
@@ -62,8 +63,7 @@ def play(game: str, plies: int, settings: object) -> int:
         seat = min(rules.to_move(state))
         now += timedelta(minutes=10)
         if match.ply >= plies:
-            with write_transaction():
-                forfeit(match, seat, now)
+            apply_change(match.id, lambda door, late=seat: forfeit(door, late), now)
             continue
         move = chooser.choice(list(rules.legal_moves(state, seat)))
         submit_move(match.id, seat, rules.format_move(state, move), match.ply, now)

@@ -19,7 +19,6 @@ from pbem.web import (
     archive,
     archive_api,
     auth,
-    boards,
     challenges,
     devmail,
     errors,
@@ -72,7 +71,6 @@ def create_app(settings: Settings | None = None,
                                 x_proto=settings.trusted_proxies)
 
     inputs.init_app(app)
-    boards.init_app(app)
 
     @app.before_request
     def _connect() -> None:

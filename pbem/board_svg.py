@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Collection
 from functools import lru_cache
 
-from flask import Flask
 from markupsafe import Markup, escape
 
 CELL = 40
@@ -101,6 +100,5 @@ def _tail(files: int, ranks: int, flip: bool, clickable: bool) -> Markup:
     return Markup("".join(parts))
 
 
-def init_app(app: Flask) -> None:
-    app.jinja_env.globals.update(board_grid_head=grid_head, board_grid_tail=grid_tail,
-                                 board_x=square_x, board_y=square_y)
+GLOBALS = {"board_grid_head": grid_head, "board_grid_tail": grid_tail,
+           "board_x": square_x, "board_y": square_y}
