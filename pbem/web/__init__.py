@@ -12,11 +12,11 @@ from pbem.core.db import bind_database, release
 from pbem.core.keys import Purpose, purpose_key
 from pbem.paths import TEMPLATES
 from pbem.web import (
-    boards,
     admin,
     api,
     archive,
     archive_api,
+    boards,
     devmail,
     errors,
     games,

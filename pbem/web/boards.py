@@ -1,8 +1,8 @@
 """Square-board geometry for the SVG board partials, computed in Python and kept.
 
 The `grid` macro in `templates/games/_board.html` used to call a Jinja macro for every
-coordinate of every square (a 10×10 board: several hundred macro calls per page, most of a play
-page's time). The frame of a board (squares, highlights, marks, coordinates and click targets)
+coordinate of every square (a 10 by 10 board: several hundred macro calls per page, most of a
+play page's time). The frame of a board (squares, highlights, marks, coordinates and click targets)
 depends only on its size, side, highlights, marks, label and clickability, so it is built here
 once as markup and reused; the macros keep their names and output, byte for byte.
 """
