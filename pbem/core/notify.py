@@ -167,7 +167,9 @@ def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat,
         "seat": seat.seat,
         "seat_label": rules.seat_label(state, seat.seat),
         "ply": match.ply,
+        # Other players are named by display name, never by address.
         "players": [{"seat": other.seat, "email": other.player.email,
+                     "name": other.player.public_name,
                      "label": rules.seat_label(state, other.seat)} for other in seats],
         "view": view,
         "board_text": rules.render_text(view),
@@ -194,7 +196,7 @@ def _queue(match: Match, seat: Seat, template: str, context: dict[str, Any],
         match=match, seat=seat.seat, to_address=seat.player.email, template=template,
         context=context, message_id=key,
         in_reply_to=None if is_root else thread_root_key(match, seat.seat),
-        status=MessageStatus.PENDING, next_attempt_at=now, created_at=now,
+        status=MessageStatus.PENDING, next_attempt_at=now, created_at=now, ply=match.ply,
     )
 
 
