@@ -14,6 +14,7 @@ from typing import Any
 
 import jinja2
 
+from pbem import boards
 from pbem.config import Settings
 from pbem.core.models import OutboxMessage, Seat
 from pbem.core.tokens import token_for
@@ -23,12 +24,12 @@ from pbem.paths import TEMPLATES
 
 
 def mail_environment(extra_template_dirs: tuple[str, ...] = ()) -> jinja2.Environment:
-    return jinja2.Environment(
+    return boards.install(jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(TEMPLATES), *extra_template_dirs]),
         autoescape=jinja2.select_autoescape(["html"]),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
-    )
+    ))
 
 
 class Composer:

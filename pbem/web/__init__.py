@@ -6,6 +6,7 @@ from flask import Flask, request
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemLoader, StrictUndefined
 
+from pbem import boards
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db import bind_database, release
@@ -18,7 +19,6 @@ from pbem.web import (
     archive,
     archive_api,
     auth,
-    boards,
     challenges,
     devmail,
     errors,
@@ -69,7 +69,7 @@ def create_app(settings: Settings | None = None,
                                 x_proto=settings.trusted_proxies)
 
     inputs.init_app(app)
-    boards.init_app(app)
+    boards.install(app.jinja_env)
 
     @app.before_request
     def _connect() -> None:

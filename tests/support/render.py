@@ -7,16 +7,18 @@ from typing import Any
 
 import jinja2
 
+from pbem import boards
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 SUPPORT_TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def template_env() -> jinja2.Environment:
-    return jinja2.Environment(
+    return boards.install(jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(TEMPLATES), str(SUPPORT_TEMPLATES)]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
-    )
+    ))
 
 
 def render(name: str, **context: Any) -> str:
