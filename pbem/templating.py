@@ -1,7 +1,7 @@
 """Template helpers shared by the web pages and the mail composer.
 
 `board_table` draws a square board as an HTML table for email (Gmail and Outlook show no SVG)
-(and `board_svg` the SVG board's frame for pages)
+(and `boards` the SVG board's frame for pages)
 in Python: a template loop with a lookup per cell cost more than the rest of a mail's
 rendering together. Register the helpers on any Jinja environment with `register(env)`.
 """
@@ -54,9 +54,8 @@ def _file_order(files: int, flip: bool) -> range:
 
 
 def register(env: jinja2.Environment) -> jinja2.Environment:
-    """The board helpers on `env`: the email table here, the SVG frames of `board_svg`."""
-    from pbem.board_svg import GLOBALS
+    """The board helpers on `env`: the email table here, the SVG frames of `boards`."""
+    from pbem import boards
 
     env.globals["board_table"] = board_table
-    env.globals.update(GLOBALS)
-    return env
+    return boards.install(env)

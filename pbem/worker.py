@@ -1,9 +1,10 @@
-"""The worker: the one process that runs APScheduler.
+"""The worker: the process that runs APScheduler (as many as you like on PostgreSQL).
 
 Jobs read due work from the database on every tick instead of scheduling one job per item, so
 nothing is lost when the worker restarts and a restart needs no job store. Web processes never
 start a scheduler; `pbem serve` runs the web app and this worker in one process for small
-installs and development.
+installs and development. Several workers share the due work without doing it twice: each
+item is claimed by a row lock or a conditional update (see the sweep, the outbox, the inbox).
 """
 
 from __future__ import annotations

@@ -27,6 +27,9 @@ def standing(match: Match) -> DrawOffer | None:
     return _STANDING.first(match.id)
 
 
+_LAST_OFFER = Prepared(lambda match_id, seat: DrawOffer.select()
+                       .where(DrawOffer.match == match_id, DrawOffer.seat == seat)
+                       .order_by(DrawOffer.id.desc()).limit(1))
 _STANDING = Prepared(lambda match_id: DrawOffer.select()
                      .where(DrawOffer.match == match_id, DrawOffer.status == DrawOfferStatus.OPEN)
                      .order_by(DrawOffer.id.desc()).limit(1))
@@ -45,8 +48,7 @@ def check_can_offer(match: Match, seat: int, offer: DrawOffer | object | None = 
         raise ConflictError("Your draw offer still stands; the others have not all answered.")
     if offer is not None:
         raise ConflictError("A draw offer already stands: accept or decline it instead.")
-    last = (DrawOffer.select().where(DrawOffer.match == match, DrawOffer.seat == seat)
-            .order_by(DrawOffer.id.desc()).first())
+    last = _LAST_OFFER.first(match.id, seat)
     if last is None or last.status != DrawOfferStatus.DECLINED:
         return
     since = Move.select().where(Move.match == match, Move.seat == seat,

@@ -37,6 +37,8 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
     # Each row once per request: the seats and the standing offer feed several parts below.
     seats = match.seat_rows()
     standing = offers.standing(match) if match.is_live else None
+    # The seat's own clock as just read with the others (the caller's row may predate a change).
+    own = next((row for row in seats if row.seat == seat.seat), seat)
     return {
         **_common(match, rules, state, seats, reveal_emails=True),
         "seat": seat.seat,
@@ -47,7 +49,7 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         "board_text": rules.render_text(view),
         **moves_for(match, rules, state, seat.seat,
                     move_window(match.ply, shown, moves_upto, SEAT_MOVES_PER_PAGE)),
-        "deadline": deadline_info(seat.deadline, match.time_control, seat.player.timezone, now)
+        "deadline": deadline_info(own.deadline, match.time_control, seat.player.timezone, now)
         if mine else None,
         "clocks": _clocks(match, rules, state, seats, now, seat.player.timezone),
         "timezone": seat.player.timezone,

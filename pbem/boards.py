@@ -1,10 +1,11 @@
 """Square-board geometry for the SVG board partials, computed in Python and kept.
 
 The `grid` macro in `templates/games/_board.html` used to call a Jinja macro for every
-coordinate of every square (a 10 by 10 board: several hundred macro calls per page, most of a play
-page's time). The frame of a board (squares, highlights, marks, coordinates and click targets)
+coordinate of every square (a 10 by 10 board: several hundred macro calls per page, most of a
+play page's time). The frame of a board (squares, highlights, marks, coordinates and click targets)
 depends only on its size, side, highlights, marks, label and clickability, so it is built here
-once as markup and reused; the macros keep their names and output, byte for byte.
+once as markup and reused; the macros keep their names and output, byte for byte. Every
+Jinja environment that renders board partials calls `install` (web and mail).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from functools import lru_cache
 
+import jinja2
 from markupsafe import Markup, escape
 
 CELL = 40
@@ -100,5 +102,9 @@ def _tail(files: int, ranks: int, flip: bool, clickable: bool) -> Markup:
     return Markup("".join(parts))
 
 
-GLOBALS = {"board_grid_head": grid_head, "board_grid_tail": grid_tail,
-           "board_x": square_x, "board_y": square_y}
+def install(env: jinja2.Environment) -> jinja2.Environment:
+    """Give a template environment (the web app's, the mail composer's) what the board
+    partials call."""
+    env.globals.update(board_grid_head=grid_head, board_grid_tail=grid_tail,
+                       board_x=square_x, board_y=square_y)
+    return env
