@@ -13,6 +13,7 @@ import logging
 import re
 import sys
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -161,6 +162,51 @@ def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+MATCH_ACTIONS = {
+    "resign": "resign SEAT's match (with 2 players the other wins)",
+    "draw-yes": "SEAT offers a draw, or accepts the one offered",
+    "draw-no": "SEAT declines the draw offer",
+    "abort": "abort the match before every seat has moved (no result)",
+    "claim-victory": "SEAT claims the win from a seat whose time ran out (claim policy)",
+}
+
+
+def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.clock import utcnow
+    from pbem.core import lifecycle
+
+    services = {"resign": lifecycle.resign, "draw-yes": lifecycle.draw_yes,
+                "draw-no": lifecycle.draw_no, "abort": lifecycle.abort,
+                "claim-victory": lifecycle.claim_victory}
+    bind_database(settings.database_url)
+    with database.connection_context():
+        try:
+            done = services[args.action](args.match, args.seat, utcnow())
+        except PbemError as error:
+            print(f"pbem: {error}", file=sys.stderr)
+            return 2
+    print(f"match {args.match}, seat {args.seat}: {done}")
+    return 0
+
+
+def cmd_match_import(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.clock import utcnow
+    from pbem.core.imports import import_record
+
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            data = json.load(handle)
+        bind_database(settings.database_url)
+        with database.connection_context():
+            match = import_record(data, settings.secret_key, utcnow(), source=args.file)
+    except (OSError, ValueError, PbemError) as error:
+        # A refused import is bad input (exit 2), and nothing was written.
+        print(f"pbem: cannot import {args.file}: {error}", file=sys.stderr)
+        return 2
+    print(f"match {match.id} imported: {settings.base_url}/matches/{match.id}")
+    return 0
+
+
 def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
     import getpass
     import os
@@ -204,10 +250,44 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
                          f"--reason TEXT` with RULING one of {', '.join(RULINGS)}", USAGE)
         extension = TimeControl.parse(args.extend).bank if args.extend else None
         entry = make_ruling(int(args.target), args.ruling, args.reason or "", args.actor,
-                            utcnow(), extension=extension)
+                            utcnow(), extension=extension,
+                            max_extension=timedelta(days=settings.max_extension_days))
     print(f"match {entry.match_id}: {RULINGS.get(entry.ruling or '', entry.ruling)} "
           f"({entry.reason})")
     return 0
+
+
+def cmd_player_token(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.clock import utcnow
+    from pbem.core import api_tokens
+    from pbem.core.db import write_transaction
+    from pbem.core.models import Player
+    from pbem.core.players import normalize_email
+
+    address = normalize_email(args.email)
+    bind_database(settings.database_url)
+    with database.connection_context(), write_transaction():
+        player = Player.for_email(address, utcnow())
+        _, token = api_tokens.create(settings.secret_key, player, args.name, utcnow())
+    print(token)
+    return 0
+
+
+def cmd_seat_reissue(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.clock import utcnow
+    from pbem.core.players import reissue_seat_link
+
+    bind_database(settings.database_url)
+    with database.connection_context():
+        seat = reissue_seat_link(settings.secret_key, args.match, args.seat, utcnow())
+    print(f"match {args.match} seat {args.seat}: the old link is revoked; the new one is "
+          f"emailed to {seat.player.email}")
+    return 0
+def cmd_inbound(args: argparse.Namespace, settings: None) -> int:
+    from pbem.mail.inbound.pipe import run
+
+    return run(sys.stdin.buffer, lambda: load_settings(_overrides(args), config_file=args.config),
+               recipient=args.recipient)
 
 
 def cmd_games(args: argparse.Namespace, settings: Settings | None) -> int:
@@ -287,6 +367,13 @@ def _parser() -> argparse.ArgumentParser:
     worker.add_argument("--once", action="store_true", help="run every job once and exit")
     worker.set_defaults(handler=cmd_worker)
 
+    inbound = commands.add_parser(
+        "inbound", help="read one email on stdin and act on it (for a mail server's pipe); "
+                        "exits 75 when it cannot be handled now")
+    inbound.add_argument("--recipient", metavar="ADDRESS",
+                         help="the envelope recipient, if the mail server passes it")
+    inbound.set_defaults(handler=cmd_inbound, needs_settings=False)
+
     games = commands.add_parser("games", help="list the games and their options")
     games.set_defaults(handler=cmd_games, needs_settings=False)
 
@@ -300,10 +387,32 @@ def _parser() -> argparse.ArgumentParser:
     create.add_argument("--clock", metavar="TIME",
                         help="time control: 3d, 36h, 90m, 45s per move, or 7d+1d/14d "
                              "(default: the default_time_control setting)")
-    create.add_argument("--on-timeout", choices=("adjudicate", "forfeit", "autoplay"),
+    create.add_argument("--on-timeout", choices=("adjudicate", "forfeit", "autoplay", "claim"),
                         help="what a timeout does (default: the default_on_timeout setting)")
     create.add_argument("--json", action="store_true", help="print the result as JSON")
     create.set_defaults(handler=cmd_match_create)
+    for name, text in MATCH_ACTIONS.items():
+        action = match.add_parser(name, help=f"for an operator: {text}")
+        action.add_argument("match", type=int, metavar="MATCH")
+        action.add_argument("seat", type=int, metavar="SEAT", help="the seat, from 0")
+        action.set_defaults(handler=cmd_match_action, action=name)
+
+    imported = match.add_parser("import", help="recreate a finished match from its "
+                                               "record.json (refused if any move is illegal)")
+    imported.add_argument("file", help="a record.json downloaded from /matches/<id>")
+    imported.set_defaults(handler=cmd_match_import)
+    player = commands.add_parser("player", help="manage players").add_subparsers(title="player")
+    token = player.add_parser("token", help="print a new personal API token for a player "
+                                            "(creating the player if needed)")
+    token.add_argument("email")
+    token.add_argument("--name", default="command line", help="what the token is for")
+    token.set_defaults(handler=cmd_player_token)
+
+    seat = commands.add_parser("seat", help="manage seats").add_subparsers(title="seat")
+    reissue = seat.add_parser("reissue", help="revoke a seat's link and email the new one")
+    reissue.add_argument("match", type=int)
+    reissue.add_argument("seat", type=int, help="seat number, from 0")
+    reissue.set_defaults(handler=cmd_seat_reissue)
 
     admin = commands.add_parser("admin", help="manage admins").add_subparsers(title="admin")
     admin_create = admin.add_parser("create", help="create an admin, or set their password "

@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from pbem.addresses import AddressError, parse_sender
+from pbem.addresses import AddressError, check_address, parse_sender
 from pbem.core.keys import HOW_TO_MAKE_ONE, weakness
 from pbem.errors import ConfigError
 
@@ -47,11 +47,53 @@ class Settings:
     deadline_interval_seconds: int = 60
     outage_grace_seconds: int = 600
     vacation_days_per_year: int = 14
+    # Signed-in browsers (players and admins): ended after this long unused, and in any case
+    # this long after signing in.
+    session_idle_days: int = 14
+    session_max_days: int = 90
+    # Rate limits, each counted over `rate_window_minutes` and stored in the database so every
+    # web process agrees: failed admin logins per account and per client address, sign-in
+    # mails per address and per client address.
+    rate_window_minutes: int = 15
+    # How many reverse proxies in front of the web app set X-Forwarded-For (0: none). Rate
+    # limits per client address need the real address, not the proxy's.
+    trusted_proxies: int = 0
+    login_failures_allowed: int = 5
+    signin_mails_per_address: int = 3
+    signin_mails_per_client: int = 10
+    # Challenges: how long an invitation stays open, how many a player may have pending, and
+    # how many invitation mails a player may cause per day.
+    challenge_expiry_days: int = 7
+    max_pending_challenges: int = 10
+    invitations_per_day: int = 20
+    autoplay_limit: int = 3
+    after_autoplay_limit: str = "adjudicate"
+    max_extension_days: int = 30
+    # Reply by email (see pbem/mail/addresses.py and pbem/mail/inbound/).
+    reply_address: str = ""
+    inbound_require_sender_match: bool = True
+    inbound_error_answers_per_hour: int = 3
+    inbound_secret: str = ""
+    imap_host: str = ""
+    imap_port: int = 993
+    imap_user: str = ""
+    imap_password: str = ""
+    imap_folder: str = "INBOX"
+    imap_tls: bool = True
+    imap_interval_seconds: int = 30
 
     @property
     def uses_dev_mailbox(self) -> bool:
         """With no SMTP host, mail is kept in the database and shown on the dev mailbox page."""
         return not self.smtp_host
+
+    @property
+    def reply_base(self) -> str:
+        """The address reply addresses are built from; in development, one at the mail domain
+        so the development mailbox can reply without any setting."""
+        if self.reply_address:
+            return self.reply_address.strip()
+        return f"play@{self.mail_domain}" if self.development else ""
 
     @property
     def mail_domain(self) -> str:
@@ -78,6 +120,7 @@ def load_settings(
     values.update(overrides or {})
     settings = Settings(**{name: _coerce(name, value) for name, value in values.items()})
     _check_mail_from(settings.mail_from)
+    _check_reply_address(settings.reply_address)
     return _finish(settings)
 
 
@@ -139,7 +182,27 @@ def _check_mail_from(mail_from: str) -> None:
         ) from None
 
 
+def _check_reply_address(reply_address: str) -> None:
+    if not reply_address:
+        return
+    try:
+        address = check_address(reply_address, dotted_domain=False)
+    except AddressError as error:
+        raise ConfigError(f"setting reply_address (PBEM_REPLY_ADDRESS) is not usable: {error}. "
+                          "Write a bare address: 'play@games.example.org'.") from None
+    if "." in address.split("@", 1)[0][-1:]:
+        raise ConfigError("setting reply_address (PBEM_REPLY_ADDRESS) must not end its local "
+                          "part with a dot: the reply key is added after a dot.")
+
+
 def _finish(settings: Settings) -> Settings:
+    if settings.after_autoplay_limit not in ("adjudicate", "forfeit"):
+        raise ConfigError("setting after_autoplay_limit must be adjudicate or forfeit, not "
+                          f"{settings.after_autoplay_limit!r}")
+    if not 1 <= settings.autoplay_limit <= 1000:
+        raise ConfigError("setting autoplay_limit must be from 1 to 1000")
+    if not 1 <= settings.max_extension_days <= 3650:
+        raise ConfigError("setting max_extension_days must be from 1 to 3650")
     instance = Path(settings.instance_path).resolve()
     changes: dict[str, Any] = {"instance_path": str(instance)}
     if not settings.database_url:

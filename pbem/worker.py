@@ -19,10 +19,14 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbem.clock import utcnow
 from pbem.config import Settings
+from pbem.core import housekeeping
 from pbem.core.db import UNAVAILABLE, database, unavailable_reason
 from pbem.core.digest import queue_due_digests
-from pbem.core.sweep import SweepReport, sweep
+from pbem.core.housekeeping import HousekeepingReport
+from pbem.core.sessions import SessionPolicy
+from pbem.core.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
+from pbem.mail.inbound.imap import PollReport, poll
 from pbem.mail.outbox import DrainReport, deliver_due, prune_sent
 from pbem.mail.senders import Sender, sender_for
 
@@ -62,7 +66,8 @@ class Worker:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
         try:
             with _connection():
-                report = sweep(self.clock(), grace)
+                report = sweep(self.clock(), grace, limits=Limits(
+                    self.settings.autoplay_limit, self.settings.after_autoplay_limit))
         except UNAVAILABLE as error:
             _log_unavailable("deadlines", error)
             return SweepReport()
@@ -84,8 +89,35 @@ class Worker:
             log.info("mail: %s digests queued, %s sent mails past retention", queued, pruned)
         return MailReport(queued, pruned)
 
+    def housekeeping(self) -> HousekeepingReport:
+        policy = SessionPolicy.from_days(self.settings.session_idle_days,
+                                         self.settings.session_max_days)
+        try:
+            with _connection():
+                report = housekeeping.run(self.clock(), policy)
+        except UNAVAILABLE as error:
+            _log_unavailable("accounts", error)
+            return HousekeepingReport()
+        if report.expired_challenges:
+            log.info("challenges: %s expired", report.expired_challenges)
+        return report
+
+    def read_inbox(self) -> PollReport:
+        """Reply by email over IMAP (only when `imap_host` is set)."""
+        try:
+            with _connection():
+                report = poll(self.settings, self.clock)
+        except UNAVAILABLE as error:  # the messages stay unseen for a later poll
+            _log_unavailable("inbox", error)
+            return PollReport()
+        if report.handled or report.left:
+            log.info("inbox: %s handled, %s left for later", report.handled, report.left)
+        return report
+
     def run_once(self) -> dict[str, object]:
-        return {"deadlines": self.sweep_deadlines(), "digests": self.queue_digests(),
+        inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
+        return {"deadlines": self.sweep_deadlines(), "accounts": self.housekeeping(),
+                "digests": self.queue_digests(), **inbox,
                 "outbox": self.send_outbox()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
@@ -103,6 +135,15 @@ class Worker:
                           seconds=self.settings.deadline_interval_seconds,
                           next_run_time=datetime.now(UTC),
                           misfire_grace_time=300, coalesce=True, max_instances=1)
+        scheduler.add_job(self.housekeeping, "interval", id="accounts",
+                          seconds=self.settings.deadline_interval_seconds,
+                          next_run_time=datetime.now(UTC),
+                          misfire_grace_time=300, coalesce=True, max_instances=1)
+        if self.settings.imap_host:
+            scheduler.add_job(self.read_inbox, "interval", id="inbox",
+                              seconds=self.settings.imap_interval_seconds,
+                              next_run_time=datetime.now(UTC),
+                              misfire_grace_time=300, coalesce=True, max_instances=1)
         return scheduler
 
 

@@ -9,6 +9,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from pbem.addresses import check_address
 from pbem.core.models import Admin
+from pbem.core.sessions import end_admin_sessions
 from pbem.errors import InvalidRequestError
 
 MIN_PASSWORD = 10
@@ -24,6 +25,8 @@ def create_admin(email: str, password: str, now: datetime) -> Admin:
                             created_at=now)
     admin.password_hash = generate_password_hash(password)
     admin.save()
+    # A new password must shut out whoever knew the old one, including their open browsers.
+    end_admin_sessions(admin)
     return admin
 
 

@@ -14,7 +14,6 @@ from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
     Match,
-    MatchStatus,
     Seat,
     Vacation,
 )
@@ -24,7 +23,8 @@ class TimeoutPolicy:
     ADJUDICATE = "adjudicate"
     FORFEIT = "forfeit"
     AUTOPLAY = "autoplay"
-    ALL = ("adjudicate", "forfeit", "autoplay")
+    CLAIM = "claim"  # the others are told they may claim the win; the late seat may still move
+    ALL = ("adjudicate", "forfeit", "autoplay", "claim")
 
 
 # --- clocks ---------------------------------------------------------------------------------
@@ -56,15 +56,11 @@ def stop_all_clocks(match: Match) -> None:
                 version=Seat.version + 1).where(Seat.match == match).execute()
 
 
-def refresh_player_deadlines(player_id: int, now: datetime) -> None:
-    """Recompute the deadlines of every seat the player owes a move in (after a vacation)."""
-    owing = Seat.select().join(Match).where(Seat.player == player_id,
-                                            Seat.owes_since.is_null(False),
-                                            Match.status == MatchStatus.ACTIVE)
-    for seat in owing:
-        _set_deadline(seat, now)
-        seat.version += 1
-        seat.save()
+def refresh_deadline(seat: Seat, now: datetime) -> None:
+    """Recompute an owing seat's deadline (after its player declared a vacation)."""
+    _set_deadline(seat, now)
+    seat.version += 1
+    seat.save()
 
 
 def pauses_for(player_id: int, since: datetime) -> list[tuple[datetime, datetime]]:

@@ -23,6 +23,8 @@ from pbem.games import get_rules
 from pbem.games.base import Event, GameRules, Outcome
 
 MAX_LISTED_MOVES = 30
+# Params that steer rendering rather than fill the template.
+_CONTROL = frozenset({"d", "deadline", "ev", "in_reply_to"})
 _DAY = "%a %d %b %Y, %H:%M UTC"
 
 
@@ -88,7 +90,9 @@ class RenderCache:
 def context_for(message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
     params = message.params or {}
     if message.match_id is None:
-        return _digest_context(message, params, cache)
+        if message.template == "digest":
+            return _digest_context(message, params, cache)
+        return dict(params)  # account mail: its params are its context
     match = cache.match(message.match_id)
     rules = get_rules(match.game)
     ply = match.ply if message.ply is None else message.ply
@@ -101,6 +105,12 @@ def context_for(message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
     build = _KINDS.get(message.template)
     if build is not None:
         build(context, match, rules, state, seat, seats, params)
+    else:  # other kinds (lifecycle mail, mail-in answers) store their own small context
+        context.update({k: v for k, v in params.items() if k not in _CONTROL})
+        if isinstance(context.get("new_deadline"), int):
+            context["new_deadline"] = deadline_info(
+                _from_epoch(context["new_deadline"]), match.time_control,
+                seat.player.timezone, message.created_at)
     return context
 
 
@@ -137,6 +147,10 @@ def _adjudication(context: dict[str, Any], match: Match, rules: GameRules, state
 def _ruling(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
             seats: list[Seat], params: dict[str, Any]) -> None:
     late = params.get("late", seat.seat)
+    extended = params.get("new_deadline")
+    context["new_deadline"] = deadline_info(
+        _from_epoch(extended), match.time_control, seat.player.timezone,
+        context["written_at"]) if extended else None
     context.update(late_label=rules.seat_label(state, late), ruling=params.get("ruling", ""),
                    ruling_text=params.get("ruling_text", "an admin has ruled"),
                    reason=params.get("reason", "(no longer kept)"))
@@ -162,6 +176,7 @@ def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat, seats:
     deadline = (_from_epoch(params["d"]) if "d" in params
                 else _when(params.get("deadline")))  # rows queued before 0042 hold ISO text
     return {
+        "written_at": written,
         "deadline": deadline_info(deadline, match.time_control, seat.player.timezone, written),
         "time_control": TimeControl.of_match(match.time_control).describe(),
         "match": match.id,

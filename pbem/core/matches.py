@@ -93,18 +93,35 @@ def current_state(match: Match) -> Any:
 
 
 def state_after(match: Match, ply: int) -> Any:
-    """The position after `ply` moves, replayed from the seed (history pages)."""
+    """The position after `ply` moves: the snapshot stored with that move (one row read,
+    however long the match), the match's own state for the latest, the deal for ply 0."""
     rules = rules_for(match)
     if not 0 <= ply <= match.ply:
         raise NotFoundError(f"Match {match.id} has moves 0 to {match.ply}, not {ply}.")
     if ply == match.ply:
         return rules.load(match.state)
-    state = rules.new_game(len(match.seat_rows()), match.options, match.seed)
-    for move in Move.select().where(Move.match == match, Move.ply <= ply).order_by(Move.ply):
+    if ply == 0:
+        return initial_state(match)
+    snapshot = (Move.select(Move.state).where(Move.match == match, Move.ply == ply)
+                .scalar())
+    if snapshot is not None:
+        return rules.load(snapshot)
+    return replay(match, ply)
+
+
+def initial_state(match: Match) -> Any:
+    seats = Seat.select().where(Seat.match == match).count()
+    return rules_for(match).new_game(seats, match.options, match.seed)
+
+
+def replay(match: Match, ply: int) -> Any:
+    """The position after `ply` moves, replayed from the seed (for moves stored without a
+    snapshot, and to check the snapshots)."""
+    rules = rules_for(match)
+    state = initial_state(match)
+    moves = (Move.select(Move.seat, Move.text).where(Move.match == match, Move.ply <= ply)
+             .order_by(Move.ply))
+    for move in moves:
         parsed = rules.parse_move(state, move.seat, move.text)
         state = rules.apply_move(state, move.seat, parsed).state
     return state
-
-
-def recent_matches(limit: int = 50) -> list[Match]:
-    return list(Match.select().order_by(Match.updated_at.desc(), Match.id.desc()).limit(limit))

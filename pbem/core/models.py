@@ -53,6 +53,9 @@ class Player(BaseModel):
     # Set when the mail server refused the address for good; cleared by signing in again.
     undeliverable_at = peewee.DateTimeField(null=True)
     undeliverable_reason = peewee.CharField(max_length=200, null=True)
+    # The player asked to keep their page out of the archive: no `/players/<name>`, and the
+    # archive's player filter does not find them (their matches stay listed).
+    hidden_from_archive = peewee.BooleanField(default=False)
 
     @classmethod
     def for_email(cls, email: str, now: datetime) -> Player:
@@ -91,6 +94,21 @@ class Match(BaseModel):
     created_at = peewee.DateTimeField()
     updated_at = peewee.DateTimeField()
     finished_at = peewee.DateTimeField(null=True)
+    # Bumped by every change (changes.py): the guard of the door's conditional update.
+    version = peewee.IntegerField(default=0)
+    # "win" (someone won) or "draw" (nobody won alone), set with the result by
+    # `standings.settle`; the archive filters on it without reading `result`.
+    outcome = peewee.CharField(max_length=8, null=True)
+
+    class Meta:
+        # The archive pages newest first by id (keyset, never OFFSET) within each filter.
+        indexes = (
+            (("game", "id"), False),
+            (("status", "id"), False),
+            (("game", "status", "id"), False),
+            (("outcome", "id"), False),
+            (("game", "outcome", "id"), False),
+        )
 
     @property
     def is_live(self) -> bool:
@@ -119,9 +137,15 @@ class Seat(BaseModel):
     deadline = peewee.DateTimeField(null=True, index=True)
     remind_at = peewee.DateTimeField(null=True, index=True)
     version = peewee.IntegerField(default=0)
+    # Under the `claim` timeout policy: when this seat's time ran out. The others may claim
+    # the win from then on; the seat may still move until someone does (moving clears it).
+    out_of_time_at = peewee.DateTimeField(null=True)
+    # "win", "loss" or "draw" once the match has a result (`standings.settle`): player records
+    # and the archive's result filter count these.
+    outcome = peewee.CharField(max_length=8, null=True)
 
     class Meta:
-        indexes = ((("match", "seat"), True),)
+        indexes = ((("match", "seat"), True), (("player", "match"), False))
 
 
 class Move(BaseModel):
@@ -136,6 +160,10 @@ class Move(BaseModel):
     # Set when the server moved for the seat (autoplay policy or ruling): why.
     note = peewee.TextField(null=True)
     created_at = peewee.DateTimeField()
+    # The rules' dump of the position after this move, so showing any ply reads one row
+    # instead of replaying from the seed. Null only for a game no longer installed when the
+    # column was backfilled; `matches.state_after` then replays.
+    state = JSONField(null=True)
 
     class Meta:
         indexes = ((("match", "ply"), True),)
@@ -162,6 +190,8 @@ class OutboxMessage(BaseModel):
     match = peewee.ForeignKeyField(Match, null=True, backref="messages", on_delete="CASCADE")
     match_id: int | None
     seat = peewee.IntegerField(null=True)
+    # The match's ply when the message was written: what it renders, and a reply to it by
+    # email is stale once the position has moved on from this ply (see core/mailin.py).
     ply = peewee.IntegerField(null=True)
     to_address = peewee.CharField(max_length=254)
     template = peewee.CharField(max_length=40)
@@ -211,6 +241,29 @@ class Adjudication(BaseModel):
     ruled_at = peewee.DateTimeField(null=True)
 
 
+class DrawOfferStatus:
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    LAPSED = "lapsed"  # the match ended another way while the offer stood
+
+
+class DrawOffer(BaseModel):
+    """A seat's offer of a draw: it stands until every other seat accepts it, one says no,
+    or one of them moves instead (which declines it)."""
+
+    match = peewee.ForeignKeyField(Match, backref="draw_offers", on_delete="CASCADE")
+    match_id: int
+    seat = peewee.IntegerField()
+    ply = peewee.IntegerField()  # the match's ply when the offer was made
+    status = peewee.CharField(max_length=16, default=DrawOfferStatus.OPEN)
+    accepted_by = JSONField(default=list)
+    answered_by = peewee.IntegerField(null=True)  # the seat that declined, if one did
+    how = peewee.CharField(max_length=40, null=True)  # "said no", "moved instead", …
+    offered_at = peewee.DateTimeField()
+    answered_at = peewee.DateTimeField(null=True)
+
+
 class Admin(BaseModel):
     email = peewee.CharField(max_length=254, unique=True)
     password_hash = peewee.CharField(max_length=255)
@@ -228,6 +281,33 @@ class AuditEntry(BaseModel):
     detail = JSONField(default=dict)
 
 
+class InboundMessage(BaseModel):
+    """One email that came in (reply by email), whatever became of it, for the admin page.
+
+    `message_key` is the SHA-256 of the Message-ID (or of the whole message if it has none):
+    its uniqueness makes a message delivered twice act once. The reply key itself is never
+    stored, only the match and seat it opened.
+    """
+
+    message_key = peewee.CharField(max_length=64, unique=True)
+    message_id = peewee.CharField(max_length=200, null=True)
+    received_at = peewee.DateTimeField(index=True)
+    via = peewee.CharField(max_length=8)  # "pipe", "imap", "http" or "dev"
+    sender = peewee.CharField(max_length=254, null=True)
+    recipient = peewee.CharField(max_length=254, null=True)  # with the key's MAC cut short
+    match = peewee.ForeignKeyField(Match, null=True, backref="inbound", on_delete="CASCADE")
+    match_id: int | None
+    seat = peewee.IntegerField(null=True)
+    first_line = peewee.CharField(max_length=200, null=True)
+    action = peewee.CharField(max_length=16)
+    detail = peewee.TextField(null=True)
+    # The kind of answer mailed (None: none); error answers count against a per-seat limit.
+    answer = peewee.CharField(max_length=16, null=True)
+
+    class Meta:
+        indexes = ((("match", "seat", "received_at"), False),)
+
+
 class Heartbeat(BaseModel):
     """The worker's last tick, to tell an outage from a quiet night."""
 
@@ -235,7 +315,161 @@ class Heartbeat(BaseModel):
     seen_at = peewee.DateTimeField()
 
 
+class SessionKind:
+    PLAYER = "player"
+    ADMIN = "admin"
+
+
+class Session(BaseModel):
+    """A signed-in browser. The cookie holds a random id; only its keyed hash is stored, so a
+    copy of the database opens no session. Deleting the row ends the session everywhere."""
+
+    key_hash = peewee.CharField(max_length=64, unique=True)
+    kind = peewee.CharField(max_length=8)
+    player = peewee.ForeignKeyField(Player, null=True, backref="sessions", on_delete="CASCADE")
+    admin = peewee.ForeignKeyField(Admin, null=True, backref="sessions", on_delete="CASCADE")
+    user_agent = peewee.CharField(max_length=120, default="")
+    created_at = peewee.DateTimeField()
+    last_seen_at = peewee.DateTimeField()
+    expires_at = peewee.DateTimeField(index=True)  # absolute: no session outlives this
+    player_id: int | None
+    admin_id: int | None
+
+
+class Attempt(BaseModel):
+    """One counted event for a rate limit (a failed login, a sign-in or invitation mail).
+
+    Kept in the database so that every web process sees the same counts."""
+
+    kind = peewee.CharField(max_length=24)
+    key = peewee.CharField(max_length=300)
+    at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("kind", "key", "at"), False),)
+
+
+class SignInLink(BaseModel):
+    """An emailed one-time sign-in link. The token is derived from `id` and `nonce` with the
+    sign-in key (so the database alone cannot rebuild it); only its hash is stored."""
+
+    email = peewee.CharField(max_length=254)
+    nonce = peewee.CharField(max_length=32)
+    token_hash = peewee.CharField(max_length=64, unique=True)
+    created_at = peewee.DateTimeField()
+    expires_at = peewee.DateTimeField()
+    used_at = peewee.DateTimeField(null=True)
+
+
+class ApiToken(BaseModel):
+    """A personal API token (Bearer). Random; only its keyed hash is stored."""
+
+    player = peewee.ForeignKeyField(Player, backref="api_tokens", on_delete="CASCADE")
+    name = peewee.CharField(max_length=60)
+    token_hash = peewee.CharField(max_length=64, unique=True)
+    created_at = peewee.DateTimeField()
+    last_used_at = peewee.DateTimeField(null=True)
+    player_id: int
+
+
+class Suppression(BaseModel):
+    """An address that asked never to be invited again."""
+
+    email = peewee.CharField(max_length=254, unique=True)
+    created_at = peewee.DateTimeField()
+
+
+class ChallengeStatus:
+    PENDING = "pending"
+    STARTED = "started"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class Challenge(BaseModel):
+    """A signed-in player's invitation of others to a match. `version` guards every change
+    (accept, decline, cancel, expiry, start), so racing requests have exactly one outcome."""
+
+    challenger = peewee.ForeignKeyField(Player, backref="challenges_sent", on_delete="CASCADE")
+    game = peewee.CharField(max_length=40)
+    options = JSONField(default=dict)
+    time_control = peewee.CharField(max_length=40)
+    on_timeout = peewee.CharField(max_length=16)
+    # Player ids in seat order when the seats are fixed ("as-listed", rematches); else null.
+    seating = JSONField(null=True)
+    status = peewee.CharField(max_length=16, default=ChallengeStatus.PENDING, index=True)
+    version = peewee.IntegerField(default=0)
+    match = peewee.ForeignKeyField(Match, null=True, backref="challenge", on_delete="SET NULL")
+    rematch_of = peewee.ForeignKeyField(Match, null=True, on_delete="SET NULL")
+    created_at = peewee.DateTimeField()
+    expires_at = peewee.DateTimeField(index=True)
+    closed_at = peewee.DateTimeField(null=True)
+    challenger_id: int
+    match_id: int | None
+    rematch_of_id: int | None
+
+
+class InviteStatus:
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+
+
+class Invite(BaseModel):
+    """One invitee of a challenge. Its emailed link token is derived from `id` and `nonce`
+    with the sign-in key; only the hash is stored."""
+
+    challenge = peewee.ForeignKeyField(Challenge, backref="invites", on_delete="CASCADE")
+    player = peewee.ForeignKeyField(Player, backref="invites", on_delete="CASCADE")
+    position = peewee.IntegerField()
+    nonce = peewee.CharField(max_length=32)
+    token_hash = peewee.CharField(max_length=64, unique=True)
+    status = peewee.CharField(max_length=16, default=InviteStatus.PENDING)
+    answered_at = peewee.DateTimeField(null=True)
+    challenge_id: int
+    player_id: int
+
+    class Meta:
+        indexes = ((("challenge", "player"), True),)
+
+
+class SeekStatus:
+    OPEN = "open"
+    STARTED = "started"
+    CANCELLED = "cancelled"
+
+
+class Seek(BaseModel):
+    """An open offer: anyone signed in may take a seat; the match starts when it is full."""
+
+    creator = peewee.ForeignKeyField(Player, backref="seeks", on_delete="CASCADE")
+    game = peewee.CharField(max_length=40)
+    options = JSONField(default=dict)
+    time_control = peewee.CharField(max_length=40)
+    on_timeout = peewee.CharField(max_length=16)
+    players = peewee.IntegerField()
+    status = peewee.CharField(max_length=16, default=SeekStatus.OPEN, index=True)
+    version = peewee.IntegerField(default=0)
+    match = peewee.ForeignKeyField(Match, null=True, on_delete="SET NULL")
+    created_at = peewee.DateTimeField()
+    creator_id: int
+    match_id: int | None
+
+
+class SeekEntry(BaseModel):
+    seek = peewee.ForeignKeyField(Seek, backref="entries", on_delete="CASCADE")
+    player = peewee.ForeignKeyField(Player, on_delete="CASCADE")
+    joined_at = peewee.DateTimeField()
+    seek_id: int
+    player_id: int
+
+    class Meta:
+        indexes = ((("seek", "player"), True),)
+
+
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
-    AuditEntry, Heartbeat,
+    AuditEntry, Heartbeat, DrawOffer, Session, Attempt, SignInLink, ApiToken, Suppression,
+    Challenge, Invite, Seek, SeekEntry, InboundMessage,
 )

@@ -19,12 +19,19 @@ from typing import Any
 from pbem.core.models import Match, MessageStatus, OutboxMessage, Seat
 from pbem.games.base import Event, GameRules, Outcome
 
+# What `mailviews` rebuilds for every mail about a match; never stored in a row's params.
+COMMON_KEYS = frozenset({
+    "deadline", "time_control", "match", "game", "title", "seat", "seat_label", "ply",
+    "players", "view", "board_text", "to_move", "events",
+})
+MAX_LISTED_MOVES = 30
+
 
 def queue_match_started(match: Match, rules: GameRules, state: Any, now: datetime) -> None:
     """Welcome every player; tell the seats to move that it is their turn."""
     seats = match.seat_rows()
     for seat in seats:
-        _queue(match, seat, "welcome", now)
+        _enqueue(match, seat, "welcome", now)
     queue_turn_notices(match, rules, state, rules.to_move(state), (), now)
 
 
@@ -56,7 +63,7 @@ def queue_turn_notices(
     telling = set(seats_to_tell)
     for seat in match.seat_rows():
         if seat.seat in telling:
-            _queue(match, seat, "your_turn", now, _deadline(seat) | _events(events))
+            _enqueue(match, seat, "your_turn", now, _deadline(seat) | _events(events))
 
 
 def queue_result(
@@ -69,26 +76,29 @@ def queue_result(
 ) -> None:
     """The result itself is read from `match.result` when the mail is rendered."""
     for seat in match.seat_rows():
-        _queue(match, seat, "result", now, _events(events))
+        _enqueue(match, seat, "result", now, _events(events))
 
 
 def queue_reminder(match: Match, rules: GameRules, state: Any, seat_number: int,
                    now: datetime) -> None:
     seat = match.seat_rows()[seat_number]
-    _queue(match, seat, "reminder", now, _deadline(seat))
+    _enqueue(match, seat, "reminder", now, _deadline(seat))
 
 
 def queue_adjudication_opened(match: Match, rules: GameRules, state: Any, late: int,
                               cause: str, now: datetime) -> None:
     """Tell every player that an admin will rule on the late seat."""
     for seat in match.seat_rows():
-        _queue(match, seat, "adjudication", now, {"late": late, "cause": cause})
+        _enqueue(match, seat, "adjudication", now, {"late": late, "cause": cause})
 
 
 def queue_ruling(match: Match, rules: GameRules, state: Any, late: int, ruling: str,
-                 ruling_text: str, reason: str, now: datetime) -> None:
+                 ruling_text: str, reason: str, now: datetime,
+                 new_deadline: datetime | None = None) -> None:
+    extension = ({"new_deadline": int(new_deadline.replace(tzinfo=UTC).timestamp())}
+                 if new_deadline else {})
     for seat in match.seat_rows():
-        _queue(match, seat, "ruling", now, _deadline(seat) | {
+        _enqueue(match, seat, "ruling", now, _deadline(seat) | extension | {
             "late": late, "ruling": ruling, "ruling_text": ruling_text, "reason": reason})
 
 
@@ -97,9 +107,20 @@ def queue_vacation(match: Match, rules: GameRules, state: Any, away_seat: int, a
     """Tell the other players of a match that a player will be away (their clock stops)."""
     for seat in match.seat_rows():
         if seat.seat != away_seat:
-            _queue(match, seat, "vacation", now, {
+            _enqueue(match, seat, "vacation", now, {
                 "away": away_seat, "away_name": away_name,
                 "starts": starts.isoformat(), "ends": ends.isoformat()})
+
+
+def queue_answer(match: Match, seat: Seat, template: str, context: dict[str, Any],
+                 in_reply_to: str, now: datetime) -> OutboxMessage:
+    """An answer to a player's own mail (mail-in): always sent, threaded under `in_reply_to`
+    (their Message-ID, or the thread root key)."""
+    params = {key: value for key, value in context.items() if key not in COMMON_KEYS}
+    return OutboxMessage.create(
+        match=match, seat=seat.seat, ply=match.ply, to_address=seat.player.email,
+        template=template, params=params | {"in_reply_to": in_reply_to},
+        status=MessageStatus.PENDING, next_attempt_at=now, created_at=now)
 
 
 def queue_digest(address: str, params: dict[str, Any], now: datetime) -> OutboxMessage:
@@ -133,12 +154,28 @@ def _number(score: float) -> float | int:
     return int(score) if float(score).is_integer() else round(score, 2)
 
 
+def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat,
+                  seats: Sequence[Seat], now: datetime) -> dict[str, Any]:
+    """For callers that build a context and add kind-specific keys before `_queue` (lifecycle
+    mail, mail-in answers). The common keys are placeholders: the mail layer rebuilds them
+    from the recipient's view at send time, and `_queue` stores only the added keys."""
+    return dict.fromkeys(COMMON_KEYS)
+
+
 def _seat_name(rules: GameRules, state: Any, seat: Seat) -> str:
     return f"{rules.seat_label(state, seat.seat)} ({seat.player.public_name})"
 
 
-def _queue(match: Match, seat: Seat, template: str, now: datetime,
-           params: dict[str, Any] | None = None) -> OutboxMessage | None:
+def _queue(match: Match, seat: Seat, template: str, context: dict[str, Any],
+           now: datetime) -> OutboxMessage | None:
+    """For callers that start from `_seat_context`: only the keys they added are stored (the
+    common ones are rebuilt at send time), with the seat's deadline. New code: `_enqueue`."""
+    params = {key: value for key, value in context.items() if key not in COMMON_KEYS}
+    return _enqueue(match, seat, template, now, _deadline(seat) | params)
+
+
+def _enqueue(match: Match, seat: Seat, template: str, now: datetime,
+             params: dict[str, Any] | None = None) -> OutboxMessage | None:
     from pbem.core.preferences import sends_now
 
     if not sends_now(seat.player, template, seat.deadline, now):

@@ -1,7 +1,8 @@
-"""Submitting a move: one transaction, guarded by a conditional update on the match's ply.
+"""Submitting a move: one change through the door (changes.py).
 
-A stale or duplicate submission gets a clear ConflictError and is never applied twice, even
-when two requests race: the UPDATE … WHERE ply = <ply read> lets exactly one of them through.
+The match row is locked before anything is read, so racing submissions queue: a stale or
+duplicate one gets a clear ConflictError and is never applied twice, and the parts of a
+simultaneous decision made at once all go through, one after the other.
 """
 
 from __future__ import annotations
@@ -9,20 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbem.core import deadlines, notify
-from pbem.core.db import write_transaction
+from pbem.core import notify, offers
+from pbem.core.changes import Locked, apply_change
 from pbem.core.models import Match, MatchStatus, Move
 from pbem.core.text import check_text
 from pbem.errors import (
     ConflictError,
     InvalidRequestError,
     MatchNotLiveError,
-    NotFoundError,
     NotYourTurnError,
 )
-from pbem.games import get_rules
 
-ATTEMPTS = 3
 MAX_MOVE_TEXT = 200
 
 
@@ -33,42 +31,39 @@ class MoveResult:
     events: tuple[str, ...]  # the mover's own view of what the move caused
 
 
-class _LostRace(Exception):
-    """Another submission changed the match between our read and our write."""
-
-
 def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
-                now: datetime, autoplayed: str | None = None) -> MoveResult:
+                now: datetime, autoplayed: str | None = None,
+                offer_draw: bool = False) -> MoveResult:
     """Apply `seat`'s move given as notation; raise a RulesError or PbemError saying why not.
 
     `expected_ply` is the ply the player saw. A submission made on an older ply is refused,
     unless only other seats' parts of the same simultaneous decision came in between (those
-    change nothing the player could see). None skips the check.
+    change nothing the player could see). None skips the check. With `offer_draw` the move
+    carries a draw offer; if the offer is not allowed now, neither is made.
     """
     if len(text) > MAX_MOVE_TEXT:
         raise InvalidRequestError(f"That move is {len(text)} characters long; a move is at "
                                   f"most {MAX_MOVE_TEXT}.")
     check_text(text, "move")
-    for _ in range(ATTEMPTS):
-        try:
-            with write_transaction():
-                return _submit_once(match_id, seat, text, expected_ply, now, autoplayed)
-        except _LostRace:
-            continue
-    raise ConflictError("The match changed while your move was being saved. "
-                        "Look at the position again and resubmit.")
+
+    def change(door: Locked) -> MoveResult:
+        if offer_draw and door.match.is_live:
+            offers.check_can_offer(door.match, seat)
+        result = move_in(door, seat, text, expected_ply, autoplayed)
+        if offer_draw and door.match.is_live:
+            offers.offer(door, seat)
+        return result
+    return apply_change(match_id, change, now)
 
 
-def _submit_once(match_id: int, seat: int, text: str, expected_ply: int | None,
-                 now: datetime, autoplayed: str | None) -> MoveResult:
-    match = Match.get_or_none(Match.id == match_id)
-    if match is None:
-        raise NotFoundError(f"There is no match {match_id}.")
+def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
+            autoplayed: str | None = None) -> MoveResult:
+    """Make `seat`'s move in a match the door has locked (moves, autoplays, rulings)."""
+    match, now = door.match, door.now
     if not match.is_live:
         raise MatchNotLiveError(f"Match {match.id} is over: no more moves are accepted.")
     _check_fresh(match, seat, expected_ply)
-    rules = get_rules(match.game)
-    state = rules.load(match.state)
+    rules, state = door.rules, door.state
     before = rules.to_move(state)
     if seat not in before:
         raise NotYourTurnError("It is not your turn: you owe no move in this position.")
@@ -81,46 +76,32 @@ def _submit_once(match_id: int, seat: int, text: str, expected_ply: int | None,
     # One decision may take several plies (a simultaneous choice): it lasts while the others
     # still owe the same decision.
     same_decision = bool(after) and after == before - {seat}
-    turn = match.turn if same_decision else match.turn + 1
-    changes = {
-        Match.ply: match.ply + 1, Match.turn: turn, Match.state: rules.dump(transition.state),
-        Match.to_move: sorted(after), Match.updated_at: now,
-    }
+    ply, turn = match.ply, match.turn
+    changes = {"ply": ply + 1, "turn": turn if same_decision else turn + 1,
+               "state": rules.dump(transition.state), "to_move": sorted(after)}
     if outcome is not None:
-        changes[Match.status] = MatchStatus.FINISHED
-        changes[Match.finished_at] = now
-        changes[Match.result] = {"winners": sorted(outcome.winners),
-                                 "scores": list(outcome.scores), "reason": outcome.reason}
-    updated = Match.update(changes).where(Match.id == match.id, Match.ply == match.ply).execute()
-    if updated != 1:
-        raise _LostRace
-    Move.create(match=match, ply=match.ply + 1, turn=match.turn, seat=seat, text=canonical,
+        changes.update(status=MatchStatus.FINISHED, finished_at=now,
+                       result={"winners": sorted(outcome.winners),
+                               "scores": list(outcome.scores), "reason": outcome.reason})
+    door.write(**changes)
+    door.movers.add(seat)
+    if door.match.is_live:
+        offers.on_move(door, seat)
+    mover = door.seat(seat)
+    if mover.out_of_time_at is not None:
+        mover.out_of_time_at = None  # moved before anyone claimed the win: play goes on
+        mover.save()
+    Move.create(match=match, ply=ply + 1, turn=turn, seat=seat, text=canonical,
                 visible_to=None if readers is None else sorted(readers),
                 events=[{"kind": e.kind, "data": e.data,
                          "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
                         for e in transition.events],
-                note=autoplayed, created_at=now)
-    match = Match.get_by_id(match.id)
-    _update_clocks(match, seat, before, after, outcome is not None, now)
+                note=autoplayed, created_at=now, state=changes["state"])
     newly_to_move = after if not same_decision else frozenset()
-    notify.queue_after_move(match, rules, transition.state, newly_to_move, transition.events, now)
+    door.then(lambda: notify.queue_after_move(match, rules, transition.state, newly_to_move,
+                                              transition.events, now))
     mine = tuple(rules.describe_event(e) for e in transition.events if e.is_visible_to(seat))
     return MoveResult(match, canonical, mine)
-
-
-def _update_clocks(match: Match, mover: int, before: frozenset[int], after: frozenset[int],
-                   finished: bool, now: datetime) -> None:
-    seats = {row.seat: row for row in match.seat_rows()}
-    if finished:
-        deadlines.stop_all_clocks(match)
-        deadlines.close_moot_entries(match, None, now, "the match ended before a ruling")
-        return
-    for number in (before | {mover}) - (after - {mover}):
-        deadlines.stop_clock(match, seats[number], now)
-    for number in after:
-        if seats[number].owes_since is None:
-            deadlines.start_clock(match, seats[number], now)
-    deadlines.close_moot_entries(match, mover, now, "the seat moved before a ruling")
 
 
 def _check_fresh(match: Match, seat: int, expected_ply: int | None) -> None:

@@ -9,16 +9,23 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.core import vacations
+from pbem.core import lifecycle, offers, vacations
 from pbem.core.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.matches import rules_for, state_after
 from pbem.core.models import Adjudication, AdjudicationStatus, Match, Move, Seat
 from pbem.core.notify import describe_outcome
+from pbem.errors import InvalidRequestError
 from pbem.games.base import Event, GameRules, Outcome
 
+MOVES_PER_PAGE = 50
+# A seat's own page lists fewer: it is about the next move, and the public page has the rest.
+SEAT_MOVES_PER_PAGE = 20
 
-def seat_record(seat: Seat, now: datetime, vacation_days: int = 14) -> dict[str, Any]:
-    """Everything `/play/<token>` and `GET /api/play/<token>` show the seat."""
+
+def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
+                moves_upto: int | None = None) -> dict[str, Any]:
+    """Everything `/play/<token>` and `GET /api/play/<token>` show the seat. The move list is
+    one page: the latest moves, or those up to `moves_upto`."""
     match: Match = seat.match
     rules = rules_for(match)
     state = rules.load(match.state)
@@ -35,54 +42,120 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14) -> dict[str,
         "legal_moves": legal if mine else [],
         "view": view,
         "board_text": rules.render_text(view),
-        "moves": moves_for(match, rules, state, seat.seat),
+        **moves_for(match, rules, state, seat.seat,
+                    move_window(match.ply, None, moves_upto, SEAT_MOVES_PER_PAGE)),
         "deadline": deadline_info(seat.deadline, match.time_control, seat.player.timezone, now)
         if mine else None,
         "clocks": _clocks(match, rules, state, seats, now, seat.player.timezone),
         "timezone": seat.player.timezone,
         "vacation": _vacation(seat.player_id, now, vacation_days),
+        "draw_offer": _draw_offer(match, rules, state),
+        "out_of_time": [{"seat": row.seat, "label": rules.seat_label(state, row.seat)}
+                        for row in seats if row.out_of_time_at is not None and match.is_live],
+        "can": lifecycle.allowed(match, seat.seat),
     }
 
 
-def public_record(match: Match, now: datetime, ply: int | None = None) -> dict[str, Any]:
-    """What anyone may see: the spectator view, after `ply` moves (default: now)."""
+def public_record(match: Match, now: datetime, ply: int | None = None,
+                  moves_upto: int | None = None) -> dict[str, Any]:
+    """What anyone may see: the spectator view, after `ply` moves (default: now), and one page
+    of the move list (the one holding `ply`, unless `moves_upto` picks another)."""
     rules = rules_for(match)
     shown_ply = match.ply if ply is None else ply
     state = state_after(match, shown_ply)
     current = state if shown_ply == match.ply else rules.load(match.state)
     view = rules.view(state, None)
     seats = match.seat_rows()
+    common = _common(match, rules, current, seats, reveal_emails=False)
+    # Seats are named as they were in the position shown (Frozen Forest swaps roles between
+    # games, so a replay of game 1 names game 1's roles).
+    for player in common["players"]:
+        player["label"] = rules.seat_label(state, player["seat"])
     return {
-        **_common(match, rules, current, seats, reveal_emails=False),
+        **common,
         "shown_ply": shown_ply,
+        # Who was to move in the position shown (link previews say it).
+        "shown_to_move": [rules.seat_label(state, seat) for seat in sorted(rules.to_move(state))]
+        if match.is_live or shown_ply < match.ply else [],
         "view": view,
         "board_text": rules.render_text(view),
-        "moves": moves_for(match, rules, current, None),
+        **moves_for(match, rules, current, None, move_window(match.ply, ply, moves_upto)),
         "clocks": _clocks(match, rules, current, seats, now, None),
     }
 
 
-def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None
-              ) -> list[dict[str, Any]]:
-    """The move list as `reader` (a seat, or None for a spectator) may read it."""
+def move_window(latest: int, shown: int | None, upto: int | None,
+                per_page: int | None = None) -> tuple[int, int]:
+    """The plies (first, last) one page of the move list covers: up to `upto` if given, else
+    the latest `per_page` moves, or the page ending at `shown` when that is older."""
+    per_page = per_page or MOVES_PER_PAGE
+    if upto is not None:
+        if not (1 if latest else 0) <= upto <= latest:
+            raise InvalidRequestError(f"moves must be a move number from 1 to {latest}, "
+                                      f"not {upto}")
+        last = upto
+    elif shown is not None and shown <= latest - per_page:
+        last = max(min(per_page, latest), shown)
+    else:
+        last = latest
+    return max(1, last - per_page + 1), last
+
+
+def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None,
+              window: tuple[int, int]) -> dict[str, Any]:
+    """One page of the move list as `reader` (a seat, or None for a spectator) may read it:
+    `moves`, and `moves_page` saying which plies it covers and where the neighbours end."""
+    first, last = window
     finished = not match.is_live
-    rows = Move.select().where(Move.match == match).order_by(Move.ply)
+    # Only the listed plies, and never the snapshots: the page costs the same at any length.
+    rows = (Move.select(Move.ply, Move.seat, Move.text, Move.visible_to, Move.events,
+                        Move.note, Move.created_at)
+            .where(Move.match == match, Move.ply >= first, Move.ply <= last)
+            .order_by(Move.ply))
+    revealed = 0 if finished else revealed_through(match, rules, first)
     listed = []
     for move in rows:
-        readable = finished or move.visible_to is None or (
+        shown = finished or move.ply <= revealed
+        readable = shown or move.visible_to is None or (
             reader is not None and reader in move.visible_to)
-        events = [_event(item) for item in move.events]
+        events = [stored_event(item) for item in move.events]
         listed.append({
             "ply": move.ply,
             "seat": move.seat,
-            "by": rules.seat_label(state, move.seat),
+            "by": _move_label(rules, state, move.seat, events),
             "text": move.text if readable else None,
             "events": [rules.describe_event(event) for event in events
                        if finished or event.is_visible_to(reader)],
             "at": move.created_at.isoformat() + "Z",
             "autoplayed": move.note,
         })
-    return listed
+    per_page = last - first + 1
+    return {"moves": listed, "moves_page": {
+        "first": first if last else 0, "last": last, "total": match.ply,
+        "earlier": first - 1 if first > 1 else None,
+        "later": min(match.ply, last + per_page) if last < match.ply else None,
+    }}
+
+
+def revealed_through(match: Match, rules: GameRules, first: int) -> int:
+    """A public summary (a round's scoring) reveals every hidden move made before it: their
+    notation becomes readable (their private events keep their own wording and readers). The
+    last such summary from `first` on says how far the listed moves are revealed."""
+    revealing: frozenset[str] = getattr(rules, "reveal_events", frozenset())
+    if not revealing:
+        return 0
+    later = (Move.select(Move.ply, Move.events)
+             .where(Move.match == match, Move.ply >= first).order_by(Move.ply.desc()))
+    for move in later:
+        if any(item["kind"] in revealing and item.get("visible_to") is None
+               for item in move.events):
+            return move.ply
+    return 0
+
+
+def _move_label(rules: GameRules, state: Any, seat: int, events: list[Event]) -> str:
+    label = getattr(rules, "move_label", None)
+    return label(state, seat, events) if label else rules.seat_label(state, seat)
 
 
 def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
@@ -136,6 +209,14 @@ def _rulings(match: Match, rules: GameRules, state: Any) -> list[dict[str, Any]]
             for entry in entries]
 
 
+def _draw_offer(match: Match, rules: GameRules, state: Any) -> dict[str, Any] | None:
+    found = offers.standing(match) if match.is_live else None
+    if found is None:
+        return None
+    return {"by": found.seat, "label": rules.seat_label(state, found.seat),
+            "accepted_by": list(found.accepted_by), "at": found.offered_at.isoformat() + "Z"}
+
+
 def _vacation(player_id: int, now: datetime, days_per_year: int) -> dict[str, Any]:
     status = vacations.allowance(player_id, now.year, days_per_year)
     return {"year": status.year, "days": status.days, "used": status.used, "left": status.left,
@@ -145,7 +226,7 @@ def _vacation(player_id: int, now: datetime, days_per_year: int) -> dict[str, An
                          for v in vacations.upcoming(player_id, now)]}
 
 
-def _event(stored: dict[str, Any]) -> Event:
+def stored_event(stored: dict[str, Any]) -> Event:
     readers = stored.get("visible_to")
     return Event(stored["kind"], stored.get("data", {}),
                  None if readers is None else frozenset(readers))

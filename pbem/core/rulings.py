@@ -1,5 +1,8 @@
 """Settling timeouts: the automatic policies and an admin's rulings.
 
+Each is a change through the door (changes.py), so a ruling acts once: the match row is locked
+before the open entry is read, and a repeated ruling finds the entry already ruled.
+
 Every ruling needs a reason, emails every player, shows on the public match page (through the
 adjudication entry) and is kept in the audit log with who made it and when.
 """
@@ -9,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from pbem.core import deadlines, notify
-from pbem.core.db import write_transaction
+from pbem.core.changes import Locked, apply_change
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
@@ -17,12 +20,12 @@ from pbem.core.models import (
     Match,
     MatchStatus,
 )
-from pbem.core.play import submit_move
+from pbem.core.play import move_in
 from pbem.core.text import check_text
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
-from pbem.games import get_rules
-from pbem.games.base import Outcome
+from pbem.games.base import KeepsScore, Outcome
 
+MAX_EXTENSION = timedelta(days=30)
 RULINGS = {
     "award": "award the match to the other player(s)",
     "draw": "declare the match drawn",
@@ -47,106 +50,152 @@ def open_entry_for(match_id: int) -> Adjudication:
     return entry
 
 
+class AlreadyRuledError(ConflictError):
+    """The entry was ruled on (or closed) before this ruling arrived."""
+
+
 def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: datetime,
-                extension: timedelta | None = None) -> Adjudication:
-    """Rule on a match's open entry. Raise a PbemError with a clear message if it cannot be."""
+                extension: timedelta | None = None, entry_id: int | None = None,
+                max_extension: timedelta = MAX_EXTENSION) -> Adjudication:
+    """Rule on a match's open entry (or on entry `entry_id`). Raise a PbemError with a clear
+    message if it cannot be; a repeat of a ruling already made is AlreadyRuledError."""
     if ruling not in RULINGS:
         raise InvalidRequestError(f"{ruling!r} is not a ruling (one of: {', '.join(RULINGS)})")
     reason = check_text((reason or "").strip(), "reason")
+    check_text(actor, "name of who rules")
     if not reason:
         raise InvalidRequestError("A ruling needs a reason: the players will read it.")
     if ruling == "extend" and (extension is None or extension <= timedelta(0)):
         raise InvalidRequestError("Say how long to extend by, e.g. 2d or 12h.")
-    with write_transaction():
-        entry = open_entry_for(match_id)
-        match = Match.get_by_id(match_id)
-        seats = match.seat_rows()
-        late = entry.seat
-        if ruling == "award":
-            others = [s.seat for s in seats if s.seat != late]
-            _finish(match, frozenset(others),
-                    [1.0 if s.seat in others else 0.0 for s in seats],
-                    f"awarded by the adjudicator: {reason}", now)
-        elif ruling == "draw":
-            count = len(seats)
-            _finish(match, frozenset(range(count)), [1 / count] * count,
-                    f"drawn by the adjudicator: {reason}", now)
-        elif ruling == "abort":
-            _abort(match, now)
-        elif ruling == "extend":
-            seat = seats[late]
-            seat.allowance_seconds = int(extension.total_seconds())  # type: ignore[union-attr]
-            seat.owes_since = None
-            deadlines.start_clock(match, seat, now)
-        _record(entry, ruling, reason, actor, now, extension)
-    if ruling == "autoplay":
-        autoplay(match_id, late, now, reason=reason)
-    return Adjudication.get_by_id(entry.id)
+    if ruling == "extend" and extension is not None and extension > max_extension:
+        raise InvalidRequestError(f"An extension is at most {max_extension.days} days "
+                                  f"(setting max_extension_days); {extension.days} is too long.")
+
+    def rule(door: Locked) -> int:
+        entry = _entry_to_rule(door.match, entry_id)
+        apply_ruling(door, entry, ruling, reason, now, extension)
+        _record(door, entry, ruling, reason, actor, now, extension)
+        return entry.id
+
+    ruled = apply_change(match_id, rule, now)
+    return Adjudication.get_by_id(ruled)
 
 
-def forfeit(match: Match, seat: int, now: datetime) -> None:
+def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, now: datetime,
+                 extension: timedelta | None) -> None:
+    match, late = door.match, entry.seat
+    count = len(door.seats)
+    if ruling == "award":
+        others = [s.seat for s in door.seats if s.seat != late]
+        finish(door, frozenset(others), [1.0 if s in others else 0.0 for s in range(count)],
+               f"awarded by the adjudicator: {reason}")
+    elif ruling == "draw":
+        finish(door, frozenset(range(count)), [1 / count] * count,
+               f"drawn by the adjudicator: {reason}")
+    elif ruling == "abort":
+        if not match.is_live:
+            raise ConflictError("The match is no longer in play.")
+        door.write(status=MatchStatus.ABORTED, finished_at=now, to_move=[])
+    elif ruling == "extend":
+        assert extension is not None
+        seat = door.seat(late)
+        seat.allowance_seconds = int(extension.total_seconds())
+        seat.owes_since = None
+        deadlines.start_clock(match, seat, now)
+        door.touch()
+    elif ruling == "autoplay" and _autoplay_for_ruling(door, late, reason) is None:
+        raise ConflictError("The late seat owes no move now: there is nothing to autoplay.")
+
+
+def forfeit(door: Locked, seat: int, reason: str | None = None) -> None:
     """The forfeit policy: the late seat loses. With 3 or 4 players it is last, and the others'
     standing is settled by the game's scores so far (a shared win on equal scores)."""
-    rules = get_rules(match.game)
-    state = rules.load(match.state)
-    count = len(match.seat_rows())
-    scores = list(getattr(rules, "current_scores", lambda _state: (0.0,) * count)(state))
-    others = [s for s in range(count) if s != seat]
+    late_name = door.rules.seat_label(door.state, seat)
+    lose(door, {seat}, reason or f"{late_name} ran out of time and forfeits")
+
+
+def lose(door: Locked, losers: set[int], reason: str) -> None:
+    """End the match with `losers` last: with two seats the other wins; with three or four the
+    others are ranked by the game's scores so far, a shared win on equal scores."""
+    rules, state = door.rules, door.state
+    count = len(door.seats)
+    scores = list(rules.current_scores(state) if isinstance(rules, KeepsScore)
+                  else (0.0,) * count)
+    others = [s for s in range(count) if s not in losers]
     best = max(scores[s] for s in others)
     winners = frozenset(s for s in others if scores[s] == best)
-    late_name = rules.seat_label(state, seat)
     if count == 2:
         final = [1.0 if s in winners else 0.0 for s in range(count)]
     else:
-        # The late seat is last whatever it had: below everyone else's score.
+        # The losing seats are last whatever they had: below everyone else's score.
         floor = min(scores[s] for s in others) - 1
-        final = [float(floor) if s == seat else float(scores[s]) for s in range(count)]
-    _finish(match, winners, final, f"{late_name} ran out of time and forfeits", now)
+        final = [float(floor) if s in losers else float(scores[s]) for s in range(count)]
+    finish(door, winners, final, reason)
 
 
-def autoplay(match_id: int, seat: int, now: datetime, reason: str) -> str | None:
-    """Make the game's documented default move for `seat`; return its notation, or None if
-    the seat no longer owes a move (it moved meanwhile, or the match ended)."""
-    match = Match.get_by_id(match_id)
-    rules = get_rules(match.game)
-    state = rules.load(match.state)
-    if not match.is_live or seat not in rules.to_move(state):
+def autoplay_in(door: Locked, seat: int, reason: str) -> str | None:
+    """Make the game's documented default move for `seat` in a locked match; return its
+    notation, or None if the seat owes no move (it moved meanwhile, or the match ended)."""
+    rules, state = door.rules, door.state
+    if not door.match.is_live or seat not in rules.to_move(state):
         return None
     text = rules.format_move(state, rules.default_move(state, seat))
-    try:
-        submit_move(match_id, seat, text, match.ply, now, autoplayed=reason)
-    except ConflictError:
-        return None
+    move_in(door, seat, text, None, autoplayed=reason)
     return text
 
 
-def _finish(match: Match, winners: frozenset[int], scores: list[float], reason: str,
-            now: datetime) -> None:
-    updated = (Match.update(status=MatchStatus.FINISHED, finished_at=now, updated_at=now,
-                            to_move=[], result={"winners": sorted(winners),
-                                                "scores": scores, "reason": reason})
-               .where(Match.id == match.id, Match.ply == match.ply,
-                      Match.status == MatchStatus.ACTIVE).execute())
-    if updated != 1:
-        raise ConflictError("The match changed while the ruling was being made; look again.")
-    deadlines.stop_all_clocks(match)
-    match = Match.get_by_id(match.id)
-    rules = get_rules(match.game)
-    state = rules.load(match.state)
-    notify.queue_result(match, rules, state, Outcome(winners, tuple(scores), reason), (), now)
+def _autoplay_for_ruling(door: Locked, seat: int, reason: str) -> str | None:
+    try:
+        door.rules.load(door.match.state)
+    except Exception:
+        raise ConflictError("The stored position of this match cannot be read, so no move "
+                            "can be made for the late seat: award, draw, extend or abort "
+                            "instead.") from None
+    return autoplay_in(door, seat, reason)
 
 
-def _abort(match: Match, now: datetime) -> None:
-    updated = (Match.update(status=MatchStatus.ABORTED, finished_at=now, updated_at=now,
-                            to_move=[]).where(Match.id == match.id,
-                                              Match.status == MatchStatus.ACTIVE).execute())
-    if updated != 1:
+def autoplay(match_id: int, seat: int, now: datetime, reason: str) -> str | None:
+    return apply_change(match_id, lambda door: autoplay_in(door, seat, reason), now)
+
+
+def finish(door: Locked, winners: frozenset[int], scores: list[float], reason: str) -> None:
+    """End a live match with this result; every player is emailed it."""
+    if not door.match.is_live:
         raise ConflictError("The match is no longer in play.")
-    deadlines.stop_all_clocks(match)
+    door.write(status=MatchStatus.FINISHED, finished_at=door.now, to_move=[],
+               result={"winners": sorted(winners), "scores": scores, "reason": reason})
+    match, rules, state, now = door.match, door.rules, door.readable_state(), door.now
+    if state is not None:
+        door.then(lambda: notify.queue_result(match, rules, state,
+                                              Outcome(winners, tuple(scores), reason), (), now))
 
 
-def _record(entry: Adjudication, ruling: str, reason: str, actor: str, now: datetime,
-            extension: timedelta | None) -> None:
+def _entry_to_rule(match: Match, entry_id: int | None) -> Adjudication:
+    query = Adjudication.select().where(Adjudication.match == match)
+    if entry_id is not None:
+        entry = query.where(Adjudication.id == entry_id).first()
+        if entry is None:
+            raise NotFoundError(f"Match {match.id} has no adjudication {entry_id}.")
+    else:
+        entry = (query.where(Adjudication.status == AdjudicationStatus.OPEN)
+                 .order_by(Adjudication.id).first())
+        if entry is None:
+            entry = query.order_by(Adjudication.id.desc()).first()
+            if entry is None:
+                raise NotFoundError(f"Match {match.id} has no open adjudication.")
+    if entry.status == AdjudicationStatus.RULED:
+        raise AlreadyRuledError(
+            f"Already ruled: match {match.id} was ruled on ({RULINGS.get(entry.ruling or '')}"
+            f", by {entry.ruled_by} at {entry.ruled_at:%Y-%m-%d %H:%M} UTC). Nothing more was "
+            "done.")
+    if entry.status != AdjudicationStatus.OPEN:
+        raise AlreadyRuledError(f"Nothing to rule on: match {match.id}'s entry was closed "
+                                f"({entry.reason}).")
+    return entry
+
+
+def _record(door: Locked, entry: Adjudication, ruling: str, reason: str, actor: str,
+            now: datetime, extension: timedelta | None) -> None:
     entry.status = AdjudicationStatus.RULED
     entry.ruling, entry.reason, entry.ruled_by, entry.ruled_at = ruling, reason, actor, now
     entry.save()
@@ -157,7 +206,13 @@ def _record(entry: Adjudication, ruling: str, reason: str, actor: str, now: date
                       reason=reason, detail=detail)
     if ruling in ("award", "draw"):
         return  # the result email already gives the ruling and its reason
-    match = Match.get_by_id(entry.match_id)
-    rules = get_rules(match.game)
-    notify.queue_ruling(match, rules, rules.load(match.state), entry.seat, ruling,
-                        RULINGS[ruling], reason, now)
+    match = door.match
+
+    def tell() -> None:
+        state = door.readable_state()
+        if state is None:
+            return
+        new_deadline = door.seat(entry.seat).deadline if ruling == "extend" else None
+        notify.queue_ruling(match, door.rules, state, entry.seat, ruling, RULINGS[ruling],
+                            reason, now, new_deadline=new_deadline)
+    door.then(tell)

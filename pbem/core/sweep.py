@@ -1,30 +1,45 @@
 """The worker's deadline job: reminders, timeouts and outage fairness.
 
 It reminds seats whose `remind_at` has come and settles seats whose `deadline` has passed,
-each exactly once even with two workers (a conditional UPDATE on the seat's version claims
-it), reading only due rows through the indexed columns. A timeout is settled by the match's
-policy (rulings.py) or opens an entry in the admin's queue.
+reading only due rows through the indexed columns. Each seat is settled as one change through
+the door (changes.py): the match row is locked first, so two workers settle a timeout exactly
+once and a move racing the timeout either comes first (the seat no longer owes it) or finds the
+match already settled. A timeout is settled by the match's policy or opens an entry in the
+admin's queue.
+
+Each seat is settled in its own guard and its own transaction: if one match cannot be settled
+(its stored state is corrupted, say), the sweep logs it, opens an admin queue entry for that
+match (cause "error") and goes on with every other deadline.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.core import notify
-from pbem.core.db import write_transaction
+import peewee
+
+from pbem.core import lifecycle_mail, notify
+from pbem.core.changes import Locked, apply_change, is_transient, lock_match, retrying
+from pbem.core.db import UNAVAILABLE, write_transaction
 from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.models import (
     Adjudication,
+    AdjudicationStatus,
     Heartbeat,
     Match,
     MessageStatus,
+    Move,
     OutboxMessage,
     Seat,
 )
-from pbem.core.rulings import autoplay, forfeit
-from pbem.games import get_rules
+from pbem.core.rulings import autoplay_in, forfeit
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -33,77 +48,174 @@ class SweepReport:
     settled: int = 0
     held: int = 0  # due, but the seat's turn email was never delivered: sent to the queue
     extended_by_outage: int = 0
+    failed: int = 0  # could not be settled: an admin queue entry was opened instead
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How far the autoplay policy goes: after `autoplay_limit` autoplayed moves in a row by
+    one seat, its next timeout is settled by `after_limit` (adjudicate or forfeit) instead."""
+
+    autoplay_limit: int = 3
+    after_limit: str = TimeoutPolicy.ADJUDICATE
+
+
+@dataclass(frozen=True)
+class _Due:
+    seat_id: int
+    match_id: int
+    number: int
 
 
 # --- the sweep ------------------------------------------------------------------------------
 
-def sweep(now: datetime, outage_grace: timedelta, batch: int = 200) -> SweepReport:
+def sweep(now: datetime, outage_grace: timedelta, batch: int = 200,
+          limits: Limits | None = None) -> SweepReport:
     """The worker's deadline job: outage extension, reminders, then due deadlines."""
-    extended = _extend_for_outage(now, outage_grace)
-    reminded = sum(_remind(seat_id, now) for seat_id in _due(Seat.remind_at, now, batch))
+    limits = limits or Limits()
+    extended = retrying(lambda: _extend_for_outage(now, outage_grace))
+    reminded = failed = 0
+    for due in _due(Seat.remind_at, now, batch):
+        result = _guarded(due, now, functools.partial(_remind, due, now))
+        reminded += result is True
+        failed += result == "failed"
     settled = held = 0
-    for seat_id in _due(Seat.deadline, now, batch):
-        result = _settle(seat_id, now)
+    for due in _due(Seat.deadline, now, batch):
+        result = _guarded(due, now, functools.partial(_settle, due, now, limits))
         settled += result == "settled"
         held += result == "held"
-    return SweepReport(reminded, settled, held, extended)
+        failed += result == "failed"
+    return SweepReport(reminded, settled, held, extended, failed)
 
 
-def _due(column: Any, now: datetime, batch: int) -> list[int]:
+def _due(column: Any, now: datetime, batch: int) -> list[_Due]:
     # Only seats that owe a move in a live match have a deadline or reminder time (every end
     # of a match clears them), so the column's own index finds due work: no join, no scan of
     # live matches, however many there are.
-    query = Seat.select(Seat.id).where(column <= now).order_by(column).limit(batch)
-    return [row.id for row in query]
+    query = (Seat.select(Seat.id, Seat.match, Seat.seat).where(column <= now)
+             .order_by(column).limit(batch))
+    return [_Due(row.id, row.match_id, row.seat) for row in query]
 
 
-def _claim(seat: Seat, **changes: Any) -> bool:
-    """Change a due seat only if nobody else did since we read it (exactly-once)."""
-    updated = (Seat.update(version=Seat.version + 1, **changes)
-               .where(Seat.id == seat.id, Seat.version == seat.version).execute())
-    return updated == 1
+def _guarded(due: _Due, now: datetime, action: Callable[[], Any]) -> Any:
+    """Run one seat's settlement; if it fails for any reason, keep the sweep going."""
+    try:
+        return action()
+    except UNAVAILABLE as error:
+        if not isinstance(error, peewee.OperationalError) or not is_transient(error):
+            raise  # the database is down: the worker says so and tries again next tick
+        log.exception("could not settle seat %s of match %s", due.number, due.match_id)
+        return "failed"
+    except Exception:
+        log.exception("could not settle seat %s of match %s; opening an admin entry",
+                      due.number, due.match_id)
+        try:
+            retrying(lambda: _open_error_entry(due, now))
+        except Exception:
+            log.exception("could not open an admin entry for match %s either", due.match_id)
+        return "failed"
 
 
-def _remind(seat_id: int, now: datetime) -> bool:
-    with write_transaction():
-        seat = Seat.get_or_none(Seat.id == seat_id)
-        if seat is None or seat.remind_at is None or seat.remind_at > now:
+def _remind(due: _Due, now: datetime) -> bool:
+    def remind(door: Locked) -> bool:
+        seat = door.seat(due.number)
+        if not door.match.is_live:
+            _clear_stray_times(seat)
             return False
-        if not _claim(seat, remind_at=None):
+        if seat.remind_at is None or seat.remind_at > now:
             return False
-        match = seat.match
-        if not match.is_live:
+        seat.remind_at = None
+        seat.version += 1
+        seat.save()
+        door.touch()
+        if seat.deadline is None or seat.deadline <= now:
+            # Time is already up: the timeout settles the seat; a reminder would say
+            # "still your turn" about a turn that is over.
             return False
-        rules = get_rules(match.game)
-        notify.queue_reminder(match, rules, rules.load(match.state), seat.seat, now)
-    return True
+        door.then(lambda: notify.queue_reminder(door.match, door.rules, door.state,
+                                                due.number, now))
+        return True
+    return apply_change(due.match_id, remind, now)
 
 
-def _settle(seat_id: int, now: datetime) -> str:
-    with write_transaction():
-        seat = Seat.get_or_none(Seat.id == seat_id)
-        if seat is None or seat.deadline is None or seat.deadline > now:
+def _settle(due: _Due, now: datetime, limits: Limits) -> str:
+    def settle(door: Locked) -> str:
+        seat = door.seat(due.number)
+        if not door.match.is_live:
+            _clear_stray_times(seat)
             return "skipped"
-        match = seat.match
-        if not _claim(seat, deadline=None, remind_at=None) or not match.is_live:
-            return "skipped"  # (a stray deadline of an ended match is cleared all the same)
-        if _turn_email_undelivered(match, seat.seat):
+        if seat.deadline is None or seat.deadline > now:
+            return "skipped"
+        seat.deadline = seat.remind_at = None
+        seat.version += 1
+        seat.save()
+        door.touch()
+        if _turn_email_undelivered(door.match, due.number):
             # The player may never have been told: an admin looks before anything happens.
-            _open_entry(match, seat.seat, "undelivered", now)
+            open_entry(door, due.number, "undelivered")
             return "held"
-        if match.on_timeout == TimeoutPolicy.FORFEIT:
-            forfeit(match, seat.seat, now)
-        elif match.on_timeout == TimeoutPolicy.ADJUDICATE:
-            _open_entry(match, seat.seat, "timeout", now)
-    if match.on_timeout == TimeoutPolicy.AUTOPLAY:
-        autoplay(match.id, seat.seat, now, reason="the clock ran out (autoplay policy)")
-    return "settled"
+        policy, cause = door.match.on_timeout, "timeout"
+        if policy == TimeoutPolicy.AUTOPLAY and _autoplay_streak(door.match, due.number,
+                                                                 limits.autoplay_limit):
+            policy, cause = limits.after_limit, "autoplay-limit"
+        if policy == TimeoutPolicy.AUTOPLAY:
+            autoplay_in(door, due.number, "the clock ran out (autoplay policy)")
+        elif policy == TimeoutPolicy.FORFEIT:
+            forfeit(door, due.number, _forfeit_reason(door, due.number, cause, limits))
+        elif policy == TimeoutPolicy.CLAIM:
+            seat.out_of_time_at = now
+            seat.save()
+            door.then(lambda: lifecycle_mail.queue_claim_available(door, due.number))
+        else:
+            open_entry(door, due.number, cause)
+        return "settled"
+    return apply_change(due.match_id, settle, now)
 
 
-def _open_entry(match: Match, seat: int, cause: str, now: datetime) -> None:
-    Adjudication.create(match=match, seat=seat, cause=cause, opened_at=now)
-    rules = get_rules(match.game)
-    notify.queue_adjudication_opened(match, rules, rules.load(match.state), seat, cause, now)
+def _clear_stray_times(seat: Seat) -> None:
+    """A seat of an ended match keeps no deadline (it would be found due at every sweep)."""
+    if seat.deadline is not None or seat.remind_at is not None:
+        seat.deadline = seat.remind_at = None
+        seat.version += 1
+        seat.save()
+
+
+def open_entry(door: Locked, seat: int, cause: str) -> None:
+    Adjudication.create(match=door.match, seat=seat, cause=cause, opened_at=door.now)
+    door.then(lambda: notify.queue_adjudication_opened(door.match, door.rules, door.state,
+                                                       seat, cause, door.now))
+
+
+def _open_error_entry(due: _Due, now: datetime) -> None:
+    """The seat could not be settled: put the match in front of an admin, once, and stop the
+    sweep from retrying it every minute (the entry now stands for the seat's deadline)."""
+    with write_transaction():
+        match = lock_match(due.match_id)
+        Seat.update(deadline=None, remind_at=None, version=Seat.version + 1).where(
+            Seat.id == due.seat_id).execute()
+        Match.update(version=Match.version + 1).where(Match.id == match.id).execute()
+        already = Adjudication.select().where(Adjudication.match == match,
+                                              Adjudication.status == AdjudicationStatus.OPEN,
+                                              Adjudication.cause == "error").exists()
+        if not already:
+            Adjudication.create(match=match, seat=due.number, cause="error", opened_at=now)
+
+
+def _autoplay_streak(match: Match, seat: int, limit: int) -> bool:
+    """Has the seat's last `limit` moves all been made for it by the server?"""
+    if limit <= 0:
+        return True
+    last = list(Move.select(Move.note).where(Move.match == match, Move.seat == seat)
+                .order_by(Move.ply.desc()).limit(limit))
+    return len(last) == limit and all(move.note for move in last)
+
+
+def _forfeit_reason(door: Locked, seat: int, cause: str, limits: Limits) -> str | None:
+    if cause != "autoplay-limit":
+        return None
+    name = door.rules.seat_label(door.state, seat)
+    times = "once" if limits.autoplay_limit == 1 else f"{limits.autoplay_limit} times"
+    return f"{name} ran out of time {times} in a row, was moved for, and now forfeits"
 
 
 def _turn_email_undelivered(match: Match, seat: int) -> bool:
@@ -116,6 +228,13 @@ def _turn_email_undelivered(match: Match, seat: int) -> bool:
     if latest is None or latest.status == MessageStatus.SENT:
         return False
     return latest.status == MessageStatus.FAILED or latest.attempts > 0
+
+
+def _claim(seat: Seat, **changes: Any) -> bool:
+    """Change a seat only if nobody else did since we read it (exactly-once)."""
+    updated = (Seat.update(version=Seat.version + 1, **changes)
+               .where(Seat.id == seat.id, Seat.version == seat.version).execute())
+    return updated == 1
 
 
 # --- outages --------------------------------------------------------------------------------
@@ -135,7 +254,9 @@ def _extend_for_outage(now: datetime, grace: timedelta) -> int:
         if claimed != 1 or now - last <= grace:
             return 0
         outage = now - last
-        running = Seat.select().where(Seat.deadline >= last)
+        # In the door's order (match, then seat) so this never deadlocks with a change.
+        running = (Seat.select().where(Seat.deadline >= last)
+                   .order_by(Seat.match, Seat.seat))
         return sum(_claim(seat, deadline=seat.deadline and seat.deadline + outage,
                           remind_at=seat.remind_at and seat.remind_at + outage)
                    for seat in running)

@@ -6,14 +6,15 @@ calendar year, `vacation_days_per_year`); the opponents in every live match are 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from pbem.core import deadlines, notify
+from pbem.core.changes import finish_change, lock_player, locked, retrying
 from pbem.core.db import write_transaction
 from pbem.core.models import Match, MatchStatus, Player, Seat, Vacation
 from pbem.errors import InvalidRequestError
-from pbem.games import get_rules
 
 MAX_AHEAD = timedelta(days=366)
 
@@ -53,34 +54,53 @@ def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
         raise InvalidRequestError("A vacation must end within two years from today.")
     starts = max(datetime.combine(first_day, time()), now)
     ends = datetime.combine(last_day + timedelta(days=1), time())
-    existing = _vacations(player_id)
-    if any(v.starts_at < ends and starts < v.ends_at for v in existing):
-        raise InvalidRequestError("You already have a vacation in those days.")
-    proposed = [*existing, Vacation(starts_at=starts, ends_at=ends)]
-    for year in range(first_day.year, last_day.year + 1):
-        used = _days_in_year(proposed, year)
-        if used > days_per_year:
-            before = _days_in_year(existing, year)
-            raise InvalidRequestError(
-                f"That would use {used} vacation days in {year}; the allowance is "
-                f"{days_per_year} and you have {max(days_per_year - before, 0)} left.")
+    return retrying(lambda: _record(player_id, first_day, last_day, starts, ends,
+                                    days_per_year, now))
+
+
+def _record(player_id: int, first_day: date, last_day: date, starts: datetime, ends: datetime,
+            days_per_year: int, now: datetime) -> Vacation:
     with write_transaction():
+        # The per-player guard: parallel declarations queue here, so each checks the overlap
+        # and the allowance against the vacations already recorded.
+        lock_player(player_id)
+        existing = _vacations(player_id)
+        if any(v.starts_at < ends and starts < v.ends_at for v in existing):
+            raise InvalidRequestError("You already have a vacation in those days.")
+        proposed = [*existing, Vacation(starts_at=starts, ends_at=ends)]
+        for year in range(first_day.year, last_day.year + 1):
+            used = _days_in_year(proposed, year)
+            if used > days_per_year:
+                before = _days_in_year(existing, year)
+                raise InvalidRequestError(
+                    f"That would use {used} vacation days in {year}; the allowance is "
+                    f"{days_per_year} and you have {max(days_per_year - before, 0)} left.")
         vacation = Vacation.create(player=player_id, starts_at=starts, ends_at=ends,
                                    created_at=now)
-        deadlines.refresh_player_deadlines(player_id, now)
-        _tell_opponents(player_id, vacation, now)
+        _push_back_deadlines(player_id, vacation, now)
     return vacation
 
 
-def _tell_opponents(player_id: int, vacation: Vacation, now: datetime) -> None:
+def _push_back_deadlines(player_id: int, vacation: Vacation, now: datetime) -> None:
+    """Each live match of the player is changed through the door's locks (match, then seats,
+    in match order), its deadlines recomputed and its other players told."""
     player = Player.get_by_id(player_id)
-    mine = (Seat.select().join(Match)
-            .where(Seat.player == player_id, Match.status == MatchStatus.ACTIVE))
-    for seat in mine:
-        match = seat.match
-        rules = get_rules(match.game)
-        notify.queue_vacation(match, rules, rules.load(match.state), seat.seat,
-                              player.public_name, vacation.starts_at, vacation.ends_at, now)
+    match_ids = sorted({seat.match_id for seat in
+                        Seat.select(Seat.match).join(Match)
+                        .where(Seat.player == player_id, Match.status == MatchStatus.ACTIVE)})
+    for match_id in match_ids:
+        door = locked(match_id, now)
+        before = list(door.match.to_move)
+        door.touch()
+        for seat in door.seats:
+            if seat.player_id == player_id and seat.owes_since is not None:
+                deadlines.refresh_deadline(seat, now)
+        for seat in door.seats:
+            if seat.player_id == player_id:
+                door.then(functools.partial(
+                    notify.queue_vacation, door.match, door.rules, door.state, seat.seat,
+                    player.public_name, vacation.starts_at, vacation.ends_at, now))
+        finish_change(door, before)
 
 
 def _vacations(player_id: int) -> list[Vacation]:

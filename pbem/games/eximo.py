@@ -322,7 +322,8 @@ class EximoRules(RulesBase):
         if data["removed_at"]:
             text += f"; the checker reached {data['removed_at']} and left the board"
             if data["drops"]:
-                text += f", and new checkers were dropped on {_and(data['drops'])}"
+                text += (", and a new checker was dropped on " if len(data["drops"]) == 1
+                         else ", and new checkers were dropped on ") + _and(data["drops"])
             else:
                 text += ", with no free square to drop on"
         return text

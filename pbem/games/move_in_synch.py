@@ -201,19 +201,21 @@ class MoveInSynchRules(RulesBase):
         if empty == 0:
             if counts[0] == counts[1]:
                 return Outcome(frozenset({0, 1}), scores,
-                               f"the board is full and both players have {counts[0]} symbols: "
-                               "a draw")
+                               f"the board is full and both players have "
+                               f"{_symbols(counts[0])}: a draw")
             winner = 0 if counts[0] > counts[1] else 1
+            # The headline already names the winner ("Blue (ann) wins"): the reason says why.
             return Outcome(frozenset({winner}), scores,
-                           f"the board is full: {SEAT_NAMES[winner]} wins with "
-                           f"{counts[winner]} symbols to {counts[1 - winner]}")
+                           f"the board is full, with {_symbols(counts[winner])} to "
+                           f"{counts[1 - winner]}")
         for seat in (0, 1):
             mine, theirs = counts[seat], counts[1 - seat]
             if mine > theirs + empty:
+                squares = "square" if empty == 1 else "squares"
                 return Outcome(frozenset({seat}), scores,
-                               f"{SEAT_NAMES[seat]} wins: {mine} symbols are more than "
+                               f"{_symbols(mine)} {'is' if mine == 1 else 'are'} more than "
                                f"{SEAT_NAMES[1 - seat]}'s {theirs} plus the {empty} empty "
-                               f"squares, so {SEAT_NAMES[1 - seat]} can no longer catch up")
+                               f"{squares}, so {SEAT_NAMES[1 - seat]} can no longer catch up")
         return None
 
     def view(self, state: SynchState, seat: Seat | None) -> dict[str, Any]:
@@ -604,6 +606,9 @@ def _waiting_for(state: SynchState) -> str:
 def _status(state: SynchState, seat: Seat | None, over: Outcome | None) -> str:
     """One sentence for this viewer: the roles of this move and who owes what."""
     if over is not None:
+        if len(over.winners) == 1:
+            (winner,) = over.winners
+            return f"Game over: {SEAT_NAMES[winner]} wins; {over.reason}."
         return f"Game over: {over.reason}."
     mover = _mover(state)
     if _step(state) == PLACE:
@@ -671,6 +676,10 @@ def _marker_letter(view: Mapping[str, Any], square: str) -> str:
     if len(here) == 2:
         return BOTH_MARKERS
     return MARKER_LETTERS[here[0]] if here else " "
+
+
+def _symbols(count: int) -> str:
+    return f"{count} symbol{'' if count == 1 else 's'}"
 
 
 def _score_line(view: Mapping[str, Any]) -> str:

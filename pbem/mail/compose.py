@@ -27,6 +27,8 @@ from pbem.core.mailviews import RenderCache, context_for, recipient
 from pbem.core.models import OutboxMessage
 from pbem.core.notify import message_key, thread_root_key
 from pbem.core.tokens import token_for
+from pbem.mail.addresses import reply_address_for, with_reply_hint
+from pbem.mail.links import account_links
 from pbem.paths import TEMPLATES
 from pbem.templating import register
 
@@ -67,20 +69,21 @@ class Composer:
             self.env.get_template("email/_inbox_line.txt").render(context).split())
         subject = " ".join(self.env.get_template(f"{folder}/subject.txt")
                            .render(context).split())
-        return Rendered(subject,
-                        self.env.get_template(f"{folder}/body.txt").render(context),
-                        self.env.get_template(f"{folder}/body.html").render(context),
-                        context.get("unsubscribe_url"))
+        text = self.env.get_template(f"{folder}/body.txt").render(context)
+        html = self.env.get_template(f"{folder}/body.html").render(context)
+        text, html = with_reply_hint(self.env, context, self.reply_to(message), text, html)
+        return Rendered(subject, text, html, context.get("unsubscribe_url"))
 
     def context_for(self, message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
         context = context_for(message, cache)
-        context["kind"] = message.template
+        context["mail_kind"] = message.template
         base = self.settings.base_url
         secret = self.settings.secret_key
         context["base_url"] = base
         if message.match_id is not None:
             context["match_url"] = f"{base}/matches/{message.match_id}"
             context["rules_url"] = f"{base}/games/{context['game']}"
+        context.update(account_links(self.settings, message))
         if message.match_id is not None and message.seat is not None:
             seat = cache.seat_rows(cache.match(message.match_id))[message.seat]
             context["play_url"] = f"{base}/play/{token_for(secret, seat)}"
@@ -114,11 +117,15 @@ class Composer:
         email["Date"] = format_datetime(now.replace(tzinfo=UTC))
         match = cache.match(message.match_id) if message.match_id is not None else None
         email["Message-ID"] = self.message_id(message_key(message, match))
-        if message.match_id is not None and message.template != "welcome":
-            root = self.message_id(
-                thread_root_key(cache.match(message.match_id), message.seat))
+        parent = (message.params or {}).get("in_reply_to")
+        if parent is None and message.match_id is not None and message.template != "welcome":
+            parent = thread_root_key(cache.match(message.match_id), message.seat)
+        if parent:
+            root = self.message_id(parent)
             email["In-Reply-To"] = root
             email["References"] = root
+        if reply_to := self.reply_to(message):
+            email["Reply-To"] = reply_to
         email["Auto-Submitted"] = "auto-generated"
         email["X-Auto-Response-Suppress"] = "All"
         if rendered.unsubscribe_url:
@@ -134,7 +141,11 @@ class Composer:
         return email
 
     def message_id(self, key: str) -> str:
-        return f"<{key}@{self.settings.mail_domain}>"
+        # A key of ours gets our domain; a whole id (a player's mail we answer) is kept.
+        return key if key.startswith("<") else f"<{key}@{self.settings.mail_domain}>"
+
+    def reply_to(self, message: OutboxMessage) -> str | None:
+        return reply_address_for(self.settings, message.match_id, message.seat)
 
 
 

@@ -15,14 +15,24 @@ from pbem.paths import TEMPLATES
 from pbem.web import (
     admin,
     api,
+    api_players,
+    archive,
+    archive_api,
+    auth,
+    challenges,
     devmail,
     errors,
     games,
+    inbound,
     inputs,
+    lifecycle,
     mailprefs,
     matches,
+    me,
     play,
     security,
+    seeks,
+    signin,
 )
 from pbem.web.errors import connect_or_unavailable
 
@@ -54,6 +64,11 @@ def create_app(settings: Settings | None = None,
     app.jinja_env.undefined = StrictUndefined
     templating.register(app.jinja_env)
     bind_database(settings.database_url)
+    if settings.trusted_proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies,  # type: ignore[method-assign]
+                                x_proto=settings.trusted_proxies)
 
     inputs.init_app(app)
 
@@ -68,7 +83,9 @@ def create_app(settings: Settings | None = None,
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, matches, api, admin, mailprefs, security, errors):
+    for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
+                   admin, auth, signin, me, challenges, seeks, mailprefs, security, errors,
+                   inbound):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
@@ -76,7 +93,10 @@ def create_app(settings: Settings | None = None,
     # A seat's private link is its credential (a cross-site page cannot know it), as is a mail
     # preferences or unsubscribe link (RFC 8058 forbids asking for more), and the API
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
-    for blueprint in ("play", "api", "devmail", "mailprefs"):
+    # The players' API authenticates by Bearer token only, never by cookie (see auth.py), and
+    # the inbound endpoint with a bearer secret.
+    for blueprint in ("play", "lifecycle", "api", "api_players", "devmail", "inbound",
+                      "mailprefs"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

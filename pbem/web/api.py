@@ -1,23 +1,27 @@
 """The JSON API: a seat's record and moves by token, and public match records.
 
 Errors are problem+json (RFC 9457): 400 malformed request, 404 bad token or match, 409 stale
-or duplicate submission, 422 a move the rules refuse (with the rules' message).
+or duplicate submission or an action not allowed now, 422 a move the rules refuse (with the
+rules' message).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Flask, jsonify, request
 from werkzeug.wrappers import Response
 
+from pbem.core import lifecycle
 from pbem.core.matches import get_match
 from pbem.core.play import submit_move
 from pbem.core.records import public_record
 from pbem.core.tokens import seat_for_token
 from pbem.errors import InvalidRequestError
 from pbem.web.clock import now
-from pbem.web.matches import requested_ply
+from pbem.web.matches import requested_moves, requested_ply
 from pbem.web.play import record_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -37,16 +41,39 @@ def seat_move(token: str) -> Response:
         raise InvalidRequestError('"move" must be a non-empty string, like "e2-e3"')
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
         raise InvalidRequestError('"ply" must be the move number you saw (a whole number)')
-    result = submit_move(seat.match_id, seat.seat, text, ply, now())
+    offer_draw = body.get("offer_draw", False)
+    if not isinstance(offer_draw, bool):
+        raise InvalidRequestError('"offer_draw" must be true or false')
+    result = submit_move(seat.match_id, seat.seat, text, ply, now(), offer_draw=offer_draw)
     record = record_for(seat_for_token(token))
     record["applied"] = {"move": result.text, "events": list(result.events)}
     return _private(jsonify(record))
 
 
+def _lifecycle(service: Callable[[int, int, datetime], str]) -> Callable[[str], Response]:
+    def view(token: str) -> Response:
+        seat = seat_for_token(token)
+        done = service(seat.match_id, seat.seat, now())
+        record = record_for(seat_for_token(token))
+        record["done"] = done
+        return _private(jsonify(record))
+    return view
+
+
+# Modelled on lichess's board API. Each answers the new record, or problem+json: 409 (with
+# the reason) when the action is not allowed now, 404 for a bad token.
+for _path, _service in (("resign", lifecycle.resign), ("draw/yes", lifecycle.draw_yes),
+                        ("draw/no", lifecycle.draw_no), ("abort", lifecycle.abort),
+                        ("claim-victory", lifecycle.claim_victory)):
+    bp.add_url_rule(f"/play/<token>/{_path}", "seat_" + _path.replace("/", "_").replace("-", "_"),
+                    _lifecycle(_service), methods=["POST"])
+
+
 @bp.get("/matches/<int:match_id>")
 def match_record(match_id: int) -> Response:
     match = get_match(match_id)
-    return jsonify(public_record(match, now(), requested_ply(match.ply)))
+    return jsonify(public_record(match, now(), requested_ply(match.ply),
+                                 requested_moves(match.ply)))
 
 
 def _json_object() -> dict[str, Any]:

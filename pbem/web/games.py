@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, abort, redirect, render_template, url_for
+from flask import Blueprint, Flask, abort, current_app, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from pbem.games import REGISTRY
@@ -28,7 +28,10 @@ def rules_page(slug: str) -> Response | str:
         abort(404)
     if rules.slug != slug:
         return redirect(url_for("games.rules_page", slug=rules.slug), 301)
-    return render_template(f"games/{slug}/rules.html", rules=rules)
+    settings = current_app.config["PBEM_SETTINGS"]
+    return render_template(f"games/{slug}/rules.html", rules=rules,
+                           max_extension_days=settings.max_extension_days,
+                           autoplay_limit=settings.autoplay_limit)
 
 
 def init_app(app: Flask) -> None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, jsonify, render_template, request
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, jsonify, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem.core.matches import get_match, recent_matches
+from pbem.core.archive import Filters, list_matches
+from pbem.core.matches import get_match
 from pbem.core.records import public_record
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
+from pbem.web.auth import current_player
 from pbem.web.clock import now
 from pbem.web.inputs import whole_number
 
@@ -17,18 +21,50 @@ bp = Blueprint("matches", __name__)
 
 @bp.get("/matches")
 def index() -> str:
-    titles = {slug: rules.title for slug, rules in REGISTRY.items()}
-    return render_template("matches/index.html", matches=recent_matches(), titles=titles)
+    """The archive: filters in the query, a keyset page at a time (`?cursor=`)."""
+    filters = Filters.parse(request.args)
+    page = list_matches(filters, request.args.get("cursor") or None)
+    games = sorted(REGISTRY.values(), key=lambda rules: rules.title)
+    return render_template("matches/index.html", page=page, filters=filters, games=games,
+                           first_page=not request.args.get("cursor"))
 
 
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int) -> str:
     match = get_match(match_id)
     shown = requested_ply(match.ply)
-    record = public_record(match, now(), shown)
+    record = public_record(match, now(), shown, requested_moves(match.ply))
     # Only the live position follows the match by itself; a replayed one stays put.
     poll = poll_tag(match.ply, match.status) if match.is_live and shown is None else None
-    return render_template("matches/show.html", record=record, poll_tag=poll)
+    viewer = current_player()
+    can_rematch = (viewer is not None and not match.is_live
+                   and any(seat.player_id == viewer.id for seat in match.seat_rows()))
+    return render_template("matches/show.html", record=record, poll_tag=poll,
+                           preview=preview(record), can_rematch=can_rematch)
+
+
+def preview(record: dict[str, Any]) -> dict[str, str]:
+    """Title, description, permalink and image of a match page at its shown ply, for link
+    previews: the game, the players and the position, in one sentence each."""
+    match_id, shown, latest = record["match"], record["shown_ply"], record["ply"]
+    players = " vs ".join(f"{p['name']} ({p['label']})" for p in record["players"])
+    if shown == latest and record["status"] == "finished" and record["result"]:
+        position = f"Finished after {latest} moves: {record['result']['headline']}."
+    elif shown == latest and record["status"] == "aborted":
+        position = f"Aborted after {latest} moves."
+    else:
+        waiting = " and ".join(record["shown_to_move"])
+        position = (f"After move {shown} of {latest}" + (" (in play)" if record["status"] ==
+                                                        "active" else "")
+                    + (f": {waiting} to move." if waiting else "."))
+    return {
+        "title": f"{record['title']} #{match_id}: "
+                 + " vs ".join(p["name"] for p in record["players"])
+                 + (f", move {shown}" if shown != latest else ""),
+        "description": f"{record['title']}: {players}. {position}",
+        "permalink": site_url("matches.show", match_id=match_id, ply=shown),
+        "image": site_url("archive.board_svg", match_id=match_id, ply=shown),
+    }
 
 
 @bp.get("/matches/<int:match_id>/ply")
@@ -48,15 +84,39 @@ def poll_tag(ply: int, status: str) -> str:
 
 
 def requested_ply(latest: int) -> int | None:
-    raw = request.args.get("ply")
+    return _number_arg("ply", f"a move number from 0 to {latest}")
+
+
+def requested_moves(latest: int) -> int | None:
+    """`?moves=N`: the move list's page that ends at move N (default: the latest)."""
+    return _number_arg("moves", f"a move number from 1 to {latest}")
+
+
+def page_url(**changes: object) -> str:
+    """This page's address with some query arguments changed (None drops one): the links to
+    other pages of a list keep the rest of the query (the ply shown, the filters)."""
+    args: dict[str, Any] = {**request.args.to_dict(), **changes}
+    args = {name: value for name, value in args.items() if value is not None}
+    return url_for(request.endpoint or "matches.index", **{**(request.view_args or {}), **args})
+
+
+def site_url(endpoint: str, **values: Any) -> str:
+    """An absolute address on the configured base URL (stable whatever Host a request used)."""
+    base = current_app.config["PBEM_SETTINGS"].base_url.rstrip("/")
+    return base + url_for(endpoint, **values)
+
+
+def _number_arg(name: str, what: str) -> int | None:
+    raw = request.args.get(name)
     if raw is None or raw == "":
         return None
-    ply = whole_number(raw)
-    if ply is None:
+    number = whole_number(raw)
+    if number is None:
         shown = raw if len(raw) <= 20 else raw[:20] + "…"
-        raise InvalidRequestError(f"ply must be a move number from 0 to {latest}, not {shown!r}")
-    return ply
+        raise InvalidRequestError(f"{name} must be {what}, not {shown!r}")
+    return number
 
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
+    app.jinja_env.globals["page_url"] = page_url

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date
-from zoneinfo import available_timezones
 
 from flask import (
     Blueprint,
@@ -18,7 +17,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from pbem.core.models import Player, Seat
+from pbem.core.models import Seat
 from pbem.core.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.records import public_record, seat_record
 from pbem.core.tokens import seat_for_token
@@ -28,7 +27,7 @@ from pbem.games.base import RulesError
 from pbem.web.clicks import click_moves
 from pbem.web.clock import now
 from pbem.web.inputs import whole_number
-from pbem.web.matches import poll_tag, requested_ply
+from pbem.web.matches import poll_tag, requested_moves, requested_ply
 
 bp = Blueprint("play", __name__)
 
@@ -58,13 +57,15 @@ def move(token: str) -> Response:
         return _page(record_for(seat), status=400,
                      error="The form was incomplete (no move number). Reload the page.")
     try:
-        result = submit_move(seat.match_id, seat.seat, text, ply, now())
+        result = submit_move(seat.match_id, seat.seat, text, ply, now(),
+                             offer_draw=request.form.get("offer_draw") == "yes")
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         kept = text if len(text) <= MAX_MOVE_TEXT else ""
         return _page(record_for(seat), status=status, error=str(error), typed=kept)
     news = "; ".join(result.events)
-    flash(f"Your move {result.text} was made." + (f" {news}." if news else ""), "ok")
+    flash(f"Your move {result.text} was made." + (f" {news}." if news else "")
+          + (" You offered a draw." if request.form.get("offer_draw") == "yes" else ""), "ok")
     return redirect(url_for("play.show", token=token), code=303)
 
 
@@ -83,21 +84,10 @@ def vacation(token: str) -> Response:
     return redirect(url_for("play.show", token=token), code=303)
 
 
-@bp.post("/play/<token>/timezone")
-def timezone(token: str) -> Response:
-    seat = seat_for_token(token)
-    zone = (request.form.get("timezone") or "").strip()
-    if zone and zone not in available_timezones():
-        return _page(record_for(seat), status=400,
-                     error=f"{zone!r} is not a time zone name (like Europe/Paris).")
-    Player.update(timezone=zone or None).where(Player.id == seat.player_id).execute()
-    flash("Deadlines are now shown in " + (zone or "UTC only") + ".", "ok")
-    return redirect(url_for("play.show", token=token), code=303)
-
-
 def record_for(seat: Seat) -> dict:
     settings = current_app.config["PBEM_SETTINGS"]
-    return seat_record(seat, now(), settings.vacation_days_per_year)
+    return seat_record(seat, now(), settings.vacation_days_per_year,
+                       requested_moves(seat.match.ply))
 
 
 def _date(text: str, label: str) -> date:

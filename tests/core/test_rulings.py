@@ -9,7 +9,7 @@ import pytest
 from pbem.core.matches import create_match
 from pbem.core.models import Adjudication, AuditEntry, Match, Move, OutboxMessage, Seat
 from pbem.core.records import public_record
-from pbem.core.rulings import make_ruling
+from pbem.core.rulings import AlreadyRuledError, make_ruling
 from pbem.core.sweep import sweep
 from pbem.errors import InvalidRequestError, NotFoundError
 from tests.conftest import START
@@ -81,9 +81,9 @@ def test_a_ruling_needs_a_reason_an_open_entry_and_a_known_kind(db_url: str) -> 
         make_ruling(match.id, "banish", "x", "ref", LATER)
     with pytest.raises(InvalidRequestError, match="how long"):
         make_ruling(match.id, "extend", "x", "ref", LATER)
-    with pytest.raises(NotFoundError, match="no open adjudication"):
+    with pytest.raises(NotFoundError, match="no match"):
         make_ruling(match.id + 1, "award", "x", "ref", LATER)
     make_ruling(match.id, "draw", "fair", "ref", LATER)
-    with pytest.raises(NotFoundError, match="no open adjudication"):
+    with pytest.raises(AlreadyRuledError, match=r"Already ruled: .*\(declare the match drawn"):
         make_ruling(match.id, "award", "again", "ref", LATER)
     assert AuditEntry.select().count() == 1

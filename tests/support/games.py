@@ -127,6 +127,7 @@ class BidsRules(RulesBase):
     player_counts = frozenset({3, 4})
     options = (Option("hand", 3, "cards dealt to each player", minimum=1, maximum=5),)
     hidden_information = True
+    reveal_events = frozenset({"round"})
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> BidsState:
         self.check_player_count(players)
@@ -191,6 +192,9 @@ class BidsRules(RulesBase):
         names = ", ".join(f"Player {i + 1}" for i in sorted(winners))
         return Outcome(winners, tuple(float(p) for p in state.points),
                        f"most rounds won ({best}): {names}")
+
+    def current_scores(self, state: BidsState) -> tuple[float, ...]:
+        return tuple(float(p) for p in state.points)
 
     def view(self, state: BidsState, seat: Seat | None) -> dict[str, Any]:
         return {

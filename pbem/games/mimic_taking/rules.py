@@ -168,6 +168,9 @@ class MimicTakingRules(RulesBase):
             return _take(state, seat, move.cards)
         return _choose_last(state, seat, move.kind)
 
+    # The round's summary shows every stack and every last-card choice.
+    reveal_events = frozenset({"round_scored"})
+
     def move_visibility(self, state: MimicTakingState, seat: Seat,
                         move: Move) -> frozenset[Seat] | None:
         # Kept cards go into a face-down stack, and the last-card choice stays secret until

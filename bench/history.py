@@ -1,0 +1,147 @@
+"""History pages must cost about the same at any ply (issue: "replay without replaying").
+
+    python bench/history.py [--database-url URL] [--rounds 7] [--requests 20]
+
+Builds a Move-in-Synch match of 600 plies, one of 500 and one of 10 through the real move
+service, then times, in interleaved rounds through the Flask app:
+- the public page `/matches/<id>?ply=500` against `?ply=10` on the 600-ply match;
+- the play page of the 500-ply match against that of the 10-ply match.
+Prints each as a ratio (median over rounds, with the spread). Default database: a temporary
+SQLite file; a PostgreSQL URL works too (its tables are dropped and recreated).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pbem.config import load_settings
+from pbem.core.db import bind_database, database
+from pbem.core.matches import create_match, current_state, replay, rules_for
+from pbem.core.migrations import drop_everything, migrate
+from pbem.core.models import Match
+from pbem.core.play import submit_move
+from pbem.web import create_app
+
+NOW = datetime(2026, 6, 1, 12, 0)
+# Any strong key: links are never followed here, but weak keys are refused.
+SECRET = secrets.token_urlsafe(32)
+GAME = "move-in-synch"
+
+
+def build(url: str) -> tuple[int, dict[int, str]]:
+    """The 600-ply match's id, and a seat token of a match at each of 10 and 500 plies."""
+    bind_database(url)
+    database.connect(reuse_if_open=True)
+    drop_everything()
+    migrate()
+    long_id = None
+    tokens = {}
+    for target in (600, 500, 10):
+        for seed in range(1, 200):
+            created = create_match(GAME, ["a@example.org", "b@example.org"], {}, SECRET, NOW,
+                                   seed=seed, time_control="30d")
+            if _play(created.match.id, seed, target):
+                break
+        else:
+            raise SystemExit(f"no seed gave a {target}-ply match")
+        if target == 600:
+            long_id = created.match.id
+        else:
+            match = Match.get_by_id(created.match.id)
+            rules = rules_for(match)
+            seat = min(rules.to_move(current_state(match)))
+            tokens[target] = created.tokens[seat]
+    assert long_id is not None
+    return long_id, tokens
+
+
+def _play(match_id: int, seed: int, plies: int) -> bool:
+    chooser = random.Random(seed)
+    for ply in range(plies):
+        match = Match.get_by_id(match_id)
+        if not match.is_live:
+            return False
+        rules = rules_for(match)
+        state = current_state(match)
+        seat = min(rules.to_move(state))
+        text = rules.format_move(state, chooser.choice(list(rules.legal_moves(state, seat))))
+        submit_move(match_id, seat, text, ply, NOW + timedelta(minutes=ply))
+    return Match.get_by_id(match_id).is_live
+
+
+def measure(client, paths: dict[str, str], rounds: int, requests: int
+            ) -> dict[str, dict[str, list[float]]]:
+    """Per path, the wall-clock and the process CPU time per request in each round. On a
+    shared machine the CPU time is the steadier figure (on SQLite it includes the queries)."""
+    for path in paths.values():  # warm up: templates compiled, caches filled
+        assert client.get(path).status_code == 200, path
+    times = {name: {"wall": [], "cpu": []} for name in paths}
+    for number in range(rounds):
+        order = list(paths.items())
+        if number % 2:
+            order.reverse()
+        for name, path in order:
+            wall, cpu = time.perf_counter(), time.process_time()
+            for _ in range(requests):
+                client.get(path)
+            times[name]["wall"].append((time.perf_counter() - wall) / requests)
+            times[name]["cpu"].append((time.process_time() - cpu) / requests)
+    return times
+
+
+def report(label: str, slow: dict[str, list[float]], fast: dict[str, list[float]],
+           target: str) -> None:
+    parts = []
+    for clock in ("wall", "cpu"):
+        ratios = [a / b for a, b in zip(slow[clock], fast[clock], strict=True)]
+        parts.append(f"{clock} {statistics.median(ratios):.2f} (spread {min(ratios):.2f}-"
+                     f"{max(ratios):.2f}; {statistics.median(slow[clock]) * 1000:.1f} vs "
+                     f"{statistics.median(fast[clock]) * 1000:.1f} ms)")
+    print(f"{label} [target {target}]:\n  " + "\n  ".join(parts))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--database-url")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--requests", type=int, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        url = args.database_url or f"sqlite:///{folder}/history.sqlite3"
+        started = time.perf_counter()
+        long_id, tokens = build(url)
+        print(f"built 600-, 500- and 10-ply {GAME} matches in "
+              f"{time.perf_counter() - started:.1f} s ({url.split(':', 1)[0]})")
+        settings = load_settings({"database_url": url, "secret_key": SECRET,
+                                  "base_url": "http://bench.test",
+                                  "instance_path": f"{folder}/instance"}, environ={})
+        client = create_app(settings).test_client()
+        times = measure(client, {
+            "ply500": f"/matches/{long_id}?ply=500", "ply10": f"/matches/{long_id}?ply=10",
+            "play500": f"/play/{tokens[500]}", "play10": f"/play/{tokens[10]}",
+        }, args.rounds, args.requests)
+        report("/matches/<id>?ply=500 / ?ply=10 (600-ply match)", times["ply500"],
+               times["ply10"], "<= 1.2")
+        report("play page at ply 500 / at ply 10", times["play500"], times["play10"],
+               "<= 1.3")
+        database.connect(reuse_if_open=True)
+        match = Match.get_by_id(long_id)
+        started = time.perf_counter()
+        replay(match, 500)
+        print(f"(for comparison: replaying 500 moves from the seed takes "
+              f"{(time.perf_counter() - started) * 1000:.1f} ms, which a page no longer does)")
+        database.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,235 @@
+"""Importing a finished match from its `record.json` (see exports.py), e.g. from another
+install. Every move is replayed through the rules before anything is written: one illegal
+move, or a record that is not a finished match, refuses the whole import with a message that
+says which move and why."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from pbem.core import standings
+from pbem.core.clocks import TimeControl
+from pbem.core.db import write_transaction
+from pbem.core.deadlines import TimeoutPolicy
+from pbem.core.exports import FORMAT, VERSION
+from pbem.core.matches import MAX_SEED
+from pbem.core.models import (
+    Adjudication,
+    AdjudicationStatus,
+    AuditEntry,
+    Match,
+    MatchStatus,
+    Move,
+    Player,
+    Seat,
+)
+from pbem.core.tokens import seat_token, token_hash
+from pbem.errors import InvalidRequestError
+from pbem.games import REGISTRY
+from pbem.games.base import GameRules, RulesError
+
+# Players a record names who are not known here get an address that can never receive mail
+# (RFC 2606 reserves .invalid); they show under their recorded name.
+IMPORTED_DOMAIN = "imported.invalid"
+
+
+def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell",
+                  source: str = "a record") -> Match:
+    """Recreate the finished match `data` describes; raise InvalidRequestError saying why not."""
+    record = _object(data, "the record")
+    if record.get("format") != FORMAT or record.get("version") != VERSION:
+        raise InvalidRequestError(f"This is not a pbem match record (format {FORMAT!r}, "
+                                  f"version {VERSION}).")
+    game = record.get("game")
+    rules = REGISTRY.get(game) if isinstance(game, str) else None
+    if rules is None:
+        raise InvalidRequestError(f"This server has no game called {game!r}.")
+    if record.get("rules_version") != rules.rules_version:
+        raise InvalidRequestError(
+            f"The record was played under {rules.title} rules version "
+            f"{record.get('rules_version')!r}; this server has version {rules.rules_version}.")
+    if record.get("status") != "finished":
+        raise InvalidRequestError(f"Only finished matches can be imported; this one is "
+                                  f"{record.get('status')!r}.")
+    seed = record.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
+        raise InvalidRequestError("The record has no usable seed (a finished match's record "
+                                  "carries it).")
+    names = _names(record.get("players"))
+    try:
+        rules.check_player_count(len(names))
+        options = rules.resolve_options(_object(record.get("options", {}), "options"))
+    except RulesError as error:
+        raise InvalidRequestError(f"The record's setup is refused: {error}") from None
+    result = _result(record.get("result"), len(names))
+    moves = _replay(rules, len(names), options, seed, record.get("moves"))
+    final = moves[-1]["state"] if moves else rules.new_game(len(names), options, seed)
+    outcome = rules.outcome(final)
+    if outcome is None and rules.to_move(final) and not result["reason"]:
+        raise InvalidRequestError("The moves leave the game unfinished and the record gives "
+                                  "no reason it ended.")
+    if outcome is not None and set(outcome.winners) != set(result["winners"]):
+        raise InvalidRequestError(
+            f"The record's result names winners {result['winners']}, but the moves end the "
+            f"game with {sorted(outcome.winners)} winning.")
+    created = _time(record.get("created_at"), "created_at")
+    finished = (_time(record["finished_at"], "finished_at") if record.get("finished_at")
+                else moves[-1]["at"] if moves else created)
+    clock = record.get("time_control") or "3d"
+    policy = record.get("on_timeout") or TimeoutPolicy.ADJUDICATE
+    if not isinstance(clock, str) or not isinstance(policy, str) or policy not in \
+            TimeoutPolicy.ALL:
+        raise InvalidRequestError("The record's time control or timeout policy is unreadable.")
+    TimeControl.parse(clock)
+    rulings = _rulings(record.get("rulings", []), len(names))
+    with write_transaction():
+        match = Match.create(
+            game=rules.slug, rules_version=rules.rules_version, options=options, seed=seed,
+            status=MatchStatus.FINISHED, ply=len(moves),
+            turn=moves[-1]["next_turn"] if moves else 0, to_move=[], state=rules.dump(final),
+            result=result, thread_key=secrets.token_hex(8), time_control=clock,
+            on_timeout=policy, created_at=created, updated_at=finished, finished_at=finished)
+        for seat, name in enumerate(names):
+            Seat.create(match=match, seat=seat, player=_player(name, now),
+                        token_hash=token_hash(seat_token(secret_key, match.id, seat, 1)))
+        Move.insert_many([{
+            "match": match.id, "ply": ply, "turn": move["turn"], "seat": move["seat"],
+            "text": move["text"], "visible_to": move["visible_to"], "events": move["events"],
+            "note": move["note"], "created_at": move["at"], "state": rules.dump(move["state"]),
+        } for ply, move in enumerate(moves, start=1)]).execute()
+        for ruling in rulings:
+            Adjudication.create(match=match, seat=ruling["seat"], cause=ruling["cause"],
+                                status=AdjudicationStatus.RULED, opened_at=ruling["at"],
+                                ruling=ruling["ruling"], reason=ruling["reason"],
+                                ruled_by="import", ruled_at=ruling["at"])
+        standings.settle(match.id)
+        AuditEntry.create(at=now, actor=actor, action="import", match=match,
+                          reason=f"imported from {source}",
+                          detail={"original_match": record.get("match")})
+    return match
+
+
+def _replay(rules: GameRules, seats: int, options: dict[str, Any], seed: int,
+            raw: Any) -> list[dict[str, Any]]:
+    if not isinstance(raw, list):
+        raise InvalidRequestError("The record's moves must be a list.")
+    state = rules.new_game(seats, options, seed)
+    turn = 0
+    replayed = []
+    for ply, item in enumerate(raw, start=1):
+        move = _object(item, f"move {ply}")
+        seat, text = move.get("seat"), move.get("text")
+        where = f"Move {ply}"
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+            raise InvalidRequestError(f"{where} names no seat of this match.")
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidRequestError(f"{where} has no move text (a live match's record hides "
+                                      "secret moves; only finished records import).")
+        label = rules.seat_label(state, seat)
+        before = rules.to_move(state)
+        if seat not in before:
+            raise InvalidRequestError(
+                f"{where} ({label} {text!r}) is illegal: "
+                + ("the game was already over." if not before else f"it was not {label}'s "
+                   "turn.") + " Nothing was imported.")
+        try:
+            parsed = rules.parse_move(state, seat, text)
+        except RulesError as error:
+            raise InvalidRequestError(f"{where} ({label} {text!r}) is illegal: {error}. "
+                                      "Nothing was imported.") from None
+        canonical = rules.format_move(state, parsed)
+        readers = rules.move_visibility(state, seat, parsed)
+        transition = rules.apply_move(state, seat, parsed)
+        after = rules.to_move(transition.state)
+        same_decision = bool(after) and after == before - {seat}
+        note = move.get("autoplayed")
+        replayed.append({
+            "seat": seat, "text": canonical, "turn": turn,
+            "visible_to": None if readers is None else sorted(readers),
+            "events": [{"kind": e.kind, "data": e.data,
+                        "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
+                       for e in transition.events],
+            "note": note if isinstance(note, str) else None,
+            "at": _time(move.get("at"), f"move {ply}'s time"),
+            "state": transition.state,
+        })
+        turn = turn if same_decision else turn + 1
+        replayed[-1]["next_turn"] = turn
+        state = transition.state
+    return replayed
+
+
+def _names(raw: Any) -> list[str]:
+    if not isinstance(raw, list) or not raw:
+        raise InvalidRequestError("The record's players must be a list of {seat, name}.")
+    names = []
+    for number, item in enumerate(sorted(raw, key=lambda p: _object(p, "a player")
+                                         .get("seat", -1))):
+        name = item.get("name")
+        if item.get("seat") != number:
+            raise InvalidRequestError("The record's players must have seats 0, 1, 2, … once "
+                                      "each.")
+        if not isinstance(name, str) or not name.strip() or "@" in name or len(name) > 64:
+            raise InvalidRequestError(f"Seat {number}'s player name {name!r} is not a display "
+                                      "name (1 to 64 characters, no @).")
+        names.append(name.strip())
+    return names
+
+
+def _result(raw: Any, seats: int) -> dict[str, Any]:
+    result = _object(raw, "the result")
+    winners, scores, reason = result.get("winners"), result.get("scores"), result.get("reason")
+    if not isinstance(winners, list) or not all(
+            isinstance(w, int) and 0 <= w < seats for w in winners):
+        raise InvalidRequestError("The result's winners must be a list of seat numbers.")
+    if not isinstance(scores, list) or len(scores) != seats or not all(
+            isinstance(x, int | float) and not isinstance(x, bool) for x in scores):
+        raise InvalidRequestError("The result's scores must be one number per seat.")
+    if not isinstance(reason, str):
+        raise InvalidRequestError("The result needs a reason (text).")
+    return {"winners": sorted(set(winners)), "scores": [float(x) for x in scores],
+            "reason": reason}
+
+
+def _rulings(raw: Any, seats: int) -> list[dict[str, Any]]:
+    if not isinstance(raw, list):
+        raise InvalidRequestError("The record's rulings must be a list.")
+    rulings = []
+    for item in raw:
+        ruling = _object(item, "a ruling")
+        seat = ruling.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < seats or not isinstance(
+                ruling.get("ruling"), str):
+            raise InvalidRequestError("A ruling in the record names no seat or no ruling.")
+        rulings.append({"seat": seat, "ruling": ruling["ruling"][:16],
+                        "cause": str(ruling.get("cause") or "timeout")[:16],
+                        "reason": str(ruling.get("reason") or ""),
+                        "at": _time(ruling.get("at"), "a ruling's time")})
+    return rulings
+
+
+def _player(name: str, now: datetime) -> Player:
+    """The player known here by that display name, else one made for the import."""
+    known = Player.get_or_none(Player.name == name)
+    if known is not None:
+        return known
+    return Player.for_email(f"{name}@{IMPORTED_DOMAIN}", now)
+
+
+def _object(value: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidRequestError(f"In the record, {what} must be a JSON object.")
+    return value
+
+
+def _time(value: Any, what: str) -> datetime:
+    if not isinstance(value, str):
+        raise InvalidRequestError(f"The record's {what} is missing.")
+    try:
+        moment = datetime.fromisoformat(value.removesuffix("Z"))
+    except ValueError:
+        raise InvalidRequestError(f"The record's {what} {value!r} is not an ISO time.") from None
+    return moment.replace(tzinfo=None)

@@ -1,0 +1,146 @@
+"""A match's life outside its moves: resign, draw offers and answers, abort, claiming a win.
+
+Each is one change through the door (changes.py), so it races safely with moves, timeouts and
+rulings: exactly one of two racing changes wins and nothing is half-applied. These are the
+functions the web page, the API, the CLI and reply-by-email call; each returns a sentence for
+the player or raises a PbemError (a ConflictError, 409, when the change is not allowed now,
+with the reason).
+
+- **Resign** at any time in a live match. Two players: the other seat wins. Three or four: the
+  resigning seat comes last and the others are ranked by the game's scores so far.
+- **Draw**: `draw_yes` offers a draw, or accepts the standing offer; with three or four
+  players every other seat must accept. `draw_no` declines it. See offers.py.
+- **Abort** before every seat has made its first move: no result. Afterwards it is refused.
+- **Claim victory** under the `claim` timeout policy, once another seat's time has run out
+  and it still has not moved: that seat loses as it would by forfeit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from pbem.core import lifecycle_mail, offers
+from pbem.core.changes import Locked, apply_change
+from pbem.core.deadlines import TimeoutPolicy
+from pbem.core.models import Match, MatchStatus, Move, Seat
+from pbem.core.rulings import finish, lose
+from pbem.errors import ConflictError
+
+ACTIONS = ("move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort",
+           "claim-victory")
+
+
+def resign(match_id: int, seat: int, now: datetime) -> str:
+    def change(door: Locked) -> str:
+        _check_live(door.match)
+        door.seat(seat)
+        name = door.rules.seat_label(door.state, seat)
+        lose(door, {seat}, f"{name} resigned")
+        return "You resigned. Every player has been told the result."
+    return apply_change(match_id, change, now)
+
+
+def draw_yes(match_id: int, seat: int, now: datetime) -> str:
+    """Offer a draw, or accept the standing offer of another seat."""
+    def change(door: Locked) -> str:
+        _check_live(door.match)
+        door.seat(seat)
+        found = offers.standing(door.match)
+        if found is None or found.seat == seat:
+            offers.offer(door, seat)
+            return "You offered a draw. It stands until the others answer or move."
+        if not offers.accept(door, seat):
+            return "You accepted the draw offer; waiting for the other players to answer."
+        count = len(door.seats)
+        finish(door, frozenset(range(count)), [1 / count] * count, "drawn by agreement")
+        return "The match is drawn by agreement."
+    return apply_change(match_id, change, now)
+
+
+def draw_no(match_id: int, seat: int, now: datetime) -> str:
+    def change(door: Locked) -> str:
+        door.seat(seat)
+        offers.decline(door, seat)
+        return "You declined the draw offer; the match goes on."
+    return apply_change(match_id, change, now)
+
+
+def abort(match_id: int, seat: int, now: datetime) -> str:
+    def change(door: Locked) -> str:
+        door.seat(seat)
+        check_abortable(door.match)
+        door.write(status=MatchStatus.ABORTED, finished_at=now, to_move=[])
+        door.then(lambda: lifecycle_mail.queue_aborted(door, seat))
+        return "The match is aborted: it has no result."
+    return apply_change(match_id, change, now)
+
+
+def claim_victory(match_id: int, seat: int, now: datetime) -> str:
+    def change(door: Locked) -> str:
+        late = claimable_from(door.match, door.seats, seat)
+        names = " and ".join(door.rules.seat_label(door.state, s) for s in sorted(late))
+        claimer = door.rules.seat_label(door.state, seat)
+        lose(door, late, f"{names} ran out of time; {claimer} claimed the win")
+        return "You claimed the win. Every player has been told the result."
+    return apply_change(match_id, change, now)
+
+
+def allowed(match: Match, seat: int) -> list[str]:
+    """What `seat` may do now, in the API's words (`"can"`)."""
+    seats = match.seat_rows()
+    to_move = set(match.to_move)
+    standing = offers.standing(match)
+    checks: dict[str, Callable[[], object]] = {
+        "move": lambda: _require(match.is_live and seat in to_move, "not your turn"),
+        "resign": lambda: _check_live(match),
+        "offer-draw": lambda: offers.check_can_offer(match, seat),
+        "accept-draw": lambda: _require(standing is not None and standing.seat != seat
+                                        and seat not in standing.accepted_by, "no offer"),
+        "decline-draw": lambda: _require(standing is not None and standing.seat != seat
+                                         and seat not in standing.accepted_by, "no offer"),
+        "abort": lambda: check_abortable(match),
+        "claim-victory": lambda: claimable_from(match, seats, seat),
+    }
+    can = []
+    for action in ACTIONS:
+        try:
+            checks[action]()
+        except ConflictError:
+            continue
+        can.append(action)
+    return can
+
+
+def check_abortable(match: Match) -> None:
+    _check_live(match)
+    movers = {row.seat for row in Move.select(Move.seat).where(Move.match == match)}
+    if len(movers) >= len(match.seat_rows()):
+        raise ConflictError("Every player has made a move, so the match can no longer be "
+                            "aborted. You may resign or offer a draw instead.")
+
+
+def claimable_from(match: Match, seats: list[Seat], seat: int) -> set[int]:
+    """The seats whose time ran out and who still owe their move, if `seat` may claim."""
+    _check_live(match)
+    if match.on_timeout != TimeoutPolicy.CLAIM:
+        raise ConflictError("This match does not settle timeouts by a claim (its policy is "
+                            f"{match.on_timeout}): there is no win to claim.")
+    mine = next((row for row in seats if row.seat == seat), None)
+    if mine is None or mine.out_of_time_at is not None:
+        raise ConflictError("Your own time has run out: you cannot claim the win.")
+    late = {row.seat for row in seats if row.seat != seat and row.out_of_time_at is not None
+            and row.seat in set(match.to_move)}
+    if not late:
+        raise ConflictError("Nobody's time has run out: there is no win to claim.")
+    return late
+
+
+def _check_live(match: Match) -> None:
+    if not match.is_live:
+        raise ConflictError(f"Match {match.id} is over.")
+
+
+def _require(condition: bool, reason: str) -> None:
+    if not condition:
+        raise ConflictError(reason)

@@ -1,0 +1,112 @@
+"""Draw offers, inside a match the door (changes.py) has locked.
+
+A seat offers a draw with or without a move. The offer stands until every other seat has
+accepted it (the match is then drawn), one of them says no, or one of them moves without
+accepting (moving declines it). After an offer of yours was declined you may offer again only
+once you have made two more moves of your own, so an offer cannot be used to spam.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core import lifecycle_mail
+from pbem.core.changes import Locked
+from pbem.core.models import DrawOffer, DrawOfferStatus, Match, Move
+from pbem.errors import ConflictError
+
+MOVES_BETWEEN_OFFERS = 2
+
+
+def standing(match: Match) -> DrawOffer | None:
+    return (DrawOffer.select().where(DrawOffer.match == match,
+                                     DrawOffer.status == DrawOfferStatus.OPEN)
+            .order_by(DrawOffer.id.desc()).first())
+
+
+def check_can_offer(match: Match, seat: int) -> None:
+    """Raise ConflictError saying why `seat` may not offer a draw now."""
+    if not match.is_live:
+        raise ConflictError(f"Match {match.id} is over: there is nothing to offer a draw in.")
+    offer = standing(match)
+    if offer is not None and offer.seat == seat:
+        raise ConflictError("Your draw offer still stands; the others have not all answered.")
+    if offer is not None:
+        raise ConflictError("A draw offer already stands: accept or decline it instead.")
+    last = (DrawOffer.select().where(DrawOffer.match == match, DrawOffer.seat == seat)
+            .order_by(DrawOffer.id.desc()).first())
+    if last is None or last.status != DrawOfferStatus.DECLINED:
+        return
+    since = Move.select().where(Move.match == match, Move.seat == seat,
+                                Move.ply > last.ply).count()
+    if since < MOVES_BETWEEN_OFFERS:
+        to_go = MOVES_BETWEEN_OFFERS - since
+        raise ConflictError(
+            "Your last draw offer was declined. You may offer again after "
+            f"{to_go} more move{'s' if to_go != 1 else ''} of your own.")
+
+
+def offer(door: Locked, seat: int) -> DrawOffer:
+    check_can_offer(door.match, seat)
+    made = DrawOffer.create(match=door.match, seat=seat, ply=door.match.ply,
+                            offered_at=door.now, accepted_by=[])
+    door.touch()
+    door.then(lambda: lifecycle_mail.queue_draw_offer(door, made))
+    return made
+
+
+def accept(door: Locked, seat: int) -> bool:
+    """Accept the standing offer; return True when every other seat has now accepted."""
+    found = _answerable(door.match, seat)
+    accepted = sorted({*found.accepted_by, seat})
+    others = {row.seat for row in door.seats} - {found.seat}
+    done = others <= set(accepted)
+    (DrawOffer.update(accepted_by=accepted,
+                      status=DrawOfferStatus.ACCEPTED if done else DrawOfferStatus.OPEN,
+                      answered_at=door.now if done else None, how="accepted" if done else None)
+     .where(DrawOffer.id == found.id).execute())
+    door.touch()
+    return done
+
+
+def decline(door: Locked, seat: int, how: str = "said no") -> DrawOffer:
+    found = _answerable(door.match, seat)
+    _close(found, seat, how, door)
+    return found
+
+
+def on_move(door: Locked, seat: int) -> None:
+    """A seat that moves without having accepted the standing offer declines it."""
+    found = standing(door.match)
+    if found is not None and found.seat != seat and seat not in found.accepted_by:
+        _close(found, seat, "moved instead", door)
+
+
+def history(match: Match) -> list[dict[str, Any]]:
+    rows = DrawOffer.select().where(DrawOffer.match == match).order_by(DrawOffer.id)
+    return [{"seat": row.seat, "ply": row.ply, "status": row.status,
+             "accepted_by": list(row.accepted_by), "answered_by": row.answered_by,
+             "how": row.how, "offered_at": row.offered_at.isoformat() + "Z",
+             "answered_at": row.answered_at.isoformat() + "Z" if row.answered_at else None}
+            for row in rows]
+
+
+def _answerable(match: Match, seat: int) -> DrawOffer:
+    if not match.is_live:
+        raise ConflictError(f"Match {match.id} is over: there is no draw offer to answer.")
+    found = standing(match)
+    if found is None:
+        raise ConflictError("There is no draw offer to answer.")
+    if found.seat == seat:
+        raise ConflictError("That is your own offer: the others answer it.")
+    if seat in found.accepted_by:
+        raise ConflictError("You have already accepted this draw offer; the others have not "
+                            "all answered yet.")
+    return found
+
+
+def _close(found: DrawOffer, seat: int, how: str, door: Locked) -> None:
+    (DrawOffer.update(status=DrawOfferStatus.DECLINED, answered_by=seat, how=how,
+                      answered_at=door.now).where(DrawOffer.id == found.id).execute())
+    door.touch()
+    door.then(lambda: lifecycle_mail.queue_draw_declined(door, found, seat, how))

@@ -1,0 +1,94 @@
+"""Results as the archive counts them: each seat's win, loss or draw, and a player's record.
+
+`settle` turns a match's stored result into per-seat outcomes; whatever ends a match with a
+result (a final move, a ruling, a forfeit, an import) calls it in the same transaction.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import peewee
+
+from pbem.core.models import Match, MatchStatus, Player, Seat
+from pbem.errors import NotFoundError
+from pbem.games import REGISTRY
+
+WIN, LOSS, DRAW = "win", "loss", "draw"
+
+
+def settle(match_id: int) -> None:
+    """Write the outcomes of a match that has a result. A shared win by every seat, or an end
+    with no winner, is a draw for all; otherwise winners win and the rest lose."""
+    result = Match.select(Match.result).where(Match.id == match_id).scalar()
+    if not result:
+        return
+    winners = set(result["winners"])
+    seats = {row.seat for row in Seat.select(Seat.seat).where(Seat.match == match_id)}
+    if not winners or winners >= seats:
+        Seat.update(outcome=DRAW).where(Seat.match == match_id).execute()
+        Match.update(outcome=DRAW).where(Match.id == match_id).execute()
+        return
+    Seat.update(outcome=peewee.Case(None, [(Seat.seat.in_(sorted(winners)), WIN)], LOSS)
+                ).where(Seat.match == match_id).execute()
+    Match.update(outcome=WIN).where(Match.id == match_id).execute()
+
+
+def public_player(name: str) -> Player:
+    """The player others know as `name`, unless they keep their page out of the archive (then,
+    as for no such player, a NotFoundError: hiding must not be tellable from absence)."""
+    player = find_player(name)
+    if player is None or player.hidden_from_archive:
+        raise NotFoundError(f"There is no public page for a player called {name!r}.")
+    return player
+
+
+def find_player(name: str) -> Player | None:
+    """By display name (exactly, else ignoring case when that names one player); a player
+    without one goes by their address's local part, when only one such player has it."""
+    name = name.strip()
+    if not name or len(name) > 64 or "@" in name or not name.isprintable():
+        return None
+    # Databases differ on case (MariaDB's collation ignores it): compare in Python.
+    named = [p for p in Player.select().where(Player.name == name).limit(5) if p.name == name]
+    if named:
+        return named[0]
+    folded = list(Player.select().where(peewee.fn.LOWER(Player.name) == name.lower()).limit(2))
+    if len(folded) == 1:
+        return folded[0]
+    candidates = Player.select().where(Player.name.is_null(),
+                                       Player.email.startswith(name + "@")).limit(20)
+    # LIKE treats _ and % as wildcards and may ignore case: keep exact local parts only.
+    unnamed = [p for p in candidates if p.email.split("@", 1)[0] == name]
+    return unnamed[0] if len(unnamed) == 1 else None
+
+
+def set_hidden_from_archive(player_id: int, hidden: bool) -> None:
+    """The player's choice (their settings page calls this)."""
+    Player.update(hidden_from_archive=hidden).where(Player.id == player_id).execute()
+
+
+def record_by_game(player: Player) -> list[dict[str, Any]]:
+    """Per game: matches finished, won, lost, drawn, in play and aborted (one grouped query)."""
+    rows = (Seat.select(Match.game, Match.status, Seat.outcome,
+                        peewee.fn.COUNT(Seat.id).alias("count"))
+            .join(Match).where(Seat.player == player)
+            .group_by(Match.game, Match.status, Seat.outcome).tuples())
+    games: dict[str, dict[str, int]] = defaultdict(
+        lambda: {"finished": 0, WIN: 0, LOSS: 0, DRAW: 0, "live": 0, "aborted": 0})
+    counted: list[tuple[str, str, str | None, int]] = list(rows)  # type: ignore[arg-type]
+    for game, status, outcome, count in counted:
+        tally = games[game]
+        if status == MatchStatus.ACTIVE:
+            tally["live"] += count
+        elif status == MatchStatus.ABORTED:
+            tally["aborted"] += count
+        else:
+            tally["finished"] += count
+            if outcome in (WIN, LOSS, DRAW):
+                tally[outcome] += count
+    return [{"game": game, "title": REGISTRY[game].title if game in REGISTRY else game,
+             "finished": t["finished"], "wins": t[WIN], "losses": t[LOSS], "draws": t[DRAW],
+             "live": t["live"], "aborted": t["aborted"]}
+            for game, t in sorted(games.items())]

@@ -1,0 +1,91 @@
+"""The archive's public pages: player pages, downloadable records, and a board as an image.
+
+The archive list itself is `/matches` (matches.py); its JSON twin is archive_api.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from flask import Blueprint, Flask, Response, redirect, render_template, url_for
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from pbem.core.archive import Filters, list_matches
+from pbem.core.exports import match_record, record_text
+from pbem.core.matches import get_match, rules_for, state_after
+from pbem.core.standings import public_player, record_by_game
+from pbem.errors import NotFoundError
+from pbem.web.matches import requested_ply, site_url
+
+bp = Blueprint("archive", __name__)
+
+LIVE_SHOWN = 12
+FINISHED_SHOWN = 10
+_SVG = re.compile(r"<svg\b.*</svg>", re.DOTALL)
+
+
+@bp.get("/players/<name>")
+def player(name: str) -> str | WerkzeugResponse:
+    found = public_player(name)
+    shown = found.public_name
+    if shown != name:  # found ignoring case: send links to one address
+        return redirect(url_for("archive.player", name=shown), code=301)
+    live = list_matches(Filters(player=shown, status="live"), limit=LIVE_SHOWN)
+    finished = list_matches(Filters(player=shown, status="finished"), limit=FINISHED_SHOWN)
+    by_game = record_by_game(found)
+    totals = {key: sum(row[key] for row in by_game)
+              for key in ("finished", "wins", "losses", "draws", "live")}
+    return render_template("players/show.html", name=shown, by_game=by_game, totals=totals,
+                           live=live, finished=finished)
+
+
+@bp.get("/matches/<int:match_id>/record.json")
+def record_json(match_id: int) -> Response:
+    match = get_match(match_id)
+    body = json.dumps(match_record(match), indent=1, ensure_ascii=False) + "\n"
+    return _download(body, "application/json", f"pbem-match-{match.id}.json", match.is_live)
+
+
+@bp.get("/matches/<int:match_id>/record.txt")
+def record_txt(match_id: int) -> Response:
+    match = get_match(match_id)
+    url = site_url("matches.show", match_id=match.id)
+    return _download(record_text(match_record(match), url), "text/plain; charset=utf-8",
+                     f"pbem-match-{match.id}.txt", match.is_live)
+
+
+@bp.get("/matches/<int:match_id>/board.svg")
+def board_svg(match_id: int) -> Response:
+    """The spectator's board after `?ply=N` (default: now), as a standalone SVG image."""
+    match = get_match(match_id)
+    ply = requested_ply(match.ply)
+    shown = match.ply if ply is None else ply
+    rules = rules_for(match)
+    view = rules.view(state_after(match, shown), None)
+    html = render_template(f"games/{match.game}/board.html", view=view, seat=None,
+                           legal_moves=[])
+    found = _SVG.search(html)
+    if found is None:
+        raise NotFoundError(f"{rules.title} has no board picture.")
+    svg = found.group(0)
+    if "xmlns=" not in svg[:200]:
+        svg = svg.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg"', 1)
+    response = Response('<?xml version="1.0" encoding="UTF-8"?>\n' + svg + "\n",
+                        mimetype="image/svg+xml")
+    # A past ply never changes; the latest one of a live match does with the next move.
+    settled = ply is not None and (ply < match.ply or not match.is_live)
+    response.headers["Cache-Control"] = ("public, max-age=86400" if settled
+                                         else "public, max-age=60")
+    return response
+
+
+def _download(body: str, mimetype: str, filename: str, live: bool) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-cache" if live else "public, max-age=3600"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

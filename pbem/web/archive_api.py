@@ -1,0 +1,43 @@
+"""`GET /api/matches`: the archive as JSON, a keyset page at a time.
+
+Query: game, player (display name), status (live, finished, aborted), result (win, loss,
+draw; win and loss with a player are that player's), limit (1-100, default 50) and cursor
+(the `next` of the previous page). A bad filter or cursor is a 400 problem+json saying why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, jsonify, request, url_for
+from werkzeug.wrappers import Response
+
+from pbem.core.archive import PAGE_SIZE, Filters, list_matches
+from pbem.errors import InvalidRequestError
+
+bp = Blueprint("archive_api", __name__, url_prefix="/api")
+
+
+@bp.get("/matches")
+def matches() -> Response:
+    filters = Filters.parse(request.args)
+    raw_limit = request.args.get("limit", "")
+    if raw_limit and not raw_limit.isdigit():
+        raise InvalidRequestError(f"limit must be a whole number, not {raw_limit[:20]!r}")
+    page = list_matches(filters, request.args.get("cursor") or None,
+                        int(raw_limit) if raw_limit else PAGE_SIZE)
+    for row in page.rows:
+        row["url"] = url_for("matches.show", match_id=row["id"])
+        row["record"] = url_for("archive.record_json", match_id=row["id"])
+    next_url = None
+    if page.next_cursor:
+        query: dict[str, Any] = {**filters.as_args(), "cursor": page.next_cursor}
+        if raw_limit:
+            query["limit"] = raw_limit
+        next_url = url_for("archive_api.matches", **query)
+    return jsonify({"filters": filters.as_args(), "matches": page.rows,
+                    "next": page.next_cursor, "next_url": next_url})
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

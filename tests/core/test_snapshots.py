@@ -1,0 +1,57 @@
+"""Every move stores the position after it: replay pages read one row, never the whole match."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.core.matches import create_match, replay, rules_for, state_after
+from pbem.core.migrations import migrate, runner
+from pbem.core.models import Match, Move
+from pbem.errors import NotFoundError
+from tests.conftest import START
+from tests.support.playing import play_randomly
+
+SECRET = "test-secret-key"
+FOUR = ["ann@example.org", "ben@example.org", "cy@example.org", "di@example.org"]
+
+
+def _match(game: str = "mimic-taking", seats: int = 4, plies: int = 30) -> Match:
+    match = create_match(game, FOUR[:seats], {}, SECRET, START, seed=7).match
+    return play_randomly(match.id, seed=3, start=START, max_plies=plies)
+
+
+@pytest.mark.parametrize("game", ["mimic-taking", "eximo"])
+def test_each_move_stores_the_position_that_replaying_reaches(db_url: str, game: str) -> None:
+    match = _match(game, seats=4 if game == "mimic-taking" else 2)
+    rules = rules_for(match)
+    stored = {move.ply: move.state for move in Move.select().where(Move.match == match)}
+    assert len(stored) == match.ply == 30
+    for ply in range(1, match.ply + 1):
+        assert stored[ply] == rules.dump(replay(match, ply)), ply
+        assert rules.dump(state_after(match, ply)) == stored[ply]
+    assert rules.dump(state_after(match, match.ply)) == match.state
+    assert rules.dump(state_after(match, 0)) == rules.dump(replay(match, 0))
+
+
+def test_showing_an_old_ply_reads_its_snapshot_without_replaying(db_url: str) -> None:
+    match = _match()
+    rules = rules_for(match)
+    wanted = Move.get(Move.match == match, Move.ply == 12).state
+    # Spoil an early move's text: replaying through it would now fail.
+    Move.update(text="no such move").where(Move.match == match, Move.ply == 2).execute()
+    assert rules.dump(state_after(match, 12)) == wanted
+    with pytest.raises(NotFoundError, match="has moves 0 to 30, not 31"):
+        state_after(match, 31)
+
+
+def test_the_migration_backfills_snapshots_of_existing_matches(db_url: str) -> None:
+    match = _match()
+    before = {move.ply: move.state for move in Move.select().where(Move.match == match)}
+    Move.update(state=None).execute()
+    history = runner().History
+    history.delete().where(history.name == "0050_move_snapshots").execute()
+
+    assert "0050_move_snapshots" in migrate()
+
+    after = {move.ply: move.state for move in Move.select().where(Move.match == match)}
+    assert after == before
