@@ -4,7 +4,7 @@
 
 Plays one match of a real game with random legal moves (a fixed seed) on a fresh SQLite
 database, the worker sending every mail as it goes (welcome, every turn, the result); if the
-game has not ended by `--plies`, the seat to move forfeits, as a timeout would settle it. The
+game has not ended by `--plies`, the seat to move resigns. The
 database is vacuumed before and after, and the difference is the match's cost: its rows, their
 indexes and the outbox records its mails left. Target: at most 64 KiB.
 """
@@ -22,12 +22,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.config import load_settings
-from pbem.core.db import bind_database, database, write_transaction
+from pbem.core.db import bind_database, database
+from pbem.core.lifecycle import resign
 from pbem.core.matches import create_match
 from pbem.core.migrations import migrate
 from pbem.core.models import Match, Move, OutboxMessage
 from pbem.core.play import submit_move
-from pbem.core.rulings import forfeit
 from pbem.games import get_rules
 from pbem.mail.compose import Composer
 from pbem.mail.outbox import deliver_due
@@ -62,8 +62,7 @@ def play(game: str, plies: int, settings: object) -> int:
         seat = min(rules.to_move(state))
         now += timedelta(minutes=10)
         if match.ply >= plies:
-            with write_transaction():
-                forfeit(match, seat, now)
+            resign(match.id, seat, now)
             continue
         move = chooser.choice(list(rules.legal_moves(state, seat)))
         submit_move(match.id, seat, rules.format_move(state, move), match.ply, now)
