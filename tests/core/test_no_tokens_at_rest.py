@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import peewee
+
 from pbem.core.db import database
 from pbem.core.links import calendar_token, preferences_token, unsubscribe_token
 from pbem.core.matches import create_match
@@ -51,7 +53,8 @@ def test_a_played_match_leaves_no_live_token_in_any_table(settings, worker, smtp
 
     found = []
     for table in database.get_tables():
-        cursor = database.execute_sql(f"SELECT * FROM {table}")
+        # Through peewee, so the table name is quoted for each database ("match" is reserved).
+        cursor = database.execute(peewee.Table(table).select(peewee.SQL("*")))
         names = [column[0] for column in cursor.description]
         for row in cursor.fetchall():
             for name, value in zip(names, row, strict=True):
