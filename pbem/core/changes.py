@@ -32,6 +32,7 @@ import peewee
 
 from pbem.core import deadlines, standings
 from pbem.core.db import is_sqlite, write_transaction
+from pbem.core.matches import thin_snapshots
 from pbem.core.models import DrawOffer, DrawOfferStatus, Match, MatchStatus, Player, Seat
 from pbem.core.prepared import Prepared
 from pbem.errors import ConflictError, NotFoundError
@@ -159,7 +160,7 @@ def lock_seats(match: Match) -> list[Seat]:
     return seats
 
 
-def _locking(query: peewee.ModelSelect) -> peewee.ModelSelect:
+def _locking(query: Any) -> Any:
     # SQLite has no row locks: its IMMEDIATE transaction already lets one writer in.
     return query if is_sqlite() else query.for_update()
 
@@ -195,6 +196,7 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
         # Whatever ended the match with a result (a final move, a resignation, an agreed draw,
         # a ruling, a forfeit, a claim), each seat's win, loss or draw is written with it.
         standings.settle(door.match.id)
+        thin_snapshots(door.match)
         deadlines.stop_all_clocks(door.match)
         (DrawOffer.update(status=DrawOfferStatus.LAPSED, answered_at=door.now,
                           how="the match ended")

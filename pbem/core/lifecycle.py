@@ -95,14 +95,15 @@ def allowed(match: Match, seat: int, seats: list[Seat] | None = None,
     to_move = set(match.to_move)
     if standing is offers.UNREAD:
         standing = offers.standing(match)
+    offer = standing if isinstance(standing, DrawOffer) else None
     checks: dict[str, Callable[[], object]] = {
         "move": lambda: _require(match.is_live and seat in to_move, "not your turn"),
         "resign": lambda: _check_live(match),
         "offer-draw": lambda: offers.check_can_offer(match, seat, standing),
-        "accept-draw": lambda: _require(standing is not None and standing.seat != seat
-                                        and seat not in standing.accepted_by, "no offer"),
-        "decline-draw": lambda: _require(standing is not None and standing.seat != seat
-                                         and seat not in standing.accepted_by, "no offer"),
+        "accept-draw": lambda: _require(offer is not None and offer.seat != seat
+                                        and seat not in offer.accepted_by, "no offer"),
+        "decline-draw": lambda: _require(offer is not None and offer.seat != seat
+                                         and seat not in offer.accepted_by, "no offer"),
         "abort": lambda: check_abortable(match, seats),
         "claim-victory": lambda: claimable_from(match, seats, seat),
     }

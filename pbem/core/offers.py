@@ -43,6 +43,7 @@ def check_can_offer(match: Match, seat: int, offer: DrawOffer | object | None = 
         raise ConflictError(f"Match {match.id} is over: there is nothing to offer a draw in.")
     if offer is UNREAD:
         offer = standing(match)
+    assert offer is None or isinstance(offer, DrawOffer)
     if offer is not None and offer.seat == seat:
         raise ConflictError("Your draw offer still stands; the others have not all answered.")
     if offer is not None:

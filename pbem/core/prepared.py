@@ -35,10 +35,11 @@ class Prepared:
     `FOR UPDATE`): it runs once per bound database.
     """
 
-    def __init__(self, build: Callable[..., peewee.ModelSelect]) -> None:
+    # `build` returns a ModelSelect of any model; peewee's stubs make ModelSelect invariant.
+    def __init__(self, build: Callable[..., Any]) -> None:
         self._build = build
         self._arity = len(signature(build).parameters)
-        self._compiled: dict[int, tuple[peewee.Database, peewee.ModelSelect, str, list[Any]]] = {}
+        self._compiled: dict[int, tuple[peewee.Database, Any, str, list[Any]]] = {}
         self._lock = threading.Lock()
 
     def rows(self, *values: Any) -> list[Any]:
@@ -56,8 +57,7 @@ class Prepared:
         found = self.rows(*values)
         return found[0] if found else None
 
-    def _compile(self, db: peewee.Database) -> tuple[peewee.Database, peewee.ModelSelect,
-                                                      str, list[Any]]:
+    def _compile(self, db: peewee.Database) -> tuple[peewee.Database, Any, str, list[Any]]:
         with self._lock:
             slots = [peewee.Value(_Slot(i), converter=False) for i in range(self._arity)]
             query = self._build(*slots)

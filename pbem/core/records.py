@@ -24,9 +24,9 @@ SEAT_MOVES_PER_PAGE = 20
 
 
 def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
-                moves_upto: int | None = None) -> dict[str, Any]:
+                moves_upto: int | None = None, shown: int | None = None) -> dict[str, Any]:
     """Everything `/play/<token>` and `GET /api/play/<token>` show the seat. The move list is
-    one page: the latest moves, or those up to `moves_upto`."""
+    one page: the latest moves, those up to `moves_upto`, or the page holding ply `shown`."""
     match: Match = seat.match
     rules = rules_for(match)
     state = rules.load(match.state)
@@ -48,7 +48,7 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         "view": view,
         "board_text": rules.render_text(view),
         **moves_for(match, rules, state, seat.seat,
-                    move_window(match.ply, None, moves_upto, SEAT_MOVES_PER_PAGE)),
+                    move_window(match.ply, shown, moves_upto, SEAT_MOVES_PER_PAGE)),
         "deadline": deadline_info(own.deadline, match.time_control, seat.player.timezone, now)
         if mine else None,
         "clocks": _clocks(match, rules, state, seats, now, seat.player.timezone),
@@ -171,6 +171,7 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
         "to_move": sorted(rules.to_move(state)) if match.is_live else [],
         "players": [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
                      "name": seat.player.public_name,
+                     "undeliverable": seat.player.undeliverable_at is not None,
                      **({"email": seat.player.email} if reveal_emails else {})}
                     for seat in seats],
         "result": _result(match, rules, state, seats),

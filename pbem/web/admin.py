@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from datetime import timedelta
 
 from flask import (
@@ -25,15 +26,20 @@ from pbem.core.limits import Limit, LimitReachedError, release
 from pbem.core.mailin import recent as recent_inbound
 from pbem.core.matches import get_match
 from pbem.core.models import Adjudication, OutboxMessage, SessionKind
+from pbem.core.notify import message_key
+from pbem.core.preferences import undeliverable_players
 from pbem.core.records import public_record
 from pbem.core.rulings import RULINGS, make_ruling, open_entries
 from pbem.errors import PbemError
+from pbem.mail.compose import Composer
 from pbem.web.auth import admin_required, current_admin, sign_in, sign_out
 from pbem.web.clock import now
 from pbem.web.matches import requested_moves
 
 log = logging.getLogger(__name__)
 bp = Blueprint("admin", __name__, url_prefix="/admin")
+# Private links in a re-rendered mail: an admin sees which kind of link it was, not the link.
+_LINK = re.compile(r"(https?://\S+?/(?:play|mail/preferences|mail/unsubscribe))/\S+")
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -67,7 +73,27 @@ def logout() -> Response:
 @bp.get("")
 @admin_required
 def queue() -> str:
-    return render_template("admin/queue.html", entries=open_entries())
+    return render_template("admin/queue.html", entries=open_entries(),
+                           undeliverable=undeliverable_players())
+
+
+@bp.get("/mail/<int:message_id>")
+@admin_required
+def mail(message_id: int) -> str:
+    """A mail as it was sent, rendered again (bodies are never stored); its links are
+    shown only as the kind of link they were, never the live seat link."""
+    message = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
+    if message is None:
+        abort(404)
+    settings = current_app.config["PBEM_SETTINGS"]
+    rendered = Composer(settings, current_app.config["PBEM_EXTRA_TEMPLATE_DIRS"]).render(message)
+    text = _LINK.sub(lambda m: f"{m.group(1)}/…", rendered.text)
+    retention = timedelta(days=settings.mail_retention_days)
+    pruned = message.sent_at is not None and message.sent_at < now() - retention
+    match = message.match if message.match_id is not None else None
+    return render_template("admin/mail.html", message=message, subject=rendered.subject,
+                           message_id=message_key(message, match),
+                           body=text, pruned=pruned, retention=settings.mail_retention_days)
 
 
 @bp.get("/adjudications/<int:entry_id>")
