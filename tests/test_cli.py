@@ -157,7 +157,8 @@ def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> Non
     assert "extend" in capsys.readouterr().out
     from pbem.core.models import AuditEntry
 
-    assert (AuditEntry.get().actor, AuditEntry.get().reason) == ("shell", "flu")
+    ruled = AuditEntry.get(AuditEntry.action.startswith("ruling"))
+    assert (ruled.actor, ruled.reason) == ("shell", "flu")
     assert main(["match", "create", "--game", "mimic", "--player", "a@b.org", "--player",
                  "c@d.org", "--clock", "soon"]) == 2
     assert "not a time control" in capsys.readouterr().err
