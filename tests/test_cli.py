@@ -136,6 +136,17 @@ def test_admin_create_takes_the_password_from_the_environment(env, monkeypatch,
     assert "at least 10 characters" in capsys.readouterr().err
 
 
+def test_admin_create_gives_a_moderator_role(env, monkeypatch, capsys) -> None:
+    from pbem.core.models import Admin
+
+    monkeypatch.setenv("PBEM_ADMIN_PASSWORD", "a long enough password")
+    assert main(["admin", "create", "mod@club.org", "--role", "moderator"]) == 0
+    assert capsys.readouterr().out.startswith("moderator mod@club.org")
+    assert Admin.get(Admin.email == "mod@club.org").role == "moderator"
+    assert main(["admin", "create", "ref@club.org"]) == 0
+    assert Admin.get(Admin.email == "ref@club.org").role == "admin"
+
+
 def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> None:
     from datetime import timedelta
 
