@@ -48,6 +48,12 @@ class Settings:
     autoplay_limit: int = 3
     after_autoplay_limit: str = "adjudicate"
     max_extension_days: int = 30
+    # /healthz reports unhealthy when the worker's last sweep is older than this.
+    health_max_heartbeat_seconds: int = 600
+    # A Bearer token that may read /admin/metrics without an admin login (empty: none may).
+    metrics_token: str = ""
+    # The hour (UTC) of the daily mail to admins about queue entries older than a day.
+    queue_digest_hour: int = 8
 
     @property
     def uses_dev_mailbox(self) -> bool:

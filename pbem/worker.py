@@ -9,6 +9,7 @@ installs and development.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -19,6 +20,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core.db import UNAVAILABLE, database, unavailable_reason
+from pbem.core.ops import record_run
 from pbem.core.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.outbox import DrainReport, deliver_due
@@ -41,7 +43,10 @@ class Worker:
     def send_outbox(self) -> DrainReport:
         try:
             with _connection():
+                started = time.monotonic()
                 report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+                record_run("outbox", time.monotonic() - started, self.clock(),
+                           {"sent": report.sent, "failed": report.failed})
         except UNAVAILABLE as error:
             _log_unavailable("outbox", error)
             return DrainReport()
@@ -54,8 +59,11 @@ class Worker:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
         try:
             with _connection():
+                started = time.monotonic()
                 report = sweep(self.clock(), grace, limits=Limits(
                     self.settings.autoplay_limit, self.settings.after_autoplay_limit))
+                record_run("deadlines", time.monotonic() - started, self.clock(),
+                           {"settled": report.settled, "failed": report.failed})
         except UNAVAILABLE as error:
             _log_unavailable("deadlines", error)
             return SweepReport()

@@ -19,6 +19,7 @@ from pbem.web import (
     devmail,
     errors,
     games,
+    health,
     inputs,
     lifecycle,
     matches,
@@ -60,7 +61,8 @@ def create_app(settings: Settings | None = None,
     @app.before_request
     def _connect() -> None:
         # Static files need no database, so the stylesheet still loads on the 503 page.
-        if request.endpoint != "static":
+        # /healthz reports a database outage itself, as JSON.
+        if request.endpoint not in ("static", "health.healthz"):
             connect_or_unavailable()
 
     @app.teardown_request
@@ -68,8 +70,8 @@ def create_app(settings: Settings | None = None,
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, lifecycle, matches, archive, api, archive_api, admin, security,
-                   errors):
+    for module in (games, play, lifecycle, matches, archive, api, archive_api, admin, health,
+                   security, errors):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
