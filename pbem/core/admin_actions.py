@@ -1,5 +1,6 @@
-"""An admin's actions on a match, each a change through the door (changes.py) with its audit
-entry written in the same transaction: hold and release the clocks, extend a seat, abort.
+"""An admin's actions, each with its audit entry written in the same transaction: on a match
+(through the door, changes.py) hold and release the clocks, extend a seat, abort; on the
+outbox, retry an email now.
 
 Each takes the form's one-time `action_key` (audit.py): a form posted twice acts once.
 """
@@ -10,10 +11,11 @@ from datetime import datetime, timedelta
 
 from pbem.core import audit, deadlines, lifecycle_mail
 from pbem.core.changes import Locked, apply_change
-from pbem.core.models import MatchStatus
+from pbem.core.db import write_transaction
+from pbem.core.models import MatchStatus, MessageStatus, OutboxMessage
 from pbem.core.rulings import MAX_EXTENSION
 from pbem.core.text import check_text
-from pbem.errors import ConflictError, InvalidRequestError
+from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 
 
 def pause(match_id: int, actor: str, reason: str, now: datetime,
@@ -112,3 +114,25 @@ def _reason(reason: str) -> str:
     if not text:
         raise InvalidRequestError("Give a reason: it is kept in the audit log.")
     return text
+
+
+def retry_mail(message_id: int, actor: str, now: datetime,
+               action_key: str | None = None) -> None:
+    """Send a failed or waiting email at the worker's next tick, with fresh attempts."""
+    with write_transaction():
+        audit.check_fresh(action_key)
+        message = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
+        if message is None:
+            raise NotFoundError(f"There is no email {message_id}.")
+        if message.status == MessageStatus.SENT:
+            raise ConflictError(f"Email {message_id} was already sent.")
+        updated = (OutboxMessage.update(status=MessageStatus.PENDING, next_attempt_at=now,
+                                        attempts=0, claimed_until=None,
+                                        version=OutboxMessage.version + 1)
+                   .where(OutboxMessage.id == message_id,
+                          OutboxMessage.version == message.version).execute())
+        if updated != 1:
+            raise ConflictError(f"Email {message_id} is being sent right now; look again.")
+        audit.record(actor, "mail-retry", now, f"retry email {message_id} now",
+                     message.match_id, {"message": message_id, "was": message.status,
+                                        "last_error": message.last_error}, action_key)

@@ -1,0 +1,82 @@
+"""Mail: the outbox filtered by state, one message's headers and body as rendered, and
+"retry now" for a failed or waiting message."""
+
+from __future__ import annotations
+
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from pbem.core import admin_actions
+from pbem.core.audit import AlreadyDoneError
+from pbem.core.models import MessageStatus, OutboxMessage, Seat
+from pbem.core.tokens import token_for
+from pbem.errors import PbemError
+from pbem.mail.compose import Composer
+from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
+from pbem.web.clock import now
+
+FILTERS = {
+    "failed": lambda q: q.where(OutboxMessage.status == MessageStatus.FAILED),
+    "retrying": lambda q: q.where(OutboxMessage.status.in_(
+        [MessageStatus.PENDING, MessageStatus.SENDING]), OutboxMessage.attempts > 0),
+    "waiting": lambda q: q.where(OutboxMessage.status.in_(
+        [MessageStatus.PENDING, MessageStatus.SENDING])),
+    "sent": lambda q: q.where(OutboxMessage.status == MessageStatus.SENT),
+    "all": lambda q: q,
+}
+
+
+@bp.get("/mail")
+@admin_required
+def outbox() -> str:
+    shown = request.args.get("show", "failed")
+    if shown not in FILTERS:
+        shown = "failed"
+    query = FILTERS[shown](OutboxMessage.select().order_by(OutboxMessage.id.desc())).limit(200)
+    counts = {name: FILTERS[name](OutboxMessage.select()).count() for name in FILTERS}
+    return render_template("admin/mail.html", messages=list(query), shown=shown,
+                           counts=counts, filters=list(FILTERS))
+
+
+@bp.get("/mail/<int:message_id>")
+@admin_required
+def message(message_id: int) -> str:
+    found = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
+    if found is None:
+        abort(404)
+    composer = Composer(current_app.config["PBEM_SETTINGS"],
+                        current_app.config["PBEM_EXTRA_TEMPLATE_DIRS"])
+    try:
+        email = composer.to_email(found, found.sent_at or now())
+        headers = list(email.items())
+        body = _without_seat_link(found, email.get_body(("plain",)).get_content())
+        error = None
+    except Exception as problem:  # a template gone since: show why instead of a 500
+        headers, body, error = [], "", f"{type(problem).__name__}: {problem}"
+    return render_template("admin/message.html", message=found, headers=headers, body=body,
+                           error=error)
+
+
+@bp.post("/mail/<int:message_id>/retry")
+@admin_required
+def retry(message_id: int) -> Response:
+    try:
+        admin_actions.retry_mail(message_id, actor(), now(), posted_action_key())
+    except AlreadyDoneError as error:
+        flash(str(error), "ok")
+    except PbemError as error:
+        flash(str(error), "error")
+    else:
+        flash(f"Email {message_id} will be sent at the worker's next tick.", "ok")
+    return redirect(url_for("admin.message", message_id=message_id), 303)
+
+
+def _without_seat_link(message: OutboxMessage, body: str) -> str:
+    """The seat's private link acts as the player: an admin reads the mail, not the key."""
+    if message.match_id is None or message.seat is None:
+        return body
+    seat = Seat.get_or_none(Seat.match == message.match_id, Seat.seat == message.seat)
+    if seat is None:
+        return body
+    return body.replace(token_for(current_app.config["PBEM_SETTINGS"].secret_key, seat),
+                        "[private link hidden]")
