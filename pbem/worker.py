@@ -19,6 +19,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbem.clock import utcnow
 from pbem.config import Settings
+from pbem.core.admin_digest import send_if_due
 from pbem.core.db import UNAVAILABLE, database, unavailable_reason
 from pbem.core.ops import record_run
 from pbem.core.sweep import Limits, SweepReport, sweep
@@ -71,8 +72,21 @@ class Worker:
             log.info("deadlines: %s", vars(report))
         return report
 
+    def mail_admins(self) -> int:
+        """The daily mail to admins about queue entries waiting over a day."""
+        try:
+            with _connection():
+                sent = send_if_due(self.clock(), self.settings.queue_digest_hour)
+        except UNAVAILABLE as error:
+            _log_unavailable("admin digest", error)
+            return 0
+        if sent:
+            log.info("admin digest: mailed %s admins about old queue entries", sent)
+        return sent
+
     def run_once(self) -> dict[str, object]:
-        return {"deadlines": self.sweep_deadlines(), "outbox": self.send_outbox()}
+        return {"deadlines": self.sweep_deadlines(), "admin_digest": self.mail_admins(),
+                "outbox": self.send_outbox()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
         scheduler.add_job(self.send_outbox, "interval", id="outbox",
@@ -85,6 +99,9 @@ class Worker:
                           seconds=self.settings.deadline_interval_seconds,
                           next_run_time=datetime.now(UTC),
                           misfire_grace_time=300, coalesce=True, max_instances=1)
+        scheduler.add_job(self.mail_admins, "interval", id="admin-digest", minutes=10,
+                          next_run_time=datetime.now(UTC),
+                          misfire_grace_time=3600, coalesce=True, max_instances=1)
         return scheduler
 
 

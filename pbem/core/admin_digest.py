@@ -1,0 +1,54 @@
+"""The daily mail to every admin while the adjudication queue holds entries older than a day.
+
+The worker calls `send_if_due` every few minutes with its clock; it queues the mails once a
+UTC day, at or after `queue_digest_hour`, and only when old entries wait. The day it last
+looked is kept in the job's row, read under a lock, so two workers never both send.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from pbem.core import console
+from pbem.core.admins import admins_to_mail
+from pbem.core.db import is_sqlite, write_transaction
+from pbem.core.models import Adjudication, JobRun, MessageStatus, OutboxMessage, Player, Seat
+
+JOB = "admin-digest"
+STALE_AFTER = timedelta(days=1)
+
+
+def send_if_due(now: datetime, hour: int) -> int:
+    """Queue today's mail if it is due; return how many admins it went to."""
+    if now.hour < hour:
+        return 0
+    today = now.date().isoformat()
+    with write_transaction():
+        query = JobRun.select().where(JobRun.name == JOB)
+        row = (query if is_sqlite() else query.for_update()).first()
+        if row is not None and row.detail.get("day") == today:
+            return 0
+        stale = console.stale_entries(now, STALE_AFTER)
+        recipients = admins_to_mail() if stale else []
+        entries = [_line(entry, now) for entry in stale]
+        for address in recipients:
+            OutboxMessage.create(to_address=address, template="admin_queue",
+                                 context={"entries": entries},
+                                 message_id=f"pbem.{secrets.token_hex(12)}",
+                                 status=MessageStatus.PENDING, next_attempt_at=now,
+                                 created_at=now)
+        detail = {"day": today, "entries": len(entries), "admins": len(recipients)}
+        if row is None:
+            JobRun.create(name=JOB, finished_at=now, seconds=0.0, detail=detail)
+        else:
+            JobRun.update(finished_at=now, detail=detail).where(JobRun.id == row.id).execute()
+    return len(recipients)
+
+
+def _line(entry: Adjudication, now: datetime) -> dict[str, object]:
+    late = (Seat.select(Seat, Player).join(Player)
+            .where(Seat.match == entry.match_id, Seat.seat == entry.seat).first())
+    return {"entry": entry.id, "match": entry.match_id, "game": entry.match.game,
+            "late": late.player.public_name if late else f"seat {entry.seat}",
+            "late_for": console.late_for(entry.opened_at, now), "cause": entry.cause}
