@@ -260,6 +260,34 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_player_token(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.clock import utcnow
+    from pbem.core import api_tokens
+    from pbem.core.db import write_transaction
+    from pbem.core.models import Player
+    from pbem.core.players import normalize_email
+
+    address = normalize_email(args.email)
+    bind_database(settings.database_url)
+    with database.connection_context(), write_transaction():
+        player = Player.for_email(address, utcnow())
+        _, token = api_tokens.create(settings.secret_key, player, args.name, utcnow())
+    print(token)
+    return 0
+
+
+def cmd_seat_reissue(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.clock import utcnow
+    from pbem.core.players import reissue_seat_link
+
+    bind_database(settings.database_url)
+    with database.connection_context():
+        seat = reissue_seat_link(settings.secret_key, args.match, args.seat, utcnow())
+    print(f"match {args.match} seat {args.seat}: the old link is revoked; the new one is "
+          f"emailed to {seat.player.email}")
+    return 0
+
+
 def cmd_games(args: argparse.Namespace, settings: Settings | None) -> int:
     for slug, rules in sorted(REGISTRY.items()):
         counts = " or ".join(str(n) for n in sorted(rules.player_counts))
@@ -364,6 +392,18 @@ def _parser() -> argparse.ArgumentParser:
                                                "record.json (refused if any move is illegal)")
     imported.add_argument("file", help="a record.json downloaded from /matches/<id>")
     imported.set_defaults(handler=cmd_match_import)
+    player = commands.add_parser("player", help="manage players").add_subparsers(title="player")
+    token = player.add_parser("token", help="print a new personal API token for a player "
+                                            "(creating the player if needed)")
+    token.add_argument("email")
+    token.add_argument("--name", default="command line", help="what the token is for")
+    token.set_defaults(handler=cmd_player_token)
+
+    seat = commands.add_parser("seat", help="manage seats").add_subparsers(title="seat")
+    reissue = seat.add_parser("reissue", help="revoke a seat's link and email the new one")
+    reissue.add_argument("match", type=int)
+    reissue.add_argument("seat", type=int, help="seat number, from 0")
+    reissue.set_defaults(handler=cmd_seat_reissue)
 
     admin = commands.add_parser("admin", help="manage admins").add_subparsers(title="admin")
     admin_create = admin.add_parser("create", help="create an admin, or set their password "

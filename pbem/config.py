@@ -45,6 +45,25 @@ class Settings:
     deadline_interval_seconds: int = 60
     outage_grace_seconds: int = 600
     vacation_days_per_year: int = 14
+    # Signed-in browsers (players and admins): ended after this long unused, and in any case
+    # this long after signing in.
+    session_idle_days: int = 14
+    session_max_days: int = 90
+    # Rate limits, each counted over `rate_window_minutes` and stored in the database so every
+    # web process agrees: failed admin logins per account and per client address, sign-in
+    # mails per address and per client address.
+    rate_window_minutes: int = 15
+    # How many reverse proxies in front of the web app set X-Forwarded-For (0: none). Rate
+    # limits per client address need the real address, not the proxy's.
+    trusted_proxies: int = 0
+    login_failures_allowed: int = 5
+    signin_mails_per_address: int = 3
+    signin_mails_per_client: int = 10
+    # Challenges: how long an invitation stays open, how many a player may have pending, and
+    # how many invitation mails a player may cause per day.
+    challenge_expiry_days: int = 7
+    max_pending_challenges: int = 10
+    invitations_per_day: int = 20
     autoplay_limit: int = 3
     after_autoplay_limit: str = "adjudicate"
     max_extension_days: int = 30

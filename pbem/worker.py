@@ -19,9 +19,12 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbem.clock import utcnow
 from pbem.config import Settings
-from pbem.core.admin_digest import send_if_due
+from pbem.core import housekeeping
+from pbem.core.admin_digest import DigestReport, send_if_due
 from pbem.core.db import UNAVAILABLE, database, unavailable_reason
+from pbem.core.housekeeping import HousekeepingReport
 from pbem.core.ops import record_run
+from pbem.core.sessions import SessionPolicy
 from pbem.core.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.outbox import DrainReport, deliver_due
@@ -72,20 +75,34 @@ class Worker:
             log.info("deadlines: %s", vars(report))
         return report
 
-    def mail_admins(self) -> int:
+    def mail_admins(self) -> DigestReport:
         """The daily mail to admins about queue entries waiting over a day."""
         try:
             with _connection():
-                sent = send_if_due(self.clock(), self.settings.queue_digest_hour)
+                report = send_if_due(self.clock(), self.settings.queue_digest_hour)
         except UNAVAILABLE as error:
             _log_unavailable("admin digest", error)
-            return 0
-        if sent:
-            log.info("admin digest: mailed %s admins about old queue entries", sent)
-        return sent
+            return DigestReport()
+        if report.admins:
+            log.info("admin digest: mailed %s admins about old queue entries", report.admins)
+        return report
+
+    def housekeeping(self) -> HousekeepingReport:
+        policy = SessionPolicy.from_days(self.settings.session_idle_days,
+                                         self.settings.session_max_days)
+        try:
+            with _connection():
+                report = housekeeping.run(self.clock(), policy)
+        except UNAVAILABLE as error:
+            _log_unavailable("accounts", error)
+            return HousekeepingReport()
+        if report.expired_challenges:
+            log.info("challenges: %s expired", report.expired_challenges)
+        return report
 
     def run_once(self) -> dict[str, object]:
-        return {"deadlines": self.sweep_deadlines(), "admin_digest": self.mail_admins(),
+        return {"deadlines": self.sweep_deadlines(), "accounts": self.housekeeping(),
+                "admin_digest": self.mail_admins(),
                 "outbox": self.send_outbox()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
@@ -102,6 +119,10 @@ class Worker:
         scheduler.add_job(self.mail_admins, "interval", id="admin-digest", minutes=10,
                           next_run_time=datetime.now(UTC),
                           misfire_grace_time=3600, coalesce=True, max_instances=1)
+        scheduler.add_job(self.housekeeping, "interval", id="accounts",
+                          seconds=self.settings.deadline_interval_seconds,
+                          next_run_time=datetime.now(UTC),
+                          misfire_grace_time=300, coalesce=True, max_instances=1)
         return scheduler
 
 

@@ -182,6 +182,43 @@ def test_games_lists_every_game_without_any_settings(monkeypatch, capsys) -> Non
     assert "mimic-taking" in out and "default off" in out
 
 
+def test_player_token_prints_a_working_api_token(env, capsys) -> None:
+    from pbem.core.api_tokens import player_for
+    from pbem.core.models import ApiToken, Player
+    from tests.conftest import START
+
+    assert main(["player", "token", "New@Example.org", "--name", "my script"]) == 0
+    token = capsys.readouterr().out.strip()
+    assert player_for(STRONG_KEY, token, START).email == "new@example.org"
+    assert ApiToken.get().name == "my script" and ApiToken.get().token_hash != token
+    assert main(["player", "token", "not an address"]) == 2
+    assert "not a valid email address" in capsys.readouterr().err
+    assert Player.select().count() == 1
+
+
+def test_seat_reissue_revokes_the_link_and_mails_the_new_one(env, monkeypatch, capsys,
+                                                             smtp: SMTPRecorder) -> None:
+    import re
+
+    monkeypatch.setenv("PBEM_SMTP_HOST", smtp.host)
+    monkeypatch.setenv("PBEM_SMTP_PORT", str(smtp.port))
+    main(["match", "create", "--game", "nim", "--player", "a@b.org", "--player", "c@d.org",
+          "--json"])
+    old = json.loads(capsys.readouterr().out)["seats"][1]["link"]
+    assert main(["seat", "reissue", "1", "1"]) == 0
+    assert "emailed to c@d.org" in capsys.readouterr().out
+    assert main(["seat", "reissue", "1", "7"]) == 2
+    assert "has no seat 7" in capsys.readouterr().err
+    main(["worker", "--once"])
+    mail = [m for m in smtp.to("c@d.org") if "new link" in m["Subject"]][-1]
+    new = re.search(r"http://games.example/play/\S+", mail.get_body(("plain",)).get_content())
+    assert new and new.group(0) != old
+    from pbem.core.tokens import seat_for_token
+    from pbem.errors import NotFoundError
+
+    with pytest.raises(NotFoundError):
+        seat_for_token(old.rsplit("/", 1)[1])
+    assert seat_for_token(new.group(0).rsplit("/", 1)[1]).seat == 1
 # --- bad input: a message and exit status 2, never a traceback or a half-made match ----------
 
 def _run(argv: list[str]) -> tuple[int, str, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pbem.core.lifecycle import resign
 from pbem.core.matches import create_match
-from pbem.core.models import Match
+from pbem.core.models import Match, Move
 from pbem.core.notify import describe_outcome
 from pbem.core.play import submit_move
 from pbem.core.records import moves_for, public_record
@@ -71,3 +71,64 @@ def test_rules_pages_describe_the_match_lifecycle(db_url: str, client) -> None:
         for words in ("Resign.", "Offer a draw", "Abort", "<strong>claim</strong>",
                       "at most 30 days", "After 3 such moves in a row"):
             assert words in page, (slug, words)
+
+
+def test_frozen_forest_replay_shows_game_one_ending_and_the_roles_of_the_game_shown(
+        db_url: str, client) -> None:
+    rules = get_rules("frozen-forest")
+    match = create_match("frozen-forest", [ANN, BEN], {"forest_size": "8"}, "k", START).match
+    ended_at = None
+    while ended_at is None:
+        match = Match.get_by_id(match.id)
+        state = rules.load(match.state)
+        (seat,) = rules.to_move(state)
+        move = rules.format_move(state, rules.legal_moves(state, seat)[-1])
+        submit_move(match.id, seat, move, match.ply, START)
+        if Match.get_by_id(match.id).state["game"] == 2:
+            ended_at = match.ply + 1
+    page = client.get(f"/matches/{match.id}?ply={ended_at}").data.decode()
+    assert "Game 1 ended in this position; game 2 starts in a fresh forest" in page
+    assert page.count('aria-label="Frozen Forest,') == 2, "game 1's last board, then game 2's"
+    assert "Mina: ann" in page and "Yuki: ben" in page, "game 2's roles"
+    before = client.get(f"/matches/{match.id}?ply={ended_at - 1}").data.decode()
+    assert "Yuki: ann" in before and "Mina: ben" in before, "game 1's roles"
+    assert "ended in this position" not in before
+    # The move list names the role each seat had when it moved: ann was Yuki in game 1.
+    first_move = page.split("<ol", 1)[1].split("</li>", 1)[0]
+    assert "Yuki" in first_move and "Mina" not in first_move.split("starts on")[0]
+    assert "Game 1 ended in this position:" in rules.render_text(
+        rules.view(rules.load(Match.get_by_id(match.id).state), None))
+
+
+def test_a_finished_frozen_forest_match_names_players_not_roles() -> None:
+    rules = get_rules("frozen-forest")
+    state = rules.new_game(2, {"forest_size": 8}, 1)
+    while rules.to_move(state):
+        (seat,) = rules.to_move(state)
+        state = rules.apply_move(state, seat, rules.legal_moves(state, seat)[-1]).state
+    outcome = rules.outcome(state)
+    assert outcome is not None
+    winners = sorted(outcome.winners)
+    assert [rules.seat_label(state, s) for s in (0, 1)] == ["Player 1", "Player 2"]
+    assert all(f"Player {w + 1}" in outcome.reason for w in winners) or len(winners) == 2
+
+
+def test_mimic_taking_shows_hidden_moves_once_the_round_summary_reveals_them(
+        db_url: str) -> None:
+    rules = get_rules("mimic-taking")
+    match = create_match("mimic-taking", [ANN, BEN, CY], {}, "k", START, seed=7).match
+    scored_at = None
+    while scored_at is None:
+        match = Match.get_by_id(match.id)
+        state = rules.load(match.state)
+        seat = min(rules.to_move(state))
+        move = rules.format_move(state, rules.default_move(state, seat))
+        submit_move(match.id, seat, move, None, START)
+        last = Move.get(Move.match == match, Move.ply == match.ply + 1)
+        if any(event["kind"] == "round_scored" for event in last.events):
+            scored_at = last.ply
+    hidden = [m.ply for m in Move.select().where(Move.match == match,
+                                                 Move.visible_to.is_null(False))]
+    assert hidden, "the round had secret moves"
+    shown = public_record(Match.get_by_id(match.id), START)["moves"]
+    assert all(m["text"] is not None for m in shown if m["ply"] <= scored_at)

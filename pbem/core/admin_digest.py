@@ -8,6 +8,7 @@ looked is kept in the job's row, read under a lock, so two workers never both se
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pbem.core import console
@@ -19,16 +20,22 @@ JOB = "admin-digest"
 STALE_AFTER = timedelta(days=1)
 
 
-def send_if_due(now: datetime, hour: int) -> int:
-    """Queue today's mail if it is due; return how many admins it went to."""
+@dataclass
+class DigestReport:
+    admins: int = 0  # how many admins were mailed
+    entries: int = 0  # how many old entries the mail listed
+
+
+def send_if_due(now: datetime, hour: int) -> DigestReport:
+    """Queue today's mail if it is due."""
     if now.hour < hour:
-        return 0
+        return DigestReport()
     today = now.date().isoformat()
     with write_transaction():
         query = JobRun.select().where(JobRun.name == JOB)
         row = (query if is_sqlite() else query.for_update()).first()
         if row is not None and row.detail.get("day") == today:
-            return 0
+            return DigestReport()
         stale = console.stale_entries(now, STALE_AFTER)
         recipients = admins_to_mail() if stale else []
         entries = [_line(entry, now) for entry in stale]
@@ -43,7 +50,7 @@ def send_if_due(now: datetime, hour: int) -> int:
             JobRun.create(name=JOB, finished_at=now, seconds=0.0, detail=detail)
         else:
             JobRun.update(finished_at=now, detail=detail).where(JobRun.id == row.id).execute()
-    return len(recipients)
+    return DigestReport(len(recipients), len(entries) if recipients else 0)
 
 
 def _line(entry: Adjudication, now: datetime) -> dict[str, object]:

@@ -10,6 +10,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from pbem.addresses import check_address
 from pbem.core.models import Admin, AdminRole
+from pbem.core.sessions import end_admin_sessions
 from pbem.errors import InvalidRequestError
 
 MIN_PASSWORD = 10
@@ -29,6 +30,8 @@ def create_admin(email: str, password: str, now: datetime,
     admin.password_hash = generate_password_hash(password)
     admin.role = role
     admin.save()
+    # A new password must shut out whoever knew the old one, including their open browsers.
+    end_admin_sessions(admin)
     return admin
 
 

@@ -76,6 +76,16 @@ class Locked:
             self._state = self.rules.load(self.match.state)
         return self._state
 
+    def readable_state(self) -> Any:
+        """The state, or None when the stored state cannot be read (a damaged match that an
+        admin rules on): mail that needs it is then skipped, and the server log says so."""
+        try:
+            return self.state
+        except Exception:
+            log.exception("match %s: its stored state cannot be read; no email about this "
+                          "change", self.match.id)
+            return None
+
     def seat(self, number: int) -> Seat:
         for row in self.seats:
             if row.seat == number:

@@ -289,6 +289,159 @@ class Heartbeat(BaseModel):
     seen_at = peewee.DateTimeField()
 
 
+class SessionKind:
+    PLAYER = "player"
+    ADMIN = "admin"
+
+
+class Session(BaseModel):
+    """A signed-in browser. The cookie holds a random id; only its keyed hash is stored, so a
+    copy of the database opens no session. Deleting the row ends the session everywhere."""
+
+    key_hash = peewee.CharField(max_length=64, unique=True)
+    kind = peewee.CharField(max_length=8)
+    player = peewee.ForeignKeyField(Player, null=True, backref="sessions", on_delete="CASCADE")
+    admin = peewee.ForeignKeyField(Admin, null=True, backref="sessions", on_delete="CASCADE")
+    user_agent = peewee.CharField(max_length=120, default="")
+    created_at = peewee.DateTimeField()
+    last_seen_at = peewee.DateTimeField()
+    expires_at = peewee.DateTimeField(index=True)  # absolute: no session outlives this
+    player_id: int | None
+    admin_id: int | None
+
+
+class Attempt(BaseModel):
+    """One counted event for a rate limit (a failed login, a sign-in or invitation mail).
+
+    Kept in the database so that every web process sees the same counts."""
+
+    kind = peewee.CharField(max_length=24)
+    key = peewee.CharField(max_length=300)
+    at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("kind", "key", "at"), False),)
+
+
+class SignInLink(BaseModel):
+    """An emailed one-time sign-in link. The token is derived from `id` and `nonce` with the
+    sign-in key (so the database alone cannot rebuild it); only its hash is stored."""
+
+    email = peewee.CharField(max_length=254)
+    nonce = peewee.CharField(max_length=32)
+    token_hash = peewee.CharField(max_length=64, unique=True)
+    created_at = peewee.DateTimeField()
+    expires_at = peewee.DateTimeField()
+    used_at = peewee.DateTimeField(null=True)
+
+
+class ApiToken(BaseModel):
+    """A personal API token (Bearer). Random; only its keyed hash is stored."""
+
+    player = peewee.ForeignKeyField(Player, backref="api_tokens", on_delete="CASCADE")
+    name = peewee.CharField(max_length=60)
+    token_hash = peewee.CharField(max_length=64, unique=True)
+    created_at = peewee.DateTimeField()
+    last_used_at = peewee.DateTimeField(null=True)
+    player_id: int
+
+
+class Suppression(BaseModel):
+    """An address that asked never to be invited again."""
+
+    email = peewee.CharField(max_length=254, unique=True)
+    created_at = peewee.DateTimeField()
+
+
+class ChallengeStatus:
+    PENDING = "pending"
+    STARTED = "started"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class Challenge(BaseModel):
+    """A signed-in player's invitation of others to a match. `version` guards every change
+    (accept, decline, cancel, expiry, start), so racing requests have exactly one outcome."""
+
+    challenger = peewee.ForeignKeyField(Player, backref="challenges_sent", on_delete="CASCADE")
+    game = peewee.CharField(max_length=40)
+    options = JSONField(default=dict)
+    time_control = peewee.CharField(max_length=40)
+    on_timeout = peewee.CharField(max_length=16)
+    # Player ids in seat order when the seats are fixed ("as-listed", rematches); else null.
+    seating = JSONField(null=True)
+    status = peewee.CharField(max_length=16, default=ChallengeStatus.PENDING, index=True)
+    version = peewee.IntegerField(default=0)
+    match = peewee.ForeignKeyField(Match, null=True, backref="challenge", on_delete="SET NULL")
+    rematch_of = peewee.ForeignKeyField(Match, null=True, on_delete="SET NULL")
+    created_at = peewee.DateTimeField()
+    expires_at = peewee.DateTimeField(index=True)
+    closed_at = peewee.DateTimeField(null=True)
+    challenger_id: int
+    match_id: int | None
+    rematch_of_id: int | None
+
+
+class InviteStatus:
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+
+
+class Invite(BaseModel):
+    """One invitee of a challenge. Its emailed link token is derived from `id` and `nonce`
+    with the sign-in key; only the hash is stored."""
+
+    challenge = peewee.ForeignKeyField(Challenge, backref="invites", on_delete="CASCADE")
+    player = peewee.ForeignKeyField(Player, backref="invites", on_delete="CASCADE")
+    position = peewee.IntegerField()
+    nonce = peewee.CharField(max_length=32)
+    token_hash = peewee.CharField(max_length=64, unique=True)
+    status = peewee.CharField(max_length=16, default=InviteStatus.PENDING)
+    answered_at = peewee.DateTimeField(null=True)
+    challenge_id: int
+    player_id: int
+
+    class Meta:
+        indexes = ((("challenge", "player"), True),)
+
+
+class SeekStatus:
+    OPEN = "open"
+    STARTED = "started"
+    CANCELLED = "cancelled"
+
+
+class Seek(BaseModel):
+    """An open offer: anyone signed in may take a seat; the match starts when it is full."""
+
+    creator = peewee.ForeignKeyField(Player, backref="seeks", on_delete="CASCADE")
+    game = peewee.CharField(max_length=40)
+    options = JSONField(default=dict)
+    time_control = peewee.CharField(max_length=40)
+    on_timeout = peewee.CharField(max_length=16)
+    players = peewee.IntegerField()
+    status = peewee.CharField(max_length=16, default=SeekStatus.OPEN, index=True)
+    version = peewee.IntegerField(default=0)
+    match = peewee.ForeignKeyField(Match, null=True, on_delete="SET NULL")
+    created_at = peewee.DateTimeField()
+    creator_id: int
+    match_id: int | None
+
+
+class SeekEntry(BaseModel):
+    seek = peewee.ForeignKeyField(Seek, backref="entries", on_delete="CASCADE")
+    player = peewee.ForeignKeyField(Player, on_delete="CASCADE")
+    joined_at = peewee.DateTimeField()
+    seek_id: int
+    player_id: int
+
+    class Meta:
+        indexes = ((("seek", "player"), True),)
+
+
 class JobRun(BaseModel):
     """The last run of each worker job, for `/healthz` and `/admin/metrics`."""
 
@@ -301,5 +454,6 @@ class JobRun(BaseModel):
 
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
-    AuditEntry, Heartbeat, DrawOffer, JobRun,
+    AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
+    Suppression, Challenge, Invite, Seek, SeekEntry,
 )

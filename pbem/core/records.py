@@ -66,8 +66,13 @@ def public_record(match: Match, now: datetime, ply: int | None = None,
     current = state if shown_ply == match.ply else rules.load(match.state)
     view = rules.view(state, None)
     seats = match.seat_rows()
+    common = _common(match, rules, current, seats, reveal_emails=False)
+    # Seats are named as they were in the position shown (Frozen Forest swaps roles between
+    # games, so a replay of game 1 names game 1's roles).
+    for player in common["players"]:
+        player["label"] = rules.seat_label(state, player["seat"])
     return {
-        **_common(match, rules, current, seats, reveal_emails=False),
+        **common,
         "shown_ply": shown_ply,
         # Who was to move in the position shown (link previews say it).
         "shown_to_move": [rules.seat_label(state, seat) for seat in sorted(rules.to_move(state))]
@@ -117,7 +122,7 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None,
         listed.append({
             "ply": move.ply,
             "seat": move.seat,
-            "by": rules.seat_label(state, move.seat),
+            "by": _move_label(rules, state, move.seat, events),
             "text": move.text if readable else None,
             "events": [rules.describe_event(event) for event in events
                        if finished or event.is_visible_to(reader)],
@@ -146,6 +151,11 @@ def revealed_through(match: Match, rules: GameRules, first: int) -> int:
                for item in move.events):
             return move.ply
     return 0
+
+
+def _move_label(rules: GameRules, state: Any, seat: int, events: list[Event]) -> str:
+    label = getattr(rules, "move_label", None)
+    return label(state, seat, events) if label else rules.seat_label(state, seat)
 
 
 def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],

@@ -62,6 +62,7 @@ def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: dateti
     if ruling not in RULINGS:
         raise InvalidRequestError(f"{ruling!r} is not a ruling (one of: {', '.join(RULINGS)})")
     reason = check_text((reason or "").strip(), "reason")
+    check_text(actor, "name of who rules")
     if not reason:
         raise InvalidRequestError("A ruling needs a reason: the players will read it.")
     if ruling == "extend" and (extension is None or extension <= timedelta(0)):
@@ -103,7 +104,7 @@ def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, no
         seat.owes_since = None
         deadlines.start_clock(match, seat, now)
         door.touch()
-    elif ruling == "autoplay" and autoplay_in(door, late, reason) is None:
+    elif ruling == "autoplay" and _autoplay_for_ruling(door, late, reason) is None:
         raise ConflictError("The late seat owes no move now: there is nothing to autoplay.")
 
 
@@ -144,6 +145,16 @@ def autoplay_in(door: Locked, seat: int, reason: str) -> str | None:
     return text
 
 
+def _autoplay_for_ruling(door: Locked, seat: int, reason: str) -> str | None:
+    try:
+        door.rules.load(door.match.state)
+    except Exception:
+        raise ConflictError("The stored position of this match cannot be read, so no move "
+                            "can be made for the late seat: award, draw, extend or abort "
+                            "instead.") from None
+    return autoplay_in(door, seat, reason)
+
+
 def autoplay(match_id: int, seat: int, now: datetime, reason: str) -> str | None:
     return apply_change(match_id, lambda door: autoplay_in(door, seat, reason), now)
 
@@ -154,9 +165,10 @@ def finish(door: Locked, winners: frozenset[int], scores: list[float], reason: s
         raise ConflictError("The match is no longer in play.")
     door.write(status=MatchStatus.FINISHED, finished_at=door.now, to_move=[],
                result={"winners": sorted(winners), "scores": scores, "reason": reason})
-    match, rules, state, now = door.match, door.rules, door.state, door.now
-    door.then(lambda: notify.queue_result(match, rules, state,
-                                          Outcome(winners, tuple(scores), reason), (), now))
+    match, rules, state, now = door.match, door.rules, door.readable_state(), door.now
+    if state is not None:
+        door.then(lambda: notify.queue_result(match, rules, state,
+                                              Outcome(winners, tuple(scores), reason), (), now))
 
 
 def _entry_to_rule(match: Match, entry_id: int | None) -> Adjudication:
@@ -197,8 +209,10 @@ def _record(door: Locked, entry: Adjudication, ruling: str, reason: str, actor: 
     match = door.match
 
     def tell() -> None:
-        rules = door.rules
+        state = door.readable_state()
+        if state is None:
+            return
         new_deadline = door.seat(entry.seat).deadline if ruling == "extend" else None
-        notify.queue_ruling(match, rules, rules.load(match.state), entry.seat, ruling,
-                            RULINGS[ruling], reason, now, new_deadline=new_deadline)
+        notify.queue_ruling(match, door.rules, state, entry.seat, ruling, RULINGS[ruling],
+                            reason, now, new_deadline=new_deadline)
     door.then(tell)

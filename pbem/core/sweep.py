@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+import peewee
+
 from pbem.core import audit, lifecycle_mail, notify
-from pbem.core.changes import Locked, apply_change, lock_match, retrying
-from pbem.core.db import write_transaction
+from pbem.core.changes import Locked, apply_change, is_transient, lock_match, retrying
+from pbem.core.db import UNAVAILABLE, write_transaction
 from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.models import (
     Adjudication,
@@ -99,6 +101,11 @@ def _guarded(due: _Due, now: datetime, action: Callable[[], Any]) -> Any:
     """Run one seat's settlement; if it fails for any reason, keep the sweep going."""
     try:
         return action()
+    except UNAVAILABLE as error:
+        if not isinstance(error, peewee.OperationalError) or not is_transient(error):
+            raise  # the database is down: the worker says so and tries again next tick
+        log.exception("could not settle seat %s of match %s", due.number, due.match_id)
+        return "failed"
     except Exception:
         log.exception("could not settle seat %s of match %s; opening an admin entry",
                       due.number, due.match_id)

@@ -33,7 +33,16 @@ def token_hash(token: str) -> str:
 
 
 def token_for(secret_key: str, seat: Seat) -> str:
-    return seat_token(secret_key, seat.match_id, seat.seat, seat.token_generation)
+    """The seat's current link token, for an email."""
+    token = seat_token(secret_key, seat.match_id, seat.seat, seat.token_generation)
+    if seat.token_hash and token_hash(token) != seat.token_hash:
+        # A link made before seat links had a key of their own (HMAC with the bare secret):
+        # keep mailing it, so links already sent and links sent from now on both open the
+        # seat, until a reissue moves it to the seat-link key.
+        legacy = _legacy_seat_token(secret_key, seat.match_id, seat.seat, seat.token_generation)
+        if token_hash(legacy) == seat.token_hash:
+            return legacy
+    return token
 
 
 def seat_for_token(token: str) -> Seat:
@@ -50,7 +59,15 @@ def seat_for_token(token: str) -> Seat:
 def reissue(secret_key: str, seat: Seat) -> str:
     """Revoke a seat's link and return the new token."""
     seat.token_generation += 1
-    token = token_for(secret_key, seat)
+    token = seat_token(secret_key, seat.match_id, seat.seat, seat.token_generation)
     seat.token_hash = token_hash(token)
-    seat.save()
+    # Only the link columns: a whole-row save could undo a clock change made meanwhile.
+    Seat.update(token_generation=seat.token_generation, token_hash=seat.token_hash).where(
+        Seat.id == seat.id).execute()
     return token
+
+
+def _legacy_seat_token(secret_key: str, match_id: int, seat: int, generation: int) -> str:
+    message = f"pbem-seat-link:{match_id}:{seat}:{generation}".encode()
+    digest = hmac.new(secret_key.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()

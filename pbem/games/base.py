@@ -286,6 +286,11 @@ class RulesBase:
     # that shows every stack): from then on those moves' notation is no secret to anyone.
     reveal_events: frozenset[str] = frozenset()
 
+    def move_label(self, state: Any, seat: Seat, events: Sequence[Event]) -> str:
+        """How a move list names the seat that made a move (with that move's events); games
+        whose seats change roles between games name the role the seat had then."""
+        return self.seat_label(state, seat)
+
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Check a match creator's options and fill in defaults; raise OptionError if bad."""
         known = {option.name: option for option in self.options}

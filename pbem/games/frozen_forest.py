@@ -143,11 +143,13 @@ class FrozenForestRules(RulesBase):
         if state.turn == YUKI:
             origin = state.yuki
             moved = replace(state, trees=state.trees & ~(1 << spot), yuki=spot, turn=MINA,
-                            last_move=(spot,) if origin is None else (origin, spot))
+                            last_move=(spot,) if origin is None else (origin, spot),
+                            previous=None)
         else:
             origin = state.mina
             moved = replace(state, mina=spot, turn=YUKI,
-                            last_move=(spot,) if origin is None else (origin, spot))
+                            last_move=(spot,) if origin is None else (origin, spot),
+                            previous=None)
         data: dict[str, Any] = {"game": state.game, "seat": seat, "role": state.turn,
                                 "to": _name(spot), "eaten": _eaten(moved)}
         if origin is None:
@@ -189,6 +191,7 @@ class FrozenForestRules(RulesBase):
             "last_move_role": last_role,
             "games": _games_view(state),
             "result": over.reason if over else None,
+            "previous_game": _previous_view(state),
         }
 
     def render_text(self, view: Mapping[str, Any]) -> str:
@@ -196,6 +199,11 @@ class FrozenForestRules(RulesBase):
         ways = "orthogonally only" if view["orthogonal_mina"] else "orthogonally or diagonally"
         lines = [f"Frozen Forest, game {view['game']} of {GAMES_PER_MATCH}: "
                  f"{size}x{size} forest, Mina moves {ways}"]
+        previous = view.get("previous_game")
+        if previous:
+            lines.append(f"Game {previous['number']} ended in this position:")
+            lines.extend(_text_board(previous))
+            lines.append(f"Game {view['game']} starts in a fresh forest:")
         lines.extend(_text_board(view))
         lines.append("^ tree   . disc (no tree)   Y Yuki   M Mina")
         for game in view["games"]:
@@ -232,7 +240,17 @@ class FrozenForestRules(RulesBase):
             return str(data["reason"])
         return super().describe_event(event)
 
+    def move_label(self, state: ForestState, seat: Seat, events: Sequence[Event]) -> str:
+        for event in events:
+            if event.kind in ("placed", "moved"):
+                return ROLE_NAMES[event.data["role"]]
+        return self.seat_label(state, seat)
+
     def seat_label(self, state: ForestState, seat: Seat) -> str:
+        # Roles swap between games: once the match is over, a role would name the wrong
+        # player for game 1, so the result names players (as its reason does).
+        if _match_over(state):
+            return f"Player {seat + 1}"
         return ROLE_NAMES[_role_of(seat, state.game)]
 
     def dump(self, state: ForestState) -> dict[str, Any]:
@@ -246,6 +264,9 @@ class FrozenForestRules(RulesBase):
             "turn": state.turn,
             "results": [[result.winner, result.eaten] for result in state.results],
             "last_move": list(state.last_move),
+            "previous": None if state.previous is None else [
+                state.previous[0], state.previous[1], state.previous[2],
+                list(state.previous[3])],
         }
 
     def load(self, data: Mapping[str, Any]) -> ForestState:
@@ -254,6 +275,7 @@ class FrozenForestRules(RulesBase):
             trees=data["trees"], yuki=data["yuki"], mina=data["mina"], turn=data["turn"],
             results=tuple(GameResult(winner, eaten) for winner, eaten in data["results"]),
             last_move=tuple(data["last_move"]),
+            previous=_load_previous(data.get("previous")),
         )
 
     def position(self, state: ForestState) -> str:
@@ -299,7 +321,9 @@ class FrozenForestRules(RulesBase):
             "winner_seat": _seat_of(winner, state.game), "eaten": result.eaten,
         }))
         if state.game < GAMES_PER_MATCH:
-            fresh = _fresh_game(state.forest_size, state.orthogonal, state.game + 1, results)
+            fresh = replace(
+                _fresh_game(state.forest_size, state.orthogonal, state.game + 1, results),
+                previous=(state.trees, state.yuki, state.mina, state.last_move))
             events.append(Event("roles_swapped", {
                 "game": fresh.game, "yuki_seat": _seat_of(YUKI, fresh.game),
                 "mina_seat": _seat_of(MINA, fresh.game),
@@ -332,6 +356,9 @@ class ForestState:
     turn: str  # role to move; in a finished match, the role that could not move
     results: tuple[GameResult, ...]  # finished games, in order
     last_move: tuple[int, ...] = ()  # spots to highlight: (to,) for a setup, (from, to)
+    # The final position of the game just ended, kept (for pages and replays) until the next
+    # game's first move: (trees, yuki, mina, last_move). Not part of the position text.
+    previous: tuple[int, int | None, int | None, tuple[int, ...]] | None = None
 
 
 # --- helpers: geometry ---------------------------------------------------------------------
@@ -573,6 +600,26 @@ def _games_view(state: ForestState) -> list[dict[str, Any]]:
             entry["status"] = "not started"
         games.append(entry)
     return games
+
+
+def _previous_view(state: ForestState) -> dict[str, Any] | None:
+    if state.previous is None:
+        return None
+    trees, yuki, mina, last_move = state.previous
+    return {"number": state.game - 1,
+            "trees": [_name(spot) for spot in range(SPOTS) if trees >> spot & 1],
+            "outside": [_name(spot) for spot in range(SPOTS)
+                        if not _forest_mask(state.forest_size) >> spot & 1],
+            "yuki": None if yuki is None else _name(yuki),
+            "mina": None if mina is None else _name(mina),
+            "last_move": [_name(spot) for spot in last_move]}
+
+
+def _load_previous(data: Any) -> tuple[int, int | None, int | None, tuple[int, ...]] | None:
+    if data is None:
+        return None
+    trees, yuki, mina, last_move = data
+    return trees, yuki, mina, tuple(last_move)
 
 
 def _text_board(view: Mapping[str, Any]) -> list[str]:

@@ -17,6 +17,7 @@ import jinja2
 from pbem.config import Settings
 from pbem.core.models import OutboxMessage, Seat
 from pbem.core.tokens import token_for
+from pbem.mail.links import account_links
 from pbem.paths import TEMPLATES
 
 
@@ -52,6 +53,7 @@ class Composer:
         if message.match_id is not None:
             context["match_url"] = f"{base}/matches/{message.match_id}"
             context["rules_url"] = f"{base}/games/{context['game']}"
+        context.update(account_links(self.settings, message))
         if message.match_id is not None and message.seat is not None:
             seat = Seat.get((Seat.match == message.match_id) & (Seat.seat == message.seat))
             context["play_url"] = f"{base}/play/{token_for(self.settings.secret_key, seat)}"

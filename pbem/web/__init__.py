@@ -14,8 +14,11 @@ from pbem.paths import TEMPLATES
 from pbem.web import (
     admin,
     api,
+    api_players,
     archive,
     archive_api,
+    auth,
+    challenges,
     devmail,
     errors,
     games,
@@ -23,8 +26,11 @@ from pbem.web import (
     inputs,
     lifecycle,
     matches,
+    me,
     play,
     security,
+    seeks,
+    signin,
 )
 from pbem.web.errors import connect_or_unavailable
 
@@ -55,6 +61,11 @@ def create_app(settings: Settings | None = None,
     # A missing variable is a bug to see in tests, never a silently blank board.
     app.jinja_env.undefined = StrictUndefined
     bind_database(settings.database_url)
+    if settings.trusted_proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies,  # type: ignore[method-assign]
+                                x_proto=settings.trusted_proxies)
 
     inputs.init_app(app)
 
@@ -70,15 +81,16 @@ def create_app(settings: Settings | None = None,
         if not database.is_closed():
             database.close()
 
-    for module in (games, play, lifecycle, matches, archive, api, archive_api, admin, health,
-                   security, errors):
+    for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
+                   admin, auth, signin, me, challenges, seeks, health, security, errors):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
     csrf = CSRFProtect(app)
     # A seat's private link is its credential (a cross-site page cannot know it), and the API
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
-    for blueprint in ("play", "lifecycle", "api", "devmail"):
+    # The players' API authenticates by Bearer token only, never by cookie (see auth.py).
+    for blueprint in ("play", "lifecycle", "api", "api_players", "devmail"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

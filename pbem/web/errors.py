@@ -15,9 +15,11 @@ from pbem.games.base import RulesError
 
 log = logging.getLogger(__name__)
 
-TITLES = {400: "Bad request", 404: "Not found", 405: "Method not allowed",
+TITLES = {400: "Bad request", 401: "Sign-in required", 403: "Forbidden", 404: "Not found",
+          405: "Method not allowed",
           409: "Conflict", 413: "Request too large", 415: "Unsupported media type",
-          422: "Move refused", 500: "Server error", 503: "Temporarily unavailable"}
+          422: "Refused", 429: "Too many requests", 500: "Server error",
+          503: "Temporarily unavailable"}
 UNAVAILABLE_DETAIL = ("The game server cannot reach its database just now. Nothing was "
                       "changed; please try again in a few minutes.")
 RETRY_AFTER_SECONDS = 60

@@ -12,6 +12,7 @@ from pbem.core.matches import get_match
 from pbem.core.records import public_record
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
+from pbem.web.auth import current_player
 from pbem.web.clock import now
 from pbem.web.inputs import whole_number
 
@@ -35,8 +36,11 @@ def show(match_id: int) -> str:
     record = public_record(match, now(), shown, requested_moves(match.ply))
     # Only the live position follows the match by itself; a replayed one stays put.
     poll = poll_tag(match.ply, match.status) if match.is_live and shown is None else None
+    viewer = current_player()
+    can_rematch = (viewer is not None and not match.is_live
+                   and any(seat.player_id == viewer.id for seat in match.seat_rows()))
     return render_template("matches/show.html", record=record, poll_tag=poll,
-                           preview=preview(record))
+                           preview=preview(record), can_rematch=can_rematch)
 
 
 def preview(record: dict[str, Any]) -> dict[str, str]:

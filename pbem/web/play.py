@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date
-from zoneinfo import available_timezones
 
 from flask import (
     Blueprint,
@@ -18,7 +17,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from pbem.core.models import Player, Seat
+from pbem.core.models import Seat
 from pbem.core.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.records import public_record, seat_record
 from pbem.core.tokens import seat_for_token
@@ -84,18 +83,6 @@ def vacation(token: str) -> Response:
         return _page(record_for(seat), status=error.status, error=str(error))
     flash(f"Vacation saved: your clocks stop from {first} to {last}; "
           "your opponents have been told.", "ok")
-    return redirect(url_for("play.show", token=token), code=303)
-
-
-@bp.post("/play/<token>/timezone")
-def timezone(token: str) -> Response:
-    seat = seat_for_token(token)
-    zone = (request.form.get("timezone") or "").strip()
-    if zone and zone not in available_timezones():
-        return _page(record_for(seat), status=400,
-                     error=f"{zone!r} is not a time zone name (like Europe/Paris).")
-    Player.update(timezone=zone or None).where(Player.id == seat.player_id).execute()
-    flash("Deadlines are now shown in " + (zone or "UTC only") + ".", "ok")
     return redirect(url_for("play.show", token=token), code=303)
 
 

@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 from pbem.core.admins import create_admin
 from pbem.core.clocks import MAX_SPAN, TimeControl
 from pbem.core.matches import create_match
-from pbem.core.models import Match, Player, Seat
+from pbem.core.models import Adjudication, Match, Player, Seat
 from pbem.core.play import submit_move
+from pbem.core.rulings import make_ruling
+from pbem.core.sweep import sweep
 from pbem.core.vacations import declare
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
@@ -110,3 +112,14 @@ def test_a_move_with_a_nul_is_refused_before_the_database(db_url: str) -> None:
     with pytest.raises(InvalidRequestError, match="cannot be stored"):
         submit_move(match.id, 0, "take\x00 1", 0, START)
     assert Match.get_by_id(match.id).ply == 0
+
+
+@pytest.mark.parametrize(("reason", "actor"), [("late\x00", "shell"), ("late", "sh\x00ell")])
+def test_a_ruling_with_a_nul_is_refused_and_changes_nothing(db_url: str, reason: str,
+                                                           actor: str) -> None:
+    match = create_match("nim", PAIR, {}, STRONG_KEY, START, time_control="45s").match
+    sweep(START + timedelta(minutes=5), timedelta(days=1))
+    with pytest.raises(InvalidRequestError, match="cannot be stored"):
+        make_ruling(match.id, "award", reason, actor, START + timedelta(minutes=6))
+    assert Adjudication.get(Adjudication.match == match.id).status == "open"
+    assert Match.get_by_id(match.id).status == "active"

@@ -11,7 +11,8 @@ from flask.sessions import SecureCookieSessionInterface
 
 from pbem.core.keys import Purpose, purpose_key
 from pbem.core.matches import create_match
-from pbem.core.tokens import seat_for_token
+from pbem.core.models import Seat
+from pbem.core.tokens import reissue, seat_for_token, token_for, token_hash
 from pbem.errors import NotFoundError
 from tests.conftest import START
 
@@ -42,6 +43,22 @@ def test_a_seat_link_made_with_another_purposes_key_does_not_open(settings) -> N
     for key in [*wrong_keys, settings.secret_key.encode()]:
         with pytest.raises(NotFoundError):
             seat_for_token(_link(key, match.id, 1))
+
+
+def test_links_made_before_per_purpose_keys_keep_working_until_reissued(settings) -> None:
+    """An upgraded server: the seat's stored hash is of a link signed with the bare secret."""
+    match = create_match("nim", PLAYERS, {}, settings.secret_key, START).match
+    seat = Seat.get(Seat.match == match, Seat.seat == 0)
+    old_link = _link(settings.secret_key.encode(), match.id, 0)
+    seat.token_hash = token_hash(old_link)
+    seat.save()
+    assert token_for(settings.secret_key, seat) == old_link, "later mails carry the same link"
+    assert seat_for_token(old_link).id == seat.id
+    fresh = reissue(settings.secret_key, seat)
+    assert fresh == _link(purpose_key(settings.secret_key, Purpose.SEAT_LINK), match.id, 0, 2)
+    assert token_for(settings.secret_key, seat) == fresh
+    with pytest.raises(NotFoundError):
+        seat_for_token(old_link)
 
 
 def test_a_session_cookie_signed_with_the_bare_secret_is_refused(app, client) -> None:

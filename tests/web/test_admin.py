@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from pbem.core.admins import create_admin
 from pbem.core.matches import create_match
-from pbem.core.models import Adjudication, AuditEntry, Match, OutboxMessage
+from pbem.core.models import Adjudication, AuditEntry, Match, OutboxMessage, Player
 from tests.conftest import START, SUPPORT_TEMPLATES, make_settings
 
 PASSWORD = "correct horse battery"
@@ -48,7 +48,7 @@ def test_forms_without_the_csrf_token_are_refused(client) -> None:
 
 def test_the_session_cookie_is_httponly_samesite_and_secure(client) -> None:
     log_in(client)
-    cookie = client.get_cookie("session")
+    cookie = client.get_cookie("pbem_admin")
     assert cookie.http_only and cookie.same_site == "Lax" and cookie.secure
 
 
@@ -109,8 +109,10 @@ def test_the_play_page_shows_the_deadline_and_takes_a_vacation(settings, client,
     assert b"13 left" in client.get(f"/play/{token}").data
     bad = client.post(f"/play/{token}/vacation", data={"first_day": "soon", "last_day": first})
     assert bad.status_code == 400 and b"must be a date" in bad.data
-    assert client.post(f"/play/{token}/timezone", data={"timezone": "Europe/Paris"}
-                       ).status_code == 303
-    assert b"(Europe/Paris)" in client.get(f"/play/{token}").data
-    assert client.post(f"/play/{token}/timezone", data={"timezone": "Mars/Olympus"}
-                       ).status_code == 400
+    # The time zone is set on the settings page now; the play page shows it and links there.
+    page = client.get(f"/play/{token}").data
+    assert b"Deadlines are shown in UTC" in page and b'href="/me/settings"' in page
+    Player.update(timezone="Europe/Paris").where(Player.email == "ann@example.org").execute()
+    page = client.get(f"/play/{token}").data
+    assert b"(Europe/Paris)" in page and b"shown in Europe/Paris and UTC" in page
+    assert client.post(f"/play/{token}/timezone", data={"timezone": "UTC"}).status_code == 404

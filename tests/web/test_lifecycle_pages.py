@@ -125,3 +125,51 @@ def test_an_operator_acts_for_a_seat_from_the_shell(settings, db_url, tmp_path,
     assert main(["match", "abort", str(match.id), "1"]) == 2
     assert "is over" in capsys.readouterr().err
     assert Match.get_by_id(match.id).result["reason"] == "Second resigned"
+
+
+def test_the_admin_entry_shows_the_offers_and_answers_a_repeated_ruling(
+        settings, client) -> None:
+    from pbem.core.lifecycle import draw_no, draw_yes
+    from pbem.core.models import Adjudication
+    from tests.web.test_admin import csrf_from, log_in
+
+    match = nim(settings, time_control="45s").match
+    draw_yes(match.id, 1, START)
+    draw_no(match.id, 0, START)
+    sweep(START, timedelta(hours=1))
+    sweep(START + timedelta(minutes=1), timedelta(hours=1))
+    entry = Adjudication.get()
+    log_in(client)
+    page = client.get(f"/admin/adjudications/{entry.id}").data.decode()
+    offers = page.split("<h2>Draw offers</h2>", 1)[1].split("</table>", 1)[0]
+    assert "declined (said no, seat 0)" in offers
+    token = csrf_from(page.encode())
+    form = {"ruling": "extend", "extension": "2d", "reason": "a storm", "csrf_token": token}
+    too_long = client.post(f"/admin/adjudications/{entry.id}",
+                           data={**form, "extension": "99999d"}, follow_redirects=True)
+    assert b"at most 30 days" in too_long.data
+    assert client.post(f"/admin/adjudications/{entry.id}", data=form).status_code == 303
+    again = client.post(f"/admin/adjudications/{entry.id}", data=form, follow_redirects=True)
+    assert b"Already ruled" in again.data
+    assert Adjudication.get().ruling == "extend"
+
+
+def test_a_damaged_match_can_still_be_ruled_on_from_admin(settings, client) -> None:
+    from pbem.core.models import Adjudication
+    from tests.web.test_admin import csrf_from, log_in
+
+    match = nim(settings, time_control="45s").match
+    Match.update(state={"broken": True}).where(Match.id == match.id).execute()
+    sweep(START + timedelta(minutes=1), timedelta(hours=1))
+    entry = Adjudication.get()
+    assert entry.cause == "error"
+    log_in(client)
+    page = client.get(f"/admin/adjudications/{entry.id}")
+    assert page.status_code == 200 and b"cannot be read" in page.data
+    token = csrf_from(page.data)
+    refused = client.post(f"/admin/adjudications/{entry.id}", follow_redirects=True, data={
+        "ruling": "autoplay", "reason": "damaged", "csrf_token": token})
+    assert refused.status_code == 200 and b"cannot be read" in refused.data
+    client.post(f"/admin/adjudications/{entry.id}", data={
+        "ruling": "abort", "reason": "damaged", "csrf_token": token})
+    assert Match.get_by_id(match.id).status == "aborted"

@@ -12,19 +12,18 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Blueprint, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 
 from pbem.core.audit import MAX_KEY
 from pbem.core.models import Admin, AdminRole
+from pbem.web.auth import current_admin
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
 
 def current_staff() -> Admin | None:
-    if "pbem_staff" not in g:
-        email = session.get("admin")
-        g.pbem_staff = Admin.get_or_none(Admin.email == email) if email else None
-    return g.pbem_staff
+    """The signed-in admin or moderator (a server-side session, see pbem.web.auth)."""
+    return current_admin()
 
 
 def actor() -> str:

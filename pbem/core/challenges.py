@@ -1,0 +1,369 @@
+"""Challenges: a signed-in player invites others to a match; it starts when all accept.
+
+Every change to a challenge (an accept, a decline, a cancel, expiry, the start) is a
+conditional update on its `version` inside one write transaction, so racing requests (a
+double-clicked accept, a cancel racing the last accept) have exactly one outcome. A change
+that lost the race is retried against the challenge as it now is. The match is created by
+`matches.create_match` inside the same transaction as the last accept: either the challenge
+is started with its match, welcome and first "your turn" mails, or nothing happened.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from pbem.config import Settings
+from pbem.core import account_mail
+from pbem.core.clocks import TimeControl
+from pbem.core.db import write_transaction
+from pbem.core.deadlines import TimeoutPolicy
+from pbem.core.limits import Limit, release
+from pbem.core.matches import create_match
+from pbem.core.models import (
+    Challenge,
+    ChallengeStatus,
+    Invite,
+    InviteStatus,
+    Match,
+    MatchStatus,
+    Player,
+)
+from pbem.core.players import is_suppressed, normalize_email
+from pbem.core.signin import derived_token, token_hash
+from pbem.errors import ConflictError, InvalidRequestError, NotFoundError, PbemError
+from pbem.games import get_rules
+
+SEAT_ORDERS = ("random", "as-listed")
+MAX_OPPONENTS = 8
+RETRIES = 8
+T = TypeVar("T")
+
+
+class ForbiddenError(PbemError):
+    status = 403
+
+
+@dataclass(frozen=True)
+class ChallengeRequest:
+    game: str
+    opponents: Sequence[str]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    clock: str = "3d"
+    on_timeout: str = TimeoutPolicy.ADJUDICATE
+    seat_order: str = "random"
+
+
+@dataclass(frozen=True)
+class Answer:
+    challenge: Challenge
+    already: bool = False  # the same answer had been given before (a double click)
+
+
+def invite_token(secret_key: str, invite: Invite) -> str:
+    return derived_token(secret_key, "invite", invite.id, invite.nonce)
+
+
+def create_challenge(settings: Settings, challenger: Player, request: ChallengeRequest,
+                     now: datetime, seating: Sequence[int] | None = None,
+                     rematch_of: Match | None = None) -> Challenge:
+    """Check everything, then write the challenge and queue one invitation per invitee."""
+    rules = get_rules(request.game)
+    control = TimeControl.parse(request.clock)
+    if request.on_timeout not in TimeoutPolicy.ALL:
+        raise InvalidRequestError(f"{request.on_timeout!r} is not a timeout policy "
+                                  f"(one of: {', '.join(TimeoutPolicy.ALL)})")
+    if request.seat_order not in SEAT_ORDERS:
+        raise InvalidRequestError(f"The seat order is {' or '.join(SEAT_ORDERS)}, "
+                                  f"not {request.seat_order!r}.")
+    if not request.opponents:
+        raise InvalidRequestError("Name at least one opponent's email address.")
+    if len(request.opponents) > MAX_OPPONENTS:
+        raise InvalidRequestError(f"A challenge names at most {MAX_OPPONENTS} opponents.")
+    addresses = [normalize_email(text) for text in request.opponents]
+    if len(set(addresses)) != len(addresses):
+        raise InvalidRequestError("An opponent is listed twice.")
+    if challenger.email in addresses:
+        raise InvalidRequestError("You cannot challenge yourself.")
+    rules.check_player_count(1 + len(addresses))
+    options = rules.resolve_options(request.options)
+    for address in addresses:
+        if is_suppressed(address):
+            raise InvalidRequestError(f"{address} has asked not to receive invitations from "
+                                      "this server; no invitation was sent.")
+    pending = Challenge.select().where(Challenge.challenger == challenger,
+                                       Challenge.status == ChallengeStatus.PENDING).count()
+    if pending >= settings.max_pending_challenges:
+        raise InvalidRequestError(
+            f"You have {pending} challenges waiting for answers, the most allowed; wait for "
+            "them or cancel one first.")
+    daily = Limit("invitations", settings.invitations_per_day, timedelta(days=1),
+                  "invitations today")
+    counted = daily.reserve([f"player:{challenger.id}"] * len(addresses), now)
+    try:
+        with write_transaction():
+            challenge = Challenge.create(
+                challenger=challenger, game=rules.slug, options=options,
+                time_control=str(control), on_timeout=request.on_timeout,
+                seating=list(seating) if seating else None, rematch_of=rematch_of,
+                status=ChallengeStatus.PENDING, created_at=now,
+                expires_at=now + timedelta(days=settings.challenge_expiry_days))
+            if request.seat_order == "as-listed" and not seating:
+                players = [challenger] + [Player.for_email(a, now) for a in addresses]
+                challenge.seating = [player.id for player in players]
+                challenge.save()
+            invites = []
+            for position, address in enumerate(addresses, start=1):
+                invite = Invite.create(challenge=challenge, player=Player.for_email(address, now),
+                                       position=position, nonce=secrets.token_hex(16),
+                                       token_hash=secrets.token_hex(32))
+                invite.token_hash = token_hash(invite_token(settings.secret_key, invite))
+                invite.save()
+                invites.append(invite)
+            for invite in invites:
+                account_mail.queue(invite.player.email, "invitation",
+                                   _mail_context(challenge, rules.title, invite=invite), now)
+    except Exception:
+        release(counted)
+        raise
+    return challenge
+
+
+def invite_for_token(token: str) -> Invite:
+    invite = (Invite.get_or_none(Invite.token_hash == token_hash(token))
+              if token and len(token) <= 100 else None)
+    if invite is None:
+        raise NotFoundError("This invitation link is not valid. Check that you copied it whole.")
+    return invite
+
+
+def invite_of(challenge_id: int, player: Player) -> Invite:
+    invite = Invite.get_or_none(Invite.challenge == challenge_id, Invite.player == player)
+    if invite is None:
+        if Challenge.get_or_none(Challenge.id == challenge_id, Challenge.challenger == player):
+            raise ForbiddenError("You sent this challenge: only your opponents can answer it.")
+        raise NotFoundError(f"There is no challenge {challenge_id} for you.")
+    return invite
+
+
+def visible_challenge(challenge_id: int, player: Player) -> Challenge:
+    """A challenge its challenger or one of its invitees may see; 404 for anyone else."""
+    challenge = Challenge.get_or_none(Challenge.id == challenge_id)
+    if challenge is None or not (
+            challenge.challenger_id == player.id
+            or Invite.select().where(Invite.challenge == challenge, Invite.player == player)
+            .exists()):
+        raise NotFoundError(f"There is no challenge {challenge_id} for you.")
+    return challenge
+
+
+def accept(settings: Settings, invite_id: int, now: datetime) -> Answer:
+    """Accept; when it is the last acceptance, start the match in the same transaction."""
+    def attempt() -> Answer:
+        challenge, invite = _current(invite_id)
+        if invite.status == InviteStatus.ACCEPTED:
+            return Answer(challenge, already=True)
+        _check_open(challenge, invite, now)
+        _bump(challenge)
+        Invite.update(status=InviteStatus.ACCEPTED, answered_at=now).where(
+            Invite.id == invite.id).execute()
+        waiting = Invite.select().where(Invite.challenge == challenge,
+                                        Invite.status != InviteStatus.ACCEPTED).count()
+        if waiting == 0:
+            _start(settings, challenge, now)
+        return Answer(Challenge.get_by_id(challenge.id))
+    return _retrying(attempt)
+
+
+def decline(invite_id: int, now: datetime) -> Answer:
+    def attempt() -> Answer:
+        challenge, invite = _current(invite_id)
+        if invite.status == InviteStatus.DECLINED:
+            return Answer(challenge, already=True)
+        _check_open(challenge, invite, now)
+        _bump(challenge, status=ChallengeStatus.DECLINED, closed_at=now)
+        Invite.update(status=InviteStatus.DECLINED, answered_at=now).where(
+            Invite.id == invite.id).execute()
+        context = _mail_context(challenge, get_rules(challenge.game).title)
+        context["decliner"] = invite.player.public_name
+        account_mail.queue(challenge.challenger.email, "challenge_declined", context, now)
+        return Answer(Challenge.get_by_id(challenge.id))
+    return _retrying(attempt)
+
+
+def cancel(challenge_id: int, player: Player, now: datetime) -> Answer:
+    def attempt() -> Answer:
+        challenge = visible_challenge(challenge_id, player)
+        if challenge.challenger_id != player.id:
+            raise ForbiddenError("Only the player who sent a challenge can cancel it.")
+        if challenge.status == ChallengeStatus.CANCELLED:
+            return Answer(challenge, already=True)
+        if challenge.status != ChallengeStatus.PENDING:
+            raise ConflictError(_closed_message(challenge))
+        _bump(challenge, status=ChallengeStatus.CANCELLED, closed_at=now)
+        return Answer(Challenge.get_by_id(challenge.id))
+    return _retrying(attempt)
+
+
+def expire_due(now: datetime) -> int:
+    """Close every pending challenge past its expiry and tell its challenger (worker job)."""
+    due = [row.id for row in Challenge.select(Challenge.id).where(
+        Challenge.status == ChallengeStatus.PENDING, Challenge.expires_at <= now)]
+    expired = 0
+    for challenge_id in due:
+        with write_transaction():
+            challenge = Challenge.get_by_id(challenge_id)
+            changed = (Challenge.update(status=ChallengeStatus.EXPIRED, closed_at=now,
+                                        version=Challenge.version + 1)
+                       .where(Challenge.id == challenge_id,
+                              Challenge.status == ChallengeStatus.PENDING,
+                              Challenge.version == challenge.version).execute())
+            if changed == 1:
+                account_mail.queue(challenge.challenger.email, "challenge_expired",
+                                   _mail_context(challenge, get_rules(challenge.game).title),
+                                   now)
+                expired += changed
+    return expired
+
+
+def received(player: Player) -> list[Challenge]:
+    return list(Challenge.select().join(Invite).where(
+        Invite.player == player, Challenge.status == ChallengeStatus.PENDING)
+        .order_by(Challenge.created_at.desc()))
+
+
+def sent(player: Player, limit: int = 20) -> list[Challenge]:
+    return list(Challenge.select().where(Challenge.challenger == player)
+                .order_by(Challenge.status != ChallengeStatus.PENDING,
+                          Challenge.created_at.desc()).limit(limit))
+
+
+def rematch(settings: Settings, match_id: int, player: Player, now: datetime) -> Challenge:
+    """A challenge to the same players with the same settings, every seat moved one on."""
+    match = Match.get_or_none(Match.id == match_id)
+    seats = match.seat_rows() if match is not None else []
+    if match is None or player.id not in [seat.player_id for seat in seats]:
+        raise NotFoundError(f"There is no match {match_id} of yours.")
+    if match.status == MatchStatus.ACTIVE:
+        raise ConflictError("This match is still being played; a rematch comes after it ends.")
+    players = [seat.player for seat in seats]
+    rotated = players[1:] + players[:1]
+    request = ChallengeRequest(
+        game=match.game, opponents=[p.email for p in players if p.id != player.id],
+        options=match.options, clock=match.time_control, on_timeout=match.on_timeout,
+        seat_order="as-listed")
+    return create_challenge(settings, player, request, now,
+                            seating=[p.id for p in rotated], rematch_of=match)
+
+
+def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, Any]:
+    """A challenge as pages and the API show it; addresses only to its challenger."""
+    invites = list(Invite.select(Invite, Player).join(Player)
+                   .where(Invite.challenge == challenge).order_by(Invite.position))
+    mine = viewer is not None and viewer.id == challenge.challenger_id
+    own = next((invite for invite in invites
+                if viewer is not None and invite.player_id == viewer.id), None)
+    return {
+        "id": challenge.id,
+        "status": challenge.status,
+        "game": challenge.game,
+        "title": get_rules(challenge.game).title,
+        "options": challenge.options,
+        "clock": challenge.time_control,
+        "on_timeout": challenge.on_timeout,
+        "seat_order": "as-listed" if challenge.seating else "random",
+        "challenger": challenge.challenger.public_name,
+        "opponents": [{"name": invite.player.public_name, "status": invite.status,
+                       **({"email": invite.player.email} if mine else {})}
+                      for invite in invites],
+        "created_at": challenge.created_at.isoformat() + "Z",
+        "expires_at": challenge.expires_at.isoformat() + "Z",
+        "rematch_of": challenge.rematch_of_id,
+        "match": challenge.match_id,
+        "your_answer": own.status if own is not None else None,
+    }
+
+
+def _start(settings: Settings, challenge: Challenge, now: datetime) -> None:
+    invites = list(Invite.select(Invite, Player).join(Player)
+                   .where(Invite.challenge == challenge).order_by(Invite.position))
+    by_id = {invite.player_id: invite.player for invite in invites}
+    by_id[challenge.challenger_id] = challenge.challenger
+    if challenge.seating:
+        players = [by_id[player_id] for player_id in challenge.seating]
+    else:
+        players = list(by_id.values())
+        secrets.SystemRandom().shuffle(players)
+    created = create_match(challenge.game, [p.email for p in players], challenge.options,
+                           settings.secret_key, now, time_control=challenge.time_control,
+                           on_timeout=challenge.on_timeout)
+    Challenge.update(status=ChallengeStatus.STARTED, match=created.match, closed_at=now,
+                     version=Challenge.version + 1).where(Challenge.id == challenge.id).execute()
+
+
+class _LostRace(Exception):
+    pass
+
+
+def _retrying(attempt: Callable[[], T]) -> T:
+    for _ in range(RETRIES):
+        try:
+            with write_transaction():
+                return attempt()
+        except _LostRace:
+            continue
+    raise ConflictError("Too many people answered this challenge at once; try again.")
+
+
+def _current(invite_id: int) -> tuple[Challenge, Invite]:
+    invite = Invite.select(Invite, Player).join(Player).where(Invite.id == invite_id).first()
+    if invite is None:
+        raise NotFoundError("There is no such invitation.")
+    return Challenge.get_by_id(invite.challenge_id), invite
+
+
+def _check_open(challenge: Challenge, invite: Invite, now: datetime) -> None:
+    if challenge.status != ChallengeStatus.PENDING:
+        raise ConflictError(_closed_message(challenge))
+    if invite.status == InviteStatus.DECLINED:
+        raise ConflictError("You declined this challenge.")
+    if challenge.expires_at <= now:
+        raise ConflictError("This challenge has expired.")
+
+
+def _bump(challenge: Challenge, **changes: Any) -> None:
+    changed = (Challenge.update(version=Challenge.version + 1, **changes)
+               .where(Challenge.id == challenge.id, Challenge.version == challenge.version,
+                      Challenge.status == ChallengeStatus.PENDING).execute())
+    if changed != 1:
+        raise _LostRace
+
+
+def _closed_message(challenge: Challenge) -> str:
+    if challenge.status == ChallengeStatus.STARTED:
+        return f"This challenge has started already: it is match {challenge.match_id}."
+    return {ChallengeStatus.DECLINED: "This challenge was declined.",
+            ChallengeStatus.CANCELLED: "This challenge was cancelled by its sender.",
+            ChallengeStatus.EXPIRED: "This challenge has expired."}.get(
+        challenge.status, f"This challenge is {challenge.status}.")
+
+
+def _mail_context(challenge: Challenge, title: str, invite: Invite | None = None
+                  ) -> dict[str, Any]:
+    context: dict[str, Any] = {
+        "challenge": challenge.id, "game": challenge.game, "title": title,
+        "challenger": challenge.challenger.public_name,
+        "clock": TimeControl.parse(challenge.time_control).describe(),
+        "on_timeout": challenge.on_timeout, "options": challenge.options,
+        "expires": challenge.expires_at.strftime("%a %d %b %Y, %H:%M UTC"),
+        "rematch": challenge.rematch_of_id is not None,
+    }
+    if invite is not None:
+        context["invite"] = invite.id
+        others = (Invite.select(Invite, Player).join(Player)
+                  .where(Invite.challenge == challenge, Invite.id != invite.id))
+        context["others"] = [other.player.public_name for other in others]
+    return context

@@ -1,0 +1,133 @@
+"""Players' own data: addresses (validated), display names, time zones, the suppression
+list, the home page's summary, and getting a lost seat link back."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+from zoneinfo import available_timezones
+
+import peewee
+from email_validator import EmailNotValidError, validate_email
+
+from pbem.core import account_mail
+from pbem.core.clocks import deadline_info
+from pbem.core.db import write_transaction
+from pbem.core.matches import rules_for
+from pbem.core.models import Match, MatchStatus, Player, Seat, Suppression
+from pbem.core.tokens import reissue
+from pbem.errors import InvalidRequestError, NotFoundError
+
+MAX_NAME = 40
+_NAME = re.compile(r"[\w][\w .'-]*[\w.]", re.UNICODE)
+
+
+def normalize_email(text: str) -> str:
+    """A valid address in the form we store (lower case), or a clear InvalidRequestError."""
+    raw = (text or "").strip()
+    if not raw:
+        raise InvalidRequestError("Enter an email address.")
+    if len(raw) > 254 or "=?" in raw or any(not char.isprintable() for char in raw):
+        raise InvalidRequestError(f"{raw[:60]!r} is not an email address we can write to.")
+    try:
+        checked = validate_email(raw, check_deliverability=False, allow_smtputf8=False)
+    except EmailNotValidError as error:
+        raise InvalidRequestError(f"{raw[:60]!r} is not a valid email address: {error}") from None
+    return checked.normalized.lower()
+
+
+def update_settings(player: Player, name: str, zone: str) -> None:
+    """Set the display name and time zone together: both are checked before either is
+    written, so a refused form changes nothing."""
+    name = " ".join((name or "").split())
+    zone = (zone or "").strip()
+    if name and (len(name) > MAX_NAME or len(name) < 2 or not _NAME.fullmatch(name)
+                 or "@" in name):
+        raise InvalidRequestError(
+            f"A display name has 2 to {MAX_NAME} letters, digits, spaces, dots, dashes or "
+            "apostrophes (and no @: it is shown instead of your address).")
+    if zone and (len(zone) > 64 or zone not in available_timezones()):
+        raise InvalidRequestError(f"{zone[:64]!r} is not a time zone name (like Europe/Paris).")
+    taken = f"The name {name!r} is taken; choose another."
+    if name and Player.select().where(peewee.fn.LOWER(Player.name) == name.lower(),
+                                      Player.id != player.id).exists():
+        raise InvalidRequestError(taken)
+    try:
+        with write_transaction():
+            Player.update(name=name or None, timezone=zone or None).where(
+                Player.id == player.id).execute()
+    except peewee.IntegrityError:
+        raise InvalidRequestError(taken) from None
+    player.name, player.timezone = name or None, zone or None
+
+
+def suppress(email: str, now: datetime) -> None:
+    """Never send this address an invitation again (idempotent)."""
+    Suppression.insert(email=email, created_at=now).on_conflict_ignore().execute()
+
+
+def is_suppressed(email: str) -> bool:
+    return Suppression.select().where(Suppression.email == email).exists()
+
+
+def seats_of(player: Player) -> list[Seat]:
+    return list(Seat.select(Seat, Match).join(Match)
+                .where(Seat.player == player).order_by(Match.updated_at.desc()))
+
+
+def my_matches(player: Player, now: datetime) -> list[dict[str, Any]]:
+    """Every match of the player: their turn first (soonest deadline first), then those
+    waiting for others, then finished ones. `seat` is the row, for deriving the link."""
+    rows: list[tuple[tuple[int, str, float], dict[str, Any]]] = []
+    for seat in seats_of(player):
+        match: Match = seat.match
+        rules = rules_for(match)
+        your_turn = match.is_live and seat.seat in (match.to_move or [])
+        others = [other.player.public_name for other in match.seat_rows()
+                  if other.seat != seat.seat]
+        order = (0 if your_turn else 1 if match.is_live else 2,
+                 seat.deadline.isoformat() if your_turn and seat.deadline else "",
+                 -(match.finished_at or match.updated_at).timestamp())
+        rows.append((order, {
+            "id": match.id, "game": match.game, "title": rules.title, "status": match.status,
+            "your_turn": your_turn, "seat": seat, "opponents": others,
+            "deadline": deadline_info(seat.deadline, match.time_control, player.timezone, now)
+            if your_turn else None,
+            "result": _result_for(match, seat.seat),
+            "finished": match.status != MatchStatus.ACTIVE,
+        }))
+    rows.sort(key=lambda row: row[0])
+    return [row for _, row in rows]
+
+
+def _result_for(match: Match, seat: int) -> str | None:
+    if not match.result:
+        return "aborted" if match.status == MatchStatus.ABORTED else None
+    winners = match.result.get("winners", [])
+    reason = match.result.get("reason", "")
+    if seat in winners:
+        verdict = "You won" if len(winners) == 1 else "Shared result"
+    else:
+        verdict = "You lost" if winners else "No winner"
+    return f"{verdict}: {reason}" if reason else verdict
+
+
+def reissue_seat_link(secret_key: str, match_id: int, seat_number: int, now: datetime,
+                      player: Player | None = None) -> Seat:
+    """Revoke a seat's link and email the new one to its player. With `player`, only that
+    player's own seat may be re-issued (the /me button); without, any (the operator)."""
+    with write_transaction():
+        seat = (Seat.select(Seat, Match, Player).join(Match).switch(Seat).join(Player)
+                .where(Seat.match == match_id, Seat.seat == seat_number).first())
+        if seat is None or (player is not None and seat.player_id != player.id):
+            raise NotFoundError(f"Match {match_id} has no seat {seat_number} of yours."
+                                if player is not None else
+                                f"Match {match_id} has no seat {seat_number}.")
+        reissue(secret_key, seat)
+        rules = rules_for(seat.match)
+        account_mail.queue(seat.player.email, "seat_link", {
+            "match": match_id, "game": seat.match.game, "title": rules.title,
+            "seat": seat_number,
+        }, now, match=match_id, seat=seat_number)
+    return seat

@@ -1,0 +1,150 @@
+"""Open seeks: a signed-in player offers a game; anyone signed in may take a seat, and the
+match starts when the seats are full.
+
+Joining bumps the seek's `version` with a conditional update in one write transaction, and
+the join that fills the last seat creates the match (`matches.create_match`) in that same
+transaction: two players racing for the last seat get one seat and one "full", and a match
+is either fully started or not at all.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import peewee
+
+from pbem.config import Settings
+from pbem.core.clocks import TimeControl
+from pbem.core.db import write_transaction
+from pbem.core.deadlines import TimeoutPolicy
+from pbem.core.matches import create_match
+from pbem.core.models import Player, Seek, SeekEntry, SeekStatus
+from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
+from pbem.games import get_rules
+
+RETRIES = 8
+
+
+def create_seek(settings: Settings, creator: Player, game: str, options: Mapping[str, Any],
+                clock: str, players: Any, now: datetime,
+                on_timeout: str = TimeoutPolicy.ADJUDICATE) -> Seek:
+    rules = get_rules(game)
+    control = TimeControl.parse(clock)
+    if on_timeout not in TimeoutPolicy.ALL:
+        raise InvalidRequestError(f"{on_timeout!r} is not a timeout policy "
+                                  f"(one of: {', '.join(TimeoutPolicy.ALL)})")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidRequestError('"players" is the number of players, a whole number.')
+    rules.check_player_count(players)
+    resolved = rules.resolve_options(options)
+    mine = Seek.select().where(Seek.creator == creator, Seek.status == SeekStatus.OPEN).count()
+    if mine >= settings.max_pending_challenges:
+        raise InvalidRequestError(f"You have {mine} open seeks, the most allowed; cancel one "
+                                  "first.")
+    with write_transaction():
+        seek = Seek.create(creator=creator, game=rules.slug, options=resolved,
+                           time_control=str(control), on_timeout=on_timeout, players=players,
+                           status=SeekStatus.OPEN, created_at=now)
+        SeekEntry.create(seek=seek, player=creator, joined_at=now)
+    return seek
+
+
+def join(settings: Settings, seek_id: int, player: Player, now: datetime) -> Seek:
+    """Take a seat; the join that fills the seek starts its match."""
+    for _ in range(RETRIES):
+        try:
+            with write_transaction():
+                return _join_once(settings, seek_id, player, now)
+        except _LostRace:
+            continue
+    raise ConflictError("Many players are joining this seek at once; try again.")
+
+
+def cancel(seek_id: int, player: Player, now: datetime) -> Seek:
+    with write_transaction():
+        seek = _get(seek_id)
+        if seek.creator_id != player.id:
+            raise NotFoundError(f"There is no open seek {seek_id} of yours.")
+        if seek.status != SeekStatus.OPEN:
+            raise ConflictError(_closed(seek))
+        changed = (Seek.update(status=SeekStatus.CANCELLED, version=Seek.version + 1)
+                   .where(Seek.id == seek.id, Seek.version == seek.version).execute())
+        if changed != 1:
+            raise ConflictError("This seek changed meanwhile; reload and try again.")
+    return Seek.get_by_id(seek_id)
+
+
+def open_seeks(limit: int = 100) -> list[Seek]:
+    return list(Seek.select(Seek, Player).join(Player).where(Seek.status == SeekStatus.OPEN)
+                .order_by(Seek.created_at.desc()).limit(limit))
+
+
+def seeks_of(player: Player) -> list[Seek]:
+    return list(Seek.select().join(SeekEntry).where(SeekEntry.player == player,
+                                                    Seek.status == SeekStatus.OPEN)
+                .order_by(Seek.created_at.desc()))
+
+
+def describe(seek: Seek, viewer: Player | None = None) -> dict[str, Any]:
+    entries = list(SeekEntry.select(SeekEntry, Player).join(Player)
+                   .where(SeekEntry.seek == seek).order_by(SeekEntry.id))
+    return {
+        "id": seek.id, "game": seek.game, "title": get_rules(seek.game).title,
+        "options": seek.options, "clock": seek.time_control,
+        "clock_text": TimeControl.parse(seek.time_control).describe(),
+        "on_timeout": seek.on_timeout, "players": seek.players, "status": seek.status,
+        "creator": seek.creator.public_name,
+        "joined": [entry.player.public_name for entry in entries],
+        "you_joined": viewer is not None and any(e.player_id == viewer.id for e in entries),
+        "yours": viewer is not None and seek.creator_id == viewer.id,
+        "match": seek.match_id,
+        "created_at": seek.created_at.isoformat() + "Z",
+    }
+
+
+class _LostRace(Exception):
+    pass
+
+
+def _join_once(settings: Settings, seek_id: int, player: Player, now: datetime) -> Seek:
+    seek = _get(seek_id)
+    if seek.status != SeekStatus.OPEN:
+        raise ConflictError(_closed(seek))
+    entries = list(SeekEntry.select().where(SeekEntry.seek == seek).order_by(SeekEntry.id))
+    if any(entry.player_id == player.id for entry in entries):
+        raise ConflictError("You have a seat in this seek already.")
+    changed = (Seek.update(version=Seek.version + 1)
+               .where(Seek.id == seek.id, Seek.version == seek.version,
+                      Seek.status == SeekStatus.OPEN).execute())
+    if changed != 1:
+        raise _LostRace
+    try:
+        with write_transaction():  # a savepoint: a duplicate row must not end the transaction
+            SeekEntry.create(seek=seek, player=player, joined_at=now)
+    except peewee.IntegrityError:
+        raise ConflictError("You have a seat in this seek already.") from None
+    if len(entries) + 1 == seek.players:
+        ids = [entry.player_id for entry in entries] + [player.id]
+        secrets.SystemRandom().shuffle(ids)
+        emails = [Player.get_by_id(player_id).email for player_id in ids]
+        created = create_match(seek.game, emails, seek.options, settings.secret_key, now,
+                               time_control=seek.time_control, on_timeout=seek.on_timeout)
+        Seek.update(status=SeekStatus.STARTED, match=created.match,
+                    version=Seek.version + 1).where(Seek.id == seek.id).execute()
+    return Seek.get_by_id(seek.id)
+
+
+def _get(seek_id: int) -> Seek:
+    seek = Seek.get_or_none(Seek.id == seek_id)
+    if seek is None:
+        raise NotFoundError(f"There is no seek {seek_id}.")
+    return seek
+
+
+def _closed(seek: Seek) -> str:
+    if seek.status == SeekStatus.STARTED:
+        return f"This seek is full: its match ({seek.match_id}) has started."
+    return "This seek was cancelled."

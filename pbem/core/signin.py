@@ -1,0 +1,109 @@
+"""Signing in by an emailed one-time link.
+
+The link's token is HMAC(sign-in key, row id, a random nonce): the mail layer derives it at
+send time, the table keeps only its hash, and a stolen database copy opens nothing. A link
+lives 30 minutes and works once; opening it (GET) only shows a button, because mail scanners
+open every link, and the POST redeems it. Anyone may ask for a link to any address (that is
+how new players arrive), so the answer never says whether the address is known.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from datetime import datetime, timedelta
+
+from pbem.config import Settings
+from pbem.core import account_mail
+from pbem.core.db import write_transaction
+from pbem.core.keys import Purpose, purpose_key
+from pbem.core.limits import Limit, release
+from pbem.core.models import Player, SignInLink
+from pbem.core.players import normalize_email
+from pbem.errors import NotFoundError
+
+LIFETIME = timedelta(minutes=30)
+MAX_TOKEN = 100
+
+
+def derived_token(secret_key: str, kind: str, row_id: int, nonce: str) -> str:
+    """A link token for a row (sign-in links, invitations) under the sign-in key."""
+    key = purpose_key(secret_key, Purpose.SIGN_IN)
+    digest = hmac.new(key, f"{kind}:{row_id}:{nonce}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def link_token(secret_key: str, link: SignInLink) -> str:
+    return derived_token(secret_key, "sign-in", link.id, link.nonce)
+
+
+def mail_limits(settings: Settings) -> tuple[Limit, Limit]:
+    window = timedelta(minutes=settings.rate_window_minutes)
+    return (Limit("signin-address", settings.signin_mails_per_address, window,
+                  "sign-in emails to this address"),
+            Limit("signin-client", settings.signin_mails_per_client, window,
+                  "sign-in emails from your connection"))
+
+
+def request_link(settings: Settings, email: str, client: str, now: datetime) -> str:
+    """Queue a sign-in mail; return the normalised address. Refuses a malformed address
+    (InvalidRequestError) or one over a rate limit (LimitReachedError)."""
+    address = normalize_email(email)
+    per_address, per_client = mail_limits(settings)
+    counted = per_address.reserve([f"address:{address}"], now)
+    try:
+        per_client.reserve([f"client:{client}"], now)
+    except Exception:
+        release(counted)
+        raise
+    with write_transaction():
+        nonce = secrets.token_hex(16)
+        link = SignInLink.create(email=address, nonce=nonce, token_hash=secrets.token_hex(32),
+                                 created_at=now, expires_at=now + LIFETIME)
+        link.token_hash = token_hash(link_token(settings.secret_key, link))
+        link.save()
+        account_mail.queue(address, "sign_in", {"sign_in_link": link.id,
+                                                "minutes": int(LIFETIME.total_seconds() // 60)},
+                           now)
+    return address
+
+
+def usable_link(token: str, now: datetime) -> SignInLink:
+    """The link a token names, if it can still be used (for the GET page)."""
+    link = _find(token)
+    if link.used_at is not None or link.expires_at <= now:
+        raise NotFoundError(_SPENT)
+    return link
+
+
+def redeem(token: str, now: datetime) -> Player:
+    """Use the link once: exactly one of several racing POSTs signs in."""
+    link = _find(token)
+    used = (SignInLink.update(used_at=now)
+            .where(SignInLink.id == link.id, SignInLink.used_at.is_null(),
+                   SignInLink.expires_at > now).execute())
+    if used != 1:
+        raise NotFoundError(_SPENT)
+    return Player.for_email(link.email, now)
+
+
+def prune(now: datetime) -> int:
+    return SignInLink.delete().where(SignInLink.expires_at <= now - timedelta(days=1)).execute()
+
+
+_SPENT = "This sign-in link has been used already or has expired. Ask for a new one."
+
+
+def _find(token: str) -> SignInLink:
+    if not token or len(token) > MAX_TOKEN:
+        raise NotFoundError(_SPENT)
+    link = SignInLink.get_or_none(SignInLink.token_hash == token_hash(token))
+    if link is None:
+        raise NotFoundError(_SPENT)
+    return link

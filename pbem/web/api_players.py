@@ -1,0 +1,179 @@
+"""The players' JSON API, modelled on lichess's challenge API: who am I, challenges, seeks
+and rematches, authenticated by personal tokens (`Authorization: Bearer …`).
+
+Only Bearer tokens count here (never a browser cookie), so these routes need no CSRF token.
+Errors are problem+json: 401 no or bad token, 403/404 someone else's challenge, 400 or 422 a
+bad body (with a message), 409 a challenge or seek that moved on. A refused request changes
+nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, jsonify, request
+from werkzeug.wrappers import Response
+
+from pbem.core import challenges, players, seeks
+from pbem.core.challenges import ChallengeRequest
+from pbem.core.models import Player
+from pbem.core.tokens import token_for
+from pbem.errors import InvalidRequestError
+from pbem.web.auth import current_player, player_required
+from pbem.web.clock import now
+
+bp = Blueprint("api_players", __name__, url_prefix="/api")
+
+CHALLENGE_FIELDS: dict[str, type] = {"game": str, "opponents": list, "options": dict,
+                                     "clock": str, "on_timeout": str, "seat_order": str}
+SEEK_FIELDS: dict[str, type] = {"game": str, "options": dict, "clock": str, "players": int,
+                                "on_timeout": str}
+
+
+@bp.get("/me")
+@player_required
+def me() -> Response:
+    player = _player()
+    settings = current_app.config["PBEM_SETTINGS"]
+    matches = [{
+        "id": row["id"], "game": row["game"], "status": row["status"],
+        "your_turn": row["your_turn"],
+        "link": f"{settings.base_url}/play/{token_for(settings.secret_key, row['seat'])}",
+        "deadline": row["deadline"]["at"] if row["deadline"] else None,
+    } for row in players.my_matches(player, now())]
+    return _private(jsonify({
+        "email": player.email, "name": player.name, "matches": matches,
+        "challenges": {
+            "received": [challenges.describe(c, player) for c in challenges.received(player)],
+            "sent": [challenges.describe(c, player) for c in challenges.sent(player)],
+        },
+    }))
+
+
+@bp.post("/challenges")
+@player_required
+def create_challenge() -> tuple[Response, int]:
+    settings = current_app.config["PBEM_SETTINGS"]
+    body = _body(CHALLENGE_FIELDS, required=("game", "opponents"))
+    opponents = body["opponents"]
+    if not opponents or not all(isinstance(item, str) for item in opponents):
+        raise InvalidRequestError('"opponents" must be a list of email addresses')
+    challenge = challenges.create_challenge(settings, _player(), ChallengeRequest(
+        game=body["game"], opponents=opponents, options=body.get("options", {}),
+        clock=body.get("clock", settings.default_time_control),
+        on_timeout=body.get("on_timeout", settings.default_on_timeout),
+        seat_order=body.get("seat_order", "random")), now())
+    return _private(jsonify({"id": challenge.id, "status": challenge.status})), 201
+
+
+@bp.get("/challenges/<int:challenge_id>")
+@player_required
+def show_challenge(challenge_id: int) -> Response:
+    player = _player()
+    return _private(jsonify(_challenge_json(challenges.visible_challenge(challenge_id, player),
+                                            player)))
+
+
+@bp.post("/challenges/<int:challenge_id>/accept")
+@player_required
+def accept(challenge_id: int) -> Response:
+    invite = challenges.invite_of(challenge_id, _player())
+    answer = challenges.accept(current_app.config["PBEM_SETTINGS"], invite.id, now())
+    return _private(jsonify(_challenge_json(answer.challenge, _player())))
+
+
+@bp.post("/challenges/<int:challenge_id>/decline")
+@player_required
+def decline(challenge_id: int) -> Response:
+    invite = challenges.invite_of(challenge_id, _player())
+    answer = challenges.decline(invite.id, now())
+    return _private(jsonify(_challenge_json(answer.challenge, _player())))
+
+
+@bp.post("/challenges/<int:challenge_id>/cancel")
+@player_required
+def cancel(challenge_id: int) -> Response:
+    answer = challenges.cancel(challenge_id, _player(), now())
+    return _private(jsonify(_challenge_json(answer.challenge, _player())))
+
+
+@bp.get("/seeks")
+@player_required
+def list_seeks() -> Response:
+    player = _player()
+    return _private(jsonify({"seeks": [seeks.describe(s, player) for s in seeks.open_seeks()]}))
+
+
+@bp.post("/seeks")
+@player_required
+def create_seek() -> tuple[Response, int]:
+    settings = current_app.config["PBEM_SETTINGS"]
+    body = _body(SEEK_FIELDS, required=("game", "players"))
+    seek = seeks.create_seek(settings, _player(), body["game"], body.get("options", {}),
+                             body.get("clock", settings.default_time_control), body["players"],
+                             now(), on_timeout=body.get("on_timeout",
+                                                        settings.default_on_timeout))
+    return _private(jsonify({"id": seek.id})), 201
+
+
+@bp.post("/seeks/<int:seek_id>/join")
+@player_required
+def join_seek(seek_id: int) -> Response:
+    seek = seeks.join(current_app.config["PBEM_SETTINGS"], seek_id, _player(), now())
+    return _private(jsonify(seeks.describe(seek, _player())))
+
+
+@bp.post("/matches/<int:match_id>/rematch")
+@player_required
+def rematch(match_id: int) -> tuple[Response, int]:
+    challenge = challenges.rematch(current_app.config["PBEM_SETTINGS"], match_id, _player(),
+                                   now())
+    return _private(jsonify(_challenge_json(challenge, _player()))), 201
+
+
+def _challenge_json(challenge: Any, player: Player) -> dict[str, Any]:
+    data = challenges.describe(challenge, player)
+    if challenge.match_id is not None:
+        settings = current_app.config["PBEM_SETTINGS"]
+        seat = next((s for s in challenge.match.seat_rows() if s.player_id == player.id), None)
+        data["match"] = {"id": challenge.match_id,
+                         "link": f"{settings.base_url}/play/{token_for(settings.secret_key, seat)}"
+                         if seat is not None else None}
+    return data
+
+
+def _body(fields: dict[str, type], required: tuple[str, ...]) -> dict[str, Any]:
+    if not request.is_json:
+        raise InvalidRequestError("send a JSON body with Content-Type: application/json")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise InvalidRequestError("the body must be a JSON object")
+    unknown = sorted(set(body) - set(fields))
+    if unknown:
+        raise InvalidRequestError(f"unknown field(s): {', '.join(unknown)} "
+                                  f"(known: {', '.join(fields)})")
+    for name in required:
+        if name not in body:
+            raise InvalidRequestError(f'"{name}" is required')
+    for name, kind in fields.items():
+        if name in body and (not isinstance(body[name], kind) or isinstance(body[name], bool)):
+            raise InvalidRequestError(f'"{name}" must be a JSON {_KIND_NAMES[kind]}')
+    return body
+
+
+_KIND_NAMES = {str: "string", list: "list", dict: "object", int: "whole number"}
+
+
+def _player() -> Player:
+    player = current_player()
+    assert player is not None
+    return player
+
+
+def _private(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

@@ -1,0 +1,155 @@
+"""Who is signed in: players (emailed sign-in links, then a server-side session, or a Bearer
+API token) and admins (password, then a server-side session).
+
+Other blueprints use `current_player()`, `player_required` (alias `login_required`),
+`current_admin()` and `admin_required`. The sign-in pages themselves are in `signin.py`.
+
+Each kind has its own cookie holding only a random session id (see `pbem.core.sessions`);
+Flask's own signed cookie keeps nothing but flash messages and the CSRF token. Under `/api/`
+only Bearer tokens count, so the CSRF-exempt API can never act on a browser's cookie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+import peewee
+from flask import Flask, current_app, g, redirect, request, url_for
+from werkzeug.wrappers import Response
+
+from pbem.core import api_tokens, sessions
+from pbem.core.models import Admin, Player, Session, SessionKind
+from pbem.errors import PbemError
+from pbem.web.clock import now
+
+COOKIES = {SessionKind.PLAYER: "pbem_player", SessionKind.ADMIN: "pbem_admin"}
+
+
+class SignInRequiredError(PbemError):
+    status = 401
+
+
+def current_player() -> Player | None:
+    """The signed-in player (session cookie, or a Bearer token; only Bearer under /api/)."""
+    if "pbem_player" not in g:
+        player = None
+        bearer = _bearer()
+        if bearer is not None:
+            player = api_tokens.player_for(_secret(), bearer, now())
+        elif not request.path.startswith("/api/"):
+            session = current_session(SessionKind.PLAYER)
+            player = session.player if session is not None else None
+        g.pbem_player = player
+    return g.pbem_player
+
+
+def current_admin() -> Admin | None:
+    session = current_session(SessionKind.ADMIN)
+    return session.admin if session is not None else None
+
+
+def current_session(kind: str) -> Session | None:
+    cache = f"pbem_session_{kind}"
+    if cache not in g:
+        setattr(g, cache, sessions.find(_secret(), request.cookies.get(COOKIES[kind]), kind,
+                                        now(), _policy()))
+    return getattr(g, cache)
+
+
+def player_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Pages: send a stranger to the sign-in page and back. API: 401 problem+json."""
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if current_player() is None:
+            if request.path.startswith("/api/"):
+                raise SignInRequiredError(
+                    "Send a personal API token: Authorization: Bearer <token> (make one on "
+                    "your settings page, or with `pbem player token EMAIL`).")
+            return redirect(url_for("signin.form", next=request.full_path.rstrip("?")))
+        return view(*args, **kwargs)
+    return wrapped
+
+
+login_required = player_required
+
+
+def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if current_admin() is None:
+            return redirect(url_for("admin.login", next=request.path))
+        return view(*args, **kwargs)
+    return wrapped
+
+
+def sign_in(kind: str, player: Player | None = None, admin: Admin | None = None) -> None:
+    """Start a session for this browser (ending the one it had of that kind)."""
+    sessions.end(_secret(), request.cookies.get(COOKIES[kind]))
+    session_id = sessions.start(_secret(), kind, now(), _policy(), player=player, admin=admin,
+                                user_agent=request.headers.get("User-Agent", ""))
+    g.setdefault("pbem_cookies", {})[COOKIES[kind]] = session_id
+    g.pop(f"pbem_session_{kind}", None)
+    g.pop("pbem_player", None)
+
+
+def sign_out(kind: str) -> None:
+    sessions.end(_secret(), request.cookies.get(COOKIES[kind]))
+    g.setdefault("pbem_cookies", {})[COOKIES[kind]] = None
+
+
+def safe_next(target: str | None, default: str) -> str:
+    """Only ever send a browser on to a page of this site."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return default
+
+
+def _quietly(find: Callable[[], Any]) -> Callable[[], Any]:
+    """For templates: an error page drawn while the database is down shows no one signed in
+    instead of failing again."""
+    def safe() -> Any:
+        try:
+            return find()
+        except peewee.DatabaseError:
+            return None
+    return safe
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def _secret() -> str:
+    return current_app.config["PBEM_SETTINGS"].secret_key
+
+
+def _policy() -> sessions.SessionPolicy:
+    settings = current_app.config["PBEM_SETTINGS"]
+    return sessions.SessionPolicy.from_days(settings.session_idle_days, settings.session_max_days)
+
+
+def init_app(app: Flask) -> None:
+    app.context_processor(lambda: {"current_player": _quietly(current_player),
+                                   "current_admin": _quietly(current_admin)})
+
+    @app.after_request
+    def _set_cookies(response: Response) -> Response:
+        settings = app.config["PBEM_SETTINGS"]
+        for name, value in g.get("pbem_cookies", {}).items():
+            if value is None:
+                response.delete_cookie(name, httponly=True, samesite="Lax",
+                                       secure=not settings.development)
+            else:
+                response.set_cookie(name, value, max_age=settings.session_max_days * 86_400,
+                                    httponly=True, samesite="Lax",
+                                    secure=not settings.development)
+        if g.get("pbem_cookies") or request.cookies.get(COOKIES[SessionKind.PLAYER]):
+            # A signed-in page is private to its reader.
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response

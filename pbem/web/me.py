@@ -1,0 +1,131 @@
+"""The signed-in player's home (`/me`: matches, challenges, seeks, every seat link) and
+settings (display name, time zone, sessions, personal API tokens)."""
+
+from __future__ import annotations
+
+from functools import cache
+from zoneinfo import available_timezones
+
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from pbem.core import api_tokens, challenges, players, seeks, sessions
+from pbem.core.models import Player, SessionKind
+from pbem.core.tokens import token_for
+from pbem.errors import PbemError
+from pbem.web.auth import current_player, current_session, player_required
+from pbem.web.clock import now
+
+bp = Blueprint("me", __name__, url_prefix="/me")
+
+
+@bp.get("")
+@player_required
+def home() -> str:
+    player = _player()
+    secret = current_app.config["PBEM_SETTINGS"].secret_key
+    matches = players.my_matches(player, now())
+    for row in matches:
+        row["link"] = url_for("play.show", token=token_for(secret, row["seat"]))
+    return render_template(
+        "me/home.html", player=player, matches=matches,
+        received=[challenges.describe(c, player) for c in challenges.received(player)],
+        sent=[challenges.describe(c, player) for c in challenges.sent(player)],
+        seeks=[seeks.describe(s, player) for s in seeks.seeks_of(player)])
+
+
+@bp.get("/settings")
+@player_required
+def settings() -> Response:
+    return _settings_page()
+
+
+@bp.post("/settings")
+@player_required
+def save_settings() -> Response:
+    player = _player()
+    try:
+        players.update_settings(player, request.form.get("name", ""),
+                                request.form.get("timezone", ""))
+    except PbemError as error:
+        return _settings_page(error=str(error), status=error.status)
+    flash("Settings saved.", "ok")
+    return redirect(url_for("me.settings"), 303)
+
+
+@bp.post("/sessions/<int:session_id>/revoke")
+@player_required
+def revoke_session(session_id: int) -> Response:
+    if sessions.revoke_player_session(_player(), session_id):
+        flash("That session is signed out.", "ok")
+    return redirect(url_for("me.settings"), 303)
+
+
+@bp.post("/tokens")
+@player_required
+def create_token() -> Response:
+    secret = current_app.config["PBEM_SETTINGS"].secret_key
+    try:
+        row, token = api_tokens.create(secret, _player(), request.form.get("name", ""), now())
+    except PbemError as error:
+        return _settings_page(error=str(error), status=error.status)
+    # Shown once, on this answer only (never stored, never in a cookie or flash message).
+    return _settings_page(new_token=(row.name, token), status=201)
+
+
+@bp.post("/tokens/<int:token_id>/revoke")
+@player_required
+def revoke_token(token_id: int) -> Response:
+    api_tokens.revoke(_player(), token_id)
+    flash("The token is revoked: it no longer works.", "ok")
+    return redirect(url_for("me.settings"), 303)
+
+
+@bp.post("/seats/<int:match_id>/<int:seat>/reissue")
+@player_required
+def reissue(match_id: int, seat: int) -> Response:
+    settings = current_app.config["PBEM_SETTINGS"]
+    players.reissue_seat_link(settings.secret_key, match_id, seat, now(), player=_player())
+    flash(f"Your old link to match {match_id} no longer works; the new one is below and on "
+          "its way by email.", "ok")
+    return redirect(url_for("me.home"), 303)
+
+
+def _player() -> Player:
+    player = current_player()
+    assert player is not None  # player_required ran first
+    return player
+
+
+def _settings_page(error: str | None = None, status: int = 200,
+                   new_token: tuple[str, str] | None = None) -> Response:
+    player = _player()
+    current = current_session(SessionKind.PLAYER)
+    response = make_response(render_template(
+        "me/settings.html", player=player, error=error, new_token=new_token,
+        sessions=sessions.player_sessions(player),
+        current_session_id=current.id if current is not None else None,
+        tokens=api_tokens.tokens_of(player),
+        timezones=_zones()), status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@cache
+def _zones() -> list[str]:
+    return sorted(zone for zone in available_timezones() if "/" in zone
+                  and not zone.startswith(("Etc/", "SystemV/", "posix/", "right/")))
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

@@ -1,0 +1,91 @@
+"""Open seeks: the list, posting one, joining one (the match starts when it is full)."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from pbem.core import seeks
+from pbem.core.models import Player
+from pbem.errors import InvalidRequestError, PbemError
+from pbem.games import REGISTRY
+from pbem.games.base import RulesError
+from pbem.web.auth import current_player, player_required
+from pbem.web.challenges import parse_options
+from pbem.web.clock import now
+
+bp = Blueprint("seeks", __name__, url_prefix="/seeks")
+
+
+@bp.get("")
+def index() -> str:
+    return _page(None)[0]
+
+
+@bp.post("")
+@player_required
+def create() -> Response | tuple[str, int]:
+    form = request.form
+    settings = current_app.config["PBEM_SETTINGS"]
+    try:
+        count = (form.get("players") or "").strip()
+        if not count.isdigit() or len(count) > 2:
+            raise InvalidRequestError("The number of players is a whole number, like 2.")
+        seeks.create_seek(settings, _player(), form.get("game", ""),
+                          parse_options(form.get("options", "")),
+                          (form.get("clock") or "").strip() or settings.default_time_control,
+                          int(count), now(),
+                          on_timeout=form.get("on_timeout") or settings.default_on_timeout)
+    except (PbemError, RulesError) as error:
+        return _page(str(error), 422 if isinstance(error, RulesError) else error.status)
+    flash("Seek posted: the match starts when its seats are taken.", "ok")
+    return redirect(url_for("seeks.index"), 303)
+
+
+@bp.post("/<int:seek_id>/join")
+@player_required
+def join(seek_id: int) -> Response:
+    seek = seeks.join(current_app.config["PBEM_SETTINGS"], seek_id, _player(), now())
+    if seek.match_id is not None:
+        flash(f"The seek is full: match {seek.match_id} has started. Your link is below and "
+              "in your email.", "ok")
+        return redirect(url_for("me.home"), 303)
+    flash("You have a seat; the match starts when the others are taken.", "ok")
+    return redirect(url_for("seeks.index"), 303)
+
+
+@bp.post("/<int:seek_id>/cancel")
+@player_required
+def cancel(seek_id: int) -> Response:
+    seeks.cancel(seek_id, _player(), now())
+    flash("Seek cancelled.", "ok")
+    return redirect(url_for("seeks.index"), 303)
+
+
+def _page(error: str | None, status: int = 200) -> tuple[str, int]:
+    viewer = current_player()
+    settings = current_app.config["PBEM_SETTINGS"]
+    listed = [seeks.describe(seek, viewer) for seek in seeks.open_seeks()]
+    games = sorted(REGISTRY.values(), key=lambda rules: rules.title)
+    return render_template("seeks/index.html", seeks=listed, error=error, games=games,
+                           form=request.form, default_clock=settings.default_time_control
+                           ), status
+
+
+def _player() -> Player:
+    player = current_player()
+    assert player is not None  # player_required ran first
+    return player
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

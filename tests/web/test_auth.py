@@ -1,0 +1,132 @@
+"""Admin sessions kept on the server: logout, a password change, a deleted admin and idle or
+absolute expiry each end them, and a copied cookie then opens nothing. Failed logins are
+throttled per account and per client address, in the database, even under a burst."""
+
+from __future__ import annotations
+
+import threading
+
+from pbem.core.admins import create_admin
+from pbem.core.models import Admin, Attempt, Session
+from tests.conftest import START
+from tests.web.test_admin import PASSWORD, csrf_from
+
+EMAIL = "ref@club.org"
+
+
+def log_in(client, email: str = EMAIL, password: str = PASSWORD, client_ip: str | None = None):
+    token = csrf_from(client.get("/admin/login").data)
+    environ = {"REMOTE_ADDR": client_ip} if client_ip else {}
+    return client.post("/admin/login", data={"email": email, "password": password,
+                                              "csrf_token": token}, environ_base=environ)
+
+
+def copy_of(app, client):
+    """A second browser holding a copy of the first one's admin cookie."""
+    thief = app.test_client()
+    thief.set_cookie("pbem_admin", client.get_cookie("pbem_admin").value)
+    return thief
+
+
+def test_a_copied_cookie_stops_working_after_logout(app, client) -> None:
+    create_admin(EMAIL, PASSWORD, START)
+    assert log_in(client).status_code == 303
+    cookie = client.get_cookie("pbem_admin")
+    assert cookie.http_only and cookie.secure and cookie.same_site == "Lax"
+    # Only a hash is stored: the cookie's value is nowhere in the table.
+    assert Session.select().where(Session.key_hash == cookie.value).count() == 0
+    thief = copy_of(app, client)
+    assert thief.get("/admin").status_code == 200
+    token = csrf_from(client.get("/admin").data)
+    assert client.post("/admin/logout", data={"csrf_token": token}).status_code == 303
+    assert Session.select().count() == 0
+    assert thief.get("/admin").headers["Location"].startswith("/admin/login")
+    assert client.get("/admin").status_code == 302
+
+
+def test_a_password_change_ends_every_session_of_that_admin_only(app, client) -> None:
+    create_admin(EMAIL, PASSWORD, START)
+    create_admin("other@club.org", PASSWORD, START)
+    log_in(client)
+    other = app.test_client()
+    log_in(other, "other@club.org")
+    thief = copy_of(app, client)
+    create_admin(EMAIL, "a brand new password", START)
+    assert thief.get("/admin").status_code == 302
+    assert client.get("/admin").status_code == 302
+    assert other.get("/admin").status_code == 200
+    assert log_in(client, password="a brand new password").status_code == 303
+
+
+def test_a_deleted_admins_session_stops_working(client) -> None:
+    create_admin(EMAIL, PASSWORD, START)
+    log_in(client)
+    assert client.get("/admin").status_code == 200
+    Admin.get(Admin.email == EMAIL).delete_instance()
+    assert client.get("/admin").status_code == 302
+
+
+def test_sessions_end_after_idle_time_and_at_their_absolute_expiry(client, clock) -> None:
+    create_admin(EMAIL, PASSWORD, START)
+    log_in(client)
+    for _ in range(6):  # used every 13 days: never idle for 14, but 78 days in all
+        clock.advance(days=13)
+        assert client.get("/admin").status_code == 200
+    clock.advance(days=13)  # 91 days after signing in: past the 90-day limit
+    assert client.get("/admin").status_code == 302
+    log_in(client)
+    clock.advance(days=14, seconds=1)
+    assert client.get("/admin").status_code == 302
+
+
+def test_five_failures_lock_the_account_with_a_clear_message(app, client, clock) -> None:
+    create_admin(EMAIL, PASSWORD, START)
+    for attempt in range(5):
+        assert log_in(client, password="wrong", client_ip=f"10.0.0.{attempt}").status_code == 401
+    # Even the right password, from a new address, waits: the account is locked.
+    locked = log_in(app.test_client(), client_ip="10.9.9.9")
+    assert locked.status_code == 429
+    assert b"Too many failed logins. Try again in 15 minutes." in locked.data
+    clock.advance(minutes=10)
+    assert b"Try again in 5 minutes." in log_in(client, client_ip="10.9.9.9").data
+    clock.advance(minutes=5)
+    assert log_in(client, client_ip="10.9.9.9").status_code == 303
+
+
+def test_one_client_address_trying_many_accounts_is_throttled(client) -> None:
+    create_admin(EMAIL, PASSWORD, START)
+    for number in range(5):
+        assert log_in(client, f"guess{number}@club.org", client_ip="192.0.2.7").status_code == 401
+    refused = log_in(client, client_ip="192.0.2.7")
+    assert refused.status_code == 429 and b"Too many failed logins" in refused.data
+    assert log_in(client, client_ip="192.0.2.8").status_code == 303
+
+
+def test_a_successful_login_does_not_count_as_a_failure(client) -> None:
+    create_admin(EMAIL, PASSWORD, START)
+    for _ in range(8):
+        assert log_in(client).status_code == 303
+    assert Attempt.select().count() == 0
+
+
+def test_a_burst_of_wrong_passwords_lets_at_most_five_through(app) -> None:
+    create_admin(EMAIL, PASSWORD, START)
+    answers: list[int] = []
+    barrier = threading.Barrier(12)
+
+    def attempt(number: int) -> None:
+        browser = app.test_client()
+        token = csrf_from(browser.get("/admin/login").data)
+        barrier.wait()
+        reply = browser.post("/admin/login", data={"email": EMAIL, "password": "wrong",
+                                                    "csrf_token": token},
+                             environ_base={"REMOTE_ADDR": f"10.1.0.{number}"})
+        answers.append(reply.status_code)
+
+    threads = [threading.Thread(target=attempt, args=(n,)) for n in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(set(answers)) <= [401, 429] and answers.count(401) <= 5, answers
+    assert answers.count(429) >= 7

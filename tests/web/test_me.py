@@ -1,0 +1,87 @@
+"""The player's home and settings: every match with its link (their turn first), display
+name and time zone, personal API tokens, and getting a lost link back from /me."""
+
+from __future__ import annotations
+
+import re
+
+from pbem.core.matches import create_match
+from pbem.core.models import ApiToken, Player, Seat
+from pbem.core.play import submit_move
+from tests.support.players import csrf_from, last_mail, link_in, post_form, sign_in
+
+ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"
+
+
+def test_home_lists_every_match_your_turn_first_with_links(client, worker, smtp, settings,
+                                                           clock) -> None:
+    waiting = create_match("nim", [BEN, ANN], {}, settings.secret_key, clock.now).match
+    mine = create_match("nim", [ANN, CY], {}, settings.secret_key, clock.now,
+                        time_control="2d").match
+    over = create_match("nim", [ANN, BEN], {"pile": 1}, settings.secret_key, clock.now).match
+    submit_move(over.id, 0, "take 1", 0, clock.now)
+    sign_in(client, ANN, worker, smtp)  # signing in shows every link again
+    html = client.get("/me").data.decode()
+    order = [int(n) for n in re.findall(r"Nim \(test game\) #(\d+)", html)]
+    assert order == [mine.id, waiting.id, over.id]
+    assert "Your turn</strong>, 2 days left" in html and "waiting for others" in html
+    assert "You won: First took the last counter" in html
+    links = re.findall(r'href="(/play/[\w-]+)"', html)
+    assert len(links) == 3
+    for link in links:
+        assert client.get(link).status_code == 200
+    assert BEN not in html and CY not in html  # opponents by name, never address
+
+
+def test_settings_name_and_time_zone(app, client, worker, smtp, settings, clock) -> None:
+    token = create_match("nim", [ANN, BEN], {}, settings.secret_key, clock.now).tokens[1]
+    sign_in(client, ANN, worker, smtp)
+    saved = post_form(client, "/me/settings", name="  Queen   Ann ", timezone="Europe/Paris")
+    assert saved.status_code == 303
+    ann = Player.get(Player.email == ANN)
+    assert ann.name == "Queen Ann" and ann.timezone == "Europe/Paris"
+    assert b"Queen Ann" in app.test_client().get(f"/play/{token}").data  # Ben sees the name
+    assert b"(Europe/Paris)" in client.get("/me").data
+    ben = app.test_client()
+    sign_in(ben, BEN, worker, smtp)
+    for name, zone, words in (("queen ann", "", b"is taken"), ("x", "", b"2 to 40"),
+                              ("b@d", "", b"no @"), ("Ben", "Mars/Olympus", b"time zone")):
+        refused = post_form(ben, "/me/settings", name=name, timezone=zone)
+        assert refused.status_code == 400 and words in refused.data
+    assert Player.get(Player.email == BEN).name is None
+
+
+def test_api_tokens_are_made_shown_once_and_revoked(client, worker, smtp) -> None:
+    sign_in(client, ANN, worker, smtp)
+    page = post_form(client, "/me/tokens", page="/me/settings", name="my bot")
+    assert page.status_code == 201
+    token = re.search(rb'<code class="token">(pbem_[\w-]+)</code>', page.data).group(1).decode()
+    assert ApiToken.get().token_hash != token
+    bearer = {"Authorization": f"Bearer {token}"}
+    assert client.get("/api/me", headers=bearer).get_json()["email"] == ANN
+    assert token.encode() not in client.get("/me/settings").data
+    assert b"my bot" in client.get("/me/settings").data
+    assert post_form(client, "/me/tokens", page="/me/settings", name=" ").status_code == 400
+    revoked = post_form(client, f"/me/tokens/{ApiToken.get().id}/revoke", page="/me/settings")
+    assert revoked.status_code == 303
+    assert client.get("/api/me", headers=bearer).status_code == 401
+
+
+def test_a_player_replaces_a_lost_link_from_home(app, client, worker, smtp, settings,
+                                                 clock) -> None:
+    created = create_match("nim", [ANN, BEN], {}, settings.secret_key, clock.now)
+    old = created.tokens[0]
+    sign_in(client, ANN, worker, smtp)
+    match_id = created.match.id
+    # Not Ben's seat: refused, nothing changes.
+    assert post_form(client, f"/me/seats/{match_id}/1/reissue", page="/me").status_code == 404
+    assert Seat.get(Seat.seat == 1).token_generation == 1
+    done = post_form(client, f"/me/seats/{match_id}/0/reissue", page="/me")
+    assert done.status_code == 303
+    assert client.get(f"/play/{old}").status_code == 404
+    worker.run_once()
+    new = link_in(last_mail(smtp, ANN, "your new link"), "/play/")
+    assert app.test_client().get(new).status_code == 200
+    assert new in client.get("/me").data.decode()
+    page = app.test_client().get(new)
+    assert page.status_code == 200 and csrf_from(client.get("/me").data)
