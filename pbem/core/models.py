@@ -44,6 +44,9 @@ class Player(BaseModel):
     # The player asked to keep their page out of the archive: no `/players/<name>`, and the
     # archive's player filter does not find them (their matches stay listed).
     hidden_from_archive = peewee.BooleanField(default=False)
+    # Set by an admin: the player may not start new challenges or seeks (answering and
+    # playing go on).
+    challenges_blocked_at = peewee.DateTimeField(null=True)
 
     @classmethod
     def for_email(cls, email: str, now: datetime) -> Player:

@@ -254,3 +254,49 @@ def test_healthz_reports_the_worker_heartbeat(client, clock, worker) -> None:
     stale = client.get("/healthz")
     assert stale.status_code == 503 and stale.get_json()["database"] is True
     assert stale.get_json()["worker_heartbeat_age_seconds"] == 3600
+
+
+def test_player_actions_resend_links_revoke_sessions_and_block_once(
+        settings, client, clock, worker, smtp, app) -> None:
+    from pbem.core import sessions
+    from pbem.core.challenges import ChallengeRequest, create_challenge
+    from pbem.core.models import Player, Session, SessionKind
+    from pbem.core.player_admin import BlockedError
+
+    created = create_match("nim", ["ann@example.org", "ben@example.org"], {},
+                           settings.secret_key, clock.now)
+    ann = Player.get(Player.email == "ann@example.org")
+    sessions.start(settings.secret_key, SessionKind.PLAYER, clock.now,
+                   sessions.SessionPolicy.from_days(30, 90), player=ann)
+    sign_in(client)
+    page = client.get(f"/admin/players/{ann.id}").data.decode()
+    assert "1 sessions" in page and "Not on the suppression list" in page
+    for action in ("links", "sessions", "block"):
+        data = form(client, f"/admin/players/{ann.id}", reason="spam")
+        for _ in range(2):
+            assert client.post(f"/admin/players/{ann.id}/{action}", data=data
+                               ).status_code == 303
+    logged = [a.action for a in AuditEntry.select().where(AuditEntry.actor == "ref@club.org")
+              .order_by(AuditEntry.id)]
+    assert logged == ["player-resend-links", "player-revoke-sessions", "player-block"]
+    assert not Session.select().where(Session.player == ann).exists()
+    assert client.get(f"/play/{created.tokens[0]}").status_code == 404  # the old link
+    clock.advance(minutes=1)
+    worker.send_outbox()
+    assert "/play/" in smtp.to("ann@example.org")[-1].get_body(("plain",)).get_content()
+    with pytest.raises(BlockedError):
+        create_challenge(settings, Player.get_by_id(ann.id), ChallengeRequest(
+            game="nim", opponents=["cy@example.org"]), clock.now)
+
+
+def test_a_moderator_reissues_a_seat_link_from_the_match_page(settings, client,
+                                                              clock) -> None:
+    created = create_match("nim", ["ann@example.org", "ben@example.org"], {},
+                           settings.secret_key, clock.now)
+    sign_in(client, "mod@club.org", role="moderator")
+    data = form(client, f"/admin/matches/{created.match.id}", seat="1", reason="lost it")
+    assert client.post(f"/admin/matches/{created.match.id}/reissue", data=data
+                       ).status_code == 303
+    assert client.get(f"/play/{created.tokens[1]}").status_code == 404
+    assert Seat.get(Seat.match == created.match, Seat.seat == 1).token_generation == 2
+    assert OutboxMessage.select().where(OutboxMessage.template == "seat_link").count() == 1

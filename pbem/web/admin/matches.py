@@ -8,7 +8,7 @@ from datetime import timedelta
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem.core import admin_actions, console
+from pbem.core import admin_actions, console, player_admin
 from pbem.core.audit import AlreadyDoneError
 from pbem.core.clocks import TimeControl
 from pbem.core.models import Match, MatchStatus
@@ -49,7 +49,7 @@ def match(match_id: int) -> str:
                            max_days=current_app.config["PBEM_SETTINGS"].max_extension_days)
 
 
-@bp.post("/matches/<int:match_id>/<any(pause, resume, extend, abort):action>")
+@bp.post("/matches/<int:match_id>/<any(pause, resume, extend, reissue, abort):action>")
 @staff_required
 def act(match_id: int, action: str) -> Response:
     form, key = request.form, posted_action_key()
@@ -69,6 +69,13 @@ def act(match_id: int, action: str) -> Response:
             admin_actions.extend_seat(match_id, seat, extension, actor(), reason, now(),
                                       _max_extension(), key)
             done = f"Seat {seat} has more time."
+        elif action == "reissue":
+            seat = whole_number(form.get("seat", ""))
+            if seat is None:
+                raise admin_actions.InvalidRequestError("Choose a seat.")
+            player_admin.reissue_link(current_app.config["PBEM_SETTINGS"].secret_key,
+                                      match_id, seat, actor(), reason, now(), key)
+            done = f"Seat {seat} has a new link; it was emailed and the old one stopped."
         else:
             admin_actions.abort(match_id, actor(), reason, now(), key)
             done = "The match is aborted; every player was told."

@@ -1,14 +1,18 @@
 """Players: search by address or name; a player's matches, mail status, sessions and tokens,
-and the actions an admin takes for them."""
+and the actions an admin takes for them (new links, end sessions, block new challenges)."""
 
 from __future__ import annotations
 
-from flask import abort, render_template, request
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
-from pbem.core import console
+from pbem.core import api_tokens, console, player_admin, sessions
+from pbem.core.audit import AlreadyDoneError
 from pbem.core.models import MessageStatus, OutboxMessage, Player, Seat
+from pbem.core.players import is_suppressed
 from pbem.errors import PbemError
-from pbem.web.admin.access import admin_required, bp
+from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
+from pbem.web.clock import now
 
 
 @bp.get("/players")
@@ -33,4 +37,31 @@ def player(player_id: int) -> str:
                  .order_by(OutboxMessage.id.desc()).limit(50))
     failed = sum(m.status == MessageStatus.FAILED for m in mails)
     return render_template("admin/player.html", player=found, seats=seats, mails=mails,
-                           failed=failed)
+                           failed=failed, suppressed=is_suppressed(found.email),
+                           sessions=sessions.player_sessions(found),
+                           tokens=api_tokens.tokens_of(found))
+
+
+@bp.post("/players/<int:player_id>/<any(links, sessions, block, unblock):action>")
+@admin_required
+def player_action(player_id: int, action: str) -> Response:
+    key, secret = posted_action_key(), current_app.config["PBEM_SETTINGS"].secret_key
+    reason = (request.form.get("reason") or "").strip()[:500]
+    try:
+        if action == "links":
+            sent = player_admin.resend_links(secret, player_id, actor(), now(), key)
+            done = f"{sent} new seat links emailed; the old ones no longer work."
+        elif action == "sessions":
+            ended = player_admin.revoke_sessions(player_id, actor(), now(), key)
+            done = f"{ended} sessions ended."
+        else:
+            player_admin.set_blocked(player_id, action == "block", actor(), reason, now(), key)
+            done = ("Blocked from starting challenges and seeks." if action == "block"
+                    else "Free to start challenges again.")
+    except AlreadyDoneError as error:
+        flash(str(error), "ok")
+    except PbemError as error:
+        flash(str(error), "error")
+    else:
+        flash(done, "ok")
+    return redirect(url_for("admin.player", player_id=player_id), 303)
