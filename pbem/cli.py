@@ -286,6 +286,11 @@ def cmd_seat_reissue(args: argparse.Namespace, settings: Settings) -> int:
     print(f"match {args.match} seat {args.seat}: the old link is revoked; the new one is "
           f"emailed to {seat.player.email}")
     return 0
+def cmd_inbound(args: argparse.Namespace, settings: None) -> int:
+    from pbem.mail.inbound.pipe import run
+
+    return run(sys.stdin.buffer, lambda: load_settings(_overrides(args), config_file=args.config),
+               recipient=args.recipient)
 
 
 def cmd_games(args: argparse.Namespace, settings: Settings | None) -> int:
@@ -364,6 +369,13 @@ def _parser() -> argparse.ArgumentParser:
     worker = commands.add_parser("worker", help="run the scheduler: outbox and other jobs")
     worker.add_argument("--once", action="store_true", help="run every job once and exit")
     worker.set_defaults(handler=cmd_worker)
+
+    inbound = commands.add_parser(
+        "inbound", help="read one email on stdin and act on it (for a mail server's pipe); "
+                        "exits 75 when it cannot be handled now")
+    inbound.add_argument("--recipient", metavar="ADDRESS",
+                         help="the envelope recipient, if the mail server passes it")
+    inbound.set_defaults(handler=cmd_inbound, needs_settings=False)
 
     games = commands.add_parser("games", help="list the games and their options")
     games.set_defaults(handler=cmd_games, needs_settings=False)

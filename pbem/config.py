@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from pbem.addresses import AddressError, parse_sender
+from pbem.addresses import AddressError, check_address, parse_sender
 from pbem.core.keys import HOW_TO_MAKE_ONE, weakness
 from pbem.errors import ConfigError
 
@@ -73,11 +73,31 @@ class Settings:
     metrics_token: str = ""
     # The hour (UTC) of the daily mail to admins about queue entries older than a day.
     queue_digest_hour: int = 8
+    # Reply by email (see pbem/mail/addresses.py and pbem/mail/inbound/).
+    reply_address: str = ""
+    inbound_require_sender_match: bool = True
+    inbound_error_answers_per_hour: int = 3
+    inbound_secret: str = ""
+    imap_host: str = ""
+    imap_port: int = 993
+    imap_user: str = ""
+    imap_password: str = ""
+    imap_folder: str = "INBOX"
+    imap_tls: bool = True
+    imap_interval_seconds: int = 30
 
     @property
     def uses_dev_mailbox(self) -> bool:
         """With no SMTP host, mail is kept in the database and shown on the dev mailbox page."""
         return not self.smtp_host
+
+    @property
+    def reply_base(self) -> str:
+        """The address reply addresses are built from; in development, one at the mail domain
+        so the development mailbox can reply without any setting."""
+        if self.reply_address:
+            return self.reply_address.strip()
+        return f"play@{self.mail_domain}" if self.development else ""
 
     @property
     def mail_domain(self) -> str:
@@ -104,6 +124,7 @@ def load_settings(
     values.update(overrides or {})
     settings = Settings(**{name: _coerce(name, value) for name, value in values.items()})
     _check_mail_from(settings.mail_from)
+    _check_reply_address(settings.reply_address)
     return _finish(settings)
 
 
@@ -163,6 +184,19 @@ def _check_mail_from(mail_from: str) -> None:
             f"setting mail_from (PBEM_MAIL_FROM) is not a usable From address: {error}. "
             "Write one address, optionally with a name: 'pbem <games@example.org>'."
         ) from None
+
+
+def _check_reply_address(reply_address: str) -> None:
+    if not reply_address:
+        return
+    try:
+        address = check_address(reply_address, dotted_domain=False)
+    except AddressError as error:
+        raise ConfigError(f"setting reply_address (PBEM_REPLY_ADDRESS) is not usable: {error}. "
+                          "Write a bare address: 'play@games.example.org'.") from None
+    if "." in address.split("@", 1)[0][-1:]:
+        raise ConfigError("setting reply_address (PBEM_REPLY_ADDRESS) must not end its local "
+                          "part with a dot: the reply key is added after a dot.")
 
 
 def _finish(settings: Settings) -> Settings:

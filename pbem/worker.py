@@ -27,6 +27,7 @@ from pbem.core.ops import record_run
 from pbem.core.sessions import SessionPolicy
 from pbem.core.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
+from pbem.mail.inbound.imap import PollReport, poll
 from pbem.mail.outbox import DrainReport, deliver_due
 from pbem.mail.senders import Sender, sender_for
 
@@ -100,8 +101,21 @@ class Worker:
             log.info("challenges: %s expired", report.expired_challenges)
         return report
 
+    def read_inbox(self) -> PollReport:
+        """Reply by email over IMAP (only when `imap_host` is set)."""
+        try:
+            with _connection():
+                report = poll(self.settings, self.clock)
+        except UNAVAILABLE as error:  # the messages stay unseen for a later poll
+            _log_unavailable("inbox", error)
+            return PollReport()
+        if report.handled or report.left:
+            log.info("inbox: %s handled, %s left for later", report.handled, report.left)
+        return report
+
     def run_once(self) -> dict[str, object]:
-        return {"deadlines": self.sweep_deadlines(), "accounts": self.housekeeping(),
+        inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
+        return {"deadlines": self.sweep_deadlines(), "accounts": self.housekeeping(), **inbox,
                 "admin_digest": self.mail_admins(),
                 "outbox": self.send_outbox()}
 
@@ -123,6 +137,11 @@ class Worker:
                           seconds=self.settings.deadline_interval_seconds,
                           next_run_time=datetime.now(UTC),
                           misfire_grace_time=300, coalesce=True, max_instances=1)
+        if self.settings.imap_host:
+            scheduler.add_job(self.read_inbox, "interval", id="inbox",
+                              seconds=self.settings.imap_interval_seconds,
+                              next_run_time=datetime.now(UTC),
+                              misfire_grace_time=300, coalesce=True, max_instances=1)
         return scheduler
 
 

@@ -16,6 +16,7 @@ from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
     AuditEntry,
+    InboundMessage,
     Match,
     Move,
     OutboxMessage,
@@ -48,6 +49,7 @@ class Evidence:
     vacations: list[Vacation]
     prior_rulings: list[Adjudication]
     offers: list[dict[str, Any]] = field(default_factory=list)
+    replies: list[InboundMessage] = field(default_factory=list)
 
     @property
     def undelivered(self) -> int:
@@ -70,9 +72,12 @@ def evidence(entry: Adjudication, now: datetime) -> Evidence:
                                              Adjudication.id != entry.id,
                                              Adjudication.status != AdjudicationStatus.OPEN)
                  .order_by(Adjudication.id))
+    replies = list(InboundMessage.select().where(InboundMessage.match == match,
+                                                 InboundMessage.seat == entry.seat)
+                   .order_by(InboundMessage.id))
     return Evidence(entry, match, late, late.player.public_name,
                     late_for(entry.opened_at, now), mails, late.last_seen_at, away, prior,
-                    offers.history(match))
+                    offers.history(match), replies)
 
 
 def queue(now: datetime) -> list[Evidence]:

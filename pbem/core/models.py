@@ -199,6 +199,9 @@ class OutboxMessage(BaseModel):
     last_error = peewee.TextField(null=True)
     created_at = peewee.DateTimeField()
     sent_at = peewee.DateTimeField(null=True)
+    # The match's ply when the message was written: a reply to it by email is stale once the
+    # position has moved on from this ply (see core/mailin.py).
+    ply = peewee.IntegerField(null=True)
 
     class Meta:
         indexes = ((("status", "next_attempt_at"), False),)
@@ -283,6 +286,33 @@ class AuditEntry(BaseModel):
     # The one-time key of the admin form that asked for this action: a second post of the
     # same form finds it and does nothing (unique, so racing posts cannot both act).
     action_key = peewee.CharField(max_length=64, null=True, unique=True)
+
+
+class InboundMessage(BaseModel):
+    """One email that came in (reply by email), whatever became of it, for the admin page.
+
+    `message_key` is the SHA-256 of the Message-ID (or of the whole message if it has none):
+    its uniqueness makes a message delivered twice act once. The reply key itself is never
+    stored, only the match and seat it opened.
+    """
+
+    message_key = peewee.CharField(max_length=64, unique=True)
+    message_id = peewee.CharField(max_length=200, null=True)
+    received_at = peewee.DateTimeField(index=True)
+    via = peewee.CharField(max_length=8)  # "pipe", "imap", "http" or "dev"
+    sender = peewee.CharField(max_length=254, null=True)
+    recipient = peewee.CharField(max_length=254, null=True)  # with the key's MAC cut short
+    match = peewee.ForeignKeyField(Match, null=True, backref="inbound", on_delete="CASCADE")
+    match_id: int | None
+    seat = peewee.IntegerField(null=True)
+    first_line = peewee.CharField(max_length=200, null=True)
+    action = peewee.CharField(max_length=16)
+    detail = peewee.TextField(null=True)
+    # The kind of answer mailed (None: none); error answers count against a per-seat limit.
+    answer = peewee.CharField(max_length=16, null=True)
+
+    class Meta:
+        indexes = ((("match", "seat", "received_at"), False),)
 
 
 class Heartbeat(BaseModel):
@@ -458,5 +488,5 @@ class JobRun(BaseModel):
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
     AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
-    Suppression, Challenge, Invite, Seek, SeekEntry,
+    Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage,
 )

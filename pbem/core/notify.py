@@ -196,7 +196,7 @@ def _queue(match: Match, seat: Seat, template: str, context: dict[str, Any],
         match=match, seat=seat.seat, to_address=seat.player.email, template=template,
         context=context, message_id=key,
         in_reply_to=None if is_root else thread_root_key(match, seat.seat),
-        status=MessageStatus.PENDING, next_attempt_at=now, created_at=now,
+        status=MessageStatus.PENDING, next_attempt_at=now, created_at=now, ply=match.ply,
     )
 
 

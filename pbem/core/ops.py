@@ -16,6 +16,7 @@ from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
     Heartbeat,
+    InboundMessage,
     JobRun,
     Match,
     MessageStatus,
@@ -126,8 +127,11 @@ def metric_values(now: datetime) -> list[Sample]:
 
 
 def _inbound(now: datetime) -> list[Sample]:
-    """Replies by email, once the inbound log exists."""
-    return []
+    """Replies by email: how many came in, by what became of them."""
+    counts = (InboundMessage.select(InboundMessage.action, peewee.fn.COUNT(InboundMessage.id))
+              .group_by(InboundMessage.action).tuples())
+    return [Sample("pbem_inbound_messages", "Inbound emails processed, by outcome", count,
+                   (("action", action),)) for action, count in sorted(counts)]
 
 
 def _age(now: datetime, then: datetime | None) -> float:

@@ -6,6 +6,12 @@ carry the link without the database ever holding it. The seat-link key is derive
 secret key for this purpose only (`pbem.core.keys`). Only its SHA-256 is stored, for lookup.
 Re-issuing bumps the generation, which revokes the old link. Changing the secret key revokes
 every link (say so before rotating it).
+
+A seat's reply key (the part of its reply-by-email address after the dot) is made the same way
+under its own purpose key, so reissuing the link revokes the reply address too. It reads
+`<match>-<seat>-<mac>`: the lookup decodes match and seat and checks the MAC against the seat's
+current generation, so nothing usable is stored. The MAC is 128 bits of base32 in lower case,
+because some mail servers change the case of local parts.
 """
 
 from __future__ import annotations
@@ -13,12 +19,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 
 from pbem.core.keys import Purpose, purpose_key
 from pbem.core.models import Match, Player, Seat
 from pbem.errors import NotFoundError
 
 MAX_TOKEN_LENGTH = 100
+REPLY_MAC_CHARS = 26  # 130 bits of base32
+_REPLY_KEY = re.compile(rf"([0-9]{{1,12}})-([0-9]{{1,2}})-([a-z2-7]{{{REPLY_MAC_CHARS}}})")
 
 
 def seat_token(secret_key: str, match_id: int, seat: int, generation: int) -> str:
@@ -71,3 +80,26 @@ def _legacy_seat_token(secret_key: str, match_id: int, seat: int, generation: in
     message = f"pbem-seat-link:{match_id}:{seat}:{generation}".encode()
     digest = hmac.new(secret_key.encode(), message, hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+def reply_key(secret_key: str, match_id: int, seat: int, generation: int) -> str:
+    message = f"pbem-reply:{match_id}:{seat}:{generation}".encode()
+    digest = hmac.new(purpose_key(secret_key, Purpose.REPLY_KEY), message, hashlib.sha256).digest()
+    mac = base64.b32encode(digest).decode().lower()[:REPLY_MAC_CHARS]
+    return f"{match_id}-{seat}-{mac}"
+
+
+def reply_key_for(secret_key: str, seat: Seat) -> str:
+    return reply_key(secret_key, seat.match_id, seat.seat, seat.token_generation)
+
+
+def seat_for_reply_key(secret_key: str, key: str) -> Seat | None:
+    """The seat a reply key opens, or None for a malformed, forged or revoked key."""
+    found = _REPLY_KEY.fullmatch(key.strip().lower())
+    if found is None:
+        return None
+    match_id, seat_number = int(found.group(1)), int(found.group(2))
+    seat = (Seat.select(Seat, Match, Player).join(Match).switch(Seat).join(Player)
+            .where(Seat.match == match_id, Seat.seat == seat_number).first())
+    if seat is None:
+        return None
+    expected = reply_key_for(secret_key, seat)
+    return seat if hmac.compare_digest(expected, found.group(0)) else None

@@ -17,6 +17,7 @@ import jinja2
 from pbem.config import Settings
 from pbem.core.models import OutboxMessage, Seat
 from pbem.core.tokens import token_for
+from pbem.mail.addresses import reply_address_for, with_reply_hint
 from pbem.mail.links import account_links
 from pbem.paths import TEMPLATES
 
@@ -45,6 +46,8 @@ class Composer:
                                    .render(context).split())
         message.body_text = self.env.get_template(f"{folder}/body.txt").render(context)
         message.body_html = self.env.get_template(f"{folder}/body.html").render(context)
+        message.body_text, message.body_html = with_reply_hint(
+            self.env, context, self.reply_to(message), message.body_text, message.body_html)
 
     def context_for(self, message: OutboxMessage) -> dict[str, Any]:
         context = dict(message.context)
@@ -71,6 +74,8 @@ class Composer:
             root = self.message_id(message.in_reply_to)
             email["In-Reply-To"] = root
             email["References"] = root
+        if reply_to := self.reply_to(message):
+            email["Reply-To"] = reply_to
         email["Auto-Submitted"] = "auto-generated"
         email["X-Auto-Response-Suppress"] = "All"
         if message.match_id is not None:
@@ -80,5 +85,9 @@ class Composer:
         return email
 
     def message_id(self, key: str) -> str:
-        return f"<{key}@{self.settings.mail_domain}>"
+        # A key of ours gets our domain; a whole id (a player's mail we answer) is kept.
+        return key if key.startswith("<") else f"<{key}@{self.settings.mail_domain}>"
+
+    def reply_to(self, message: OutboxMessage) -> str | None:
+        return reply_address_for(self.settings, message.match_id, message.seat)
 

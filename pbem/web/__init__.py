@@ -23,6 +23,7 @@ from pbem.web import (
     errors,
     games,
     health,
+    inbound,
     inputs,
     lifecycle,
     matches,
@@ -82,15 +83,17 @@ def create_app(settings: Settings | None = None,
             database.close()
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
-                   admin, auth, signin, me, challenges, seeks, health, security, errors):
+                   admin, auth, signin, me, challenges, seeks, health, security, errors,
+                   inbound):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
     csrf = CSRFProtect(app)
     # A seat's private link is its credential (a cross-site page cannot know it), and the API
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
-    # The players' API authenticates by Bearer token only, never by cookie (see auth.py).
-    for blueprint in ("play", "lifecycle", "api", "api_players", "devmail"):
+    # The players' API authenticates by Bearer token only, never by cookie (see auth.py), and
+    # the inbound endpoint with a bearer secret.
+    for blueprint in ("play", "lifecycle", "api", "api_players", "devmail", "inbound"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

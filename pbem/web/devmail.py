@@ -4,6 +4,9 @@ clickable links, so a newcomer can play a match without a mail server."""
 from __future__ import annotations
 
 import re
+import secrets
+from email.message import EmailMessage
+from email.utils import parseaddr
 
 from flask import (
     Blueprint,
@@ -25,6 +28,7 @@ from pbem.errors import NotFoundError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
 from pbem.mail.compose import Composer
+from pbem.mail.inbound import TEMPORARY_ERRORS, handle
 from pbem.web.clock import now
 
 bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
@@ -62,7 +66,29 @@ def show(message_id: int) -> str:
     _composer().render(message)
     body = _URL.sub(lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>',
                     str(escape(message.body_text)))
-    return render_template("devmail/show.html", message=message, body=Markup(body))
+    email = _composer().to_email(message, now())
+    return render_template("devmail/show.html", message=message, body=Markup(body),
+                           reply_to=email["Reply-To"])
+
+
+@bp.post("/<int:message_id>/reply")
+def reply(message_id: int) -> Response:
+    """Reply to a mail as its recipient would from a mail client, through the real pipeline."""
+    message = _message(message_id)
+    settings = current_app.config["PBEM_SETTINGS"]
+    original = _composer().to_email(message, now())
+    sender = request.form.get("sender", "").strip() or message.to_address
+    raw = _reply_bytes(original, request.form.get("body", ""), sender)
+    try:
+        receipt = handle(raw, settings, "dev", now())
+    except TEMPORARY_ERRORS as error:
+        flash(f"The database could not be reached: {error}", "error")
+    else:
+        answer = ("; the answer is below" if receipt.answer
+                  else "; no answer was sent")
+        flash(f"Reply handled: {receipt.action.replace('_', ' ')}"
+              f"{f' ({receipt.detail})' if receipt.detail else ''}{answer}.", "ok")
+    return redirect(url_for("devmail.index"), code=303)
 
 
 @bp.get("/<int:message_id>/html")
@@ -74,6 +100,22 @@ def html_part(message_id: int) -> Response:
     response.headers["Content-Security-Policy"] = (
         "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'")
     return response
+
+
+def _reply_bytes(original: EmailMessage, body: str, sender: str) -> bytes:
+    reply = EmailMessage()
+    reply["From"] = sender
+    reply["To"] = original["Reply-To"] or parseaddr(original["From"])[1]
+    reply["Subject"] = f"Re: {original['Subject']}"
+    reply["Message-ID"] = f"<dev.{secrets.token_hex(10)}@dev.mailbox>"
+    reply["In-Reply-To"] = original["Message-ID"]
+    reply["References"] = f"{original.get('References', '')} {original['Message-ID']}".strip()
+    # Quoted below the player's text, as mail clients do, so the pipeline strips it for real.
+    part = original.get_body(("plain",))
+    quoted = "\n".join(f"> {line}" for line in (part.get_content() if part else "").splitlines())
+    reply.set_content(f"{body.strip()}\n\nOn {original['Date']}, {original['From']} wrote:\n"
+                      f"{quoted}\n")
+    return reply.as_bytes()
 
 
 def _message(message_id: int) -> OutboxMessage:

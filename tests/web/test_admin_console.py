@@ -16,8 +16,8 @@ from pbem.core.sweep import sweep
 from tests.conftest import START
 from tests.web.test_admin import PASSWORD, csrf_from
 
-ADMIN_PAGES = ["/admin/players", "/admin/mail", "/admin/audit", "/admin/audit.csv",
-               "/admin/metrics"]
+ADMIN_PAGES = ["/admin/players", "/admin/mail", "/admin/inbound", "/admin/audit",
+               "/admin/audit.csv", "/admin/metrics"]
 STAFF_PAGES = ["/admin", "/admin/matches"]
 
 

@@ -1,5 +1,5 @@
-"""Mail: the outbox filtered by state, one message's headers and body as rendered, and
-"retry now" for a failed or waiting message."""
+"""Mail: the outbox filtered by state, one message's headers and body as rendered, "retry
+now" for a failed or waiting message, and the log of inbound mail (reply by email)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core import admin_actions
 from pbem.core.audit import AlreadyDoneError
+from pbem.core.mailin import recent as recent_inbound
 from pbem.core.models import MessageStatus, OutboxMessage, Seat
 from pbem.core.tokens import token_for
 from pbem.errors import PbemError
@@ -80,3 +81,10 @@ def _without_seat_link(message: OutboxMessage, body: str) -> str:
         return body
     return body.replace(token_for(current_app.config["PBEM_SETTINGS"].secret_key, seat),
                         "[private link hidden]")
+
+
+@bp.get("/inbound")
+@admin_required
+def inbound() -> str:
+    """Every email that came in for reply by email, and what became of it."""
+    return render_template("admin/inbound.html", messages=recent_inbound())

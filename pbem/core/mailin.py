@@ -1,0 +1,286 @@
+"""Reply by email, the service: act on one inbound message already read by the mail layer.
+
+The mail layer (`pbem.mail.inbound`) decodes the MIME message and hands over a `Letter`: who
+sent it, the reply key it was addressed to, whether it looks automatic, and the first line of
+the player's own text. Here that becomes at most one change to a match, made through the same
+services as the web (`play.submit_move`, and the lifecycle's resign and draw commands), and at
+most one answer, queued in the outbox under the player's reply.
+
+Everything for one message happens in one transaction that starts by recording it under the
+hash of its Message-ID: a message delivered twice (a retried pipe, IMAP and the pipe both) is
+acted on once, and a crash before the commit leaves nothing behind, so a retry starts clean.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+import peewee
+
+from pbem.core import notify
+from pbem.core.db import database, write_transaction
+from pbem.core.models import InboundMessage, Match, MessageStatus, OutboxMessage, Seat
+from pbem.core.play import submit_move
+from pbem.core.tokens import seat_for_reply_key
+from pbem.errors import ConflictError, PbemError
+from pbem.games import get_rules
+from pbem.games.base import IllegalMoveError, InvalidMoveError, RulesError
+
+log = logging.getLogger(__name__)
+
+MAX_LINE = 200
+MAX_MESSAGE_ID = 200
+# The commands a first line may hold, and what `help` says of each.
+COMMANDS = {
+    "resign": "give up the match",
+    "draw": "offer a draw, or accept the one offered",
+    "decline": "decline a draw offer",
+    "board": "get the position and your legal moves again",
+    "help": "get this help",
+}
+# The lifecycle services the commands call, by name in `pbem.core.lifecycle`: each takes
+# (match_id, seat, now) and returns a sentence for the player. Should one be missing, the
+# command answers that it is not available yet.
+LIFECYCLE = {"resign": "resign", "draw": "draw_yes", "decline": "draw_no"}
+DONE = {"resign": "You resigned the match.",
+        "draw": "Your draw offer (or your acceptance of the one offered) is recorded.",
+        "decline": "You declined the draw offer."}
+STALE = ("it answers an older mail, and the position has changed since (or you already moved "
+         "from it). Here is the position now; reply to this mail to move.")
+# Answers that tell a player something went wrong; at most `error_answers_per_hour` per seat.
+ERROR_ANSWERS = frozenset({"refused", "help", "unavailable", "foreign"})
+
+
+class Action:
+    MOVED = "moved"
+    COMMAND = "command"
+    REFUSED = "refused"
+    UNREADABLE = "unreadable"
+    DUPLICATE = "duplicate"
+    OVERSIZED = "oversized"
+    NO_KEY = "no_key"
+    UNKNOWN_KEY = "unknown_key"
+    AUTOMATIC = "automatic"
+    FOREIGN = "foreign_sender"
+
+
+@dataclass(frozen=True)
+class Letter:
+    """One inbound message, as the mail layer read it."""
+
+    message_key: str                   # SHA-256 of the Message-ID, or of the whole message
+    via: str                           # pipe, imap, http or dev
+    message_id: str | None = None      # "<…>", to thread the answer under
+    sender: str | None = None          # the From address, lower case
+    recipient: str | None = None       # the reply address, MAC cut short (for the record)
+    reply_key: str | None = None       # unverified: checked here against the seat
+    automatic: str | None = None       # why it looks sent by a machine, if it does
+    oversized: bool = False
+    first_line: str | None = None      # the player's first non-empty line, quotes stripped
+    answers_to: tuple[str, ...] = ()   # our outbox keys it references, the direct parent first
+
+
+@dataclass(frozen=True)
+class Receipt:
+    action: str
+    detail: str = ""
+    answer: str | None = None
+    match_id: int | None = None
+    seat: int | None = None
+    changed: bool = False              # a move or command changed the match
+
+
+@dataclass(frozen=True)
+class Policy:
+    secret_key: str
+    require_sender_match: bool = True
+    error_answers_per_hour: int = 3
+    own_addresses: frozenset[str] = field(default_factory=frozenset)
+
+
+def receive(letter: Letter, policy: Policy, now: datetime) -> Receipt:
+    """Act on one letter exactly once; return what was done. Raises only for database trouble
+    (the caller retries the message later)."""
+    with write_transaction():
+        record = _claim(letter, now)
+        if record is None:
+            return Receipt(Action.DUPLICATE, "this message was already handled")
+        receipt = _decide(letter, policy, now)
+        record.action = receipt.action
+        record.detail = receipt.detail[:2000]
+        record.answer = receipt.answer
+        record.match_id = receipt.match_id
+        record.seat = receipt.seat
+        record.save()
+    if receipt.action in (Action.OVERSIZED, Action.NO_KEY, Action.UNKNOWN_KEY):
+        log.warning("inbound mail dropped (%s) from %s to %s: %s", receipt.action,
+                    letter.sender, letter.recipient, receipt.detail)
+    else:
+        log.info("inbound mail from %s for match %s seat %s: %s (%s)", letter.sender,
+                 receipt.match_id, receipt.seat, receipt.action, receipt.detail)
+    return receipt
+
+
+def recent(limit: int = 200) -> list[InboundMessage]:
+    """The latest inbound messages, newest first, for the admin page."""
+    return list(InboundMessage.select().order_by(InboundMessage.id.desc()).limit(limit))
+
+
+def _claim(letter: Letter, now: datetime) -> InboundMessage | None:
+    try:
+        with database.atomic():  # a savepoint: a duplicate must not abort the transaction
+            return InboundMessage.create(
+                message_key=letter.message_key, message_id=_clip(letter.message_id, 200),
+                received_at=now, via=letter.via, sender=_clip(letter.sender, 254),
+                recipient=_clip(letter.recipient, 254),
+                first_line=_clip(letter.first_line, MAX_LINE), action="received")
+    except peewee.IntegrityError:
+        return None
+
+
+def _decide(letter: Letter, policy: Policy, now: datetime) -> Receipt:
+    if letter.oversized:
+        return Receipt(Action.OVERSIZED, "larger than 1 MiB")
+    if not letter.reply_key:
+        return Receipt(Action.NO_KEY, "not addressed to a reply address")
+    seat = seat_for_reply_key(policy.secret_key, letter.reply_key)
+    if seat is None:
+        return Receipt(Action.UNKNOWN_KEY, "unknown, forged or revoked reply key")
+    if letter.automatic:
+        return _at(seat, Action.AUTOMATIC, letter.automatic)
+    if letter.sender and letter.sender in policy.own_addresses:
+        return _at(seat, Action.AUTOMATIC, "sent by this server (a loop)")
+    if policy.require_sender_match and letter.sender != seat.player.email.lower():
+        # No backscatter: the sender may be forged. The seat's own player hears of it.
+        answer = _answer(seat, "foreign", letter, policy, now, sender=letter.sender or "?")
+        return _at(seat, Action.FOREIGN, f"sent from {letter.sender}, not the seat's address",
+                   answer)
+    line = letter.first_line
+    if not line:
+        answer = _answer(seat, "help", letter, policy, now,
+                         reason="Your reply had no text of its own above the quoted mail.")
+        return _at(seat, Action.UNREADABLE, "no text", answer)
+    command = _command(line)
+    if command is not None:
+        return _run_command(seat, command, letter, policy, now)
+    return _play(seat, line, letter, policy, now)
+
+
+def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime) -> Receipt:
+    expected = _expected_ply(seat, letter.answers_to)
+    try:
+        with database.atomic():  # a savepoint: a refusal leaves the rest of our work intact
+            result = submit_move(seat.match_id, seat.seat, line, expected, now)
+    except InvalidMoveError as error:
+        answer = _answer(seat, "help", letter, policy, now, reason=str(error))
+        return _at(seat, Action.UNREADABLE, str(error), answer)
+    except (RulesError, PbemError) as error:
+        kind = "illegal" if isinstance(error, IllegalMoveError) else type(error).__name__
+        reason = str(error)
+        if type(error) is ConflictError:  # stale or repeated; the core speaks of pages
+            kind, reason = "stale", STALE
+        answer = _answer(seat, "refused", letter, policy, now, reason=reason)
+        return _at(seat, Action.REFUSED, f"{kind}: {error}", answer)
+    answer = _answer(seat, "moved", letter, policy, now, move=result.text,
+                     move_events=list(result.events))
+    return _at(seat, Action.MOVED, result.text, answer, changed=True)
+
+
+def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
+                 now: datetime) -> Receipt:
+    if command in ("help", "board"):
+        return _at(seat, Action.COMMAND, command,
+                   _answer(seat, command, letter, policy, now, reason=""))
+    service = _lifecycle(command)
+    if service is None:
+        answer = _answer(seat, "unavailable", letter, policy, now, command=command)
+        return _at(seat, Action.REFUSED, f"{command}: not available yet", answer)
+    try:  # the lifecycle's change runs in its own transaction, through the door
+        said = service(seat.match_id, seat.seat, now)
+    except (RulesError, PbemError) as error:
+        answer = _answer(seat, "refused", letter, policy, now, reason=str(error))
+        return _at(seat, Action.REFUSED, f"{command}: {error}", answer)
+    done = said if isinstance(said, str) and said else DONE[command]
+    answer = _answer(seat, "done", letter, policy, now, done=done)
+    return _at(seat, Action.COMMAND, command, answer, changed=True)
+
+
+def _lifecycle(command: str) -> Callable[[int, int, datetime], Any] | None:
+    try:
+        module = importlib.import_module("pbem.core.lifecycle")
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, LIFECYCLE[command], None)
+
+
+def _command(line: str) -> str | None:
+    word = line.strip().strip(".!?`'\"*").strip().lower()
+    return word if word in COMMANDS else None
+
+
+def _expected_ply(seat: Seat, answers_to: Sequence[str]) -> int | None:
+    """The ply of the mail this replies to (the web's expected ply); None when the reply names
+    none of ours, so the move is judged against the position as it is now."""
+    if not answers_to:
+        return None
+    rows = {row.message_id: row for row in OutboxMessage.select().where(
+        OutboxMessage.message_id.in_(list(answers_to)[:20]),
+        OutboxMessage.match == seat.match_id, OutboxMessage.seat == seat.seat)}
+    for key in answers_to:
+        row = rows.get(key)
+        if row is not None:
+            return row.ply if row.ply is not None else row.context.get("ply")
+    return None
+
+
+def _answer(seat: Seat, kind: str, letter: Letter, policy: Policy, now: datetime,
+            **extra: Any) -> str | None:
+    """Queue an answer to the seat's own address (never to another sender); None if the seat
+    already had its share of error answers this hour."""
+    if kind in ERROR_ANSWERS and _error_answers_within_hour(seat, now) >= \
+            policy.error_answers_per_hour:
+        return None
+    match = Match.get_by_id(seat.match_id)
+    rules = get_rules(match.game)
+    state = rules.load(match.state)
+    seats = match.seat_rows()
+    mine = next(row for row in seats if row.seat == seat.seat)
+    context = notify._seat_context(match, rules, state, mine, seats, now)
+    moves = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)] \
+        if seat.seat in rules.to_move(state) else []
+    context.update(kind=kind, legal_moves=moves[:notify.MAX_LISTED_MOVES],
+                   more_moves=max(0, len(moves) - notify.MAX_LISTED_MOVES),
+                   commands=COMMANDS, live=match.is_live, **extra)
+    # Threads under the player's reply; the seat's player told of a stranger's mail threads
+    # under the match instead, since they never saw that mail.
+    parent = letter.message_id if kind != "foreign" else None
+    if parent is None or len(parent) > MAX_MESSAGE_ID:
+        parent = notify.thread_root_key(match, seat.seat)
+    OutboxMessage.create(
+        match=match, seat=seat.seat, to_address=mine.player.email, template="inbound_answer",
+        context=context, message_id=f"pbem.{secrets.token_hex(12)}", in_reply_to=parent,
+        status=MessageStatus.PENDING, next_attempt_at=now, created_at=now, ply=match.ply)
+    return kind
+
+
+def _error_answers_within_hour(seat: Seat, now: datetime) -> int:
+    return (InboundMessage.select()
+            .where(InboundMessage.match == seat.match_id, InboundMessage.seat == seat.seat,
+                   InboundMessage.received_at > now - timedelta(hours=1),
+                   InboundMessage.answer.in_(sorted(ERROR_ANSWERS)))
+            .count())
+
+
+def _at(seat: Seat, action: str, detail: str, answer: str | None = None,
+        changed: bool = False) -> Receipt:
+    return Receipt(action, detail, answer, seat.match_id, seat.seat, changed)
+
+
+def _clip(text: str | None, limit: int) -> str | None:
+    return None if text is None else text[:limit]

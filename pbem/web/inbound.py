@@ -1,0 +1,66 @@
+"""`POST /inbound/mime`: the raw message as the body, for mail providers that forward inbound
+mail over HTTP. `Authorization: Bearer <inbound_secret>`; without that setting the endpoint
+does not exist.
+
+Answers are JSON: 200 with what was done (handled, refused or ignored alike, so the provider
+does not retry), 401 without the right secret, 413 over 1 MiB, 503 with `Retry-After` when
+the database cannot be reached (the provider should try again).
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+
+from flask import Blueprint, Flask, abort, current_app, jsonify, request
+from werkzeug.wrappers import Response
+
+from pbem.mail.inbound import TEMPORARY_ERRORS, handle
+from pbem.mail.inbound.reading import MAX_BYTES
+from pbem.web.clock import now
+from pbem.web.errors import problem
+
+bp = Blueprint("inbound", __name__)
+log = logging.getLogger(__name__)
+
+
+@bp.url_value_preprocessor
+def _allow_a_whole_mail(endpoint: str | None, values: dict | None) -> None:
+    # The app-wide request limit is for forms; a mail may be up to 1 MiB, and a larger one is
+    # still read far enough to record and drop it. (This runs before any before_request.)
+    request.max_content_length = 64 * MAX_BYTES
+
+
+@bp.post("/inbound/mime")
+def mime() -> Response:
+    settings = current_app.config["PBEM_SETTINGS"]
+    if not settings.inbound_secret:
+        abort(404)
+    given = request.headers.get("Authorization", "")
+    expected = f"Bearer {settings.inbound_secret}"
+    if not hmac.compare_digest(given.encode(), expected.encode()):
+        response = problem(401, "A valid `Authorization: Bearer …` header is required.")
+        response.headers["WWW-Authenticate"] = 'Bearer realm="pbem inbound"'
+        return response
+    raw = request.stream.read(MAX_BYTES + 1)
+    receipt = handle(raw, settings, "http", now())
+    if receipt.action == "oversized":
+        return problem(413, "The message is larger than 1 MiB; it was dropped.")
+    return jsonify({"action": receipt.action, "detail": receipt.detail,
+                    "answer": receipt.answer, "match": receipt.match_id, "seat": receipt.seat})
+
+
+def _try_later(error: Exception) -> Response:
+    # Also reached when the app cannot even open its database connection for the request.
+    log.warning("inbound over HTTP: the database is unreachable (%s)", error)
+    response = problem(503, "The message could not be handled now; send it again later.")
+    response.headers["Retry-After"] = "60"
+    return response
+
+
+for _error in TEMPORARY_ERRORS:
+    bp.register_error_handler(_error, _try_later)  # type: ignore[arg-type]
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

@@ -1,0 +1,67 @@
+"""Reply by email in the browser-facing pages: the dev mailbox's Reply form sends a real reply
+through the pipeline, and the admin sees every inbound message."""
+
+from __future__ import annotations
+
+import re
+
+from pbem.core.models import InboundMessage, Match, OutboxMessage
+from tests.conftest import SUPPORT_TEMPLATES, Clock, make_settings
+from tests.mail.inbound_support import ALICE, start
+from tests.web.test_admin import log_in
+
+
+def _dev_client(db_url, tmp_path):
+    from pbem.core.db import database
+    from pbem.web import create_app
+
+    settings = make_settings(db_url, tmp_path, development=True)
+    app = create_app(settings, extra_template_dirs=(SUPPORT_TEMPLATES,), clock=Clock())
+    app.config["TESTING"] = True
+    database.connect(reuse_if_open=True)
+    return app.test_client()
+
+
+def _turn_mail_id() -> int:
+    return (OutboxMessage.select().where(OutboxMessage.to_address == ALICE,
+                                         OutboxMessage.template == "your_turn").get().id)
+
+
+def test_the_dev_mailbox_replies_to_a_mail_through_the_real_pipeline(db_url, tmp_path) -> None:
+    client = _dev_client(db_url, tmp_path)
+    start()
+    page = client.get(f"/dev/mail/{_turn_mail_id()}").get_data(as_text=True)
+    assert "Reply-To" in page and re.search(r"play\.1-0-[a-z2-7]+@pbem\.test", page)
+    assert 'name="body"' in page
+    done = client.post(f"/dev/mail/{_turn_mail_id()}/reply", data={"body": "Take 2"},
+                       follow_redirects=True)
+    text = done.get_data(as_text=True)
+    assert "Reply handled: moved (take 2); the answer is below." in text
+    assert Match.get_by_id(1).ply == 1
+    assert InboundMessage.get().via == "dev"
+    # The confirmation is in the mailbox, threaded under the reply.
+    answer = OutboxMessage.get(OutboxMessage.template == "inbound_answer")
+    assert answer.to_address == ALICE and answer.in_reply_to.startswith("<dev.")
+    assert "Your move take 2 is played." in client.get(f"/dev/mail/{answer.id}").get_data(
+        as_text=True)
+
+
+def test_the_dev_mailbox_reply_from_another_address_is_refused(db_url, tmp_path) -> None:
+    client = _dev_client(db_url, tmp_path)
+    start()
+    done = client.post(f"/dev/mail/{_turn_mail_id()}/reply",
+                       data={"body": "take 2", "sender": "mallory@example.org"},
+                       follow_redirects=True)
+    assert "foreign sender" in done.get_data(as_text=True)
+    assert Match.get_by_id(1).ply == 0
+
+
+def test_the_admin_sees_every_inbound_message(db_url, tmp_path) -> None:
+    client = _dev_client(db_url, tmp_path)
+    start()
+    client.post(f"/dev/mail/{_turn_mail_id()}/reply", data={"body": "take 9"})
+    assert client.get("/admin/inbound").status_code == 302  # login first
+    log_in(client)
+    page = client.get("/admin/inbound").get_data(as_text=True)
+    assert "alice@example.org" in page and "<code>take 9</code>" in page
+    assert "refused: illegal: you cannot take 9" in page
