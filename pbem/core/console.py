@@ -183,7 +183,7 @@ def full_record(match: Match, now: datetime) -> dict[str, Any]:
                                   Adjudication.match == match).order_by(Adjudication.id)),
                               "audit": list(AuditEntry.select().where(
                                   AuditEntry.match == match).order_by(AuditEntry.id)),
-                              "clocks": [_clock(match, seat, now) for seat in seats]}
+                              "clocks": [clock_state(match, seat, now) for seat in seats]}
     try:
         rules = rules_for(match)
         state = rules.load(match.state)
@@ -208,7 +208,7 @@ def full_record(match: Match, now: datetime) -> dict[str, Any]:
     return record
 
 
-def _clock(match: Match, seat: Seat, now: datetime) -> dict[str, Any]:
+def clock_state(match: Match, seat: Seat, now: datetime) -> dict[str, Any]:
     if seat.out_of_time_at is not None:
         state = f"out of time since {seat.out_of_time_at:%Y-%m-%d %H:%M} UTC"
     elif seat.owes_since is None:

@@ -82,6 +82,8 @@ def _entry_page(found: Adjudication, preview: console.Preview | None = None,
         record = None
     return render_template("admin/entry.html", entry=found, record=record, match=match,
                            ev=console.evidence(found, now()), rulings=RULINGS,
+                           clocks=[console.clock_state(match, seat, now())
+                                   for seat in match.seat_rows()],
                            preview=preview, form=form or {}, error=error)
 
 
