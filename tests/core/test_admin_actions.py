@@ -71,3 +71,27 @@ def test_extensions_are_bounded_and_abort_tells_everyone(db_url: str) -> None:
     assert OutboxMessage.select().where(OutboxMessage.template == "aborted").count() == 2
     with pytest.raises(ConflictError):
         admin_actions.pause(match.id, "ref", "x", START)
+
+
+def test_one_form_posted_eight_times_at_once_acts_once(db_url: str) -> None:
+    """Real threads, each with its own connection: the door and the unique key let one
+    through; the others are told it was already done."""
+    from pbem.core import player_admin
+    from pbem.core.models import Player
+    from tests.support.threads import race
+
+    for round_ in range(4):
+        match = new_match()
+        results = race(*(lambda match=match, round_=round_: admin_actions.extend_seat(
+            match.id, 0, timedelta(hours=1), "ref", "flu", START,
+            action_key=f"extend-{round_}") for _ in range(8)))
+        assert sum(r is None for r in results) == 1, results
+        assert all(isinstance(r, AlreadyDoneError) for r in results if r is not None)
+        assert seat(match, 0).deadline == START + timedelta(hours=2)
+        ann = Player.get(Player.email == "ann@example.org")
+        results = race(*(lambda round_=round_, ann=ann: player_admin.revoke_sessions(
+            ann.id, "ref", START, action_key=f"revoke-{round_}") for _ in range(8)))
+        assert sum(r == 0 for r in results) == 1, results
+    assert AuditEntry.select().where(AuditEntry.action == "extend-seat").count() == 4
+    assert AuditEntry.select().where(AuditEntry.action == "player-revoke-sessions"
+                                     ).count() == 4
