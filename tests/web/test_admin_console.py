@@ -206,6 +206,7 @@ def test_mail_filters_show_a_message_and_retry_it_once(settings, client, clock,
     assert "550 no such user" in failed and "ann@example.org" in failed
     shown = client.get(f"/admin/mail/{message.id}").data.decode()
     assert "Message-ID" in shown and "[private link hidden]" in shown
+    assert created_token_absent(shown, settings, match)
     data = form(client, f"/admin/mail/{message.id}")
     assert client.post(f"/admin/mail/{message.id}/retry", data=data).status_code == 303
     assert client.post(f"/admin/mail/{message.id}/retry", data=data).status_code == 303
@@ -213,6 +214,11 @@ def test_mail_filters_show_a_message_and_retry_it_once(settings, client, clock,
     assert OutboxMessage.get_by_id(message.id).status == "pending"
     worker.send_outbox()
     assert OutboxMessage.get_by_id(message.id).status == "sent"
+
+
+def created_token_absent(page: str, settings, match: Match) -> bool:
+    from pbem.core.tokens import token_for
+    return all(token_for(settings.secret_key, seat) not in page for seat in match.seat_rows())
 
 
 def test_metrics_for_an_admin_or_the_metrics_token(settings, client, clock, worker) -> None:
@@ -300,3 +306,11 @@ def test_a_moderator_reissues_a_seat_link_from_the_match_page(settings, client,
     assert client.get(f"/play/{created.tokens[1]}").status_code == 404
     assert Seat.get(Seat.match == created.match, Seat.seat == 1).token_generation == 2
     assert OutboxMessage.select().where(OutboxMessage.template == "seat_link").count() == 1
+
+
+def test_a_reply_address_is_shown_without_its_key() -> None:
+    from pbem.web.admin.mail import _masked_header
+
+    shown = _masked_header("Reply-To", "play.1-0-xwq3lw4qz3rhrnvomps2irm4q4@games.example")
+    assert shown == "play.[reply key hidden]@games.example"
+    assert _masked_header("To", "ann@example.org") == "ann@example.org"

@@ -49,7 +49,7 @@ def message(message_id: int) -> str:
                         current_app.config["PBEM_EXTRA_TEMPLATE_DIRS"])
     try:
         email = composer.to_email(found, found.sent_at or now())
-        headers = list(email.items())
+        headers = [(name, _masked_header(name, str(value))) for name, value in email.items()]
         body = _without_seat_link(found, email.get_body(("plain",)).get_content())
         error = None
     except Exception as problem:  # a template gone since: show why instead of a 500
@@ -88,3 +88,11 @@ def _without_seat_link(message: OutboxMessage, body: str) -> str:
 def inbound() -> str:
     """Every email that came in for reply by email, and what became of it."""
     return render_template("admin/inbound.html", messages=recent_inbound())
+
+
+def _masked_header(name: str, value: str) -> str:
+    # A reply address carries the seat's reply key, which moves for the player by email.
+    if name.lower() == "reply-to" and "@" in value:
+        local, _, domain = value.rpartition("@")
+        return f"{local.split('.', 1)[0]}.[reply key hidden]@{domain}"
+    return value
