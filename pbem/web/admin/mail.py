@@ -3,6 +3,8 @@ now" for a failed or waiting message, and the log of inbound mail (reply by emai
 
 from __future__ import annotations
 
+from email.message import Message
+
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
@@ -50,7 +52,7 @@ def message(message_id: int) -> str:
     try:
         email = composer.to_email(found, found.sent_at or now())
         headers = [(name, _masked_header(name, str(value))) for name, value in email.items()]
-        body = _without_seat_link(found, email.get_body(("plain",)).get_content())
+        body = _without_seat_link(found, _plain_text(email))
         error = None
     except Exception as problem:  # a template gone since: show why instead of a 500
         headers, body, error = [], "", f"{type(problem).__name__}: {problem}"
@@ -96,3 +98,12 @@ def _masked_header(name: str, value: str) -> str:
         local, _, domain = value.rpartition("@")
         return f"{local.split('.', 1)[0]}.[reply key hidden]@{domain}"
     return value
+
+
+def _plain_text(email: Message) -> str:
+    for part in email.walk():
+        if part.get_content_type() == "text/plain":
+            payload = part.get_payload(decode=True)
+            if isinstance(payload, bytes):
+                return payload.decode(part.get_content_charset() or "utf-8", "replace")
+    return ""
