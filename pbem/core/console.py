@@ -123,7 +123,8 @@ def preview_ruling(entry: Adjudication, ruling: str, reason: str, actor: str, no
             match = Match.get_by_id(entry.match_id)
             late = Seat.get(Seat.match == match, Seat.seat == entry.seat)
             names = {s.seat: s.player.public_name for s in match.seat_rows()}
-            mails = [(names.get(m.seat, m.to_address), m.template.replace("_", " "))
+            mails = [(names.get(m.seat, m.to_address) if m.seat is not None else m.to_address,
+                      m.template.replace("_", " "))
                      for m in OutboxMessage.select().where(OutboxMessage.id > last_mail)
                      .order_by(OutboxMessage.id)]
             moves = [f"{names[m.seat]}: {m.text}" for m in Move.select().where(

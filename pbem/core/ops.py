@@ -89,8 +89,9 @@ def metric_values(now: datetime) -> list[Sample]:
     """Every metric's current value, read from the database (none kept in process memory,
     so every web process answers the same)."""
     samples: list[Sample] = []
-    counts = dict(Match.select(Match.status, peewee.fn.COUNT(Match.id))
-                  .group_by(Match.status).tuples())
+    rows: Any = (Match.select(Match.status, peewee.fn.COUNT(Match.id))
+                 .group_by(Match.status).tuples())
+    counts: dict[str, int] = {status: count for status, count in rows}
     for status in ("active", "finished", "aborted", *sorted(set(counts) - {
             "active", "finished", "aborted"})):
         samples.append(Sample("pbem_matches", "Matches by status", counts.get(status, 0),
@@ -128,10 +129,12 @@ def metric_values(now: datetime) -> list[Sample]:
 
 def _inbound(now: datetime) -> list[Sample]:
     """Replies by email: how many came in, by what became of them."""
-    counts = (InboundMessage.select(InboundMessage.action, peewee.fn.COUNT(InboundMessage.id))
-              .group_by(InboundMessage.action).tuples())
+    rows: Any = (InboundMessage.select(InboundMessage.action,
+                                       peewee.fn.COUNT(InboundMessage.id))
+                 .group_by(InboundMessage.action).tuples())
+    counts: list[tuple[str, int]] = sorted(rows)
     return [Sample("pbem_inbound_messages", "Inbound emails processed, by outcome", count,
-                   (("action", action),)) for action, count in sorted(counts)]
+                   (("action", action),)) for action, count in counts]
 
 
 def _age(now: datetime, then: datetime | None) -> float:

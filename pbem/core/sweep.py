@@ -160,9 +160,9 @@ def _settle(due: _Due, now: datetime, limits: Limits) -> str:
             policy, cause = limits.after_limit, "autoplay-limit"
         detail = {"seat": due.number, "cause": cause}
         if policy == TimeoutPolicy.AUTOPLAY:
-            why = "the clock ran out (autoplay policy)"
-            played = autoplay_in(door, due.number, why)
-            audit.record(audit.SYSTEM_ACTOR, "autoplay", now, why, door.match.id,
+            autoplay_why = "the clock ran out (autoplay policy)"
+            played = autoplay_in(door, due.number, autoplay_why)
+            audit.record(audit.SYSTEM_ACTOR, "autoplay", now, autoplay_why, door.match.id,
                          {**detail, "move": played})
         elif policy == TimeoutPolicy.FORFEIT:
             why = _forfeit_reason(door, due.number, cause, limits)

@@ -32,7 +32,8 @@ def matches() -> str | tuple[str, int]:
         error = f"{text_id!r} is not a match number."
     query = console.MatchQuery(match_id, (args.get("game") or "").strip(),
                                (args.get("player") or "").strip()[:254],
-                               args.get("status") if args.get("status") in STATUSES else "")
+                               str(args.get("status")) if args.get("status") in STATUSES
+                               else "")
     found = [] if error else console.find_matches(query)
     return render_template("admin/matches.html", found=found, query=query, error=error,
                            games=sorted(REGISTRY), statuses=STATUSES), 422 if error else 200
