@@ -73,3 +73,11 @@ def test_the_worker_logs_one_line_and_tries_again_next_tick(
     assert [line.split(":", 1)[0] for line in lines] == jobs * 2, lines
     assert all("the database is unavailable" in line and "trying again on the next tick"
                in line for line in lines)
+
+
+def test_healthz_answers_503_json_when_the_database_is_down(down_app) -> None:
+    reply = down_app.test_client().get("/healthz")
+    assert reply.status_code == 503 and reply.mimetype == "application/json"
+    body = reply.get_json()
+    assert body["status"] == "unhealthy" and body["database"] is False
+    assert body["problems"][0].startswith("database unreachable")
