@@ -83,10 +83,10 @@ def _copy(size: int) -> None:
                 copy.write_row((number, f"p{number}@example.org", name, NOW, False))
         columns = ("id, game, rules_version, options, seed, status, ply, turn, to_move, state, "
                    "result, thread_key, time_control, on_timeout, created_at, updated_at, "
-                   "finished_at, outcome")
+                   "finished_at, outcome, version")
         with cursor.copy(f"COPY match ({columns}) FROM STDIN") as copy:
             for number in range(1, size + 1):
-                copy.write_row(_match_row(number))
+                copy.write_row((*_match_row(number), 0))
         with cursor.copy("COPY seat (match_id, seat, player_id, token_hash, token_generation, "
                          "allowance_seconds, version, outcome) FROM STDIN") as copy:
             for number in range(1, size + 1):

@@ -5,7 +5,9 @@
 Builds a Move-in-Synch match of 600 plies, one of 500 and one of 10 through the real move
 service, then times, in interleaved rounds through the Flask app:
 - the public page `/matches/<id>?ply=500` against `?ply=10` on the 600-ply match;
-- the play page of the 500-ply match against that of the 10-ply match.
+- the play page of the 500-ply match against that of the 10-ply match;
+- and, to tell history's cost from the position's, the public record alone (no HTML) and the
+  board drawing alone at the same two plies.
 Prints each as a ratio (median over rounds, with the spread). Default database: a temporary
 SQLite file; a PostgreSQL URL works too (its tables are dropped and recreated).
 """
@@ -24,12 +26,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from flask import render_template
+
 from pbem.config import load_settings
 from pbem.core.db import bind_database, database
-from pbem.core.matches import create_match, current_state, replay, rules_for
+from pbem.core.matches import create_match, current_state, replay, rules_for, state_after
 from pbem.core.migrations import drop_everything, migrate
 from pbem.core.models import Match
 from pbem.core.play import submit_move
+from pbem.core.records import public_record
 from pbem.web import create_app
 
 NOW = datetime(2026, 6, 1, 12, 0)
@@ -110,6 +115,22 @@ def report(label: str, slow: dict[str, list[float]], fast: dict[str, list[float]
     print(f"{label} [target {target}]:\n  " + "\n  ".join(parts))
 
 
+def _time_pair(work, rounds: int, repeat: int = 20
+               ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """`work(500)` and `work(10)` timed in interleaved rounds, like `measure`."""
+    times = {ply: {"wall": [], "cpu": []} for ply in (500, 10)}
+    for ply in (500, 10):
+        work(ply)
+    for number in range(rounds):
+        for ply in ((500, 10) if number % 2 == 0 else (10, 500)):
+            wall, cpu = time.perf_counter(), time.process_time()
+            for _ in range(repeat):
+                work(ply)
+            times[ply]["wall"].append((time.perf_counter() - wall) / repeat)
+            times[ply]["cpu"].append((time.process_time() - cpu) / repeat)
+    return times[500], times[10]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--database-url")
@@ -136,6 +157,17 @@ def main() -> None:
                "<= 1.3")
         database.connect(reuse_if_open=True)
         match = Match.get_by_id(long_id)
+        app = client.application
+        core = _time_pair(lambda ply: public_record(match, NOW, ply), args.rounds)
+        report("public record alone at ply 500 / ply 10 (position + move page, no HTML)",
+               *core, "~1")
+        with app.test_request_context():
+            rules = rules_for(match)
+            board = _time_pair(lambda ply: render_template(
+                f"games/{GAME}/board.html", view=rules.view(state_after(match, ply), None),
+                seat=None, legal_moves=[]), args.rounds)
+        report("board drawing alone at ply 500 / ply 10 (it grows as the game fills the "
+               "board)", *board, "n/a")
         started = time.perf_counter()
         replay(match, 500)
         print(f"(for comparison: replaying 500 moves from the seed takes "

@@ -39,6 +39,8 @@ class Settings:
     outbox_interval_seconds: int = 10
     outbox_max_attempts: int = 8
     outbox_batch_size: int = 50
+    # Days a sent mail can still be shown as sent (its params); the record is kept after.
+    mail_retention_days: int = 7
     max_request_bytes: int = 64 * 1024
     default_time_control: str = "3d"
     default_on_timeout: str = "adjudicate"

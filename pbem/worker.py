@@ -1,9 +1,10 @@
-"""The worker: the one process that runs APScheduler.
+"""The worker: the process that runs APScheduler (as many as you like on PostgreSQL).
 
 Jobs read due work from the database on every tick instead of scheduling one job per item, so
 nothing is lost when the worker restarts and a restart needs no job store. Web processes never
 start a scheduler; `pbem serve` runs the web app and this worker in one process for small
-installs and development.
+installs and development. Several workers share the due work without doing it twice: each
+item is claimed by a row lock or a conditional update (see the sweep, the outbox, the inbox).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -22,16 +24,23 @@ from pbem.config import Settings
 from pbem.core import housekeeping
 from pbem.core.admin_digest import DigestReport, send_if_due
 from pbem.core.db import UNAVAILABLE, database, unavailable_reason
+from pbem.core.digest import queue_due_digests
 from pbem.core.housekeeping import HousekeepingReport
 from pbem.core.ops import record_run
 from pbem.core.sessions import SessionPolicy
 from pbem.core.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.inbound.imap import PollReport, poll
-from pbem.mail.outbox import DrainReport, deliver_due
+from pbem.mail.outbox import DrainReport, deliver_due, prune_sent
 from pbem.mail.senders import Sender, sender_for
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class MailReport:
+    digests: int = 0
+    pruned: int = 0  # sent mails whose params were dropped after the retention period
 
 
 class Worker:
@@ -113,9 +122,24 @@ class Worker:
             log.info("inbox: %s handled, %s left for later", report.handled, report.left)
         return report
 
+    def queue_digests(self) -> MailReport:
+        """Daily digests that are due, and the retention of sent mail."""
+        now = self.clock()
+        try:
+            with _connection():
+                queued = queue_due_digests(now)
+                pruned = prune_sent(now, timedelta(days=self.settings.mail_retention_days))
+        except UNAVAILABLE as error:
+            _log_unavailable("digests", error)
+            return MailReport()
+        if queued or pruned:
+            log.info("mail: %s digests queued, %s sent mails past retention", queued, pruned)
+        return MailReport(queued, pruned)
+
     def run_once(self) -> dict[str, object]:
         inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
         return {"deadlines": self.sweep_deadlines(), "accounts": self.housekeeping(), **inbox,
+                "digests": self.queue_digests(),
                 "admin_digest": self.mail_admins(),
                 "outbox": self.send_outbox()}
 
@@ -142,6 +166,10 @@ class Worker:
                               seconds=self.settings.imap_interval_seconds,
                               next_run_time=datetime.now(UTC),
                               misfire_grace_time=300, coalesce=True, max_instances=1)
+        scheduler.add_job(self.queue_digests, "interval", id="digests",
+                          seconds=self.settings.deadline_interval_seconds,
+                          next_run_time=datetime.now(UTC),
+                          misfire_grace_time=300, coalesce=True, max_instances=1)
         return scheduler
 
 

@@ -172,8 +172,21 @@ class SMTPRecorder:
     messages: list[EmailMessage] = field(default_factory=list)
     answer: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # The client end (host, port) of each connection a message came over.
+    connections: list[tuple[str, int]] = field(default_factory=list)
+    # Addresses refused at RCPT with a permanent error, as a mailbox that does not exist.
+    refuse: set[str] = field(default_factory=set)
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
+                          options: list[str]) -> str:
+        if address in self.refuse:
+            return "550 5.1.1 no such mailbox"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        with self.lock:
+            self.connections.append(tuple(session.peer[:2]))
         if self.answer:
             return self.answer
         parsed = message_from_bytes(envelope.original_content or envelope.content,

@@ -1,11 +1,10 @@
 """Outbox rows for mails about a player's account rather than a move: sign-in links,
 invitations and their answers, re-issued seat links. Like `notify`, nothing here renders or
-holds a usable token: the mail layer derives links from the row ids in the context at send
+holds a usable token: the mail layer derives links from the row ids in `params` at send
 time (`pbem.mail.links`)."""
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +14,7 @@ from pbem.core.models import Match, MessageStatus, OutboxMessage
 def queue(to_address: str, template: str, context: dict[str, Any], now: datetime,
           match: Match | int | None = None, seat: int | None = None) -> OutboxMessage:
     return OutboxMessage.create(
-        match=match, seat=seat, to_address=to_address, template=template, context=context,
-        message_id=f"pbem.{secrets.token_hex(12)}", in_reply_to=None,
-        status=MessageStatus.PENDING, next_attempt_at=now, created_at=now,
+        match=match, seat=seat, to_address=to_address, template=template, params=context,
+        status=MessageStatus.PENDING,
+        next_attempt_at=now, created_at=now,
     )

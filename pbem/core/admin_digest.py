@@ -41,7 +41,7 @@ def send_if_due(now: datetime, hour: int) -> DigestReport:
         entries = [_line(entry, now) for entry in stale]
         for address in recipients:
             OutboxMessage.create(to_address=address, template="admin_queue",
-                                 context={"entries": entries},
+                                 params={"entries": entries},
                                  message_id=f"pbem.{secrets.token_hex(12)}",
                                  status=MessageStatus.PENDING, next_attempt_at=now,
                                  created_at=now)

@@ -166,7 +166,8 @@ def accept(settings: Settings, invite_id: int, now: datetime) -> Answer:
     """Accept; when it is the last acceptance, start the match in the same transaction."""
     def attempt() -> Answer:
         challenge, invite = _current(invite_id)
-        if invite.status == InviteStatus.ACCEPTED:
+        if invite.status == InviteStatus.ACCEPTED and challenge.status in (
+                ChallengeStatus.PENDING, ChallengeStatus.STARTED):
             return Answer(challenge, already=True)
         _check_open(challenge, invite, now)
         _bump(challenge)

@@ -32,7 +32,9 @@ import peewee
 
 from pbem.core import deadlines, standings
 from pbem.core.db import is_sqlite, write_transaction
+from pbem.core.matches import thin_snapshots
 from pbem.core.models import DrawOffer, DrawOfferStatus, Match, MatchStatus, Player, Seat
+from pbem.core.prepared import Prepared
 from pbem.errors import ConflictError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules
@@ -142,8 +144,7 @@ def retrying(attempt: Callable[[], T]) -> T:
 
 def lock_match(match_id: int) -> Match:
     """The match row, locked until the transaction ends (call inside write_transaction)."""
-    query = Match.select().where(Match.id == match_id)
-    match = (query if is_sqlite() else query.for_update()).first()
+    match = _LOCK_MATCH.first(match_id)
     if match is None:
         raise NotFoundError(f"There is no match {match_id}.")
     return match
@@ -152,13 +153,25 @@ def lock_match(match_id: int) -> Match:
 def lock_seats(match: Match) -> list[Seat]:
     """The match's seat rows, locked in seat order. Players are read without a lock: the
     per-player guard (vacations) takes a player before matches, so the door never takes one."""
-    query = Seat.select().where(Seat.match == match).order_by(Seat.seat)
-    seats = list(query if is_sqlite() else query.for_update())
-    players = {p.id: p for p in Player.select().where(Player.id.in_([s.player_id
-                                                                       for s in seats]))}
+    seats = _LOCK_SEATS.rows(match.id)
+    players = {p.id: p for p in _SEATED_PLAYERS.rows(match.id)}
     for seat in seats:
         seat.player = players[seat.player_id]
     return seats
+
+
+def _locking(query: Any) -> Any:
+    # SQLite has no row locks: its IMMEDIATE transaction already lets one writer in.
+    return query if is_sqlite() else query.for_update()
+
+
+_LOCK_MATCH = Prepared(lambda match_id: _locking(Match.select().where(Match.id == match_id)
+                                                 .limit(1)))
+_LOCK_SEATS = Prepared(lambda match_id: _locking(Seat.select().where(Seat.match == match_id)
+                                                 .order_by(Seat.seat)))
+_SEATED_PLAYERS = Prepared(lambda match_id: Player.select()
+                           .join(Seat, on=(Seat.player == Player.id))
+                           .where(Seat.match == match_id))
 
 
 def lock_player(player_id: int) -> Player:
@@ -183,6 +196,7 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
         # Whatever ended the match with a result (a final move, a resignation, an agreed draw,
         # a ruling, a forfeit, a claim), each seat's win, loss or draw is written with it.
         standings.settle(door.match.id)
+        thin_snapshots(door.match)
         deadlines.stop_all_clocks(door.match)
         (DrawOffer.update(status=DrawOfferStatus.LAPSED, answered_at=door.now,
                           how="the match ended")

@@ -16,6 +16,7 @@ from typing import Any
 
 import peewee
 from playhouse.db_url import connect, parse
+from playhouse.pool import PooledDatabase
 
 database = peewee.DatabaseProxy()
 _bound_url: str | None = None
@@ -75,6 +76,20 @@ def bind_database(url: str) -> peewee.Database:
     database.initialize(db)
     _bound_url = url
     return db
+
+
+def release() -> None:
+    """End a request's or job's use of the database. A pooled connection goes back to its
+    pool. A plain SQLite connection stays open for the thread's next request: opening one is
+    cheap, but closing the last one to a file checkpoints the whole WAL into it on the spot
+    (most of a small write's cost); SQLite checkpoints on its own as the WAL grows."""
+    if database.obj is None or database.is_closed():
+        return
+    # Never carry a half-done transaction over to the next request.
+    if (is_sqlite() and not isinstance(database.obj, PooledDatabase)
+            and not database.in_transaction()):
+        return
+    database.close()
 
 
 def is_sqlite() -> bool:

@@ -17,6 +17,7 @@ from pbem.core.models import (
     Seat,
     Vacation,
 )
+from pbem.core.prepared import Prepared
 
 
 class TimeoutPolicy:
@@ -71,8 +72,13 @@ def refresh_deadline(seat: Seat, now: datetime) -> None:
 
 
 def pauses_for(player_id: int, since: datetime) -> list[tuple[datetime, datetime]]:
-    rows = Vacation.select().where(Vacation.player == player_id, Vacation.ends_at > since)
-    return [(row.starts_at, row.ends_at) for row in rows]
+    return [(row.starts_at, row.ends_at) for row in _VACATIONS.rows(player_id)
+            if row.ends_at > since]
+
+
+# A player's vacations are few: read them all (one compiled query) and filter here.
+_VACATIONS = Prepared(lambda player_id: Vacation.select().where(Vacation.player == player_id)
+                      .order_by(Vacation.starts_at))
 
 
 def _set_deadline(seat: Seat, now: datetime) -> None:

@@ -16,7 +16,7 @@ from pbem.core.archive import STATUS_WORDS, seats_of
 from pbem.core.clocks import TimeControl
 from pbem.core.matches import rules_for
 from pbem.core.models import Adjudication, AdjudicationStatus, Match, Move
-from pbem.core.records import stored_event
+from pbem.core.records import revealed_through, stored_event
 from pbem.errors import InvalidRequestError
 
 FORMAT = "pbem-record"
@@ -29,12 +29,13 @@ def match_record(match: Match) -> dict[str, Any]:
     state = rules.load(match.state)
     over = not match.is_live
     players = seats_of([match.id])[match.id]
-    moves = (Move.select(Move.ply, Move.turn, Move.seat, Move.text, Move.visible_to,
-                         Move.events, Move.note, Move.created_at)
-             .where(Move.match == match).order_by(Move.ply))
+    moves = list(Move.select(Move.ply, Move.turn, Move.seat, Move.text, Move.visible_to,
+                             Move.events, Move.note, Move.created_at)
+                 .where(Move.match == match).order_by(Move.ply))
+    revealed = 0 if over else revealed_through(match, rules, 1)
     listed = []
     for move in moves:
-        readable = over or move.visible_to is None
+        readable = over or move.visible_to is None or move.ply <= revealed
         listed.append({
             "ply": move.ply, "turn": move.turn, "seat": move.seat,
             "text": move.text if readable else None,

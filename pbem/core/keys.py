@@ -51,6 +51,8 @@ class Purpose(StrEnum):
     SESSION = "session"
     CSRF = "csrf"
     UNSUBSCRIBE = "unsubscribe"
+    MAIL_PREFERENCES = "mail-preferences"
+    CALENDAR_FEED = "calendar-feed"
     API_TOKEN = "api-token"
 
 

@@ -23,7 +23,8 @@ from datetime import datetime
 from pbem.core import lifecycle_mail, offers
 from pbem.core.changes import Locked, apply_change
 from pbem.core.deadlines import TimeoutPolicy
-from pbem.core.models import Match, MatchStatus, Move, Seat
+from pbem.core.models import DrawOffer, Match, MatchStatus, Move, Seat
+from pbem.core.prepared import Prepared
 from pbem.core.rulings import finish, lose
 from pbem.errors import ConflictError
 
@@ -86,20 +87,24 @@ def claim_victory(match_id: int, seat: int, now: datetime) -> str:
     return apply_change(match_id, change, now)
 
 
-def allowed(match: Match, seat: int) -> list[str]:
-    """What `seat` may do now, in the API's words (`"can"`)."""
-    seats = match.seat_rows()
+def allowed(match: Match, seat: int, seats: list[Seat] | None = None,
+            standing: DrawOffer | object | None = offers.UNREAD) -> list[str]:
+    """What `seat` may do now, in the API's words (`"can"`). `seats` and the `standing` draw
+    offer may be passed in when the caller has read them already."""
+    seats = match.seat_rows() if seats is None else seats
     to_move = set(match.to_move)
-    standing = offers.standing(match)
+    if standing is offers.UNREAD:
+        standing = offers.standing(match)
+    offer = standing if isinstance(standing, DrawOffer) else None
     checks: dict[str, Callable[[], object]] = {
         "move": lambda: _require(match.is_live and seat in to_move, "not your turn"),
         "resign": lambda: _check_live(match),
-        "offer-draw": lambda: offers.check_can_offer(match, seat),
-        "accept-draw": lambda: _require(standing is not None and standing.seat != seat
-                                        and seat not in standing.accepted_by, "no offer"),
-        "decline-draw": lambda: _require(standing is not None and standing.seat != seat
-                                         and seat not in standing.accepted_by, "no offer"),
-        "abort": lambda: check_abortable(match),
+        "offer-draw": lambda: offers.check_can_offer(match, seat, standing),
+        "accept-draw": lambda: _require(offer is not None and offer.seat != seat
+                                        and seat not in offer.accepted_by, "no offer"),
+        "decline-draw": lambda: _require(offer is not None and offer.seat != seat
+                                         and seat not in offer.accepted_by, "no offer"),
+        "abort": lambda: check_abortable(match, seats),
         "claim-victory": lambda: claimable_from(match, seats, seat),
     }
     can = []
@@ -112,10 +117,10 @@ def allowed(match: Match, seat: int) -> list[str]:
     return can
 
 
-def check_abortable(match: Match) -> None:
+def check_abortable(match: Match, seats: list[Seat] | None = None) -> None:
     _check_live(match)
-    movers = {row.seat for row in Move.select(Move.seat).where(Move.match == match)}
-    if len(movers) >= len(match.seat_rows()):
+    movers = {row.seat for row in _MOVERS.rows(match.id)}
+    if len(movers) >= len(match.seat_rows() if seats is None else seats):
         raise ConflictError("Every player has made a move, so the match can no longer be "
                             "aborted. You may resign or offer a draw instead.")
 
@@ -144,3 +149,7 @@ def _check_live(match: Match) -> None:
 def _require(condition: bool, reason: str) -> None:
     if not condition:
         raise ConflictError(reason)
+
+
+_MOVERS = Prepared(lambda match_id: Move.select(Move.seat).distinct()
+                   .where(Move.match == match_id))

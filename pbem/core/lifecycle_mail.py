@@ -1,6 +1,7 @@
 """Mail about a match's life outside its moves: draw offers and answers, an abort, a win that
 may be claimed. Rows are queued like every other notification (notify.py): one per
-recipient, each built from that recipient's own view."""
+recipient, naming the seats' labels in `params`; the rest is rendered from that recipient's
+own view (mailviews.py)."""
 
 from __future__ import annotations
 
@@ -40,13 +41,10 @@ def _label(door: Locked, seat: int) -> str:
 
 def _tell(door: Locked, recipients: Iterable[int], template: str, **extra: Any) -> None:
     wanted = set(recipients)
-    seats = door.match.seat_rows()
-    for seat in seats:
+    for seat in door.match.seat_rows():
         if seat.seat not in wanted:
             continue
-        context = notify._seat_context(door.match, door.rules, door.state, seat, seats,
-                                       door.now)
-        context.update(extra)
+        params = dict(extra)
         if "offerer" in extra:
-            context["offer_was_yours"] = extra["offerer"] == seat.seat
-        notify._queue(door.match, seat, template, context, door.now)
+            params["offer_was_yours"] = extra["offerer"] == seat.seat
+        notify.queue_for(door.match, seat, template, door.now, params)

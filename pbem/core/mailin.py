@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib
 import logging
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -23,13 +22,12 @@ from typing import Any
 
 import peewee
 
-from pbem.core import notify
 from pbem.core.db import database, write_transaction
 from pbem.core.models import InboundMessage, Match, MessageStatus, OutboxMessage, Seat
+from pbem.core.notify import outbox_id
 from pbem.core.play import submit_move
 from pbem.core.tokens import seat_for_reply_key
 from pbem.errors import ConflictError, PbemError
-from pbem.games import get_rules
 from pbem.games.base import IllegalMoveError, InvalidMoveError, RulesError
 
 log = logging.getLogger(__name__)
@@ -229,13 +227,15 @@ def _expected_ply(seat: Seat, answers_to: Sequence[str]) -> int | None:
     none of ours, so the move is judged against the position as it is now."""
     if not answers_to:
         return None
-    rows = {row.message_id: row for row in OutboxMessage.select().where(
-        OutboxMessage.message_id.in_(list(answers_to)[:20]),
-        OutboxMessage.match == seat.match_id, OutboxMessage.seat == seat.seat)}
-    for key in answers_to:
-        row = rows.get(key)
-        if row is not None:
-            return row.ply if row.ply is not None else row.context.get("ply")
+    # Our Message-IDs name their outbox rows (notify.message_key).
+    ids = [row_id for key in list(answers_to)[:20]
+           if (row_id := outbox_id(key)) is not None]
+    rows = {row.id: row for row in OutboxMessage.select(OutboxMessage.id, OutboxMessage.ply)
+            .where(OutboxMessage.id.in_(ids), OutboxMessage.match == seat.match_id,
+                   OutboxMessage.seat == seat.seat)} if ids else {}
+    for row_id in ids:
+        if row_id in rows:
+            return rows[row_id].ply
     return None
 
 
@@ -247,25 +247,17 @@ def _answer(seat: Seat, kind: str, letter: Letter, policy: Policy, now: datetime
             policy.error_answers_per_hour:
         return None
     match = Match.get_by_id(seat.match_id)
-    rules = get_rules(match.game)
-    state = rules.load(match.state)
-    seats = match.seat_rows()
-    mine = next(row for row in seats if row.seat == seat.seat)
-    context = notify._seat_context(match, rules, state, mine, seats, now)
-    moves = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)] \
-        if seat.seat in rules.to_move(state) else []
-    context.update(kind=kind, legal_moves=moves[:notify.MAX_LISTED_MOVES],
-                   more_moves=max(0, len(moves) - notify.MAX_LISTED_MOVES),
-                   commands=COMMANDS, live=match.is_live, **extra)
     # Threads under the player's reply; the seat's player told of a stranger's mail threads
-    # under the match instead, since they never saw that mail.
+    # under the match instead, since they never saw that mail. The position, the legal moves
+    # and the commands are read when the answer is rendered (mailviews.py), as for every mail.
     parent = letter.message_id if kind != "foreign" else None
-    if parent is None or len(parent) > MAX_MESSAGE_ID:
-        parent = notify.thread_root_key(match, seat.seat)
+    if parent is not None and len(parent) > MAX_MESSAGE_ID:
+        parent = None
     OutboxMessage.create(
-        match=match, seat=seat.seat, to_address=mine.player.email, template="inbound_answer",
-        context=context, message_id=f"pbem.{secrets.token_hex(12)}", in_reply_to=parent,
-        status=MessageStatus.PENDING, next_attempt_at=now, created_at=now, ply=match.ply)
+        match=match, seat=seat.seat, ply=match.ply, to_address=seat.player.email,
+        template="inbound_answer", params={"answer": kind, "parent": parent, **extra},
+        status=MessageStatus.PENDING,
+        next_attempt_at=now, created_at=now)
     return kind
 
 

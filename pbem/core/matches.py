@@ -20,6 +20,8 @@ from pbem.games import get_rules
 from pbem.games.base import GameRules
 
 MAX_SEED = 2**62
+# A finished match keeps the position after every tenth move (see `state_after`).
+SNAPSHOT_EVERY = 10
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,9 @@ def current_state(match: Match) -> Any:
 
 def state_after(match: Match, ply: int) -> Any:
     """The position after `ply` moves: the snapshot stored with that move (one row read,
-    however long the match), the match's own state for the latest, the deal for ply 0."""
+    however long the match), the match's own state for the latest, the deal for ply 0. A
+    finished match keeps one snapshot every SNAPSHOT_EVERY moves (`thin_snapshots`): the
+    position is then the nearest snapshot before it and at most that many moves replayed."""
     rules = rules_for(match)
     if not 0 <= ply <= match.ply:
         raise NotFoundError(f"Match {match.id} has moves 0 to {match.ply}, not {ply}.")
@@ -102,11 +106,29 @@ def state_after(match: Match, ply: int) -> Any:
         return rules.load(match.state)
     if ply == 0:
         return initial_state(match)
-    snapshot = (Move.select(Move.state).where(Move.match == match, Move.ply == ply)
-                .scalar())
-    if snapshot is not None:
-        return rules.load(snapshot)
-    return replay(match, ply)
+    nearest = (Move.select(Move.ply, Move.state)
+               .where(Move.match == match, Move.ply <= ply, Move.state.is_null(False))
+               .order_by(Move.ply.desc()).first())
+    if nearest is None:
+        return replay(match, ply)
+    state = rules.load(nearest.state)
+    if nearest.ply == ply:
+        return state
+    later = (Move.select(Move.seat, Move.text)
+             .where(Move.match == match, Move.ply > nearest.ply, Move.ply <= ply)
+             .order_by(Move.ply))
+    for move in later:
+        state = rules.apply_move(state, move.seat, rules.parse_move(state, move.seat,
+                                                                    move.text)).state
+    return state
+
+
+def thin_snapshots(match: Match) -> None:
+    """A match that has ended is read far less than a live one: keep every SNAPSHOT_EVERY-th
+    position only (a finished match then takes a tenth of the space for its positions)."""
+    kept = list(range(0, match.ply + 1, SNAPSHOT_EVERY))
+    (Move.update(state=None)
+     .where(Move.match == match, Move.state.is_null(False), Move.ply.not_in(kept)).execute())
 
 
 def initial_state(match: Match) -> Any:

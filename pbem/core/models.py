@@ -12,6 +12,7 @@ from typing import Any
 import peewee
 
 from pbem.core.db import database
+from pbem.core.prepared import Prepared
 
 
 class JSONField(peewee.TextField):
@@ -44,6 +45,18 @@ class Player(BaseModel):
     # The player asked to keep their page out of the archive: no `/players/<name>`, and the
     # archive's player filter does not find them (their matches stay listed).
     hidden_from_archive = peewee.BooleanField(default=False)
+    # Which events mail the player now (see preferences.py): each, turns, digest or off.
+    mail_pref = peewee.CharField(max_length=8, default="turns")
+    # The daily digest's hour in the player's zone; `digest_due_at` (UTC, indexed) is when
+    # the next one is due, so the worker's job reads only due players.
+    digest_hour = peewee.SmallIntegerField(default=8)
+    digest_due_at = peewee.DateTimeField(null=True, index=True)
+    last_digest_at = peewee.DateTimeField(null=True)
+    # Bumped to revoke the secret calendar feed link (derived from it; see links.py).
+    calendar_generation = peewee.IntegerField(default=1)
+    # Set when the mail server refused the address for good; cleared by signing in again.
+    undeliverable_at = peewee.DateTimeField(null=True)
+    undeliverable_reason = peewee.CharField(max_length=200, null=True)
     # Set by an admin: the player may not start new challenges or seeks (answering and
     # playing go on).
     challenges_blocked_at = peewee.DateTimeField(null=True)
@@ -108,8 +121,7 @@ class Match(BaseModel):
         return self.status == MatchStatus.ACTIVE
 
     def seat_rows(self) -> list[Seat]:
-        return list(Seat.select(Seat, Player).join(Player)
-                    .where(Seat.match == self).order_by(Seat.seat))
+        return _SEAT_ROWS.rows(self.id)
 
 
 class Seat(BaseModel):
@@ -146,6 +158,7 @@ class Seat(BaseModel):
 
 class Move(BaseModel):
     match = peewee.ForeignKeyField(Match, backref="moves", on_delete="CASCADE")
+    match_id: int
     ply = peewee.IntegerField()
     turn = peewee.IntegerField()
     seat = peewee.IntegerField()
@@ -173,28 +186,29 @@ class MessageStatus:
 
 
 class OutboxMessage(BaseModel):
-    """An email to send. Written by the services, rendered and sent by the worker.
+    """An email to send, and afterwards the small record of it.
 
-    `template` and `context` say what to write; the rendered subject and bodies are stored at
-    the first attempt so that a retry sends the same text under the same Message-ID, and an
-    admin can see what a player was sent.
+    A row names what to render (`template`, recipient, `match`, `seat`, `ply` and a few
+    kind-specific `params`), never a rendered copy: the mail layer renders at send time from
+    the match as it stood at `ply`, so no body, seat link or reply key is ever stored. After
+    sending, the row keeps the record (recipient, subject, kind, status, times; its Message-ID
+    is derived from the row, see `notify.message_key`);
+    `params` are dropped after the retention period (`mail_retention_days`).
     """
 
     match = peewee.ForeignKeyField(Match, null=True, backref="messages", on_delete="CASCADE")
     match_id: int | None
     seat = peewee.IntegerField(null=True)
+    ply = peewee.IntegerField(null=True)
     to_address = peewee.CharField(max_length=254)
     template = peewee.CharField(max_length=40)
-    context = JSONField(default=dict)
-    message_id = peewee.CharField(max_length=200, unique=True)
-    in_reply_to = peewee.CharField(max_length=200, null=True)
+    params = JSONField(null=True)
     subject = peewee.TextField(null=True)
-    body_text = peewee.TextField(null=True)
-    body_html = peewee.TextField(null=True)
     status = peewee.CharField(max_length=16, default=MessageStatus.PENDING)
     attempts = peewee.IntegerField(default=0)
     version = peewee.IntegerField(default=0)
-    next_attempt_at = peewee.DateTimeField(index=True)
+    # Due messages are found through the (status, next_attempt_at) index below.
+    next_attempt_at = peewee.DateTimeField()
     claimed_until = peewee.DateTimeField(null=True)
     last_error = peewee.TextField(null=True)
     created_at = peewee.DateTimeField()
@@ -490,3 +504,8 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
     Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage,
 )
+
+
+# A match's seats with their players, in seat order: read by nearly every page and mail.
+_SEAT_ROWS = Prepared(lambda match_id: Seat.select(Seat, Player).join(Player)
+                      .where(Seat.match == match_id).order_by(Seat.seat))

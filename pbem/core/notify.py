@@ -1,30 +1,30 @@
-"""Turn what happened in a match into outbox rows: one per recipient, from that seat's view.
+"""Turn what happened in a match into outbox rows: one per recipient.
 
-Nothing here renders or sends: each row names an email template and holds the context it needs
-(the recipient's view, its text drawing, the events that seat may see). The mail layer renders
-and sends it later, adding the seat's private link. Because the context is built from the
-recipient's own view, an email can never carry another seat's hidden cards.
+A row names what to render (template, recipient, match, seat, the ply it happened at, and a
+few kind-specific `params`), never a rendered copy: the mail layer renders it at send time from
+that seat's own view of the position at that ply (see `mailviews.py`), so an email can never
+carry another seat's hidden cards, and no seat link is ever stored.
+
+New kinds of mail (resign, draw offers, claims) add a `queue_*` function here, a template
+folder under `templates/email/`, a context builder in `mailviews.py` if they need more than
+the common one, and a category in `preferences.CATEGORIES` (which decides who gets them now).
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from pbem.core.clocks import TimeControl, deadline_info
 from pbem.core.models import Match, MessageStatus, OutboxMessage, Seat
 from pbem.games.base import Event, GameRules, Outcome
-
-MAX_LISTED_MOVES = 30
 
 
 def queue_match_started(match: Match, rules: GameRules, state: Any, now: datetime) -> None:
     """Welcome every player; tell the seats to move that it is their turn."""
     seats = match.seat_rows()
     for seat in seats:
-        _queue(match, seat, "welcome", _seat_context(match, rules, state, seat, seats, now), now)
+        _queue(match, seat, "welcome", now)
     queue_turn_notices(match, rules, state, rules.to_move(state), (), now)
 
 
@@ -51,16 +51,12 @@ def queue_turn_notices(
     events: Sequence[Event],
     now: datetime,
 ) -> None:
-    seats = match.seat_rows()
-    for seat in seats:
-        if seat.seat not in seats_to_tell:
-            continue
-        context = _seat_context(match, rules, state, seat, seats, now)
-        context["events"] = _visible(rules, events, seat.seat)
-        moves = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
-        context["legal_moves"] = moves[:MAX_LISTED_MOVES]
-        context["more_moves"] = max(0, len(moves) - MAX_LISTED_MOVES)
-        _queue(match, seat, "your_turn", context, now)
+    """`events` are those of the move at `match.ply` (the mail describes what each seat may
+    see of them); an empty sequence means nothing to describe."""
+    telling = set(seats_to_tell)
+    for seat in match.seat_rows():
+        if seat.seat in telling:
+            _queue(match, seat, "your_turn", now, _deadline(seat) | _events(events))
 
 
 def queue_result(
@@ -71,64 +67,49 @@ def queue_result(
     events: Sequence[Event],
     now: datetime,
 ) -> None:
-    seats = match.seat_rows()
-    for seat in seats:
-        context = _seat_context(match, rules, state, seat, seats, now)
-        context["events"] = _visible(rules, events, seat.seat)
-        context["result"] = describe_outcome(rules, state, outcome, seats)
-        context["you_won"] = seat.seat in outcome.winners
-        _queue(match, seat, "result", context, now)
+    """The result itself is read from `match.result` when the mail is rendered."""
+    for seat in match.seat_rows():
+        _queue(match, seat, "result", now, _events(events))
 
 
 def queue_reminder(match: Match, rules: GameRules, state: Any, seat_number: int,
                    now: datetime) -> None:
-    seats = match.seat_rows()
-    seat = seats[seat_number]
-    context = _seat_context(match, rules, state, seat, seats, now)
-    moves = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
-    context["legal_moves"] = moves[:MAX_LISTED_MOVES]
-    context["more_moves"] = max(0, len(moves) - MAX_LISTED_MOVES)
-    _queue(match, seat, "reminder", context, now)
+    seat = match.seat_rows()[seat_number]
+    _queue(match, seat, "reminder", now, _deadline(seat))
 
 
 def queue_adjudication_opened(match: Match, rules: GameRules, state: Any, late: int,
                               cause: str, now: datetime) -> None:
     """Tell every player that an admin will rule on the late seat."""
-    seats = match.seat_rows()
-    for seat in seats:
-        context = _seat_context(match, rules, state, seat, seats, now)
-        context.update(late_label=rules.seat_label(state, late), late_is_you=seat.seat == late,
-                       cause=cause)
-        _queue(match, seat, "adjudication", context, now)
+    for seat in match.seat_rows():
+        _queue(match, seat, "adjudication", now, {"late": late, "cause": cause})
 
 
 def queue_ruling(match: Match, rules: GameRules, state: Any, late: int, ruling: str,
                  ruling_text: str, reason: str, now: datetime,
                  new_deadline: datetime | None = None) -> None:
-    seats = match.seat_rows()
-    for seat in seats:
-        context = _seat_context(match, rules, state, seat, seats, now)
-        # An extension: every player learns the late seat's new deadline, in their own zone.
-        context.update(late_label=rules.seat_label(state, late), ruling=ruling,
-                       ruling_text=ruling_text, reason=reason,
-                       new_deadline=deadline_info(new_deadline, match.time_control,
-                                                  seat.player.timezone, now))
-        _queue(match, seat, "ruling", context, now)
+    """`new_deadline`: after an extension, every player learns the late seat's new one."""
+    extended = {"new_deadline": new_deadline.isoformat()} if new_deadline else {}
+    for seat in match.seat_rows():
+        _queue(match, seat, "ruling", now, _deadline(seat) | extended | {
+            "late": late, "ruling": ruling, "ruling_text": ruling_text, "reason": reason})
 
 
 def queue_vacation(match: Match, rules: GameRules, state: Any, away_seat: int, away_name: str,
                    starts: datetime, ends: datetime, now: datetime) -> None:
     """Tell the other players of a match that a player will be away (their clock stops)."""
-    seats = match.seat_rows()
-    for seat in seats:
-        if seat.seat == away_seat:
-            continue
-        context = _seat_context(match, rules, state, seat, seats, now)
-        context.update(away_label=rules.seat_label(state, away_seat),
-                       away_name=away_name,
-                       starts=starts.strftime("%a %d %b %Y, %H:%M UTC"),
-                       ends=ends.strftime("%a %d %b %Y, %H:%M UTC"))
-        _queue(match, seat, "vacation", context, now)
+    for seat in match.seat_rows():
+        if seat.seat != away_seat:
+            _queue(match, seat, "vacation", now, {
+                "away": away_seat, "away_name": away_name,
+                "starts": starts.isoformat(), "ends": ends.isoformat()})
+
+
+def queue_digest(address: str, params: dict[str, Any], now: datetime) -> OutboxMessage:
+    """A player's daily digest (see digest.py); it belongs to no match."""
+    return OutboxMessage.create(
+        to_address=address, template="digest", params=params, status=MessageStatus.PENDING,
+        next_attempt_at=now, created_at=now)
 
 
 def describe_outcome(rules: GameRules, state: Any, outcome: Outcome,
@@ -155,49 +136,56 @@ def _number(score: float) -> float | int:
     return int(score) if float(score).is_integer() else round(score, 2)
 
 
-def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat,
-                  seats: Sequence[Seat], now: datetime) -> dict[str, Any]:
-    view = rules.view(state, seat.seat)
-    return {
-        "deadline": deadline_info(seat.deadline, match.time_control, seat.player.timezone, now),
-        "time_control": TimeControl.of_match(match.time_control).describe(),
-        "match": match.id,
-        "game": match.game,
-        "title": rules.title,
-        "seat": seat.seat,
-        "seat_label": rules.seat_label(state, seat.seat),
-        "ply": match.ply,
-        # Other players are named by display name, never by address.
-        "players": [{"seat": other.seat, "email": other.player.email,
-                     "name": other.player.public_name,
-                     "label": rules.seat_label(state, other.seat)} for other in seats],
-        "view": view,
-        "board_text": rules.render_text(view),
-        "to_move": sorted(rules.to_move(state)),
-        "events": [],
-    }
-
-
-def _visible(rules: GameRules, events: Sequence[Event], seat: int) -> list[str]:
-    return [rules.describe_event(event) for event in events if event.is_visible_to(seat)]
-
-
 def _seat_name(rules: GameRules, state: Any, seat: Seat) -> str:
     return f"{rules.seat_label(state, seat.seat)} ({seat.player.public_name})"
 
 
-def _queue(match: Match, seat: Seat, template: str, context: dict[str, Any],
-           now: datetime) -> OutboxMessage:
-    # The Message-ID's local part is fixed now; the mail layer adds the domain. The welcome
-    # email is each player's thread root, so its id is derived from the match's thread key.
-    is_root = template == "welcome"
-    key = thread_root_key(match, seat.seat) if is_root else f"pbem.{secrets.token_hex(12)}"
+def queue_for(match: Match, seat: Seat, template: str, now: datetime,
+              params: dict[str, Any] | None = None) -> OutboxMessage | None:
+    """One mail of kind `template` to one seat (other core modules' own kinds of mail), with
+    the seat's deadline as every notification carries it."""
+    return _queue(match, seat, template, now, _deadline(seat) | (params or {}))
+
+
+def _queue(match: Match, seat: Seat, template: str, now: datetime,
+           params: dict[str, Any] | None = None) -> OutboxMessage | None:
+    from pbem.core.preferences import sends_now
+
+    if not sends_now(seat.player, template, seat.deadline, now):
+        return None
     return OutboxMessage.create(
-        match=match, seat=seat.seat, to_address=seat.player.email, template=template,
-        context=context, message_id=key,
-        in_reply_to=None if is_root else thread_root_key(match, seat.seat),
-        status=MessageStatus.PENDING, next_attempt_at=now, created_at=now, ply=match.ply,
+        match=match, seat=seat.seat, ply=match.ply, to_address=seat.player.email,
+        template=template, params=params or None,
+        status=MessageStatus.PENDING, next_attempt_at=now, created_at=now,
     )
+
+
+def _deadline(seat: Seat) -> dict[str, Any]:
+    # Seconds since the epoch (UTC): a third of the ISO text, and every sent mail keeps it
+    # until the retention period ends.
+    return {"d": int(seat.deadline.replace(tzinfo=UTC).timestamp())} if seat.deadline else {}
+
+
+def _events(events: Sequence[Event]) -> dict[str, Any]:
+    # The events themselves are the move row's: the mail reads them from `Move.events`.
+    return {"ev": 1} if events else {}
+
+
+def message_key(message: OutboxMessage, match: Match | None) -> str:
+    """The Message-ID's local part (the mail layer adds the domain), derived from the row, so
+    a retry keeps it and nothing is stored. The welcome email is each player's thread root;
+    the match's random thread key keeps ids unique across databases that reuse row ids."""
+    if match is None:
+        return f"pbem.d{message.id}.{message.created_at:%Y%m%d%H%M%S}"
+    if message.template == "welcome":
+        return thread_root_key(match, message.seat or 0)
+    return f"pbem.{match.thread_key}.m{match.id}.s{message.seat}.o{message.id}"
+
+
+def outbox_id(key: str) -> int | None:
+    """The outbox row a Message-ID's local part names (replies quote it), if any."""
+    last = key.rsplit("@", 1)[0].rsplit(".", 1)[-1]
+    return int(last[1:]) if last[:1] in "od" and last[1:].isdigit() else None
 
 
 def thread_root_key(match: Match, seat: int) -> str:

@@ -13,28 +13,42 @@ from typing import Any
 from pbem.core import lifecycle_mail
 from pbem.core.changes import Locked
 from pbem.core.models import DrawOffer, DrawOfferStatus, Match, Move
+from pbem.core.prepared import Prepared
 from pbem.errors import ConflictError
 
 MOVES_BETWEEN_OFFERS = 2
 
 
+# "Not read yet" (None means "read: there is no standing offer").
+UNREAD = object()
+
+
 def standing(match: Match) -> DrawOffer | None:
-    return (DrawOffer.select().where(DrawOffer.match == match,
-                                     DrawOffer.status == DrawOfferStatus.OPEN)
-            .order_by(DrawOffer.id.desc()).first())
+    return _STANDING.first(match.id)
 
 
-def check_can_offer(match: Match, seat: int) -> None:
-    """Raise ConflictError saying why `seat` may not offer a draw now."""
+_LAST_OFFER = Prepared(lambda match_id, seat: DrawOffer.select()
+                       .where(DrawOffer.match == match_id, DrawOffer.seat == seat)
+                       .order_by(DrawOffer.id.desc()).limit(1))
+_STANDING = Prepared(lambda match_id: DrawOffer.select()
+                     .where(DrawOffer.match == match_id, DrawOffer.status == DrawOfferStatus.OPEN)
+                     .order_by(DrawOffer.id.desc()).limit(1))
+
+
+def check_can_offer(match: Match, seat: int, offer: DrawOffer | object | None = UNREAD
+                    ) -> None:
+    """Raise ConflictError saying why `seat` may not offer a draw now. `offer` is the standing
+    offer if the caller has already read it."""
     if not match.is_live:
         raise ConflictError(f"Match {match.id} is over: there is nothing to offer a draw in.")
-    offer = standing(match)
+    if offer is UNREAD:
+        offer = standing(match)
+    assert offer is None or isinstance(offer, DrawOffer)
     if offer is not None and offer.seat == seat:
         raise ConflictError("Your draw offer still stands; the others have not all answered.")
     if offer is not None:
         raise ConflictError("A draw offer already stands: accept or decline it instead.")
-    last = (DrawOffer.select().where(DrawOffer.match == match, DrawOffer.seat == seat)
-            .order_by(DrawOffer.id.desc()).first())
+    last = _LAST_OFFER.first(match.id, seat)
     if last is None or last.status != DrawOfferStatus.DECLINED:
         return
     since = Move.select().where(Move.match == match, Move.seat == seat,

@@ -80,3 +80,18 @@ def _player(player_id: int) -> Player:
     if player is None:
         raise NotFoundError(f"There is no player {player_id}.")
     return player
+
+
+def clear_undeliverable(player_id: int, actor: str, now: datetime,
+                        action_key: str | None = None) -> None:
+    """The admin knows the address works again: mail to it is sent as before."""
+    with write_transaction():
+        audit.check_fresh(action_key)
+        player = _player(player_id)
+        if player.undeliverable_at is None:
+            raise ConflictError("The address is not marked undeliverable.")
+        Player.update(undeliverable_at=None, undeliverable_reason=None).where(
+            Player.id == player.id).execute()
+        audit.record(actor, "player-clear-undeliverable", now,
+                     f"was: {player.undeliverable_reason or 'refused'}", None,
+                     {"player": player.id}, action_key)

@@ -12,8 +12,9 @@ from typing import Any
 from pbem.core import lifecycle, offers, vacations
 from pbem.core.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.matches import rules_for, state_after
-from pbem.core.models import Adjudication, AdjudicationStatus, Match, Move, Seat
+from pbem.core.models import Adjudication, AdjudicationStatus, DrawOffer, Match, Move, Seat
 from pbem.core.notify import describe_outcome
+from pbem.core.prepared import Prepared
 from pbem.errors import InvalidRequestError
 from pbem.games.base import Event, GameRules, Outcome
 
@@ -23,9 +24,9 @@ SEAT_MOVES_PER_PAGE = 20
 
 
 def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
-                moves_upto: int | None = None) -> dict[str, Any]:
+                moves_upto: int | None = None, shown: int | None = None) -> dict[str, Any]:
     """Everything `/play/<token>` and `GET /api/play/<token>` show the seat. The move list is
-    one page: the latest moves, or those up to `moves_upto`."""
+    one page: the latest moves, those up to `moves_upto`, or the page holding ply `shown`."""
     match: Match = seat.match
     rules = rules_for(match)
     state = rules.load(match.state)
@@ -33,7 +34,11 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
     mine = match.is_live and seat.seat in to_move
     legal = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
     view = rules.view(state, seat.seat)
+    # Each row once per request: the seats and the standing offer feed several parts below.
     seats = match.seat_rows()
+    standing = offers.standing(match) if match.is_live else None
+    # The seat's own clock as just read with the others (the caller's row may predate a change).
+    own = next((row for row in seats if row.seat == seat.seat), seat)
     return {
         **_common(match, rules, state, seats, reveal_emails=True),
         "seat": seat.seat,
@@ -43,16 +48,16 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         "view": view,
         "board_text": rules.render_text(view),
         **moves_for(match, rules, state, seat.seat,
-                    move_window(match.ply, None, moves_upto, SEAT_MOVES_PER_PAGE)),
-        "deadline": deadline_info(seat.deadline, match.time_control, seat.player.timezone, now)
+                    move_window(match.ply, shown, moves_upto, SEAT_MOVES_PER_PAGE)),
+        "deadline": deadline_info(own.deadline, match.time_control, seat.player.timezone, now)
         if mine else None,
         "clocks": _clocks(match, rules, state, seats, now, seat.player.timezone),
         "timezone": seat.player.timezone,
         "vacation": _vacation(seat.player_id, now, vacation_days),
-        "draw_offer": _draw_offer(match, rules, state),
+        "draw_offer": _draw_offer(rules, state, standing),
         "out_of_time": [{"seat": row.seat, "label": rules.seat_label(state, row.seat)}
                         for row in seats if row.out_of_time_at is not None and match.is_live],
-        "can": lifecycle.allowed(match, seat.seat),
+        "can": lifecycle.allowed(match, seat.seat, seats, standing),
     }
 
 
@@ -108,10 +113,7 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None,
     first, last = window
     finished = not match.is_live
     # Only the listed plies, and never the snapshots: the page costs the same at any length.
-    rows = (Move.select(Move.ply, Move.seat, Move.text, Move.visible_to, Move.events,
-                        Move.note, Move.created_at)
-            .where(Move.match == match, Move.ply >= first, Move.ply <= last)
-            .order_by(Move.ply))
+    rows = _LISTED_MOVES.rows(match.id, first, last)
     revealed = 0 if finished else revealed_through(match, rules, first)
     listed = []
     for move in rows:
@@ -169,6 +171,7 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
         "to_move": sorted(rules.to_move(state)) if match.is_live else [],
         "players": [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
                      "name": seat.player.public_name,
+                     "undeliverable": seat.player.undeliverable_at is not None,
                      **({"email": seat.player.email} if reveal_emails else {})}
                     for seat in seats],
         "result": _result(match, rules, state, seats),
@@ -199,17 +202,15 @@ def _clocks(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: 
 
 
 def _rulings(match: Match, rules: GameRules, state: Any) -> list[dict[str, Any]]:
-    entries = (Adjudication.select().where(Adjudication.match == match,
-                                           Adjudication.status == AdjudicationStatus.RULED)
-               .order_by(Adjudication.ruled_at))
+    entries = _RULINGS.rows(match.id)
     return [{"ruling": entry.ruling, "seat": entry.seat,
              "late": rules.seat_label(state, entry.seat), "reason": entry.reason,
              "at": entry.ruled_at.isoformat() + "Z" if entry.ruled_at else None}
             for entry in entries]
 
 
-def _draw_offer(match: Match, rules: GameRules, state: Any) -> dict[str, Any] | None:
-    found = offers.standing(match) if match.is_live else None
+def _draw_offer(rules: GameRules, state: Any, found: DrawOffer | None
+                ) -> dict[str, Any] | None:
     if found is None:
         return None
     return {"by": found.seat, "label": rules.seat_label(state, found.seat),
@@ -217,15 +218,24 @@ def _draw_offer(match: Match, rules: GameRules, state: Any) -> dict[str, Any] | 
 
 
 def _vacation(player_id: int, now: datetime, days_per_year: int) -> dict[str, Any]:
-    status = vacations.allowance(player_id, now.year, days_per_year)
+    status, upcoming = vacations.summary(player_id, now, days_per_year)
     return {"year": status.year, "days": status.days, "used": status.used, "left": status.left,
             "upcoming": [{"from": v.starts_at.isoformat() + "Z", "to": v.ends_at.isoformat() + "Z",
                           "text": f"{v.starts_at:%a %d %b %Y} to "
                                   f"{v.ends_at - timedelta(seconds=1):%a %d %b %Y}"}
-                         for v in vacations.upcoming(player_id, now)]}
+                         for v in upcoming]}
 
 
 def stored_event(stored: dict[str, Any]) -> Event:
     readers = stored.get("visible_to")
     return Event(stored["kind"], stored.get("data", {}),
                  None if readers is None else frozenset(readers))
+
+
+_LISTED_MOVES = Prepared(lambda match_id, first, last: Move.select(
+    Move.ply, Move.seat, Move.text, Move.visible_to, Move.events, Move.note, Move.created_at)
+    .where(Move.match == match_id, Move.ply >= first, Move.ply <= last).order_by(Move.ply))
+_RULINGS = Prepared(lambda match_id: Adjudication.select()
+                    .where(Adjudication.match == match_id,
+                           Adjudication.status == AdjudicationStatus.RULED)
+                    .order_by(Adjudication.ruled_at))

@@ -23,6 +23,7 @@ import re
 
 from pbem.core.keys import Purpose, purpose_key
 from pbem.core.models import Match, Player, Seat
+from pbem.core.prepared import Prepared
 from pbem.errors import NotFoundError
 
 MAX_TOKEN_LENGTH = 100
@@ -58,11 +59,14 @@ def seat_for_token(token: str) -> Seat:
     """The seat a link token opens; NotFoundError for a wrong, revoked or malformed token."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
         raise NotFoundError("This link is not valid. Check that you copied it whole.")
-    seat = (Seat.select(Seat, Match, Player).join(Match).switch(Seat).join(Player)
-            .where(Seat.token_hash == token_hash(token)).first())
+    seat = _SEAT_BY_TOKEN.first(token_hash(token))
     if seat is None:
         raise NotFoundError("This link is not valid (or was replaced by a newer one).")
     return seat
+
+
+_SEAT_BY_TOKEN = Prepared(lambda digest: Seat.select(Seat, Match, Player).join(Match)
+                          .switch(Seat).join(Player).where(Seat.token_hash == digest).limit(1))
 
 
 def reissue(secret_key: str, seat: Seat) -> str:

@@ -14,6 +14,7 @@ from pbem.core import deadlines, notify
 from pbem.core.changes import finish_change, lock_player, locked, retrying
 from pbem.core.db import write_transaction
 from pbem.core.models import Match, MatchStatus, Player, Seat, Vacation
+from pbem.core.prepared import Prepared
 from pbem.errors import InvalidRequestError
 
 MAX_AHEAD = timedelta(days=366)
@@ -36,6 +37,14 @@ def allowance(player_id: int, year: int, days_per_year: int) -> Allowance:
 
 def upcoming(player_id: int, now: datetime) -> list[Vacation]:
     return [v for v in _vacations(player_id) if v.ends_at > now]
+
+
+def summary(player_id: int, now: datetime, days_per_year: int
+            ) -> tuple[Allowance, list[Vacation]]:
+    """This year's allowance and the vacations still to come, from one read."""
+    every = _vacations(player_id)
+    return (Allowance(now.year, days_per_year, _days_in_year(every, now.year)),
+            [v for v in every if v.ends_at > now])
 
 
 def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
@@ -104,8 +113,11 @@ def _push_back_deadlines(player_id: int, vacation: Vacation, now: datetime) -> N
 
 
 def _vacations(player_id: int) -> list[Vacation]:
-    return list(Vacation.select().where(Vacation.player == player_id)
-                .order_by(Vacation.starts_at))
+    return _VACATIONS.rows(player_id)
+
+
+_VACATIONS = Prepared(lambda player_id: Vacation.select().where(Vacation.player == player_id)
+                      .order_by(Vacation.starts_at))
 
 
 def _days_in_year(vacations: list[Vacation], year: int) -> int:

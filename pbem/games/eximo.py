@@ -291,10 +291,13 @@ class EximoRules(RulesBase):
         }
 
     def render_text(self, view: Mapping[str, Any]) -> str:
-        files = "    " + " ".join(FILES) + "\n"
+        # White (seat 1) sees the board turned, as on its web page: row 1 on top, file a right.
+        flip = view.get("viewer") == 1
+        files = "    " + " ".join(reversed(FILES) if flip else FILES) + "\n"
         lines = [files.rstrip()]
-        for number, row in zip(range(SIZE, 0, -1), view["rows"], strict=True):
-            lines.append(f" {number}  {' '.join(row)}  {number}")
+        numbered = list(zip(range(SIZE, 0, -1), view["rows"], strict=True))
+        for number, row in reversed(numbered) if flip else numbered:
+            lines.append(f" {number}  {' '.join(reversed(row) if flip else row)}  {number}")
         lines.append(files.rstrip())
         black, white = view["seats"]
         lines.append(f"Black (b): {black['checkers']} checkers, moving up. "

@@ -205,10 +205,14 @@ class MimicRules(RulesBase):
             if len(letters) > 1:
                 tall.append(f"{entry['square']} {letters}")
         files = view["files"]
-        footer = "    " + "  ".join(FILES[f] for f in range(files))
+        # Red (seat 1) sees the board turned, as on its web page: row 1 on top, file a right.
+        flip = view.get("seat") == 1
+        file_order = range(files - 1, -1, -1) if flip else range(files)
+        rank_order = range(1, view["ranks"] + 1) if flip else range(view["ranks"], 0, -1)
+        footer = "    " + "  ".join(FILES[f] for f in file_order)
         lines = [footer]
-        for rank in range(view["ranks"], 0, -1):
-            row = " ".join(cells.get(f"{FILES[f]}{rank}", ". ") for f in range(files))
+        for rank in rank_order:
+            row = " ".join(cells.get(f"{FILES[f]}{rank}", ". ") for f in file_order)
             lines.append(f"{rank:>2}  {row} {rank:>2}")
         lines.append(footer)
         blue, red = seats

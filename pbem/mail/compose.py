@@ -1,34 +1,58 @@
 """Render outbox rows into email messages: a template triple per kind, no request context.
 
-`templates/email/<name>/subject.txt`, `body.txt` and `body.html`. The HTML part draws the board
-as a table (`games/<slug>/board_table.html`), since Gmail and Outlook do not show SVG. Every
-message of a match to one player threads under that player's welcome email.
+`templates/email/<name>/subject.txt`, `body.txt` and `body.html`. The context comes from
+`core.mailviews` (the recipient seat's view at the row's ply); this layer adds the links, which
+are derived here and never stored. The HTML part draws the board as a table
+(`games/<slug>/board_table.html`), since Gmail and Outlook do not show SVG. Every message of a
+match to one player threads under that player's welcome email.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from email.message import EmailMessage
-from email.utils import format_datetime
+from email.charset import BASE64, Charset
+from email.header import Header
+from email.message import Message
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+from email.utils import format_datetime, formataddr, parseaddr
 from typing import Any
 
 import jinja2
 
 from pbem.config import Settings
-from pbem.core.models import OutboxMessage, Seat
+from pbem.core.links import preferences_token, unsubscribe_token
+from pbem.core.mailviews import RenderCache, context_for, recipient
+from pbem.core.models import OutboxMessage
+from pbem.core.notify import message_key, thread_root_key
 from pbem.core.tokens import token_for
-from pbem.mail.addresses import reply_address_for, with_reply_hint
+from pbem.mail.addresses import reply_address, reply_address_for, with_reply_hint
 from pbem.mail.links import account_links
 from pbem.paths import TEMPLATES
+from pbem.templating import register
+
+_UTF8 = Charset("utf-8")
+_UTF8.body_encoding = BASE64
 
 
 def mail_environment(extra_template_dirs: tuple[str, ...] = ()) -> jinja2.Environment:
-    return jinja2.Environment(
+    return register(jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(TEMPLATES), *extra_template_dirs]),
         autoescape=jinja2.select_autoescape(["html"]),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
-    )
+        # Templates do not change while a worker runs: skip the modification-time checks.
+        auto_reload=False,
+    ))
+
+
+@dataclass(frozen=True)
+class Rendered:
+    subject: str
+    text: str
+    html: str
+    unsubscribe_url: str | None
 
 
 class Composer:
@@ -36,58 +60,103 @@ class Composer:
         self.settings = settings
         self.env = mail_environment(extra_template_dirs)
 
-    def render(self, message: OutboxMessage) -> None:
-        """Fill in the row's subject and bodies (once: a retry resends the same text)."""
-        if message.subject is not None:
-            return
-        context = self.context_for(message)
+    def render(self, message: OutboxMessage, cache: RenderCache | None = None) -> Rendered:
+        """The message as it is (or was) sent: rendered afresh from the row each time."""
+        context = self.context_for(message, cache or RenderCache())
         folder = f"email/{message.template}"
-        message.subject = " ".join(self.env.get_template(f"{folder}/subject.txt")
-                                   .render(context).split())
-        message.body_text = self.env.get_template(f"{folder}/body.txt").render(context)
-        message.body_html = self.env.get_template(f"{folder}/body.html").render(context)
-        message.body_text, message.body_html = with_reply_hint(
-            self.env, context, self.reply_to(message), message.body_text, message.body_html)
+        # Rendered once as text, then placed (escaped where HTML) first in both parts.
+        context["inbox_line"] = " ".join(
+            self.env.get_template("email/_inbox_line.txt").render(context).split())
+        subject = " ".join(self.env.get_template(f"{folder}/subject.txt")
+                           .render(context).split())
+        text, html = with_reply_hint(
+            self.env, context, self.reply_to(message, cache),
+            self.env.get_template(f"{folder}/body.txt").render(context),
+            self.env.get_template(f"{folder}/body.html").render(context))
+        return Rendered(subject, text, html, context.get("unsubscribe_url"))
 
-    def context_for(self, message: OutboxMessage) -> dict[str, Any]:
-        context = dict(message.context)
+    def context_for(self, message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
+        context = context_for(message, cache)
+        # An answer to a reply says what kind of answer it is ("moved", "refused", …).
+        context.setdefault("kind", message.template)
         base = self.settings.base_url
+        secret = self.settings.secret_key
         context["base_url"] = base
         if message.match_id is not None:
             context["match_url"] = f"{base}/matches/{message.match_id}"
             context["rules_url"] = f"{base}/games/{context['game']}"
         context.update(account_links(self.settings, message))
         if message.match_id is not None and message.seat is not None:
-            seat = Seat.get((Seat.match == message.match_id) & (Seat.seat == message.seat))
-            context["play_url"] = f"{base}/play/{token_for(self.settings.secret_key, seat)}"
+            seat = cache.seat_rows(cache.match(message.match_id))[message.seat]
+            context["play_url"] = f"{base}/play/{token_for(secret, seat)}"
+        for item in context.get("acts", []):
+            seat = cache.seat_rows(cache.match(item["match"]))[item["seat"]]
+            item["play_url"] = f"{base}/play/{token_for(secret, seat)}"
+        for item in context.get("results", []):
+            item["match_url"] = f"{base}/matches/{item['match']}"
+        player = recipient(message, cache)
+        if player is not None:
+            context["preferences_url"] = (
+                f"{base}/mail/preferences/{preferences_token(secret, player.id)}")
+            context["unsubscribe_url"] = (
+                f"{base}/mail/unsubscribe/{unsubscribe_token(secret, player.id)}")
+        else:
+            context["preferences_url"] = context["unsubscribe_url"] = None
         return context
 
-    def to_email(self, message: OutboxMessage, now: datetime) -> EmailMessage:
-        self.render(message)
-        email = EmailMessage()
-        email["From"] = self.settings.mail_from
+    def to_email(self, message: OutboxMessage, now: datetime,
+                 cache: RenderCache | None = None) -> Message:
+        """The email to send. Built with the `email.mime` classes and the compat32 policy,
+        which set headers as given instead of parsing each one (several times faster than
+        `EmailMessage` for the same bytes); add headers with `email[name] = value`."""
+        cache = cache or RenderCache()
+        rendered = self.render(message, cache)
+        message.subject = rendered.subject
+        email = MIMEMultipart("alternative")
+        email["From"] = formataddr(parseaddr(self.settings.mail_from), "utf-8")
         email["To"] = message.to_address
-        email["Subject"] = message.subject
+        email["Subject"] = _header(rendered.subject)  # type: ignore[assignment]
         email["Date"] = format_datetime(now.replace(tzinfo=UTC))
-        email["Message-ID"] = self.message_id(message.message_id)
-        if message.in_reply_to:
-            root = self.message_id(message.in_reply_to)
-            email["In-Reply-To"] = root
-            email["References"] = root
-        if reply_to := self.reply_to(message):
+        match = cache.match(message.match_id) if message.match_id is not None else None
+        email["Message-ID"] = self.message_id(message_key(message, match))
+        if message.match_id is not None and message.template != "welcome":
+            # An answer to a player's reply threads under that reply; the rest under the
+            # player's welcome mail, the thread's root.
+            parent = (message.params or {}).get("parent") or thread_root_key(
+                cache.match(message.match_id), message.seat or 0)
+            email["In-Reply-To"] = email["References"] = self.message_id(parent)
+        if reply_to := self.reply_to(message, cache):
             email["Reply-To"] = reply_to
         email["Auto-Submitted"] = "auto-generated"
         email["X-Auto-Response-Suppress"] = "All"
+        if rendered.unsubscribe_url:
+            # RFC 8058: a mail client may POST "List-Unsubscribe=One-Click" to this URL.
+            email["List-Unsubscribe"] = f"<{rendered.unsubscribe_url}>"
+            email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        # For players' mail filters: the kind ("your_turn", "reminder", "digest", …).
+        email["X-Pbem-Kind"] = message.template
         if message.match_id is not None:
             email["X-Pbem-Match"] = str(message.match_id)
-        email.set_content(message.body_text)
-        email.add_alternative(message.body_html, subtype="html")
+        # A Charset object (base64 bodies) works where typeshed says str.
+        email.attach(MIMEText(rendered.text, "plain", _UTF8))  # type: ignore[arg-type]
+        email.attach(MIMEText(rendered.html, "html", _UTF8))  # type: ignore[arg-type]
         return email
 
     def message_id(self, key: str) -> str:
         # A key of ours gets our domain; a whole id (a player's mail we answer) is kept.
         return key if key.startswith("<") else f"<{key}@{self.settings.mail_domain}>"
 
-    def reply_to(self, message: OutboxMessage) -> str | None:
-        return reply_address_for(self.settings, message.match_id, message.seat)
+    def reply_to(self, message: OutboxMessage, cache: RenderCache | None = None) -> str | None:
+        """The seat's reply address (reply by email), if configured and the mail is a seat's."""
+        if message.match_id is None or message.seat is None:
+            return None
+        if cache is None:
+            return reply_address_for(self.settings, message.match_id, message.seat)
+        return reply_address(self.settings,
+                             cache.seat_rows(cache.match(message.match_id))[message.seat])
 
+
+
+def _header(value: str) -> str | Header:
+    """compat32 writes header strings as given: encode any non-ASCII text (RFC 2047)."""
+    return value if value.isascii() else Header(value, "utf-8")

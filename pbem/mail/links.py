@@ -1,5 +1,5 @@
 """Links in account mails (sign-in, invitations), derived at send time from the row ids in
-an outbox row's context, so the outbox never holds a usable token."""
+an outbox row's params, so the outbox never holds a usable token."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pbem.core.signin import link_token
 
 def account_links(settings: Settings, message: OutboxMessage) -> dict[str, Any]:
     base = settings.base_url
-    context = message.context
+    context = message.params or {}
     links: dict[str, Any] = {"me_url": f"{base}/me", "settings_url": f"{base}/me/settings",
                              "signin_url": f"{base}/signin"}
     if "sign_in_link" in context:

@@ -1,22 +1,31 @@
-"""Drain the outbox: claim due messages, render, send, and record what happened.
+"""Drain the outbox: claim a batch of due messages, render, send, and record what happened.
 
-A message is claimed with a conditional update (status and version), so two workers never send
-the same message; a claim is a lease, so a worker that dies mid-send leaves the message to be
-retried after the lease, under the same Message-ID. Temporary failures retry with exponential
-backoff up to `outbox_max_attempts`; permanent failures stop at once and stay visible.
+A batch is claimed in one statement (an UPDATE of the due rows' status, lease and version,
+RETURNING them; on PostgreSQL the rows are chosen `FOR UPDATE SKIP LOCKED`, so several workers
+share the outbox without waiting on each other or sending a message twice). A claim is a lease:
+a worker that dies mid-send leaves its messages to be retried after the lease, under the same
+Message-ID. A batch goes out over one SMTP connection. Temporary failures retry with
+exponential backoff up to `outbox_max_attempts`; permanent failures stop at once, stay visible,
+and mark the address undeliverable.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email.message import EmailMessage
+from email.message import Message
+
+import peewee
 
 from pbem.config import Settings
-from pbem.core.db import write_transaction
+from pbem.core.db import database, write_transaction
+from pbem.core.mailviews import RenderCache
 from pbem.core.models import MessageStatus, OutboxMessage
+from pbem.core.preferences import mark_undeliverable
 from pbem.mail.compose import Composer
-from pbem.mail.senders import DeliveryError, Sender
+from pbem.mail.senders import DeliveryError, Sender, open_session
 
 LEASE = timedelta(minutes=5)
 FIRST_RETRY = timedelta(minutes=1)
@@ -32,49 +41,85 @@ class DrainReport:
 
 def deliver_due(settings: Settings, sender: Sender, composer: Composer, now: datetime,
                 batch: int | None = None) -> DrainReport:
-    sent = retrying = failed = 0
-    for message_id in _due_ids(now, batch or settings.outbox_batch_size):
-        message = _claim(message_id, now)
-        if message is None:
-            continue
-        try:
-            email = _compose(composer, message, now)
-            sender.send(email)
-        except DeliveryError as error:
-            if _record_failure(message, settings, str(error), error.temporary, now):
-                retrying += 1
+    messages = claim_batch(now, batch or settings.outbox_batch_size)
+    if not messages:
+        return DrainReport()
+    cache = RenderCache()
+    cache.prefetch(messages)
+    failures: list[tuple[OutboxMessage, DeliveryError]] = []
+    sent: list[OutboxMessage] = []
+    with open_session(sender) as session:
+        for message in messages:
+            try:
+                session.send(_compose(composer, message, now, cache))
+            except DeliveryError as error:
+                failures.append((message, error))
             else:
-                failed += 1
-            continue
-        message.status = MessageStatus.SENT
-        message.sent_at = now
-        message.claimed_until = None
-        message.attempts += 1
-        message.save()
-        sent += 1
-    return DrainReport(sent, retrying, failed)
+                sent.append(message)
+    with write_transaction():
+        _record_sent(sent, now)
+        retrying = 0
+        for message, failure in failures:
+            retrying += _record_failure(message, settings, str(failure), failure.temporary, now)
+            if failure.bounce:
+                mark_undeliverable(message.to_address, str(failure), now)
+    return DrainReport(len(sent), retrying, len(failures) - retrying)
 
 
-def _compose(composer: Composer, message: OutboxMessage, now: datetime) -> EmailMessage:
+def claim_batch(now: datetime, limit: int) -> list[OutboxMessage]:
+    """Claim up to `limit` due messages for this worker (see the module docstring)."""
+    due = _due(now)
+    chosen = (OutboxMessage.select(OutboxMessage.id).where(due)
+              .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(limit))
+    if isinstance(database.obj, peewee.MySQLDatabase):
+        # MariaDB can neither UPDATE … RETURNING nor update a table it reads in a subquery:
+        # claim row by row there, each with a conditional update.
+        ids = [row.id for row in chosen]
+        return [m for m in (_claim(message_id, now) for message_id in ids) if m is not None]
+    claim = OutboxMessage.update(status=MessageStatus.SENDING,
+                                 version=OutboxMessage.version + 1, claimed_until=now + LEASE)
+    if isinstance(database.obj, peewee.PostgresqlDatabase):
+        # A CTE, not `id IN (subquery)`: PostgreSQL may run an IN subquery more than once
+        # (and so take more than `limit` rows); a CTE holding FOR UPDATE is run exactly once.
+        picked = chosen.for_update(skip_locked=True).cte("picked", columns=("id",))
+        claim = claim.from_(picked).where(OutboxMessage.id == picked.c.id).with_cte(picked)
+    else:
+        claim = claim.where(OutboxMessage.id.in_(chosen) & due)
+    sql, params = claim.sql()
+    with write_transaction():
+        rows = list(OutboxMessage.raw(f"{sql} RETURNING *", *params))
+    return sorted(rows, key=lambda message: (message.next_attempt_at, message.id))
+
+
+def prune_sent(now: datetime, retention: timedelta) -> int:
+    """Drop what renders a sent message (its params) once the retention period is over; the
+    record (recipient, subject, kind, Message-ID, status, times) stays."""
+    return (OutboxMessage.update(params=None)
+            .where(OutboxMessage.status == MessageStatus.SENT,
+                   OutboxMessage.sent_at < now - retention,
+                   OutboxMessage.params.is_null(False)).execute())
+
+
+def _compose(composer: Composer, message: OutboxMessage, now: datetime,
+             cache: RenderCache) -> Message:
     try:
-        return composer.to_email(message, now)
+        return composer.to_email(message, now, cache)
     except Exception as error:
         # A template or data bug: retrying will not help, and it must stay visible.
-        raise DeliveryError(f"could not render the message: {error!r}", temporary=False) from error
+        raise DeliveryError(f"could not render the message: {error!r}", temporary=False,
+                            bounce=False) from error
 
 
 def backoff(attempts: int) -> timedelta:
     return min(FIRST_RETRY * 2 ** max(attempts - 1, 0), LONGEST_RETRY)
 
 
-def _due_ids(now: datetime, batch: int) -> list[int]:
+def _due(now: datetime) -> peewee.Expression:
     pending = (OutboxMessage.status == MessageStatus.PENDING) & (
         OutboxMessage.next_attempt_at <= now)
     abandoned = (OutboxMessage.status == MessageStatus.SENDING) & (
         OutboxMessage.claimed_until < now)
-    query = (OutboxMessage.select(OutboxMessage.id).where(pending | abandoned)
-             .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(batch))
-    return [row.id for row in query]
+    return pending | abandoned
 
 
 def _claim(message_id: int, now: datetime) -> OutboxMessage | None:
@@ -93,6 +138,18 @@ def _claim(message_id: int, now: datetime) -> OutboxMessage | None:
     if claimed != 1:
         return None
     return OutboxMessage.get_by_id(message_id)
+
+
+def _record_sent(messages: Sequence[OutboxMessage], now: datetime) -> None:
+    """One UPDATE per subject (a match's mails share one), not one per message."""
+    by_subject: dict[str | None, list[int]] = defaultdict(list)
+    for message in messages:
+        by_subject[message.subject].append(message.id)
+    for subject, ids in by_subject.items():
+        (OutboxMessage.update(status=MessageStatus.SENT, sent_at=now, claimed_until=None,
+                              attempts=OutboxMessage.attempts + 1, subject=subject,
+                              version=OutboxMessage.version + 1)
+         .where(OutboxMessage.id.in_(ids)).execute())
 
 
 def _record_failure(message: OutboxMessage, settings: Settings, error: str, temporary: bool,

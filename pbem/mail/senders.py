@@ -1,31 +1,43 @@
-"""Where mail goes: an SMTP server, or (no SMTP host configured) the development mailbox."""
+"""Where mail goes: an SMTP server, or (no SMTP host configured) the development mailbox.
+
+A sender opens a session for a batch: the SMTP session keeps one connection for the whole
+batch and reconnects once if the server drops it mid-batch.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import smtplib
 import ssl
-from email.message import EmailMessage
+from collections.abc import Iterator
+from email.message import Message
 from typing import Protocol
 
 from pbem.config import Settings
 
 
 class DeliveryError(Exception):
-    """Sending failed. `temporary` failures are retried with backoff; permanent ones are not."""
+    """Sending failed. `temporary` failures are retried with backoff; permanent ones are not.
+    A permanent refusal by the server (`bounce`) also marks the address undeliverable."""
 
-    def __init__(self, message: str, temporary: bool) -> None:
+    def __init__(self, message: str, temporary: bool, bounce: bool | None = None) -> None:
         super().__init__(message)
         self.temporary = temporary
+        self.bounce = (not temporary) if bounce is None else bounce
+
+
+class Session(Protocol):
+    def send(self, email: Message) -> None: ...
 
 
 class Sender(Protocol):
-    def send(self, email: EmailMessage) -> None: ...
+    def send(self, email: Message) -> None: ...
 
 
 class DevMailboxSender:
     """Keeps nothing extra: a "sent" outbox row is the message, shown at /dev/mail."""
 
-    def send(self, email: EmailMessage) -> None:
+    def send(self, email: Message) -> None:
         return None
 
 
@@ -33,16 +45,42 @@ class SMTPSender:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
 
-    def send(self, email: EmailMessage) -> None:
-        settings = self.settings
+    def send(self, email: Message) -> None:
+        with self.session() as session:
+            session.send(email)
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[SMTPSession]:
+        session = SMTPSession(self.settings)
         try:
-            with smtplib.SMTP(settings.smtp_host, settings.smtp_port,
-                              timeout=settings.smtp_timeout) as smtp:
-                if settings.smtp_starttls:
-                    smtp.starttls(context=ssl.create_default_context())
-                if settings.smtp_user:
-                    smtp.login(settings.smtp_user, settings.smtp_password)
-                refused = smtp.send_message(email)
+            yield session
+        finally:
+            session.close()
+
+
+class SMTPSession:
+    """One connection for many messages, opened on first use."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.smtp: smtplib.SMTP | None = None
+        self.unreachable: DeliveryError | None = None
+
+    def send(self, email: Message) -> None:
+        if self.unreachable is not None:
+            raise self.unreachable  # no second 30-second timeout per message in this batch
+        fresh = self.smtp is None
+        try:
+            self._send(email)
+        except (smtplib.SMTPServerDisconnected, ConnectionError) as error:
+            self.close()
+            if fresh:
+                raise self._unreachable(error) from error
+            try:  # the server closed an idle or worn-out connection: one new one
+                self._send(email)
+            except (TimeoutError, smtplib.SMTPServerDisconnected, OSError) as again:
+                self.close()
+                raise self._unreachable(again) from again
         except smtplib.SMTPRecipientsRefused as error:
             codes = [code for code, _ in error.recipients.values()]
             raise DeliveryError(f"recipient refused: {error.recipients}",
@@ -51,9 +89,52 @@ class SMTPSender:
             raise DeliveryError(f"SMTP {error.smtp_code}: {error.smtp_error!r}",
                                 temporary=not 500 <= error.smtp_code < 600) from error
         except (TimeoutError, smtplib.SMTPException, OSError) as error:
-            raise DeliveryError(f"SMTP connection failed: {error}", temporary=True) from error
+            self.close()
+            raise self._unreachable(error) from error
+
+    def _send(self, email: Message) -> None:
+        if self.smtp is None:
+            self.smtp = self._connect()
+        refused = self.smtp.send_message(email)
         if refused:
             raise DeliveryError(f"recipient refused: {refused}", temporary=False)
+
+    def _connect(self) -> smtplib.SMTP:
+        settings = self.settings
+        smtp = smtplib.SMTP(settings.smtp_host, settings.smtp_port,
+                            timeout=settings.smtp_timeout)
+        try:
+            if settings.smtp_starttls:
+                smtp.starttls(context=ssl.create_default_context())
+            if settings.smtp_user:
+                smtp.login(settings.smtp_user, settings.smtp_password)
+        except BaseException:
+            smtp.close()
+            raise
+        return smtp
+
+    def _unreachable(self, error: BaseException) -> DeliveryError:
+        self.unreachable = DeliveryError(f"SMTP connection failed: {error}", temporary=True)
+        return self.unreachable
+
+    def close(self) -> None:
+        if self.smtp is not None:
+            with contextlib.suppress(smtplib.SMTPException, OSError):
+                self.smtp.quit()
+            with contextlib.suppress(OSError):
+                self.smtp.close()
+            self.smtp = None
+
+
+@contextlib.contextmanager
+def open_session(sender: Sender) -> Iterator[Session]:
+    """A batch session for any sender (one that has no `session()` sends one by one)."""
+    opener = getattr(sender, "session", None)
+    if opener is None:
+        yield sender
+        return
+    with opener() as session:
+        yield session
 
 
 def sender_for(settings: Settings) -> Sender:

@@ -6,9 +6,10 @@ from flask import Flask, request
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemLoader, StrictUndefined
 
+from pbem import templating
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
-from pbem.core.db import bind_database, database
+from pbem.core.db import bind_database, release
 from pbem.core.keys import Purpose, purpose_key
 from pbem.paths import TEMPLATES
 from pbem.web import (
@@ -26,6 +27,7 @@ from pbem.web import (
     inbound,
     inputs,
     lifecycle,
+    mailprefs,
     matches,
     me,
     play,
@@ -61,6 +63,7 @@ def create_app(settings: Settings | None = None,
     )
     # A missing variable is a bug to see in tests, never a silently blank board.
     app.jinja_env.undefined = StrictUndefined
+    templating.register(app.jinja_env)
     bind_database(settings.database_url)
     if settings.trusted_proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
@@ -79,21 +82,23 @@ def create_app(settings: Settings | None = None,
 
     @app.teardown_request
     def _close(_exc: BaseException | None) -> None:
-        if not database.is_closed():
-            database.close()
+        release()
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
-                   admin, auth, signin, me, challenges, seeks, health, security, errors,
+                   admin, auth, signin, me, challenges, seeks, mailprefs, health, security,
+                   errors,
                    inbound):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
     csrf = CSRFProtect(app)
-    # A seat's private link is its credential (a cross-site page cannot know it), and the API
+    # A seat's private link is its credential (a cross-site page cannot know it), as is a mail
+    # preferences or unsubscribe link (RFC 8058 forbids asking for more), and the API
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
-    # The players' API authenticates by Bearer token only, never by cookie (see auth.py), and
-    # the inbound endpoint with a bearer secret.
-    for blueprint in ("play", "lifecycle", "api", "api_players", "devmail", "inbound"):
+    # The players' API authenticates by Bearer token only, never by cookie (see auth.py), the
+    # inbound endpoint with a bearer secret, and one-click unsubscribe (RFC 8058) by its link.
+    for blueprint in ("play", "lifecycle", "api", "api_players", "devmail", "inbound",
+                      "mailprefs"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

@@ -45,7 +45,9 @@ def seat_move(token: str) -> Response:
     if not isinstance(offer_draw, bool):
         raise InvalidRequestError('"offer_draw" must be true or false')
     result = submit_move(seat.match_id, seat.seat, text, ply, now(), offer_draw=offer_draw)
-    record = record_for(seat_for_token(token))
+    # The answer is built from the match as the move left it (no second lookup of the link).
+    seat.match = result.match
+    record = record_for(seat)
     record["applied"] = {"move": result.text, "events": list(result.events)}
     return _private(jsonify(record))
 

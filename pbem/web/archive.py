@@ -8,14 +8,15 @@ from __future__ import annotations
 import json
 import re
 
-from flask import Blueprint, Flask, Response, redirect, render_template, url_for
+from flask import Blueprint, Flask, Response, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from pbem.core.archive import Filters, list_matches
 from pbem.core.exports import match_record, record_text
 from pbem.core.matches import get_match, rules_for, state_after
-from pbem.core.standings import public_player, record_by_game
+from pbem.core.standings import public_player, record_by_game, set_hidden_from_archive
 from pbem.errors import NotFoundError
+from pbem.web.auth import current_player, player_required
 from pbem.web.matches import requested_ply, site_url
 
 bp = Blueprint("archive", __name__)
@@ -78,6 +79,20 @@ def board_svg(match_id: int) -> Response:
     response.headers["Cache-Control"] = ("public, max-age=86400" if settled
                                          else "public, max-age=60")
     return response
+
+
+@bp.post("/me/archive")
+@player_required
+def archive_choice() -> WerkzeugResponse:
+    """The signed-in player's choice, from their settings page: keep their page out of the
+    archive, or show it again."""
+    player = current_player()
+    assert player is not None  # player_required let us in
+    hidden = request.form.get("hidden_from_archive") == "on"
+    set_hidden_from_archive(player.id, hidden)
+    flash("Your player page is now hidden from the archive." if hidden
+          else f"Your player page is public again: /players/{player.public_name}.", "ok")
+    return redirect(url_for("me.settings"), code=303)
 
 
 def _download(body: str, mimetype: str, filename: str, live: bool) -> Response:

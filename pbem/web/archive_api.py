@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.archive import PAGE_SIZE, Filters, list_matches
 from pbem.errors import InvalidRequestError
+from pbem.web.inputs import whole_number
 
 bp = Blueprint("archive_api", __name__, url_prefix="/api")
 
@@ -22,10 +23,10 @@ bp = Blueprint("archive_api", __name__, url_prefix="/api")
 def matches() -> Response:
     filters = Filters.parse(request.args)
     raw_limit = request.args.get("limit", "")
-    if raw_limit and not raw_limit.isdigit():
+    limit = whole_number(raw_limit) if raw_limit else PAGE_SIZE
+    if limit is None:
         raise InvalidRequestError(f"limit must be a whole number, not {raw_limit[:20]!r}")
-    page = list_matches(filters, request.args.get("cursor") or None,
-                        int(raw_limit) if raw_limit else PAGE_SIZE)
+    page = list_matches(filters, request.args.get("cursor") or None, limit)
     for row in page.rows:
         row["url"] = url_for("matches.show", match_id=row["id"])
         row["record"] = url_for("archive.record_json", match_id=row["id"])

@@ -24,7 +24,7 @@ Splitter = Callable[[str, Mapping[str, Any]], list[Clicks]]
 WORDS: dict[str, dict[str, str]] = {
     "mimic": {"start": "one of your checkers that can move",
               "next": "a highlighted square to move it to"},
-    "eximo": {"start": "one of your checkers that can move (a capture is compulsory)",
+    "eximo": {"start": "one of your checkers that can move",
               "next": "a highlighted landing or drop square"},
     "frozen-forest": {"start": "a highlighted square", "next": "a highlighted square"},
     "move-in-synch": {"start": "a highlighted square or one of the choices",
@@ -37,7 +37,8 @@ _DEFAULT_WORDS = {"start": "one of the highlighted choices", "next": "a highligh
 
 def click_moves(game: str, view: Mapping[str, Any], legal: Sequence[str]) -> dict[str, Any]:
     """The script's data: every way of clicking each legal move, the words it explains with,
-    and `notes`: why a square or card that starts no legal move cannot, where the view tells.
+    `notes`: why a square or card that starts no legal move cannot, where the view tells, and
+    `about`: what is on each square, read out after its name by screen readers.
 
     A move may be listed more than once when its clicks may come in any order (EXIMO drops).
     """
@@ -45,8 +46,12 @@ def click_moves(game: str, view: Mapping[str, Any], legal: Sequence[str]) -> dic
     entries = [{"move": text, "clicks": clicks} for text in legal for clicks in split(text, view)]
     firsts = {entry["clicks"][0] for entry in entries}
     explain = _EXPLAINERS.get(game)
-    return {"moves": entries, "words": WORDS.get(game, _DEFAULT_WORDS),
-            "notes": explain(view, firsts, legal) if explain and view else {}}
+    words = dict(WORDS.get(game, _DEFAULT_WORDS))
+    if game == "eximo" and legal and all("x" in text.split(" ")[0] for text in legal):
+        words["start"] = "one of your checkers that can capture (a capture is compulsory)"
+    return {"moves": entries, "words": words,
+            "notes": explain(view, firsts, legal) if explain and view else {},
+            "about": _DESCRIBERS[game](view) if game in _DESCRIBERS and view else {}}
 
 
 def _whole(text: str, _view: Mapping[str, Any]) -> list[Clicks]:
@@ -151,4 +156,65 @@ _EXPLAINERS: dict[str, Explainer] = {
     "mimic": _mimic_notes,
     "eximo": _eximo_notes,
     "mimic-taking": _mimic_taking_notes,
+}
+
+
+# -- what is on each square, for screen readers ----------------------------------------------
+
+def _mimic_about(view: Mapping[str, Any]) -> Notes:
+    names = [seat["name"] for seat in view["seats"]]
+    about = dict.fromkeys(_squares(view["files"], view["ranks"]), "empty")
+    for entry in view["stacks"]:
+        stack = [names[s] for s in entry["stack"]]
+        text = (f"{stack[0]} checker" if len(stack) == 1 else
+                f"stack of {len(stack)}, bottom to top {', '.join(stack)}")
+        about[entry["square"]] = text + (", frozen" if entry["frozen"] else "")
+    return about
+
+
+def _eximo_about(view: Mapping[str, Any]) -> Notes:
+    labels = [seat["label"] for seat in view["seats"]]
+    about = dict.fromkeys(_squares(view["files"], view["ranks"]), "empty")
+    for piece in view["pieces"]:
+        about[piece["square"]] = f"{labels[piece['seat']]} checker"
+    return about
+
+
+def _frozen_forest_about(view: Mapping[str, Any]) -> Notes:
+    trees, outside = set(view["trees"]), set(view["outside"])
+    about = {square: "tree" if square in trees else
+             "covered, outside the forest" if square in outside else "disc"
+             for square in _squares(10, 10)}
+    for role in ("yuki", "mina"):
+        if view.get(role):
+            about[view[role]] = f"{role.title()}, on a {about[view[role]]}"
+    return about
+
+
+def _move_in_synch_about(view: Mapping[str, Any]) -> Notes:
+    seats = view["seats"]
+    owner = {seat["symbol"]: seat["label"] for seat in seats}
+    about = {square: f"{owner[mark]}'s {mark}" for square, mark in view["marks"].items()}
+    for square in _squares(view["size"], view["size"]):
+        about.setdefault(square, "empty")
+    for seat in seats:
+        if seat["marker"] is not None:
+            about[seat["marker"]] += f", {seat['label']} marker"
+    for direction, square in (view.get("targets") or {}).items():
+        about[square] += f", direction {direction}"
+    return about
+
+
+def _mimic_taking_about(view: Mapping[str, Any]) -> Notes:
+    names = {**_COLOURS, "M": "mimic"}
+    return {card: names[card[0]] + (f" {card[1:]}" if card[1:] else "")
+            for card in view.get("hand") or []}
+
+
+_DESCRIBERS: dict[str, Callable[[Mapping[str, Any]], Notes]] = {
+    "mimic": _mimic_about,
+    "eximo": _eximo_about,
+    "frozen-forest": _frozen_forest_about,
+    "move-in-synch": _move_in_synch_about,
+    "mimic-taking": _mimic_taking_about,
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import parseaddr
 
@@ -38,9 +39,6 @@ _URL = re.compile(r"https?://[^\s<>\"]+")
 @bp.get("")
 def index() -> str:
     messages = list(OutboxMessage.select().order_by(OutboxMessage.id.desc()).limit(200))
-    composer = _composer()
-    for message in messages:
-        composer.render(message)  # pending ones are shown as they will be sent
     games = sorted(REGISTRY.values(), key=lambda rules: rules.title)
     return render_template("devmail/index.html", messages=messages, games=games)
 
@@ -63,12 +61,11 @@ def new_match() -> Response:
 @bp.get("/<int:message_id>")
 def show(message_id: int) -> str:
     message = _message(message_id)
-    _composer().render(message)
+    rendered = _composer().render(message)  # rendered afresh: bodies are never stored
     body = _URL.sub(lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>',
-                    str(escape(message.body_text)))
-    email = _composer().to_email(message, now())
-    return render_template("devmail/show.html", message=message, body=Markup(body),
-                           reply_to=email["Reply-To"])
+                    str(escape(rendered.text)))
+    return render_template("devmail/show.html", message=message, subject=rendered.subject,
+                           body=Markup(body), reply_to=_composer().reply_to(message))
 
 
 @bp.post("/<int:message_id>/reply")
@@ -76,7 +73,9 @@ def reply(message_id: int) -> Response:
     """Reply to a mail as its recipient would from a mail client, through the real pipeline."""
     message = _message(message_id)
     settings = current_app.config["PBEM_SETTINGS"]
-    original = _composer().to_email(message, now())
+    # Read back as a mail client would read it (the outbox builds it with compat32).
+    original = message_from_bytes(_composer().to_email(message, now()).as_bytes(),
+                                  policy=policy.default)
     sender = request.form.get("sender", "").strip() or message.to_address
     raw = _reply_bytes(original, request.form.get("body", ""), sender)
     try:
@@ -93,9 +92,7 @@ def reply(message_id: int) -> Response:
 
 @bp.get("/<int:message_id>/html")
 def html_part(message_id: int) -> Response:
-    message = _message(message_id)
-    _composer().render(message)
-    response = make_response(message.body_html)
+    response = make_response(_composer().render(_message(message_id)).html)
     # Email HTML uses inline styles; show it under its own, still script-free, policy.
     response.headers["Content-Security-Policy"] = (
         "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'")

@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.archive import Filters, list_matches
 from pbem.core.matches import get_match
+from pbem.core.models import Match
 from pbem.core.records import public_record
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
@@ -35,7 +36,7 @@ def show(match_id: int) -> str:
     shown = requested_ply(match.ply)
     record = public_record(match, now(), shown, requested_moves(match.ply))
     # Only the live position follows the match by itself; a replayed one stays put.
-    poll = poll_tag(match.ply, match.status) if match.is_live and shown is None else None
+    poll = poll_tag(match) if match.is_live and shown is None else None
     viewer = current_player()
     can_rematch = (viewer is not None and not match.is_live
                    and any(seat.player_id == viewer.id for seat in match.seat_rows()))
@@ -72,15 +73,16 @@ def ply(match_id: int) -> Response:
     """How far a match has got, for pages that wait for a move: answers 304 while the
     `If-None-Match` tag still holds, so a page can ask every few seconds at almost no cost."""
     match = get_match(match_id)
-    response = jsonify(ply=match.ply, status=match.status)
-    response.set_etag(poll_tag(match.ply, match.status))
+    response = jsonify(ply=match.ply, status=match.status, version=match.version)
+    response.set_etag(poll_tag(match))
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
 
-def poll_tag(ply: int, status: str) -> str:
-    """The entity tag of `/matches/<id>/ply`: it changes with every move and every end."""
-    return f"{ply}-{status}"
+def poll_tag(match: Match) -> str:
+    """The entity tag of `/matches/<id>/ply`: it changes with every change to the match (a
+    move, a draw offer, a resignation, a ruling), since each one bumps the match's version."""
+    return f"{match.ply}-{match.version}-{match.status}"
 
 
 def requested_ply(latest: int) -> int | None:

@@ -17,6 +17,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
+from pbem.core.matches import get_match
 from pbem.core.models import Seat
 from pbem.core.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.records import public_record, seat_record
@@ -37,8 +38,8 @@ bp = Blueprint("play", __name__)
 def show(token: str) -> Response:
     seat = seat_for_token(token)
     note_visit(seat, now())
-    record = record_for(seat)
-    shown = requested_ply(record["ply"])
+    shown = requested_ply(seat.match.ply)
+    record = record_for(seat, shown)
     # `?ply=n` looks back at an earlier position, as spectators see it (a seat's own past
     # view is not kept); the live position stays the page without `?ply`.
     replay = (public_record(seat.match, now(), shown)
@@ -86,10 +87,11 @@ def vacation(token: str) -> Response:
     return redirect(url_for("play.show", token=token), code=303)
 
 
-def record_for(seat: Seat) -> dict:
+def record_for(seat: Seat, shown: int | None = None) -> dict:
+    """The seat's record; its move list is the page holding `shown` when looking back."""
     settings = current_app.config["PBEM_SETTINGS"]
     return seat_record(seat, now(), settings.vacation_days_per_year,
-                       requested_moves(seat.match.ply))
+                       requested_moves(seat.match.ply), shown)
 
 
 def _date(text: str, label: str) -> date:
@@ -105,7 +107,7 @@ def _page(record: dict, status: int, error: str | None = None, typed: str = "",
               if record["legal_moves"] else None)
     response = make_response(render_template(
         "play/play.html", record=record, error=error, typed=typed, replay=replay,
-        clicks=clicks, poll_tag=poll_tag(record["ply"], record["status"])), status)
+        clicks=clicks, poll_tag=poll_tag(get_match(record["match"]))), status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -23,6 +23,7 @@ from pbem.core.sweep import sweep
 from pbem.core.vacations import allowance, declare
 from pbem.errors import InvalidRequestError
 from tests.conftest import START
+from tests.support.render import rendered
 
 SECRET = "test-secret-key"
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"
@@ -103,8 +104,8 @@ def test_a_reminder_is_sent_once_when_a_day_remains(db_url: str) -> None:
     run_sweep(START + 2 * DAY, grace=3 * DAY)
     run_sweep(START + 2 * DAY + MINUTE, grace=3 * DAY)
     (reminder,) = mails("reminder")
-    assert reminder.to_address == ANN and reminder.in_reply_to.endswith(f"m{match.id}.s0")
-    assert reminder.context["deadline"]["left"] == "1 day left"
+    assert reminder.to_address == ANN and (reminder.match_id, reminder.seat) == (match.id, 0)
+    assert rendered(reminder)["deadline"]["left"] == "1 day left"
 
 
 def test_a_short_clock_reminds_at_a_fifth_of_the_move_time(db_url: str) -> None:
@@ -129,6 +130,8 @@ def test_each_turn_gets_its_own_reminder(db_url: str) -> None:
 def test_a_vacation_stops_the_clocks_in_every_match_and_tells_the_opponents(
         db_url: str) -> None:
     first, second = nim("3d"), nim("3d", players=(ANN, CY))
+    # Vacation notices are news: only players who asked for every event get them.
+    Player.update(mail_pref="each").where(Player.email.in_([BEN, CY])).execute()
     ann = Player.get(Player.email == ANN)
     declare(ann.id, date(2026, 1, 6), date(2026, 1, 7), 14, START)
     # Away from Jan 6 00:00 to Jan 8 00:00: two days of stopped clock.
@@ -136,7 +139,7 @@ def test_a_vacation_stops_the_clocks_in_every_match_and_tells_the_opponents(
         assert seat(match, 0).deadline == START + 5 * DAY
     told = mails("vacation")
     assert sorted(m.to_address for m in told) == [BEN, CY]
-    assert "Tue 06 Jan 2026" in told[0].context["starts"]
+    assert "Tue 06 Jan 2026" in rendered(told[0])["starts"]
     status = allowance(ann.id, 2026, 14)
     assert (status.used, status.left) == (2, 12)
     # The clock restarts after the vacation: a move then is charged only running time.

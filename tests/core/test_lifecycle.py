@@ -9,6 +9,7 @@ import pytest
 
 from pbem.core import lifecycle
 from pbem.core.lifecycle import abort, claim_victory, draw_no, draw_yes, resign
+from pbem.core.mailviews import RenderCache, context_for
 from pbem.core.matches import create_match
 from pbem.core.models import (
     Adjudication,
@@ -86,7 +87,7 @@ def test_an_accepted_draw_offer_ends_the_match_drawn(db_url: str) -> None:
     match = nim()
     assert "offered a draw" in draw_yes(match.id, 0, START)
     (offer_mail,) = mails("draw_offer")
-    assert offer_mail.to_address == BEN and offer_mail.context["offerer_label"] == "First"
+    assert offer_mail.to_address == BEN and offer_mail.params["offerer_label"] == "First"
     assert lifecycle.allowed(fresh(match), 1) == ["resign", "accept-draw", "decline-draw",
                                                   "abort"]
     with pytest.raises(ConflictError, match="Your draw offer still stands"):
@@ -103,7 +104,7 @@ def test_a_declined_offer_tells_the_offerer_and_limits_offering_again(db_url: st
     draw_yes(match.id, 0, START)
     draw_no(match.id, 1, START)
     (declined,) = mails("draw_declined")
-    assert declined.to_address == ANN and not declined.context["moved_instead"]
+    assert declined.to_address == ANN and not declined.params["moved_instead"]
     with pytest.raises(ConflictError, match="after 2 more moves of your own"):
         draw_yes(match.id, 0, START)
     submit_move(match.id, 0, "take 1", None, START)
@@ -128,7 +129,7 @@ def test_an_offer_made_with_a_move_stands_until_the_other_moves(db_url: str) -> 
     submit_move(match.id, 1, "take 1", 1, START)
     offer = DrawOffer.get()
     assert (offer.status, offer.how, offer.answered_by) == ("declined", "moved instead", 1)
-    assert mails("draw_declined")[0].context["moved_instead"]
+    assert mails("draw_declined")[0].params["moved_instead"]
     # Offering with a move that is not allowed refuses both: nothing half-applied.
     with pytest.raises(ConflictError, match="declined"):
         submit_move(match.id, 0, "take 1", 2, START, offer_draw=True)
@@ -196,7 +197,7 @@ def test_under_claim_the_others_may_claim_once_time_runs_out(db_url: str) -> Non
     sweep(START, GRACE)
     sweep(START + MINUTE, GRACE)
     (told,) = mails("claim_available")
-    assert told.to_address == BEN and told.context["late_label"] == "First"
+    assert told.to_address == BEN and told.params["late_label"] == "First"
     assert "claim-victory" in lifecycle.allowed(fresh(match), 1)
     assert "claim-victory" not in lifecycle.allowed(fresh(match), 0)
     assert Adjudication.select().count() == 0 and fresh(match).is_live
@@ -256,7 +257,7 @@ def test_an_extension_is_bounded_and_everyone_gets_the_new_deadline(db_url: str)
     make_ruling(match.id, "extend", "fair", "ref", START + MINUTE, extension=timedelta(days=2))
     ruling_mails = mails("ruling")
     assert {m.to_address for m in ruling_mails} == {ANN, BEN}
-    assert [m.context["new_deadline"]["utc"] for m in ruling_mails] == [
+    assert [context_for(m, RenderCache())["new_deadline"]["utc"] for m in ruling_mails] == [
         "Wed 07 Jan 2026, 12:01 UTC"] * 2
 
 

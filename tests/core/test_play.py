@@ -14,6 +14,7 @@ from pbem.core.tokens import seat_for_token
 from pbem.errors import ConflictError, InvalidRequestError, MatchNotLiveError, NotYourTurnError
 from pbem.games.base import IllegalMoveError, InvalidMoveError, OptionError, RulesError
 from tests.conftest import START
+from tests.support.render import rendered
 
 SECRET = "test-secret-key"
 ALICE, BOB, CAROL = "alice@example.org", "bob@example.org", "carol@example.org"
@@ -58,7 +59,7 @@ def test_a_move_is_applied_recorded_and_the_opponent_told(db_url: str) -> None:
     assert (move.ply, move.seat, move.text) == (1, 0, "take 2")
     last = OutboxMessage.select().order_by(OutboxMessage.id.desc()).first()
     assert (last.to_address, last.template) == (BOB, "your_turn")
-    assert last.context["events"] == ["First took 2, 7 left"]
+    assert rendered(last)["events"] == ["First took 2, 7 left"]
 
 
 def test_illegal_and_malformed_moves_change_nothing(db_url: str) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import main
+from pbem.core import lifecycle
 from pbem.core.changes import apply_change
 from pbem.core.exports import match_record, record_text
 from pbem.core.imports import import_record
@@ -75,15 +76,27 @@ def test_export_then_import_gives_the_same_position_at_every_ply(db_url: str, ga
     assert AuditEntry.get(AuditEntry.match == imported).action == "import"
 
 
-def test_a_forfeited_match_imports_with_its_recorded_result(db_url: str) -> None:
+@pytest.mark.parametrize("ending", ["forfeit", "resign", "draw"])
+def test_a_match_ended_off_the_board_imports_with_its_recorded_result(db_url: str,
+                                                                      ending: str) -> None:
     match = create_match("nim", ["ann@example.org", "ben@example.org"], {}, SECRET, START).match
     play_randomly(match.id, 1, START, max_plies=2)
-    apply_change(match.id, lambda door: forfeit(door, 0), START + timedelta(days=4))
-    record = match_record(Match.get_by_id(match.id))
-    assert "forfeits" in record["result"]["reason"]
+    later = START + timedelta(days=4)
+    if ending == "forfeit":
+        apply_change(match.id, lambda door: forfeit(door, 0), later)
+    elif ending == "resign":
+        lifecycle.resign(match.id, 0, later)
+    else:
+        lifecycle.draw_yes(match.id, 0, later)
+        lifecycle.draw_yes(match.id, 1, later)
+    original = Match.get_by_id(match.id)
+    outcomes = [s.outcome for s in original.seat_rows()]
+    assert outcomes == (["draw", "draw"] if ending == "draw" else ["loss", "win"])
+    record = match_record(original)
     imported = import_record(record, SECRET, START)
-    assert imported.result == record["result"] | {"scores": [0.0, 1.0]}
-    assert [s.outcome for s in imported.seat_rows()] == ["loss", "win"]
+    assert imported.result == {**record["result"],
+                               "scores": [float(x) for x in record["result"]["scores"]]}
+    assert [s.outcome for s in imported.seat_rows()] == outcomes
 
 
 def _nim_record(db_url: str) -> dict:

@@ -13,6 +13,7 @@ from pbem.core.rulings import AlreadyRuledError, make_ruling
 from pbem.core.sweep import sweep
 from pbem.errors import InvalidRequestError, NotFoundError
 from tests.conftest import START
+from tests.support.render import rendered
 
 LATE = START + timedelta(minutes=1)
 LATER = START + timedelta(minutes=5)
@@ -60,7 +61,7 @@ def test_extend_gives_the_late_seat_a_new_deadline(db_url: str) -> None:
     seat = Seat.get(Seat.match == match, Seat.seat == 0)
     assert seat.deadline == LATER + timedelta(days=2)
     (mail, _) = ruling_mails()
-    assert mail.context["ruling_text"].startswith("extend") and mail.context["reason"] == "ill"
+    assert rendered(mail)["ruling_text"].startswith("extend") and rendered(mail)["reason"] == "ill"
     assert Match.get_by_id(match.id).status == "active"
 
 

@@ -479,12 +479,21 @@ def test_the_view_shows_the_last_move_with_its_captures_and_drops() -> None:
 
 
 def test_render_text_draws_the_board_with_coordinates() -> None:
-    text = RULES.render_text(RULES.view(play(RULES.new_game(2, {}, 1), "c3-d4"), 1))
+    text = RULES.render_text(RULES.view(play(RULES.new_game(2, {}, 1), "c3-d4"), 0))
     lines = text.splitlines()
     assert lines[0] == "    a b c d e f g h"
     assert lines[1] == " 8  . w w w w w w .  8"
     assert lines[5] == " 4  . . . b . . . .  4"
     assert "Last move: Black c3-d4" in text and "White to move." in text
+
+
+def test_white_sees_the_text_board_turned_like_its_web_page() -> None:
+    text = RULES.render_text(RULES.view(play(RULES.new_game(2, {}, 1), "c3-d4"), 1))
+    lines = text.splitlines()
+    assert lines[0] == "    h g f e d c b a"
+    assert lines[1] == " 1  . b b b b b b .  1"
+    assert lines[5] == " 5  . . . . . . . .  5"
+    assert lines[4] == " 4  . . . . b . . .  4"
 
 
 def test_events_describe_moves_captures_and_drops_in_words() -> None:

@@ -492,7 +492,7 @@ def test_the_view_marks_frozen_checkers() -> None:
 
 def test_the_text_drawing_has_coordinates_and_every_stack_bottom_to_top() -> None:
     state, _ = play(position(e4="b", e6="r", a1="b", j10="rbr"), "e4-e5")
-    text = RULES.render_text(RULES.view(state, 1))
+    text = RULES.render_text(RULES.view(state, 0))
     lines = text.splitlines()
     assert lines[0].split() == list(FILES)
     assert lines[1].split() == ["10", ".", ".", ".", ".", ".", ".", ".", ".", ".", "R3", "10"]
@@ -501,6 +501,14 @@ def test_the_text_drawing_has_coordinates_and_every_stack_bottom_to_top() -> Non
     assert "Last move: Blue e4-e5; Red e6-e5 mimicked" in text
     assert text.endswith("Red to move.")
     assert all(line == line.rstrip() for line in lines)
+
+
+def test_red_sees_the_text_board_turned_like_its_web_page() -> None:
+    state, _ = play(position(e4="b", e6="r", a1="b", j10="rbr"), "e4-e5")
+    lines = RULES.render_text(RULES.view(state, 1)).splitlines()
+    assert lines[0].split() == list(reversed(FILES))
+    assert lines[1].split() == ["1", ".", ".", ".", ".", ".", ".", ".", ".", ".", "B", "1"]
+    assert lines[10].split() == ["10", "R3", ".", ".", ".", ".", ".", ".", ".", ".", ".", "10"]
 
 
 def test_position_text_round_trips_with_stacks_history_and_result() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import parseaddr
 from functools import lru_cache
@@ -31,8 +32,9 @@ def latest(address: str, template: str | None = "your_turn") -> OutboxMessage:
 
 
 def as_sent(settings: Settings, row: OutboxMessage) -> EmailMessage:
-    """The mail exactly as the outbox would send it."""
-    return _composer(settings).to_email(row, START)
+    """The mail exactly as the outbox would send it, read back as a mail client reads it."""
+    sent = _composer(settings).to_email(row, START).as_bytes()
+    return message_from_bytes(sent, policy=policy.default)  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=4)

@@ -62,8 +62,8 @@ def _assert_played(name: str, match: Match, message_id: str) -> None:
     assert (record.action, record.sender, record.seat) == ("moved", ALICE, 0)
     answer = latest(ALICE, "inbound_answer")
     assert answer.match_id == match.id
-    assert answer.in_reply_to == message_id  # threads under the player's reply
-    assert answer.context["kind"] == "moved" and answer.context["move"] == MOVES[name]
+    assert answer.params["parent"] == message_id  # threads under the player's reply
+    assert answer.params["answer"] == "moved" and answer.params["move"] == MOVES[name]
 
 
 @pytest.mark.parametrize("name", sorted(MOVES))

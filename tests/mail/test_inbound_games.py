@@ -15,7 +15,9 @@ from email.message import EmailMessage
 
 import pytest
 
+from pbem.core.mailviews import RenderCache, context_for
 from pbem.core.models import InboundMessage, Match, MatchStatus, Move, OutboxMessage
+from pbem.core.notify import message_key
 from pbem.games import REGISTRY
 from pbem.mail.addresses import reply_address_for
 from pbem.mail.inbound import handle
@@ -64,8 +66,9 @@ def _delivered(settings, row: OutboxMessage) -> EmailMessage:
     mail = EmailMessage()
     mail["From"] = settings.mail_from
     mail["To"] = row.to_address
-    mail["Subject"] = f"{row.context['title']}, match #{row.match_id}"
-    mail["Message-ID"] = f"<{row.message_id}@{settings.mail_domain}>"
+    context = context_for(row, RenderCache())
+    mail["Subject"] = f"{context['title']}, match #{row.match_id}"
+    mail["Message-ID"] = f"<{message_key(row, row.match)}@{settings.mail_domain}>"
     mail["Reply-To"] = reply_address_for(settings, row.match_id, row.seat)
-    mail.set_content(row.context["board_text"])
+    mail.set_content(context["board_text"])
     return mail

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pbem.core.matches import create_match
-from pbem.core.models import MessageStatus, OutboxMessage
+from pbem.core.models import Match, MessageStatus, OutboxMessage
+from pbem.core.notify import message_key
 from pbem.core.play import submit_move
 from pbem.mail.outbox import backoff
 from pbem.worker import Worker
@@ -58,7 +59,8 @@ def test_a_temporary_failure_is_retried_with_backoff_under_the_same_message_id(
     smtp.answer = None
     clock.advance(minutes=2)
     assert worker.send_outbox().sent == 3
-    assert smtp.messages[0]["Message-ID"] == f"<{first.message_id}@pbem.test>"
+    assert smtp.messages[0]["Message-ID"] == (
+        f"<{message_key(first, Match.get_by_id(first.match_id))}@pbem.test>")
     assert OutboxMessage.get_by_id(1).attempts == 2
 
 
@@ -118,3 +120,61 @@ def test_a_worker_that_died_mid_send_is_retried_after_its_lease(settings, smtp, 
     clock.advance(seconds=LEASE.total_seconds() + 1)
     assert worker.send_outbox().sent == 1
     assert sorted(m["To"] for m in smtp.messages) == [ALICE, ALICE, BOB]
+
+
+def test_a_batch_goes_out_over_one_connection(settings, worker, smtp) -> None:
+    for _ in range(3):
+        start_nim(settings)
+    assert worker.send_outbox().sent == 9
+    assert len(smtp.connections) == 9 and len(set(smtp.connections)) == 1
+
+
+def test_each_batch_opens_its_own_connection(settings, worker, smtp) -> None:
+    from dataclasses import replace
+
+    start_nim(settings)
+    worker.settings = replace(settings, outbox_batch_size=2)
+    assert worker.send_outbox().sent == 2
+    assert worker.send_outbox().sent == 1
+    assert len(set(smtp.connections)) == 2
+
+
+def test_a_batch_is_claimed_in_one_statement(settings, worker, clock) -> None:
+    from pbem.mail.outbox import claim_batch
+
+    for _ in range(2):
+        start_nim(settings)
+    claimed = claim_batch(clock.now, 4)
+    assert [m.id for m in claimed] == [1, 2, 3, 4]
+    assert {m.status for m in claimed} == {MessageStatus.SENDING}
+    assert [m.id for m in claim_batch(clock.now, 10)] == [5, 6], "claimed rows are left alone"
+    assert claim_batch(clock.now, 10) == []
+
+
+def test_three_workers_at_once_send_every_message_exactly_once(settings, smtp, clock) -> None:
+    import threading
+    from dataclasses import replace
+
+    from pbem.core.db import database
+
+    for _ in range(10):
+        start_nim(settings)
+    small = replace(settings, outbox_batch_size=4)
+    barrier = threading.Barrier(3)
+
+    def run() -> None:
+        worker = Worker(small, clock=clock, extra_template_dirs=(SUPPORT_TEMPLATES,))
+        barrier.wait()
+        with database.connection_context():
+            while worker.send_outbox().sent:
+                pass
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    ids = [m["Message-ID"] for m in smtp.messages]
+    assert len(ids) == len(set(ids)) == 30
+    assert {m.status for m in OutboxMessage.select()} == {MessageStatus.SENT}
+    assert len(set(smtp.connections)) >= 3, "each worker used its own connections"

@@ -205,7 +205,7 @@ def test_mail_filters_show_a_message_and_retry_it_once(settings, client, clock,
     failed = client.get("/admin/mail?show=failed").data.decode()
     assert "550 no such user" in failed and "ann@example.org" in failed
     shown = client.get(f"/admin/mail/{message.id}").data.decode()
-    assert "Message-ID" in shown and "[private link hidden]" in shown
+    assert "Message-ID" in shown and "Rendered again" in shown
     assert created_token_absent(shown, settings, match)
     data = form(client, f"/admin/mail/{message.id}")
     assert client.post(f"/admin/mail/{message.id}/retry", data=data).status_code == 303
@@ -314,3 +314,21 @@ def test_a_reply_address_is_shown_without_its_key() -> None:
     shown = _masked_header("Reply-To", "play.1-0-xwq3lw4qz3rhrnvomps2irm4q4@games.example")
     assert shown == "play.[reply key hidden]@games.example"
     assert _masked_header("To", "ann@example.org") == "ann@example.org"
+
+
+def test_an_admin_clears_an_undeliverable_mark_once(settings, client, clock) -> None:
+    from pbem.core.models import Player
+
+    create_match("nim", ["ann@example.org", "ben@example.org"], {}, settings.secret_key,
+                 clock.now)
+    Player.update(undeliverable_at=clock.now, undeliverable_reason="550 no such user").where(
+        Player.email == "ann@example.org").execute()
+    ann = Player.get(Player.email == "ann@example.org")
+    sign_in(client)
+    assert "550 no such user" in client.get(f"/admin/players/{ann.id}").data.decode()
+    data = form(client, f"/admin/players/{ann.id}")
+    for _ in range(2):
+        client.post(f"/admin/players/{ann.id}/deliverable", data=data)
+    assert Player.get_by_id(ann.id).undeliverable_at is None
+    assert AuditEntry.select().where(
+        AuditEntry.action == "player-clear-undeliverable").count() == 1

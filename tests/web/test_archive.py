@@ -15,9 +15,9 @@ from pbem.core.archive import encode_cursor
 from pbem.core.matches import create_match, rules_for
 from pbem.core.models import Match, MatchStatus, Move, Player
 from pbem.core.play import submit_move
-from pbem.core.records import revealed_through
 from pbem.core.standings import set_hidden_from_archive, settle
 from tests.conftest import START
+from tests.support.players import post_form, sign_in
 from tests.support.playing import play_randomly
 from tests.support.records import every_finished_match_replays
 
@@ -139,6 +139,8 @@ def test_bad_cursors_are_400s_that_say_what_to_do(client, made, cursor: str) -> 
     ("?status=live&result=draw", "live matches have no result"),
     ("?limit=0", "limit must be from 1 to 100"),
     ("?limit=many", "limit must be a whole number"),
+    ("?limit=%C2%B2", "limit must be a whole number"),
+    ("?limit=" + "9" * 30, "limit must be a whole number"),
 ])
 def test_bad_filters_are_400s(client, made, query: str, message: str) -> None:
     answer = client.get(f"/api/matches{query}")
@@ -198,23 +200,27 @@ def test_a_live_match_exports_nothing_a_spectator_could_not_see(client, settings
     emails = [f"p{n}@example.org" for n in range(4)]
     match = create_match("mimic-taking", emails, {}, settings.secret_key, START,
                          seed=982_451_653).match
-    match = play_randomly(match.id, 5, START, max_plies=40)
+    match = play_randomly(match.id, 5, START, max_plies=78)
     assert match.is_live and Move.select().where(Move.visible_to.is_null(False)).count()
     urls = [f"/matches/{match.id}/record.json", f"/matches/{match.id}/record.txt",
             f"/matches/{match.id}", "/matches", "/players/p0", f"/api/matches/{match.id}",
             "/api/matches?player=p1"]
-    for ply in (0, 7, 23, 39, 40):
+    for ply in (0, 7, 39, 40, 77, 78):
         urls += [f"/matches/{match.id}/board.svg?ply={ply}", f"/matches/{match.id}?ply={ply}",
                  f"/api/matches/{match.id}?ply={ply}"]
     before = {url: client.get(url).data for url in urls}
 
     rules = rules_for(match)
+    # A round's public scoring reveals the secret moves made before it; later ones stay secret.
+    revealed = max((m.ply for m in Move.select().where(Move.match == match)
+                    if any(e["kind"] in rules.reveal_events and e.get("visible_to") is None
+                           for e in m.events)), default=0)
+    secret = Move.select().where(Move.visible_to.is_null(False), Move.ply > revealed).count()
+    assert revealed and secret
     chooser = random.Random(1)
     assert not [url for url, body in before.items() if b"982451653" in body]
     Match.update(state=rules.dump(rules.shuffle_hidden(
         rules.load(match.state), None, 99))).where(Match.id == match.id).execute()
-    # A round's public summary reveals the hidden moves made before it: those are secret no more.
-    revealed = revealed_through(match, rules, 1)
     for move in Move.select().where(Move.match == match):
         secret_events = [dict(e, data={"secret": chooser.random()})
                          if e.get("visible_to") is not None else e for e in move.events]
@@ -251,3 +257,25 @@ def test_board_images_and_link_previews_at_any_ply(client, settings) -> None:
     assert (f'<meta property="og:image" content="http://pbem.test/matches/{match.id}'
             f'/board.svg?ply=5">') in page
     assert "<title>EXIMO #1: Ann vs ben, move 5 · pbem</title>" in page
+
+
+def test_a_player_hides_their_page_from_their_settings(client, made, worker, smtp) -> None:
+    sign_in(client, ANN, worker, smtp)
+    page = client.get("/me/settings").data.decode()
+    assert 'name="hidden_from_archive">' in page and 'href="/players/Ann"' in page
+    hidden = post_form(client, "/me/archive", page="/me/settings", hidden_from_archive="on")
+    assert hidden.status_code == 303 and hidden.headers["Location"] == "/me/settings"
+    assert Player.get(Player.email == ANN).hidden_from_archive
+    assert client.get("/players/Ann").status_code == 404
+    assert 'name="hidden_from_archive" checked>' in client.get("/me/settings").data.decode()
+    post_form(client, "/me/archive", page="/me/settings")  # the box left unticked
+    assert client.get("/players/Ann").status_code == 200
+    forged = client.post("/me/archive", data={"hidden_from_archive": "on"})
+    assert forged.status_code == 400 and not Player.get(Player.email == ANN).hidden_from_archive
+
+
+def test_only_a_signed_in_player_can_hide_a_page(app, made) -> None:
+    stranger = app.test_client()
+    answer = stranger.post("/me/archive", data={"hidden_from_archive": "on"})
+    assert answer.status_code in (302, 303, 400)
+    assert not Player.select().where(Player.hidden_from_archive).count()

@@ -6,6 +6,7 @@ derived from the legal move list, as the page's script derives them."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -98,6 +99,9 @@ def test_an_illegal_click_is_explained_and_a_picked_checker_can_be_changed(serve
     expect(page.get_by_role("alert")).to_contain_text("your checkers that can move")
     board.get_by_role("button", name="e9", exact=True).click()
     expect(page.get_by_role("alert")).to_contain_text("e9 holds Red's checker on top")
+    # Named by its notation, described by what is on it.
+    expect(board.get_by_role("button", name="b2", exact=True)).to_have_accessible_description(
+        "Blue checker")
     board.get_by_role("button", name="b2", exact=True).click()
     expect(board.get_by_role("button", name="b2", exact=True)).to_have_attribute(
         "aria-pressed", "true")
@@ -161,6 +165,7 @@ def test_without_javascript_the_list_and_the_text_box_still_play(server, browser
     page.goto(f"{base}/play/{created.tokens[0]}")
     assert page.get_by_role("button", name="a1", exact=True).count() == 0
     assert page.locator("#click-move").is_hidden()
+    assert page.locator("nav.replay .keys").is_hidden()  # no script, no replay keys
     page.get_by_label("Your move").select_option("a1")
     page.get_by_label("or type it").fill("c3")
     page.get_by_role("button", name="Make move").click()
@@ -215,6 +220,7 @@ def test_replay_buttons_keys_and_links_on_both_pages(server, browser: Browser) -
         page.goto(start)
         replay = page.get_by_role("navigation", name="Replay")
         expect(replay).to_contain_text("after move 3 of 3")
+        expect(replay.locator(".keys")).to_be_visible()
         replay.get_by_role("link", name="Previous").click()
         expect(replay).to_contain_text("after move 2 of 3")
         expect(page.locator("ol.moves li[aria-current=step]")).to_have_attribute("value", "2")
@@ -248,3 +254,79 @@ def test_a_wrong_click_after_a_complete_move_names_the_moves_that_can_start(serv
     board.get_by_role("button", name="c3", exact=True).click()  # Yuki's own square
     expect(page.get_by_role("alert")).to_contain_text(
         "c3 cannot start a move now: click a highlighted square (" + entries[0]["move"])
+
+
+def test_mimic_taking_choices_off_the_board_are_buttons(server, phone) -> None:
+    base, settings = server
+    with database.connection_context():
+        # Seed 5 reaches a trump winner's keep choice and then the last-card choice.
+        created = create_match("mimic-taking", EMAILS[:3], {}, settings.secret_key, START,
+                               seed=5)
+    kinds_seen = set()
+    page = phone.new_page()
+    problems = watch_console(page)
+    for ply in range(60):
+        seat, entries = turn(created.match.id)
+        moves = [e["move"] for e in entries]
+        if moves[0].startswith("take") and "take" not in kinds_seen:
+            kinds_seen.add("take")  # a trump winner's keep choice: one button per subset
+            click_move(page, base, created.tokens[seat], entries[-1])
+        elif moves[0] in ("add", "discard"):
+            kinds_seen.add("last card")
+            page.goto(f"{base}/play/{created.tokens[seat]}")
+            choices = page.locator("#click-choices")
+            expect(choices.get_by_role("button")).to_have_text(["add", "discard"])
+            choices.get_by_role("button", name="add").click()
+            page.get_by_role("button", name=re.compile("^Submit move")).click()
+            expect(page.locator(".flash").first).to_contain_text("Your move add was made")
+            break
+        else:
+            with database.connection_context():
+                submit_move(created.match.id, seat, moves[0], ply, START)
+    assert kinds_seen == {"take", "last card"}, kinds_seen
+    assert problems == [], problems
+
+
+def test_the_skip_confirmation_setting_is_kept_in_the_browser(server, phone) -> None:
+    base, settings = server
+    with database.connection_context():
+        created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START, seed=7)
+    page = phone.new_page()
+    page.goto(f"{base}/play/{created.tokens[0]}")
+    page.get_by_label("Send a move as soon as it is complete").check()
+    page.reload()
+    expect(page.get_by_label("Send a move as soon as it is complete")).to_be_checked()
+    board = page.locator(".board-wrap")
+    board.get_by_role("button", name="e2", exact=True).click()
+    board.get_by_role("button", name="e3", exact=True).click()
+    expect(page.locator(".flash").first).to_contain_text("Your move e2-e3 was made")
+
+
+def test_an_eximo_capture_chain_with_drops_in_any_order(server, phone) -> None:
+    base, settings = server
+    with database.connection_context():
+        created = create_match("eximo", EMAILS[:2], {}, settings.secret_key, START, seed=7)
+    rng = random.Random(0)  # these random moves reach a double capture with two drops
+    for ply in range(5):
+        with database.connection_context():
+            match = get_match(created.match.id)
+            rules, state = rules_for(match), current_state(match)
+            seat = sorted(rules.to_move(state))[0]
+            move = rng.choice(list(rules.legal_moves(state, seat)))
+            submit_move(match.id, seat, rules.format_move(state, move), ply, START)
+    seat, entries = turn(created.match.id)
+    assert "d5xf3xh1 drop b7 f7" in {e["move"] for e in entries}
+    page = phone.new_page()
+    page.goto(f"{base}/play/{created.tokens[seat]}")
+    # A capture is compulsory: only checkers that capture are offered.
+    highlighted = page.locator("[data-click].legal").evaluate_all(
+        "els => els.map(e => e.dataset.click)")
+    assert set(highlighted) == {e["clicks"][0] for e in entries if "x" in e["move"]}
+    expect(page.locator("#click-status")).to_contain_text("a capture is compulsory")
+    board = page.locator(".board-wrap")
+    for square in ("d5", "f3", "h1", "f7", "b7"):  # the drops in the other order
+        board.get_by_role("button", name=square, exact=True).click()
+    submit = page.get_by_role("button", name=re.compile("^Submit move"))
+    expect(submit).to_contain_text("d5xf3xh1 drop b7 f7")
+    submit.click()
+    expect(page.locator(".flash").first).to_contain_text("Your move d5xf3xh1 drop b7 f7 was made")

@@ -15,10 +15,12 @@ from playwright.sync_api import Browser, Page, expect
 from werkzeug.serving import make_server
 
 from pbem.core.db import bind_database, database
+from pbem.core.matches import create_match
 from pbem.core.migrations import migrate
+from pbem.core.play import submit_move
 from pbem.web import create_app
 from pbem.worker import Worker
-from tests.conftest import SMTPRecorder, free_port, make_settings
+from tests.conftest import START, SUPPORT_TEMPLATES, SMTPRecorder, free_port, make_settings
 from tests.support.players import last_mail, link_in
 from tests.web.test_browser import watch_console
 
@@ -36,7 +38,8 @@ def site(tmp_path: Path, smtp: SMTPRecorder) -> Iterator[tuple[str, Worker]]:
     bind_database(url)
     with database.connection_context():
         migrate()
-    httpd = make_server("127.0.0.1", port, create_app(settings), threaded=True)
+    app = create_app(settings, extra_template_dirs=(SUPPORT_TEMPLATES,))
+    httpd = make_server("127.0.0.1", port, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{port}", Worker(settings)
@@ -118,6 +121,21 @@ def test_sign_in_challenge_accept_and_first_move(browser: Browser, site, smtp,
     shoot(ann, "settings", tmp_path)
     ann.goto(f"{base}/seeks")
     shoot(ann, "seeks", tmp_path)
+
+    # A finished match offers its players a rematch; Ben answers it from his home page.
+    with database.connection_context():
+        finished = create_match("nim", [ANN, BEN], {"pile": 1}, worker.settings.secret_key,
+                                START).match
+        submit_move(finished.id, 0, "take 1", 0, START)
+    ann.goto(f"{base}/matches/{finished.id}")
+    shoot(ann, "finished-match", tmp_path)
+    ann.get_by_role("button", name="Offer a rematch").click()
+    expect(ann.locator("h1")).to_contain_text("Challenge:")
+    expect(ann.get_by_text(f"a rematch of match {finished.id}")).to_be_visible()
+    ben.goto(f"{base}/me")
+    shoot(ben, "me-challenged", tmp_path)
+    ben.get_by_role("button", name="Accept").click()
+    expect(ben.locator(".flash")).to_contain_text("has started")
     assert problems == [] and ben_problems == [], (problems, ben_problems)
     ann_context.close()
     ben_context.close()

@@ -114,6 +114,8 @@ def test_the_challenger_cancels_while_it_is_pending(app, client, worker, smtp) -
     assert cancel.status_code == 303 and Challenge.get().status == "cancelled"
     late = cy.post(f"{cy_path}/accept", data={"csrf_token": csrf_from(cy.get("/signin").data)})
     assert late.status_code == 409 and b"cancelled" in late.data
+    again = ben.post(f"{ben_path}/accept", data={"csrf_token": csrf_from(ben.get("/me").data)})
+    assert again.status_code == 409 and b"cancelled" in again.data  # not "you accepted"
     assert Match.select().count() == 0
     # Only the challenger may cancel.
     sign_in(ben, BEN, worker, smtp)

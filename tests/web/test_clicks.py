@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from pbem.core.lifecycle import draw_yes
 from pbem.core.matches import create_match, current_state, get_match, rules_for
 from pbem.core.models import Match
 from pbem.core.play import submit_move
@@ -59,10 +60,21 @@ def test_eximo_drops_may_be_clicked_in_any_order() -> None:
 
 
 def test_a_move_in_synch_direction_is_clicked_as_the_square_it_leads_to() -> None:
-    view = {"targets": {"N": "d5", "NE": "e5"}}
-    entries = click_moves("move-in-synch", view, ["N", "NE"])["moves"]
-    assert entries == [{"move": "N", "clicks": ["d5"]}, {"move": "NE", "clicks": ["e5"]}]
-    assert click_moves("move-in-synch", {}, ["synch"])["moves"][0]["clicks"] == ["synch"]
+    rules = REGISTRY["move-in-synch"]
+    state = rules.new_game(2, rules.resolve_options({}), 1)
+    for text in ("d4", "e6", "synch"):  # placements, then the decider's announcement
+        seat = sorted(rules.to_move(state))[0]
+        state = rules.apply_move(state, seat, rules.parse_move(state, seat, text)).state
+    seat = sorted(rules.to_move(state))[0]
+    view = rules.view(state, seat)
+    assert view["step"] == "direct"
+    legal = [rules.format_move(state, m) for m in rules.legal_moves(state, seat)]
+    data = click_moves("move-in-synch", view, legal)
+    assert {"move": "N", "clicks": [view["targets"]["N"]]} in data["moves"]
+    assert data["about"][view["targets"]["N"]].endswith("direction N")
+    announce = click_moves("move-in-synch", rules.view(
+        rules.new_game(2, rules.resolve_options({}), 1), 0), ["synch"])
+    assert announce["moves"][0]["clicks"] == ["synch"]
 
 
 def test_the_play_page_carries_its_clicks_as_data_and_its_script_as_a_file(settings, client
@@ -81,7 +93,7 @@ def test_the_play_page_carries_its_clicks_as_data_and_its_script_as_a_file(setti
     assert "<title>Your turn · Mimic" in page
     waiting = client.get(f"/play/{tokens[1]}").get_data(as_text=True)
     assert "pbem-clicks" not in waiting and 'data-click="' not in waiting
-    assert 'data-poll-url="/matches/1/ply"' in waiting and 'data-poll-etag="&#34;0-active&#34;"' \
+    assert 'data-poll-url="/matches/1/ply"' in waiting and 'data-poll-etag="&#34;0-0-active&#34;"' \
         in waiting and "<title>Mimic" in waiting
     script = client.get("/static/play.js")
     assert script.status_code == 200 and script.mimetype == "text/javascript"
@@ -92,7 +104,7 @@ def test_the_ply_poll_answers_not_modified_until_a_move_is_made(settings, client
     created = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START)
     url = f"/matches/{created.match.id}/ply"
     first = client.get(url)
-    assert first.status_code == 200 and first.json == {"ply": 0, "status": "active"}
+    assert first.status_code == 200 and first.json == {"ply": 0, "status": "active", "version": 0}
     tag = first.headers["ETag"]
     again = client.get(url, headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.data == b""
@@ -100,6 +112,11 @@ def test_the_ply_poll_answers_not_modified_until_a_move_is_made(settings, client
     moved = client.get(url, headers={"If-None-Match": tag})
     assert moved.status_code == 200 and moved.json["ply"] == 1 and moved.headers["ETag"] != tag
     assert client.get("/matches/999/ply").status_code == 404
+    # A change that is not a move (a draw offer) still tells a waiting page to look again.
+    tag = moved.headers["ETag"]
+    draw_yes(created.match.id, 1, START)
+    offered = client.get(url, headers={"If-None-Match": tag})
+    assert offered.status_code == 200 and offered.json["ply"] == 1
 
 
 def test_the_play_page_looks_back_at_an_earlier_position_without_a_move_form(settings, client
@@ -159,3 +176,27 @@ def test_the_public_page_follows_a_live_match_but_not_a_replay(settings, client)
     submit_move(created.match.id, 0, "take 1", 0, START)
     replay = client.get(f"/matches/{created.match.id}?ply=0").get_data(as_text=True)
     assert "data-poll-url" not in replay
+
+
+@pytest.mark.parametrize("slug", sorted(REGISTRY))
+def test_every_clickable_square_or_card_is_described(slug: str) -> None:
+    rules = REGISTRY[slug]
+    players = min(rules.player_counts)
+    state = rules.new_game(players, rules.resolve_options({}), 4)
+    for _ in range(6):
+        seat = sorted(rules.to_move(state))[0]
+        moves = rules.legal_moves(state, seat)
+        data = click_moves(slug, rules.view(state, seat),
+                           [rules.format_move(state, m) for m in moves])
+        tokens = {t for e in data["moves"] for t in e["clicks"]}
+        board_tokens = {t for t in tokens if SQUARE.fullmatch(t) or len(t) <= 2}
+        assert board_tokens <= set(data["about"]), board_tokens - set(data["about"])
+        state = rules.apply_move(state, seat, moves[0]).state
+
+
+def test_squares_are_described_by_what_is_on_them() -> None:
+    rules = REGISTRY["mimic"]
+    view = rules.view(rules.new_game(2, rules.resolve_options({}), 1), 0)
+    about = click_moves("mimic", view, ["b2-b3"])["about"]
+    assert about["b2"] == "Blue checker" and about["e5"] == "empty"
+    assert about["e9"] == "Red checker"

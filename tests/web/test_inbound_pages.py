@@ -41,7 +41,7 @@ def test_the_dev_mailbox_replies_to_a_mail_through_the_real_pipeline(db_url, tmp
     assert InboundMessage.get().via == "dev"
     # The confirmation is in the mailbox, threaded under the reply.
     answer = OutboxMessage.get(OutboxMessage.template == "inbound_answer")
-    assert answer.to_address == ALICE and answer.in_reply_to.startswith("<dev.")
+    assert answer.to_address == ALICE and answer.params["parent"].startswith("<dev.")
     assert "Your move take 2 is played." in client.get(f"/dev/mail/{answer.id}").get_data(
         as_text=True)
 

@@ -52,6 +52,9 @@ def test_the_play_page_and_the_api_page_the_move_list_too(client, long_nim) -> N
     token = long_nim.tokens[0]
     assert _plies(client.get(f"/play/{token}").data) == [7, 8, 9, 10]
     assert _plies(client.get(f"/play/{token}?moves=5").data) == [2, 3, 4, 5]
+    looking_back = client.get(f"/play/{token}?ply=2").data
+    assert _plies(looking_back) == [1, 2, 3, 4]
+    assert b'<li value="2" class="current" aria-current="step">' in looking_back
     api = client.get(f"/api/play/{token}?moves=4").get_json()
     assert [m["ply"] for m in api["moves"]] == [1, 2, 3, 4]
     assert api["moves_page"] == {"first": 1, "last": 4, "total": 10, "earlier": None,

@@ -3,6 +3,8 @@ now" for a failed or waiting message, and the log of inbound mail (reply by emai
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
 from email.message import Message
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
@@ -18,6 +20,8 @@ from pbem.mail.compose import Composer
 from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
 from pbem.web.clock import now
 
+# Private links in a re-rendered mail: an admin sees which kind of link it was, not the link.
+_LINK = re.compile(r"(https?://\S+?/(?:play|mail/preferences|mail/unsubscribe))/\S+")
 FILTERS = {
     "failed": lambda q: q.where(OutboxMessage.status == MessageStatus.FAILED),
     "retrying": lambda q: q.where(OutboxMessage.status.in_(
@@ -44,20 +48,24 @@ def outbox() -> str:
 @bp.get("/mail/<int:message_id>")
 @admin_required
 def message(message_id: int) -> str:
+    """A mail as it is (or was) sent, rendered again (bodies are never stored); private
+    links show only as the kind of link they were, never the live link."""
     found = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
     if found is None:
         abort(404)
-    composer = Composer(current_app.config["PBEM_SETTINGS"],
-                        current_app.config["PBEM_EXTRA_TEMPLATE_DIRS"])
+    settings = current_app.config["PBEM_SETTINGS"]
+    composer = Composer(settings, current_app.config["PBEM_EXTRA_TEMPLATE_DIRS"])
     try:
         email = composer.to_email(found, found.sent_at or now())
         headers = [(name, _masked_header(name, str(value))) for name, value in email.items()]
-        body = _without_seat_link(found, _plain_text(email))
+        body = _LINK.sub(lambda m: f"{m.group(1)}/…", _without_seat_link(found, _plain_text(email)))
         error = None
     except Exception as problem:  # a template gone since: show why instead of a 500
         headers, body, error = [], "", f"{type(problem).__name__}: {problem}"
+    retention = timedelta(days=settings.mail_retention_days)
+    pruned = found.sent_at is not None and found.sent_at < now() - retention
     return render_template("admin/message.html", message=found, headers=headers, body=body,
-                           error=error)
+                           error=error, pruned=pruned, retention=settings.mail_retention_days)
 
 
 @bp.post("/mail/<int:message_id>/retry")

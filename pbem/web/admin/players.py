@@ -42,7 +42,7 @@ def player(player_id: int) -> str:
                            tokens=api_tokens.tokens_of(found))
 
 
-@bp.post("/players/<int:player_id>/<any(links, sessions, block, unblock):action>")
+@bp.post("/players/<int:player_id>/<any(links, sessions, block, unblock, deliverable):action>")
 @admin_required
 def player_action(player_id: int, action: str) -> Response:
     key, secret = posted_action_key(), current_app.config["PBEM_SETTINGS"].secret_key
@@ -54,6 +54,9 @@ def player_action(player_id: int, action: str) -> Response:
         elif action == "sessions":
             ended = player_admin.revoke_sessions(player_id, actor(), now(), key)
             done = f"{ended} sessions ended."
+        elif action == "deliverable":
+            player_admin.clear_undeliverable(player_id, actor(), now(), key)
+            done = "The undeliverable mark is cleared; mail goes out again."
         else:
             player_admin.set_blocked(player_id, action == "block", actor(), reason, now(), key)
             done = ("Blocked from starting challenges and seeks." if action == "block"

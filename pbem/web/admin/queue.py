@@ -14,6 +14,7 @@ from pbem.core.audit import AlreadyDoneError
 from pbem.core.clocks import TimeControl
 from pbem.core.matches import get_match
 from pbem.core.models import Adjudication
+from pbem.core.preferences import undeliverable_players
 from pbem.core.records import public_record
 from pbem.core.rulings import RULINGS, make_ruling
 from pbem.errors import PbemError
@@ -27,7 +28,8 @@ log = logging.getLogger(__name__)
 @bp.get("")
 @staff_required
 def queue() -> str:
-    return render_template("admin/queue.html", rows=console.queue(now()))
+    return render_template("admin/queue.html", rows=console.queue(now()),
+                           undeliverable=undeliverable_players())
 
 
 @bp.get("/adjudications/<int:entry_id>")

@@ -5,7 +5,8 @@
  *
  * Click-to-move reads the JSON in #pbem-clicks, written by the server from the legal moves:
  * {"moves": [{"move": "e2-e3", "clicks": ["e2", "e3"]}, ...], "words": {"start", "next"},
- *  "notes": {"e5": "e5 is empty."}} (why a square or card starts no move, where known).
+ *  "notes": {"e5": "e5 is empty."}, "about": {"e2": "Blue checker"}}: why a square or card
+ *  starts no move, and what is on it (read after its name by screen readers).
  * Board elements carry data-click="<token>"; a token with no element becomes a button. The
  * script only follows these lists, so it never offers a move the rules would refuse.
  */
@@ -19,6 +20,10 @@
   };
 
   function init(root) {
+    // The replay keys work only with this script, so only then are they mentioned.
+    Array.prototype.forEach.call(root.querySelectorAll("nav.replay .keys"), function (el) {
+      el.hidden = false;
+    });
     initClicks(root);
     initListPick(root);
     initPoll(root);
@@ -45,6 +50,7 @@
     var moves = spec.moves;
     var words = spec.words;
     var notes = spec.notes || {};
+    var about = spec.about || {};
     var status = panel.querySelector("#click-status");
     var error = panel.querySelector("#click-error");
     var choices = panel.querySelector("#click-choices");
@@ -60,6 +66,7 @@
       (targets[token] = targets[token] || []).push(el);
       el.setAttribute("role", "button");
       el.setAttribute("aria-label", token);
+      if (about[token]) el.setAttribute("aria-description", about[token]);
       el.addEventListener("click", function () { choose(token); });
       el.addEventListener("keydown", function (event) {
         if (event.key === "Enter" || event.key === " ") {
@@ -198,8 +205,7 @@
         status.textContent = "Selected " + picked.join(" ") + ". Now click " + words.next +
           ": " + options.join(", ") + ".";
       } else {
-        status.textContent = "Click " + words.start + " on the board (highlighted): " +
-          options.join(", ") + ".";
+        status.textContent = "Click " + words.start + ": " + options.join(", ") + ".";
       }
     }
 
@@ -244,12 +250,18 @@
       fetch(url, { headers: { "If-None-Match": tag }, cache: "no-store", credentials: "same-origin" })
         .then(function (response) {
           var fresh = response.headers.get("ETag");
-          if (response.status === 200 && fresh && fresh !== tag) return refresh();
+          // Never swap the page under someone typing (a vacation date, a time zone).
+          if (response.status === 200 && fresh && fresh !== tag && !typing()) return refresh();
           pollTimer = window.setTimeout(tick, delay);
         })
         .catch(function () { pollTimer = window.setTimeout(tick, delay); });
     }
     pollTimer = window.setTimeout(tick, delay);
+  }
+
+  function typing() {
+    var el = document.activeElement;
+    return !!el && !!el.closest && !!el.closest("main input, main select, main textarea");
   }
 
   // Fetch this page again and swap its content in: the new position, the move list and, when

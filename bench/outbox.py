@@ -1,0 +1,163 @@
+"""Outbox throughput: mails/s sent by the worker's outbox ÷ a raw `smtplib` loop.
+
+    python bench/outbox.py [--database-url URL] [--mails 300] [--rounds 5] [--game mimic]
+
+Both sides send to the same loopback aiosmtpd server (run in its own process) over one
+connection. The outbox side claims, renders (each seat's view, text and HTML parts, links) and
+records `--mails` queued "your turn" mails, each about its own match of a real game (so
+nothing is shared between the mails of a batch that real traffic would not share); the raw
+side sends as many already-built messages of the same size with `smtplib.SMTP.send_message`
+in a loop. Rounds alternate the two, so the machine's load affects both alike; the ratio of
+each round is printed, then the median and spread. Target: ≥ 0.5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import secrets
+import smtplib
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pbem.config import load_settings
+from pbem.core.db import bind_database, database
+from pbem.core.matches import create_match
+from pbem.core.migrations import drop_everything, migrate
+from pbem.core.models import Match, MessageStatus, OutboxMessage, Seat
+from pbem.core.play import submit_move
+from pbem.games import get_rules
+from pbem.mail.compose import Composer
+from pbem.mail.outbox import deliver_due
+from pbem.mail.senders import SMTPSender
+
+SECRET = secrets.token_urlsafe(32)
+NOW = datetime(2026, 6, 1, 12, 0)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def build(url: str, game: str, matches: int) -> list[int]:
+    bind_database(url)
+    database.connect(reuse_if_open=True)
+    drop_everything()
+    migrate()
+    rules = get_rules(game)
+    chooser = random.Random(7)
+    ids = []
+    for number in range(matches):
+        match = create_match(game, [f"a{number}@example.org", f"b{number}@example.org"], {},
+                             SECRET, NOW, seed=number).match
+        for _ in range(6):
+            match = Match.get_by_id(match.id)
+            state = rules.load(match.state)
+            seat = min(rules.to_move(state))
+            move = chooser.choice(list(rules.legal_moves(state, seat)))
+            submit_move(match.id, seat, rules.format_move(state, move), match.ply, NOW)
+        ids.append(match.id)
+    OutboxMessage.delete().execute()
+    return ids
+
+
+def queue(match_ids: list[int], count: int, round_number: int) -> None:
+    rows = []
+    for index in range(count):
+        match = Match.get_by_id(match_ids[index % len(match_ids)])
+        seat = Seat.get(Seat.match == match, Seat.seat == match.to_move[0])
+        rows.append({"match": match.id, "seat": seat.seat, "ply": match.ply,
+                     "to_address": f"p{index}@example.org", "template": "your_turn",
+                     "params": {"d": 1780574400, "ev": 1},
+                     "status": MessageStatus.PENDING, "next_attempt_at": NOW,
+                     "created_at": NOW})
+    with database.atomic():
+        OutboxMessage.insert_many(rows).execute()
+
+
+def time_outbox(settings: object, composer: Composer, count: int) -> float:
+    sender = SMTPSender(settings)  # type: ignore[arg-type]
+    started = time.perf_counter()
+    sent = 0
+    while sent < count:
+        report = deliver_due(settings, sender, composer, NOW)  # type: ignore[arg-type]
+        if report.sent == 0:
+            raise SystemExit(f"the outbox stopped after {sent} of {count} mails: {report}")
+        sent += report.sent
+    return count / (time.perf_counter() - started)
+
+
+def time_raw(host: str, port: int, messages: list[object]) -> float:
+    started = time.perf_counter()
+    with smtplib.SMTP(host, port) as smtp:
+        for message in messages:
+            smtp.send_message(message)  # type: ignore[arg-type]
+    return len(messages) / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--database-url")
+    parser.add_argument("--mails", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--game", default="mimic")
+    args = parser.parse_args()
+    host, port = "127.0.0.1", free_port()
+    # The server runs in its own process: in this one, it would wait for the GIL while the
+    # outbox renders, and the figure would measure that contention instead.
+    server = subprocess.Popen([sys.executable, "-m", "aiosmtpd", "-n", "-l", f"{host}:{port}",
+                               "-c", "aiosmtpd.handlers.Sink"])
+    wait_for(host, port)
+    with tempfile.TemporaryDirectory() as folder:
+        url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
+        settings = load_settings({"database_url": url, "secret_key": SECRET,
+                                  "smtp_host": host, "smtp_port": port,
+                                  "outbox_batch_size": 100, "instance_path": folder},
+                                 environ={})
+        match_ids = build(url, args.game, args.mails)
+        composer = Composer(settings)
+        # The raw loop sends messages exactly like the outbox's, built beforehand.
+        queue(match_ids, args.mails, -1)
+        sample = [composer.to_email(m, NOW) for m in OutboxMessage.select().order_by(
+            OutboxMessage.id)]
+        OutboxMessage.delete().execute()
+        size = sum(len(m.as_bytes()) for m in sample) // len(sample)
+        print(f"{args.mails} mails of about {size:,} bytes ({args.game}), "
+              f"{settings.outbox_batch_size} per batch, database {url.split(':')[0]}")
+        ratios = []
+        for number in range(args.rounds):
+            raw = time_raw(host, port, sample)
+            queue(match_ids, args.mails, number)
+            ours = time_outbox(settings, composer, args.mails)
+            ratios.append(ours / raw)
+            print(f"round {number + 1}: outbox {ours:7.1f} mails/s, raw smtplib "
+                  f"{raw:7.1f} mails/s, ratio {ours / raw:.2f}")
+        print(f"outbox ÷ raw smtplib: median {statistics.median(ratios):.2f} "
+              f"(spread {min(ratios):.2f} to {max(ratios):.2f} over {args.rounds} rounds; "
+              f"target ≥ 0.5)")
+    server.terminate()
+    server.wait()
+
+
+def wait_for(host: str, port: int) -> None:
+    for _ in range(100):
+        try:
+            socket.create_connection((host, port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"the SMTP server did not start on {host}:{port}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""Square-board geometry for the SVG board partials, computed in Python and kept.
+
+The `grid` macro in `templates/games/_board.html` used to call a Jinja macro for every
+coordinate of every square (a 10 by 10 board: several hundred macro calls per page, most of a
+play page's time). The frame of a board (squares, highlights, marks, coordinates and click targets)
+depends only on its size, side, highlights, marks, label and clickability, so it is built here
+once as markup and reused; the macros keep their names and output, byte for byte. Every
+Jinja environment that renders board partials calls `install` (web and mail).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from functools import lru_cache
+
+import jinja2
+from markupsafe import Markup, escape
+
+CELL = 40
+MARGIN = 24
+FILES = "abcdefghijklmnopqrs"
+_CACHED_FRAMES = 512
+
+
+def square_x(square: str, files: int, ranks: int, flip: bool = False) -> int:
+    index = FILES.index(square[0])
+    return MARGIN + CELL * ((files - 1 - index) if flip else index)
+
+
+def square_y(square: str, files: int, ranks: int, flip: bool = False) -> int:
+    rank = int(square[1:]) - 1
+    return MARGIN + CELL * (rank if flip else (ranks - 1 - rank))
+
+
+def grid_head(files: int, ranks: int, flip: bool, highlight: Collection[str],
+              marked: Collection[str], label: str, clickable: bool) -> Markup:
+    """The board up to where the game draws its pieces."""
+    return _head(files, ranks, bool(flip), _key(highlight), _key(marked), str(label),
+                 bool(clickable))
+
+
+def grid_tail(files: int, ranks: int, flip: bool, clickable: bool) -> Markup:
+    """The board after the pieces: click targets (if any) and the end of the SVG."""
+    return _tail(files, ranks, bool(flip), bool(clickable))
+
+
+def _key(squares: Collection[str]) -> tuple[str, ...] | str:
+    # A string stays a string: `in` then tests substrings, as the template always did.
+    return squares if isinstance(squares, str) else tuple(squares)
+
+
+@lru_cache(maxsize=_CACHED_FRAMES)
+def _head(files: int, ranks: int, flip: bool, highlight: tuple[str, ...] | str,
+          marked: tuple[str, ...] | str, label: str, clickable: bool) -> Markup:
+    width, height = files * CELL + 2 * MARGIN, ranks * CELL + 2 * MARGIN
+    parts = [
+        f'\n<svg class="board{" clickable" if clickable else ""}" '
+        f'xmlns="http://www.w3.org/2000/svg" role="{"group" if clickable else "img"}" '
+        f'aria-label="{escape(label)}"\n     viewBox="0 0 {width} {height}">\n'
+        f'  <rect x="0" y="0" width="{width}" height="{height}" fill="#f4efe4"/>'
+    ]
+    for r in range(ranks):
+        for f in range(files):
+            square = FILES[f] + str(r + 1)
+            x, y = square_x(square, files, ranks, flip), square_y(square, files, ranks, flip)
+            fill = "#d9c6a0" if (f + r) % 2 == 0 else "#ece0c6"
+            parts.append(f'\n  <rect x="{x}" y="{y}" width="{CELL}" height="{CELL}"\n'
+                         f'        fill="{fill}"><title>{square}</title></rect>')
+            if square in highlight:
+                parts.append(f'\n  <rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
+                             'fill="#f2d14b" fill-opacity="0.55"/>')
+            if square in marked:
+                parts.append(f'\n  <circle cx="{x + CELL // 2}" cy="{y + CELL // 2}" r="6" '
+                             'fill="#2e8b57" fill-opacity="0.7"/>')
+    for f in range(files):
+        x = square_x(FILES[f] + "1", files, ranks, flip) + CELL // 2
+        for y in (MARGIN - 8, MARGIN + ranks * CELL + 17):
+            parts.append(f'\n  <text x="{x}" y="{y}" text-anchor="middle" font-size="13" '
+                         f'fill="#555">{FILES[f]}</text>')
+    for r in range(ranks):
+        y = square_y("a" + str(r + 1), files, ranks, flip) + CELL // 2 + 5
+        parts.append(f'\n  <text x="{MARGIN - 6}" y="{y}" text-anchor="end" font-size="13" '
+                     f'fill="#555">{r + 1}</text>')
+        parts.append(f'\n  <text x="{MARGIN + files * CELL + 6}" y="{y}" text-anchor="start" '
+                     f'font-size="13" fill="#555">{r + 1}</text>')
+    parts.append("\n  ")
+    return Markup("".join(parts))
+
+
+@lru_cache(maxsize=_CACHED_FRAMES)
+def _tail(files: int, ranks: int, flip: bool, clickable: bool) -> Markup:
+    parts = []
+    if clickable:
+        for r in range(ranks):
+            for f in range(files):
+                square = FILES[f] + str(r + 1)
+                parts.append(f'\n  <rect class="hit" data-click="{square}" '
+                             f'x="{square_x(square, files, ranks, flip)}" '
+                             f'y="{square_y(square, files, ranks, flip)}" width="{CELL}" '
+                             f'height="{CELL}" fill="#2e8b57" fill-opacity="0"/>')
+    parts.append("\n</svg>")
+    return Markup("".join(parts))
+
+
+def install(env: jinja2.Environment) -> jinja2.Environment:
+    """Give a template environment (the web app's, the mail composer's) what the board
+    partials call."""
+    env.globals.update(board_grid_head=grid_head, board_grid_tail=grid_tail,
+                       board_x=square_x, board_y=square_y)
+    return env

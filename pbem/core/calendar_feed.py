@@ -1,0 +1,52 @@
+"""Each player's secret calendar feed: an event at every deadline where they owe a move, with
+an alarm at the time the reminder mail is due. Calendar clients poll the URL; the feed carries
+only the public match page, never the private seat link (calendars get shared and synced)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from icalendar import Alarm, Calendar, Event
+
+from pbem.core.clocks import reminder_lead
+from pbem.core.models import Match, MatchStatus, Player, Seat
+from pbem.games import get_rules
+
+EVENT_LENGTH = timedelta(minutes=15)
+
+
+def calendar_for(player: Player, base_url: str, domain: str, now: datetime) -> bytes:
+    calendar = Calendar()
+    calendar.add("prodid", "-//pbem//deadlines//EN")
+    calendar.add("version", "2.0")
+    calendar.add("x-wr-calname", "pbem: my deadlines")
+    calendar.add("refresh-interval", timedelta(hours=1), parameters={"VALUE": "DURATION"})
+    calendar.add("x-published-ttl", "PT1H")
+    owed = (Seat.select(Seat, Match).join(Match)
+            .where(Seat.player == player.id, Seat.deadline.is_null(False),
+                   Match.status == MatchStatus.ACTIVE)
+            .order_by(Seat.deadline))
+    for seat in owed:
+        match = seat.match
+        title = get_rules(match.game).title
+        assert seat.deadline is not None  # the query reads only seats with a deadline
+        due = seat.deadline.replace(tzinfo=UTC)
+        event = Event()
+        event.add("uid", f"deadline.m{match.id}.s{seat.seat}.p{match.ply}@{domain}")
+        event.add("dtstamp", now.replace(tzinfo=UTC))
+        event.add("dtstart", due - EVENT_LENGTH)
+        event.add("dtend", due)
+        event.add("summary", f"Move due: {title}, match #{match.id}")
+        event.add("description", f"Your move in {title}, match #{match.id}, is due by "
+                  f"{due:%a %d %b %Y, %H:%M} UTC. Open it from your last turn email, or see "
+                  f"the match at {base_url}/matches/{match.id}")
+        event.add("url", f"{base_url}/matches/{match.id}")
+        alarm = Alarm()
+        alarm.add("action", "DISPLAY")
+        alarm.add("description", f"Your move in {title}, match #{match.id}, is due soon")
+        lead = reminder_lead(timedelta(seconds=seat.allowance_seconds))
+        # Relative to the event's start, which every client supports (RELATED=END is not).
+        alarm.add("trigger", EVENT_LENGTH - lead)
+        event.add_component(alarm)
+        calendar.add_component(event)
+    return calendar.to_ical()

@@ -1,0 +1,82 @@
+"""Signed links in mail that need no sign-in: mail preferences, one-click unsubscribe, and each
+player's secret calendar feed.
+
+Preference and unsubscribe links are stateless itsdangerous signatures of the player's id,
+each under its own purpose key, so an unsubscribe link cannot open the preferences page. The
+calendar link is an HMAC of the player's id and a generation that revoking bumps. Nothing here
+is stored: a link is derived again whenever a mail or page shows it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from pbem.core.keys import Purpose, purpose_key
+from pbem.core.models import Player
+from pbem.errors import NotFoundError
+
+PREFERENCES = Purpose.MAIL_PREFERENCES
+UNSUBSCRIBE = Purpose.UNSUBSCRIBE
+CALENDAR = Purpose.CALENDAR_FEED
+MAX_LINK_TOKEN = 200
+
+
+def preferences_token(secret: str, player_id: int) -> str:
+    return _serializer(secret, PREFERENCES).dumps(player_id)
+
+
+def unsubscribe_token(secret: str, player_id: int) -> str:
+    return _serializer(secret, UNSUBSCRIBE).dumps(player_id)
+
+
+def player_for_preferences(secret: str, token: str) -> Player:
+    return _player(_load(secret, PREFERENCES, token))
+
+
+def player_for_unsubscribe(secret: str, token: str) -> Player:
+    return _player(_load(secret, UNSUBSCRIBE, token))
+
+
+def calendar_token(secret: str, player: Player) -> str:
+    message = f"{player.id}:{player.calendar_generation}".encode()
+    digest = hmac.new(purpose_key(secret, CALENDAR), message, hashlib.sha256).digest()
+    return f"{player.id}-" + base64.urlsafe_b64encode(digest[:24]).decode()
+
+
+def player_for_calendar(secret: str, token: str) -> Player:
+    """The player whose feed `token` opens; NotFoundError if wrong or revoked."""
+    number, _, _ = token.partition("-")
+    wellformed = len(token) <= MAX_LINK_TOKEN and number.isascii() and number.isdigit() and (
+        len(number) <= 18)
+    player = Player.get_or_none(Player.id == int(number)) if wellformed else None
+    if player is None or not hmac.compare_digest(
+            token, calendar_token(secret, player)):
+        raise NotFoundError("This calendar link is not valid (or was replaced by a new one).")
+    return player
+
+
+def _serializer(secret: str, purpose: Purpose) -> URLSafeSerializer:
+    return URLSafeSerializer(purpose_key(secret, purpose), salt=purpose.value)
+
+
+def _load(secret: str, purpose: Purpose, token: str) -> int:
+    if not token or len(token) > MAX_LINK_TOKEN:
+        raise NotFoundError("This link is not valid. Check that you copied it whole.")
+    try:
+        value = _serializer(secret, purpose).loads(token)
+    except BadSignature:
+        raise NotFoundError("This link is not valid. Check that you copied it whole.") from None
+    if not isinstance(value, int):
+        raise NotFoundError("This link is not valid.")
+    return value
+
+
+def _player(player_id: int) -> Player:
+    player = Player.get_or_none(Player.id == player_id)
+    if player is None:
+        raise NotFoundError("This link is for a player who no longer exists.")
+    return player

@@ -1,0 +1,271 @@
+"""What a queued mail shows: its template context, built when it is rendered.
+
+An outbox row holds only (template, recipient, match, seat, ply, small params); everything else
+is read back here: the position after `ply` (replayed by `state_after` when the match has moved
+on), the recipient seat's own view of it, the move's events that seat may see, the result.
+Rendering the same row twice gives the same mail (times are as of the row's `created_at`), so
+the admin pages can show what was sent without storing it. The mail layer adds the links.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from peewee import Tuple
+
+from pbem.core.clocks import TimeControl, deadline_info
+from pbem.core.matches import state_after
+from pbem.core.models import Match, Move, OutboxMessage, Player, Seat
+from pbem.core.notify import describe_outcome
+from pbem.games import get_rules
+from pbem.games.base import Event, GameRules, Outcome
+
+MAX_LISTED_MOVES = 30
+_DAY = "%a %d %b %Y, %H:%M UTC"
+
+
+class RenderCache:
+    """Rows and positions shared by the mails of one batch (most are about the same few
+    matches and plies), so a batch reads and replays each once."""
+
+    def __init__(self) -> None:
+        self.matches: dict[int, Match] = {}
+        self.seats: dict[int, list[Seat]] = {}
+        self.states: dict[tuple[int, int], Any] = {}
+        self.players: dict[str, Player | None] = {}
+        self.moves: dict[tuple[int, int], Move | None] = {}
+
+    def prefetch(self, messages: Sequence[OutboxMessage]) -> None:
+        """Read every match, seat, player and move a batch needs in three queries."""
+        match_ids = {m.match_id for m in messages if m.match_id is not None}
+        if not match_ids:
+            return
+        for match in Match.select().where(Match.id.in_(match_ids)):
+            self.matches[match.id] = match
+        seats = (Seat.select(Seat, Player).join(Player)
+                 .where(Seat.match.in_(match_ids)).order_by(Seat.match, Seat.seat))
+        for seat in seats:
+            self.seats.setdefault(seat.match_id, []).append(seat)
+        wanted = {(m.match_id, m.ply) for m in messages
+                  if m.match_id is not None and m.ply and (m.params or {}).get("ev")}
+        for key in wanted:
+            self.moves[key] = None
+        if wanted:
+            for move in (Move.select(Move.match, Move.ply, Move.events)
+                         .where(Tuple(Move.match, Move.ply).in_(list(wanted)))):
+                self.moves[(move.match_id, move.ply)] = move
+
+    def move(self, match_id: int, ply: int) -> Move | None:
+        if (match_id, ply) not in self.moves:
+            self.moves[(match_id, ply)] = Move.get_or_none(Move.match == match_id,
+                                                           Move.ply == ply)
+        return self.moves[(match_id, ply)]
+
+    def match(self, match_id: int) -> Match:
+        if match_id not in self.matches:
+            self.matches[match_id] = Match.get_by_id(match_id)
+        return self.matches[match_id]
+
+    def seat_rows(self, match: Match) -> list[Seat]:
+        if match.id not in self.seats:
+            self.seats[match.id] = match.seat_rows()
+        return self.seats[match.id]
+
+    def state(self, match: Match, ply: int) -> Any:
+        key = (match.id, ply)
+        if key not in self.states:
+            self.states[key] = state_after(match, min(ply, match.ply))
+        return self.states[key]
+
+    def player(self, address: str) -> Player | None:
+        if address not in self.players:
+            self.players[address] = Player.get_or_none(Player.email == address)
+        return self.players[address]
+
+
+def context_for(message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
+    params = message.params or {}
+    if message.match_id is None:
+        if message.template == "digest":
+            return _digest_context(message, params, cache)
+        return dict(params)  # an account mail (sign-in, invitation): its few names and ids
+    match = cache.match(message.match_id)
+    rules = get_rules(match.game)
+    ply = match.ply if message.ply is None else message.ply
+    state = cache.state(match, ply)
+    seats = cache.seat_rows(match)
+    seat = seats[message.seat or 0]  # every mail about a match goes to one of its seats
+    context = _seat_context(match, rules, state, seat, seats, ply, params, message.created_at)
+    if params.get("ev"):
+        context["events"] = _events(cache.move(match.id, ply), rules, seat.seat)
+    build = _KINDS.get(message.template)
+    if build is not None:
+        build(context, match, rules, state, seat, seats, params)
+    else:
+        # Other kinds (a match's life, a re-issued link) keep their few words in `params`.
+        context.update({name: value for name, value in params.items()
+                        if name not in _RESERVED})
+    return context
+
+
+def recipient(message: OutboxMessage, cache: RenderCache) -> Player | None:
+    if message.match_id is not None and message.seat is not None:
+        return cache.seat_rows(cache.match(message.match_id))[message.seat].player
+    return cache.player(message.to_address)
+
+
+# --- per kind ---------------------------------------------------------------------------------
+
+def _turn(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
+          seats: list[Seat], params: dict[str, Any]) -> None:
+    moves = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
+    context["legal_moves"] = moves[:MAX_LISTED_MOVES]
+    context["more_moves"] = max(0, len(moves) - MAX_LISTED_MOVES)
+
+
+def _result(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
+            seats: list[Seat], params: dict[str, Any]) -> None:
+    stored = match.result or {"winners": [], "scores": [0] * len(seats), "reason": "ended"}
+    outcome = Outcome(frozenset(stored["winners"]), tuple(stored["scores"]), stored["reason"])
+    context["result"] = describe_outcome(rules, state, outcome, seats)
+    context["you_won"] = seat.seat in outcome.winners
+
+
+def _adjudication(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
+                  seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
+    late = params.get("late", seat.seat)
+    context.update(late_label=rules.seat_label(state, late), late_is_you=seat.seat == late,
+                   cause=params.get("cause", "timeout"))
+
+
+def _ruling(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
+            seats: list[Seat], params: dict[str, Any]) -> None:
+    late = params.get("late", seat.seat)
+    context.update(late_label=rules.seat_label(state, late), ruling=params.get("ruling", ""),
+                   ruling_text=params.get("ruling_text", "an admin has ruled"),
+                   reason=params.get("reason", "(no longer kept)"),
+                   new_deadline=deadline_info(_when(params.get("new_deadline")),
+                                              match.time_control, seat.player.timezone,
+                                              context["written"]))
+
+
+def _vacation(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
+              seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
+    away = params.get("away", 0)
+    context.update(away_label=rules.seat_label(state, away),
+                   away_name=params.get("away_name", seats[away].player.public_name),
+                   starts=_day(params.get("starts")), ends=_day(params.get("ends")))
+
+
+def _inbound_answer(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
+                    seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
+    """An answer to a player's reply (mailin.py): what was done or why not, the position,
+    and the moves and commands they may send next."""
+    from pbem.core.mailin import COMMANDS
+
+    context.update({name: value for name, value in params.items() if name not in _RESERVED})
+    context.update(kind=params.get("answer", "help"), commands=COMMANDS, live=match.is_live)
+    if match.is_live and seat.seat in rules.to_move(state):
+        _turn(context, match, rules, state, seat, seats, params)
+    else:
+        context.update(legal_moves=[], more_moves=0)
+
+
+_KINDS = {"your_turn": _turn, "reminder": _turn, "result": _result,
+          "adjudication": _adjudication, "ruling": _ruling, "vacation": _vacation,
+          "inbound_answer": _inbound_answer}
+# Params that steer rendering rather than fill the template.
+_RESERVED = frozenset({"deadline", "ev", "parent", "answer"})
+
+
+# --- shared -----------------------------------------------------------------------------------
+
+def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat, seats: list[Seat],
+                  ply: int, params: dict[str, Any], written: datetime) -> dict[str, Any]:
+    view = rules.view(state, seat.seat)
+    deadline = (_from_epoch(params["d"]) if "d" in params
+                else _when(params.get("deadline")))  # rows queued before 0042 hold ISO text
+    return {
+        "deadline": deadline_info(deadline, match.time_control, seat.player.timezone, written),
+        "time_control": TimeControl.of_match(match.time_control).describe(),
+        "match": match.id,
+        "game": match.game,
+        "title": rules.title,
+        "seat": seat.seat,
+        "seat_label": rules.seat_label(state, seat.seat),
+        "ply": ply,
+        "players": [{"seat": other.seat, "name": other.player.public_name,
+                     "label": rules.seat_label(state, other.seat),
+                     "undeliverable": _undeliverable(other.player)} for other in seats],
+        "view": view,
+        "board_text": rules.render_text(view),
+        "to_move": sorted(rules.to_move(state)),
+        "events": [],
+        "written": written,
+    }
+
+
+def _events(move: Move | None, rules: GameRules, seat: int) -> list[str]:
+    if move is None:
+        return []
+    events = [Event(e["kind"], e["data"],
+                    None if e["visible_to"] is None else frozenset(e["visible_to"]))
+              for e in move.events]
+    return [rules.describe_event(event) for event in events if event.is_visible_to(seat)]
+
+
+def _digest_context(message: OutboxMessage, params: dict[str, Any],
+                    cache: RenderCache) -> dict[str, Any]:
+    player = cache.player(message.to_address)
+    zone = player.timezone if player else None
+    acts, results = [], []
+    for match_id, seat_number, deadline in params.get("acts", []):
+        item = _digest_item(cache, match_id, seat_number)
+        if item is not None:
+            match = cache.match(match_id)
+            item["deadline"] = deadline_info(_when(deadline), match.time_control, zone,
+                                             message.created_at)
+            acts.append(item)
+    for match_id, seat_number in params.get("results", []):
+        item = _digest_item(cache, match_id, seat_number)
+        if item is not None:
+            match = cache.match(match_id)
+            rules = get_rules(match.game)
+            seats = cache.seat_rows(match)
+            _result(item, match, rules, cache.state(match, match.ply), seats[seat_number],
+                    seats, {})
+            results.append(item)
+    return {"acts": acts, "results": results, "since": _day(params.get("since")),
+            "name": player.public_name if player else message.to_address}
+
+
+def _digest_item(cache: RenderCache, match_id: int, seat_number: int) -> dict[str, Any] | None:
+    match = Match.get_or_none(Match.id == match_id)
+    if match is None:
+        return None
+    cache.matches.setdefault(match_id, match)
+    rules = get_rules(match.game)
+    seats = cache.seat_rows(match)
+    state = cache.state(match, match.ply)
+    return {"match": match_id, "seat": seat_number, "title": rules.title,
+            "seat_label": rules.seat_label(state, seat_number),
+            "opponents": [other.player.public_name for other in seats
+                          if other.seat != seat_number]}
+
+
+def _undeliverable(player: Player) -> bool:
+    return getattr(player, "undeliverable_at", None) is not None
+
+
+def _from_epoch(seconds: int) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC).replace(tzinfo=None)
+
+
+def _when(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def _day(text: str | None) -> str:
+    return datetime.fromisoformat(text).strftime(_DAY) if text else ""

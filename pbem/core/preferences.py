@@ -1,0 +1,161 @@
+"""Mail preferences: which events mail a player at once, which wait for the daily digest, and
+which are not mailed at all; one-click unsubscribe; undeliverable addresses.
+
+Every kind of mail belongs to a category. A player's preference is one of:
+
+- `each`: every mail, as it happens;
+- `turns` (the default): only when they must act (their turn, offers), reminders, rulings and
+  results;
+- `digest`: one mail a day at the hour they chose, in their zone, listing every match where
+  they must act and the results since the last digest (digest.py); offers and rulings still
+  come at once, and so does a reminder when less than 24 hours remain;
+- `off`: only reminders and rulings (what a player must not miss to keep their seat).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pbem.core.db import write_transaction
+from pbem.core.models import Player
+from pbem.errors import InvalidRequestError, NotFoundError
+
+
+class MailPreference:
+    EACH = "each"
+    TURNS = "turns"
+    DIGEST = "digest"
+    OFF = "off"
+    ALL = (EACH, TURNS, DIGEST, OFF)
+    DEFAULT = TURNS
+    LABELS = {
+        EACH: "Every event, as it happens",
+        TURNS: "Only when I must act, plus reminders, offers, rulings and results",
+        DIGEST: "One digest a day (reminders under 24 hours, offers and rulings still at once)",
+        OFF: "Nothing but reminders and rulings",
+    }
+
+
+# The category of each kind of mail (a template name). A kind not listed counts as an "offer":
+# something the player may need to answer, mailed at once to everyone but `off`.
+CATEGORIES: dict[str, str] = {
+    "welcome": "start",
+    "your_turn": "turn",
+    "reminder": "reminder",
+    "result": "result",
+    "ruling": "ruling",
+    "adjudication": "ruling",
+    "vacation": "news",
+    "aborted": "result",
+    "digest": "digest",
+}
+SENT_AT_ONCE: dict[str, frozenset[str]] = {
+    MailPreference.EACH: frozenset({"start", "turn", "reminder", "result", "ruling", "news",
+                                    "offer", "digest"}),
+    MailPreference.TURNS: frozenset({"start", "turn", "reminder", "result", "ruling", "offer",
+                                     "digest"}),
+    MailPreference.DIGEST: frozenset({"reminder", "ruling", "offer", "digest"}),
+    MailPreference.OFF: frozenset({"reminder", "ruling", "digest"}),
+}
+URGENT = timedelta(hours=24)
+
+
+def sends_now(player: Player, template: str, deadline: datetime | None, now: datetime) -> bool:
+    """Whether a mail of kind `template` goes to `player` at once."""
+    preference = player.mail_pref if player.mail_pref in SENT_AT_ONCE else MailPreference.DEFAULT
+    category = CATEGORIES.get(template, "offer")
+    if category == "reminder" and preference == MailPreference.DIGEST:
+        # The digest lists the match anyway; a reminder comes alone only when it is urgent.
+        return deadline is None or deadline - now <= URGENT
+    return category in SENT_AT_ONCE[preference]
+
+
+def update_preferences(player_id: int, preference: str, digest_hour: int | str | None,
+                       timezone: str | None, now: datetime) -> Player:
+    if preference not in MailPreference.ALL:
+        raise InvalidRequestError(f"{preference!r} is not a mail preference (one of: "
+                                  f"{', '.join(MailPreference.ALL)})")
+    hour = _hour(digest_hour)
+    zone = (timezone or "").strip() or None
+    if zone is not None:
+        _zone(zone)
+    with write_transaction():
+        player = _player(player_id)
+        player.mail_pref, player.digest_hour, player.timezone = preference, hour, zone
+        player.digest_due_at = (next_digest_at(hour, zone, now)
+                                if preference == MailPreference.DIGEST else None)
+        player.save()
+    return player
+
+
+def unsubscribe(player_id: int) -> Player:
+    """One-click unsubscribe: switch to `off`. Idempotent."""
+    with write_transaction():
+        Player.update(mail_pref=MailPreference.OFF, digest_due_at=None).where(
+            Player.id == player_id).execute()
+    return _player(player_id)
+
+
+def revoke_calendar(player_id: int) -> Player:
+    """Replace the player's calendar feed link; the old one stops working."""
+    Player.update(calendar_generation=Player.calendar_generation + 1).where(
+        Player.id == player_id).execute()
+    return _player(player_id)
+
+
+def mark_undeliverable(address: str, reason: str, now: datetime) -> None:
+    """The mail server refused `address` for good (a 5xx): opponents and admins see it."""
+    Player.update(undeliverable_at=now, undeliverable_reason=reason[:200]).where(
+        Player.email == address, Player.undeliverable_at.is_null()).execute()
+
+
+def clear_undeliverable(player_id: int) -> None:
+    """The player proved the address works (they signed in from a mailed link)."""
+    Player.update(undeliverable_at=None, undeliverable_reason=None).where(
+        Player.id == player_id).execute()
+
+
+def undeliverable_players() -> list[Player]:
+    return list(Player.select().where(Player.undeliverable_at.is_null(False))
+                .order_by(Player.undeliverable_at.desc()))
+
+
+def next_digest_at(hour: int, timezone: str | None, now: datetime) -> datetime:
+    """The first `hour`:00 in the player's zone strictly after `now` (naive UTC in and out)."""
+    zone = _zone(timezone) if timezone else UTC
+    local_now = now.replace(tzinfo=UTC).astimezone(zone)
+    day = local_now.date()
+    for _ in range(3):
+        candidate = datetime(day.year, day.month, day.day, hour, tzinfo=zone)
+        due = candidate.astimezone(UTC).replace(tzinfo=None)
+        if due > now:
+            return due
+        day += timedelta(days=1)
+    raise AssertionError("unreachable: a later day always has the hour")
+
+
+def _hour(value: int | str | None) -> int:
+    try:
+        hour = int(value) if value is not None and str(value).strip() != "" else 8
+    except ValueError:
+        raise InvalidRequestError(f"the digest hour must be a whole number from 0 to 23, "
+                                  f"not {value!r}") from None
+    if not 0 <= hour <= 23:
+        raise InvalidRequestError(f"the digest hour must be from 0 to 23, not {hour}")
+    return hour
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InvalidRequestError(f"{name!r} is not a time zone; use a name like "
+                                  f"Europe/Paris or America/New_York") from None
+
+
+def _player(player_id: int) -> Player:
+    player = Player.get_or_none(Player.id == player_id)
+    if player is None:
+        raise NotFoundError(f"There is no player {player_id}.")
+    return player
