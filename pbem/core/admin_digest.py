@@ -32,9 +32,13 @@ def send_if_due(now: datetime, hour: int) -> DigestReport:
         return DigestReport()
     today = now.date().isoformat()
     with write_transaction():
+        # The row exists before it is locked, so workers starting together queue on it
+        # (a lock on a missing row locks nothing).
+        (JobRun.insert(name=JOB, finished_at=now, seconds=0.0, detail={})
+         .on_conflict_ignore().execute())
         query = JobRun.select().where(JobRun.name == JOB)
-        row = (query if is_sqlite() else query.for_update()).first()
-        if row is not None and row.detail.get("day") == today:
+        row = (query if is_sqlite() else query.for_update()).get()
+        if row.detail.get("day") == today:
             return DigestReport()
         stale = console.stale_entries(now, STALE_AFTER)
         recipients = admins_to_mail() if stale else []
@@ -46,10 +50,7 @@ def send_if_due(now: datetime, hour: int) -> DigestReport:
                                  status=MessageStatus.PENDING, next_attempt_at=now,
                                  created_at=now)
         detail = {"day": today, "entries": len(entries), "admins": len(recipients)}
-        if row is None:
-            JobRun.create(name=JOB, finished_at=now, seconds=0.0, detail=detail)
-        else:
-            JobRun.update(finished_at=now, detail=detail).where(JobRun.id == row.id).execute()
+        JobRun.update(finished_at=now, detail=detail).where(JobRun.id == row.id).execute()
     return DigestReport(len(recipients), len(entries) if recipients else 0)
 
 
