@@ -22,6 +22,7 @@ from pbem.core.keys import Purpose, purpose_key
 from pbem.core.limits import Limit, release
 from pbem.core.models import Player, SignInLink
 from pbem.core.players import normalize_email
+from pbem.core.preferences import clear_undeliverable
 from pbem.errors import NotFoundError
 
 LIFETIME = timedelta(minutes=30)
@@ -90,7 +91,10 @@ def redeem(token: str, now: datetime) -> Player:
                    SignInLink.expires_at > now).execute())
     if used != 1:
         raise NotFoundError(_SPENT)
-    return Player.for_email(link.email, now)
+    player = Player.for_email(link.email, now)
+    # The link came through: the address works again, whatever bounced before.
+    clear_undeliverable(player.id)
+    return player
 
 
 def prune(now: datetime) -> int:

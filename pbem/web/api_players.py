@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response
 from pbem.core import challenges, players, seeks
 from pbem.core.challenges import ChallengeRequest
 from pbem.core.models import Player
+from pbem.core.preferences import update_preferences
 from pbem.core.tokens import token_for
 from pbem.errors import InvalidRequestError
 from pbem.web.auth import current_player, player_required
@@ -26,6 +27,7 @@ bp = Blueprint("api_players", __name__, url_prefix="/api")
 
 CHALLENGE_FIELDS: dict[str, type] = {"game": str, "opponents": list, "options": dict,
                                      "clock": str, "on_timeout": str, "seat_order": str}
+SETTINGS_FIELDS = ("mail_pref", "digest_hour", "timezone")
 SEEK_FIELDS: dict[str, type] = {"game": str, "options": dict, "clock": str, "players": int,
                                 "on_timeout": str}
 
@@ -48,6 +50,37 @@ def me() -> Response:
             "sent": [challenges.describe(c, player) for c in challenges.sent(player)],
         },
     }))
+
+
+@bp.put("/me/settings")
+@player_required
+def mail_settings() -> Response:
+    """Mail preferences: `{"mail_pref": "each"|"turns"|"digest"|"off", "digest_hour": 0-23,
+    "timezone": "Europe/Paris" or null}`; fields left out keep their value."""
+    body = request.get_json(silent=True) if request.is_json else None
+    if not isinstance(body, dict):
+        raise InvalidRequestError('send a JSON object with Content-Type: application/json, '
+                                  'like {"mail_pref": "digest", "digest_hour": 8}')
+    unknown = sorted(set(body) - set(SETTINGS_FIELDS))
+    if unknown:
+        raise InvalidRequestError(f"unknown field(s): {', '.join(unknown)} "
+                                  f"(known: {', '.join(SETTINGS_FIELDS)})")
+    if not isinstance(body.get("mail_pref", ""), str):
+        raise InvalidRequestError('"mail_pref" must be one of "each", "turns", "digest", "off"')
+    player = _player()
+    hour = body.get("digest_hour", player.digest_hour)
+    if isinstance(hour, bool) or not isinstance(hour, int):
+        raise InvalidRequestError('"digest_hour" must be a whole number from 0 to 23')
+    zone = body.get("timezone", player.timezone)
+    if zone is not None and not isinstance(zone, str):
+        raise InvalidRequestError('"timezone" must be a zone name like "Europe/Paris" or null')
+    updated = update_preferences(player.id, body.get("mail_pref", player.mail_pref), hour,
+                                 zone, now())
+    return _private(jsonify({"mail_pref": updated.mail_pref,
+                             "digest_hour": updated.digest_hour,
+                             "timezone": updated.timezone,
+                             "next_digest_at": updated.digest_due_at.isoformat() + "Z"
+                             if updated.digest_due_at else None}))
 
 
 @bp.post("/challenges")

@@ -1,0 +1,51 @@
+"""PUT /api/me/settings: a player sets their mail preferences with a Bearer token; bad bodies
+get a problem+json 400 and change nothing. Signing in clears an undeliverable mark."""
+
+from __future__ import annotations
+
+from pbem.core import api_tokens
+from pbem.core.models import Player
+from pbem.core.preferences import mark_undeliverable
+from tests.conftest import START
+
+ANN = "ann@example.org"
+
+
+def bearer(settings) -> dict[str, str]:
+    _, token = api_tokens.create(settings.secret_key, Player.for_email(ANN, START), "tests",
+                                 START)
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_player_sets_mail_preferences_through_the_api(settings, client) -> None:
+    headers = bearer(settings)
+    reply = client.put("/api/me/settings", headers=headers,
+                       json={"mail_pref": "digest", "digest_hour": 7, "timezone": "Asia/Tokyo"})
+    assert reply.status_code == 200
+    assert reply.get_json() == {"mail_pref": "digest", "digest_hour": 7,
+                                "timezone": "Asia/Tokyo", "next_digest_at": reply.get_json()[
+                                    "next_digest_at"]}
+    ann = Player.get(Player.email == ANN)
+    assert (ann.mail_pref, ann.digest_hour, ann.timezone) == ("digest", 7, "Asia/Tokyo")
+    assert ann.digest_due_at is not None
+    for bad in ({"mail_pref": "sometimes"}, {"digest_hour": 25}, {"digest_hour": "7"},
+                {"timezone": "Mars/Base"}, {"colour": "red"}, []):
+        refused = client.put("/api/me/settings", headers=headers, json=bad)
+        assert refused.status_code == 400, bad
+        assert refused.mimetype == "application/problem+json"
+    assert Player.get(Player.email == ANN).mail_pref == "digest"
+    assert client.put("/api/me/settings", json={"mail_pref": "off"}).status_code == 401
+
+
+def test_signing_in_clears_an_undeliverable_address(settings, worker, smtp) -> None:
+    from pbem.core.signin import redeem, request_link
+    from tests.support.players import last_mail, link_in
+
+    Player.for_email(ANN, START)
+    mark_undeliverable(ANN, "550 no such mailbox", START)
+    assert Player.get(Player.email == ANN).undeliverable_at == START
+    request_link(settings, ANN, "tests", START)
+    worker.send_outbox()
+    token = link_in(last_mail(smtp, ANN), "/signin/").split("/signin/", 1)[1]
+    redeem(token, START)
+    assert Player.get(Player.email == ANN).undeliverable_at is None
