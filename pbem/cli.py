@@ -221,8 +221,11 @@ def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
             return _fail("the passwords differ; nothing was changed", USAGE)
     bind_database(settings.database_url)
     with database.connection_context():
-        admin = create_admin(args.email, password, utcnow())
-    print(f"admin {admin.email} can now log in at {settings.base_url}/admin")
+        try:
+            admin = create_admin(args.email, password, utcnow(), role=args.role)
+        except PbemError as error:
+            return _fail(str(error), USAGE)
+    print(f"{admin.role} {admin.email} can now log in at {settings.base_url}/admin")
     return 0
 
 
@@ -418,6 +421,8 @@ def _parser() -> argparse.ArgumentParser:
     admin_create = admin.add_parser("create", help="create an admin, or set their password "
                                                    "(from PBEM_ADMIN_PASSWORD or a prompt)")
     admin_create.add_argument("email")
+    admin_create.add_argument("--role", choices=("admin", "moderator"), default="admin",
+                              help="admin: every page; moderator: the queue and matches only")
     admin_create.set_defaults(handler=cmd_admin_create)
 
     adjudicate = commands.add_parser(

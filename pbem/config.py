@@ -69,6 +69,12 @@ class Settings:
     autoplay_limit: int = 3
     after_autoplay_limit: str = "adjudicate"
     max_extension_days: int = 30
+    # /healthz reports unhealthy when the worker's last sweep is older than this.
+    health_max_heartbeat_seconds: int = 600
+    # A Bearer token that may read /admin/metrics without an admin login (empty: none may).
+    metrics_token: str = ""
+    # The hour (UTC) of the daily mail to admins about queue entries older than a day.
+    queue_digest_hour: int = 8
     # Reply by email (see pbem/mail/addresses.py and pbem/mail/inbound/).
     reply_address: str = ""
     inbound_require_sender_match: bool = True

@@ -10,6 +10,7 @@ item is claimed by a row lock or a conditional update (see the sweep, the outbox
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -21,9 +22,11 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core import housekeeping
+from pbem.core.admin_digest import DigestReport, send_if_due
 from pbem.core.db import UNAVAILABLE, database, unavailable_reason
 from pbem.core.digest import queue_due_digests
 from pbem.core.housekeeping import HousekeepingReport
+from pbem.core.ops import record_run
 from pbem.core.sessions import SessionPolicy
 from pbem.core.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
@@ -54,7 +57,10 @@ class Worker:
     def send_outbox(self) -> DrainReport:
         try:
             with _connection():
+                started = time.monotonic()
                 report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+                record_run("outbox", time.monotonic() - started, self.clock(),
+                           {"sent": report.sent, "failed": report.failed})
         except UNAVAILABLE as error:
             _log_unavailable("outbox", error)
             return DrainReport()
@@ -67,13 +73,28 @@ class Worker:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
         try:
             with _connection():
+                started = time.monotonic()
                 report = sweep(self.clock(), grace, limits=Limits(
                     self.settings.autoplay_limit, self.settings.after_autoplay_limit))
+                record_run("deadlines", time.monotonic() - started, self.clock(),
+                           {"settled": report.settled, "failed": report.failed})
         except UNAVAILABLE as error:
             _log_unavailable("deadlines", error)
             return SweepReport()
         if any(vars(report).values()):
             log.info("deadlines: %s", vars(report))
+        return report
+
+    def mail_admins(self) -> DigestReport:
+        """The daily mail to admins about queue entries waiting over a day."""
+        try:
+            with _connection():
+                report = send_if_due(self.clock(), self.settings.queue_digest_hour)
+        except UNAVAILABLE as error:
+            _log_unavailable("admin digest", error)
+            return DigestReport()
+        if report.admins:
+            log.info("admin digest: mailed %s admins about old queue entries", report.admins)
         return report
 
     def housekeeping(self) -> HousekeepingReport:
@@ -119,6 +140,7 @@ class Worker:
         inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
         return {"deadlines": self.sweep_deadlines(), "accounts": self.housekeeping(), **inbox,
                 "digests": self.queue_digests(),
+                "admin_digest": self.mail_admins(),
                 "outbox": self.send_outbox()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
@@ -132,6 +154,9 @@ class Worker:
                           seconds=self.settings.deadline_interval_seconds,
                           next_run_time=datetime.now(UTC),
                           misfire_grace_time=300, coalesce=True, max_instances=1)
+        scheduler.add_job(self.mail_admins, "interval", id="admin-digest", minutes=10,
+                          next_run_time=datetime.now(UTC),
+                          misfire_grace_time=3600, coalesce=True, max_instances=1)
         scheduler.add_job(self.housekeeping, "interval", id="accounts",
                           seconds=self.settings.deadline_interval_seconds,
                           next_run_time=datetime.now(UTC),

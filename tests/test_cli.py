@@ -136,6 +136,17 @@ def test_admin_create_takes_the_password_from_the_environment(env, monkeypatch,
     assert "at least 10 characters" in capsys.readouterr().err
 
 
+def test_admin_create_gives_a_moderator_role(env, monkeypatch, capsys) -> None:
+    from pbem.core.models import Admin
+
+    monkeypatch.setenv("PBEM_ADMIN_PASSWORD", "a long enough password")
+    assert main(["admin", "create", "mod@club.org", "--role", "moderator"]) == 0
+    assert capsys.readouterr().out.startswith("moderator mod@club.org")
+    assert Admin.get(Admin.email == "mod@club.org").role == "moderator"
+    assert main(["admin", "create", "ref@club.org"]) == 0
+    assert Admin.get(Admin.email == "ref@club.org").role == "admin"
+
+
 def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> None:
     from datetime import timedelta
 
@@ -157,7 +168,8 @@ def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> Non
     assert "extend" in capsys.readouterr().out
     from pbem.core.models import AuditEntry
 
-    assert (AuditEntry.get().actor, AuditEntry.get().reason) == ("shell", "flu")
+    ruled = AuditEntry.get(AuditEntry.action.startswith("ruling"))
+    assert (ruled.actor, ruled.reason) == ("shell", "flu")
     assert main(["match", "create", "--game", "mimic", "--player", "a@b.org", "--player",
                  "c@d.org", "--clock", "soon"]) == 2
     assert "not a time control" in capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""Admin accounts: email and a salted password hash (werkzeug's scrypt)."""
+"""Admin accounts: email, a salted password hash (werkzeug's scrypt) and a role (`admin`:
+everything; `moderator`: the queue and the matches only)."""
 
 from __future__ import annotations
 
@@ -8,22 +9,26 @@ from datetime import datetime
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from pbem.addresses import check_address
-from pbem.core.models import Admin
+from pbem.core.models import Admin, AdminRole
 from pbem.core.sessions import end_admin_sessions
 from pbem.errors import InvalidRequestError
 
 MIN_PASSWORD = 10
 
 
-def create_admin(email: str, password: str, now: datetime) -> Admin:
+def create_admin(email: str, password: str, now: datetime,
+                 role: str = AdminRole.ADMIN) -> Admin:
     address = check_address(email, dotted_domain=False)
     if len(password) < MIN_PASSWORD:
         raise InvalidRequestError(f"The password needs at least {MIN_PASSWORD} characters.")
+    if role not in AdminRole.ALL:
+        raise InvalidRequestError(f"{role!r} is not a role (one of: {', '.join(AdminRole.ALL)})")
     admin = Admin.get_or_none(Admin.email == address)
     if admin is None:
         return Admin.create(email=address, password_hash=generate_password_hash(password),
-                            created_at=now)
+                            created_at=now, role=role)
     admin.password_hash = generate_password_hash(password)
+    admin.role = role
     admin.save()
     # A new password must shut out whoever knew the old one, including their open browsers.
     end_admin_sessions(admin)
@@ -46,3 +51,8 @@ def _dummy_hash() -> str:
     (worker, shell commands) would pay at start-up though few ever check a password.
     """
     return generate_password_hash("not-a-real-password")
+
+
+def admins_to_mail() -> list[str]:
+    """Every admin and moderator: the queue is theirs to watch."""
+    return [admin.email for admin in Admin.select(Admin.email).order_by(Admin.id)]

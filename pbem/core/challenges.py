@@ -32,6 +32,7 @@ from pbem.core.models import (
     MatchStatus,
     Player,
 )
+from pbem.core.player_admin import check_may_challenge
 from pbem.core.players import is_suppressed, normalize_email
 from pbem.core.signin import derived_token, token_hash
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError, PbemError
@@ -71,6 +72,7 @@ def create_challenge(settings: Settings, challenger: Player, request: ChallengeR
                      now: datetime, seating: Sequence[int] | None = None,
                      rematch_of: Match | None = None) -> Challenge:
     """Check everything, then write the challenge and queue one invitation per invitee."""
+    check_may_challenge(challenger)
     rules = get_rules(request.game)
     control = TimeControl.parse(request.clock)
     if request.on_timeout not in TimeoutPolicy.ALL:

@@ -35,7 +35,8 @@ def start_clock(match: Match, seat: Seat, now: datetime) -> None:
     if seat.allowance_seconds <= 0:
         seat.allowance_seconds = int(TimeControl.of_match(match.time_control).bank.total_seconds())
     seat.owes_since = now
-    _set_deadline(seat, now)
+    if match.paused_at is None:
+        _set_deadline(seat, now)
     seat.save()
 
 
@@ -44,7 +45,9 @@ def stop_clock(match: Match, seat: Seat, now: datetime) -> None:
     if seat.owes_since is None:
         return
     control = TimeControl.of_match(match.time_control)
-    used = running_time(seat.owes_since, now, pauses_for(seat.player_id, seat.owes_since))
+    # While an admin holds the clocks, time stopped running at the pause.
+    until = max(seat.owes_since, match.paused_at) if match.paused_at is not None else now
+    used = running_time(seat.owes_since, until, pauses_for(seat.player_id, seat.owes_since))
     allowance = timedelta(seconds=seat.allowance_seconds)
     seat.allowance_seconds = int(control.allowance_after_move(allowance, used).total_seconds())
     seat.owes_since = seat.deadline = seat.remind_at = None
@@ -58,8 +61,12 @@ def stop_all_clocks(match: Match) -> None:
 
 
 def refresh_deadline(seat: Seat, now: datetime) -> None:
-    """Recompute an owing seat's deadline (after its player declared a vacation)."""
-    _set_deadline(seat, now)
+    """Recompute an owing seat's deadline (after its player declared a vacation, or an
+    admin resumed the clocks or extended the seat). None while the match is paused."""
+    if seat.match.paused_at is not None:
+        seat.deadline = seat.remind_at = None
+    else:
+        _set_deadline(seat, now)
     seat.version += 1
     seat.save()
 

@@ -57,6 +57,9 @@ class Player(BaseModel):
     # Set when the mail server refused the address for good; cleared by signing in again.
     undeliverable_at = peewee.DateTimeField(null=True)
     undeliverable_reason = peewee.CharField(max_length=200, null=True)
+    # Set by an admin: the player may not start new challenges or seeks (answering and
+    # playing go on).
+    challenges_blocked_at = peewee.DateTimeField(null=True)
 
     @classmethod
     def for_email(cls, email: str, now: datetime) -> Player:
@@ -100,6 +103,8 @@ class Match(BaseModel):
     # "win" (someone won) or "draw" (nobody won alone), set with the result by
     # `standings.settle`; the archive filters on it without reading `result`.
     outcome = peewee.CharField(max_length=8, null=True)
+    # Set while an admin holds the clocks (`admin_actions.pause`): no deadline runs.
+    paused_at = peewee.DateTimeField(null=True)
 
     class Meta:
         # The archive pages newest first by id (keyset, never OFFSET) within each filter.
@@ -143,6 +148,9 @@ class Seat(BaseModel):
     # "win", "loss" or "draw" once the match has a result (`standings.settle`): player records
     # and the archive's result filter count these.
     outcome = peewee.CharField(max_length=8, null=True)
+    # The seat's last visit to its page (GET /play/<token>), kept to within a few minutes:
+    # evidence for an admin ruling on a timeout.
+    last_seen_at = peewee.DateTimeField(null=True)
 
     class Meta:
         indexes = ((("match", "seat"), True), (("player", "match"), False))
@@ -266,10 +274,17 @@ class DrawOffer(BaseModel):
     answered_at = peewee.DateTimeField(null=True)
 
 
+class AdminRole:
+    ADMIN = "admin"  # everything
+    MODERATOR = "moderator"  # the queue and the matches only
+    ALL = ("admin", "moderator")
+
+
 class Admin(BaseModel):
     email = peewee.CharField(max_length=254, unique=True)
     password_hash = peewee.CharField(max_length=255)
     created_at = peewee.DateTimeField()
+    role = peewee.CharField(max_length=16, default=AdminRole.ADMIN)
 
 
 class AuditEntry(BaseModel):
@@ -279,8 +294,12 @@ class AuditEntry(BaseModel):
     actor = peewee.CharField(max_length=254)
     action = peewee.CharField(max_length=40)
     match = peewee.ForeignKeyField(Match, null=True, backref="audit", on_delete="CASCADE")
+    match_id: int | None
     reason = peewee.TextField()
     detail = JSONField(default=dict)
+    # The one-time key of the admin form that asked for this action: a second post of the
+    # same form finds it and does nothing (unique, so racing posts cannot both act).
+    action_key = peewee.CharField(max_length=64, null=True, unique=True)
 
 
 class InboundMessage(BaseModel):
@@ -470,10 +489,20 @@ class SeekEntry(BaseModel):
         indexes = ((("seek", "player"), True),)
 
 
+class JobRun(BaseModel):
+    """The last run of each worker job, for `/healthz` and `/admin/metrics`."""
+
+    name = peewee.CharField(max_length=40, unique=True)
+    finished_at = peewee.DateTimeField()
+    seconds = peewee.FloatField()
+    # A job's own counters (the daily admin digest keeps the day it last mailed).
+    detail = JSONField(default=dict)
+
+
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
-    AuditEntry, Heartbeat, DrawOffer, Session, Attempt, SignInLink, ApiToken, Suppression,
-    Challenge, Invite, Seek, SeekEntry, InboundMessage,
+    AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
+    Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage,
 )
 
 

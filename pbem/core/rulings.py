@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem.core import deadlines, notify
+from pbem.core import audit, deadlines, notify
 from pbem.core.changes import Locked, apply_change
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
-    AuditEntry,
     Match,
     MatchStatus,
 )
@@ -56,7 +55,8 @@ class AlreadyRuledError(ConflictError):
 
 def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: datetime,
                 extension: timedelta | None = None, entry_id: int | None = None,
-                max_extension: timedelta = MAX_EXTENSION) -> Adjudication:
+                max_extension: timedelta = MAX_EXTENSION,
+                action_key: str | None = None) -> Adjudication:
     """Rule on a match's open entry (or on entry `entry_id`). Raise a PbemError with a clear
     message if it cannot be; a repeat of a ruling already made is AlreadyRuledError."""
     if ruling not in RULINGS:
@@ -72,9 +72,10 @@ def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: dateti
                                   f"(setting max_extension_days); {extension.days} is too long.")
 
     def rule(door: Locked) -> int:
+        audit.check_fresh(action_key)
         entry = _entry_to_rule(door.match, entry_id)
         apply_ruling(door, entry, ruling, reason, now, extension)
-        _record(door, entry, ruling, reason, actor, now, extension)
+        _record(door, entry, ruling, reason, actor, now, extension, action_key)
         return entry.id
 
     ruled = apply_change(match_id, rule, now)
@@ -195,15 +196,14 @@ def _entry_to_rule(match: Match, entry_id: int | None) -> Adjudication:
 
 
 def _record(door: Locked, entry: Adjudication, ruling: str, reason: str, actor: str,
-            now: datetime, extension: timedelta | None) -> None:
+            now: datetime, extension: timedelta | None, action_key: str | None = None) -> None:
     entry.status = AdjudicationStatus.RULED
     entry.ruling, entry.reason, entry.ruled_by, entry.ruled_at = ruling, reason, actor, now
     entry.save()
     detail = {"seat": entry.seat, "cause": entry.cause, "entry": entry.id}
     if extension is not None:
         detail["extension_seconds"] = int(extension.total_seconds())
-    AuditEntry.create(at=now, actor=actor, action=f"ruling:{ruling}", match=entry.match_id,
-                      reason=reason, detail=detail)
+    audit.record(actor, f"ruling:{ruling}", now, reason, entry.match_id, detail, action_key)
     if ruling in ("award", "draw"):
         return  # the result email already gives the ruling and its reason
     match = door.match

@@ -22,6 +22,7 @@ from pbem.core.db import write_transaction
 from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.matches import create_match
 from pbem.core.models import Player, Seek, SeekEntry, SeekStatus
+from pbem.core.player_admin import check_may_challenge
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 
@@ -31,6 +32,7 @@ RETRIES = 8
 def create_seek(settings: Settings, creator: Player, game: str, options: Mapping[str, Any],
                 clock: str, players: Any, now: datetime,
                 on_timeout: str = TimeoutPolicy.ADJUDICATE) -> Seek:
+    check_may_challenge(creator)
     rules = get_rules(game)
     control = TimeControl.parse(clock)
     if on_timeout not in TimeoutPolicy.ALL:

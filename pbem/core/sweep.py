@@ -23,7 +23,7 @@ from typing import Any
 
 import peewee
 
-from pbem.core import lifecycle_mail, notify
+from pbem.core import audit, lifecycle_mail, notify
 from pbem.core.changes import Locked, apply_change, is_transient, lock_match, retrying
 from pbem.core.db import UNAVAILABLE, write_transaction
 from pbem.core.deadlines import TimeoutPolicy
@@ -158,14 +158,24 @@ def _settle(due: _Due, now: datetime, limits: Limits) -> str:
         if policy == TimeoutPolicy.AUTOPLAY and _autoplay_streak(door.match, due.number,
                                                                  limits.autoplay_limit):
             policy, cause = limits.after_limit, "autoplay-limit"
+        detail = {"seat": due.number, "cause": cause}
         if policy == TimeoutPolicy.AUTOPLAY:
-            autoplay_in(door, due.number, "the clock ran out (autoplay policy)")
+            autoplay_why = "the clock ran out (autoplay policy)"
+            played = autoplay_in(door, due.number, autoplay_why)
+            audit.record(audit.SYSTEM_ACTOR, "autoplay", now, autoplay_why, door.match.id,
+                         {**detail, "move": played})
         elif policy == TimeoutPolicy.FORFEIT:
-            forfeit(door, due.number, _forfeit_reason(door, due.number, cause, limits))
+            why = _forfeit_reason(door, due.number, cause, limits)
+            forfeit(door, due.number, why)
+            audit.record(audit.SYSTEM_ACTOR, "forfeit", now,
+                         why or "the clock ran out (forfeit policy)", door.match.id, detail)
         elif policy == TimeoutPolicy.CLAIM:
             seat.out_of_time_at = now
             seat.save()
             door.then(lambda: lifecycle_mail.queue_claim_available(door, due.number))
+            audit.record(audit.SYSTEM_ACTOR, "out-of-time", now,
+                         "the clock ran out (claim policy): the others may claim the win",
+                         door.match.id, detail)
         else:
             open_entry(door, due.number, cause)
         return "settled"
@@ -181,7 +191,9 @@ def _clear_stray_times(seat: Seat) -> None:
 
 
 def open_entry(door: Locked, seat: int, cause: str) -> None:
-    Adjudication.create(match=door.match, seat=seat, cause=cause, opened_at=door.now)
+    entry = Adjudication.create(match=door.match, seat=seat, cause=cause, opened_at=door.now)
+    audit.record(audit.SYSTEM_ACTOR, "queued", door.now, f"sent to the admin queue ({cause})",
+                 door.match.id, {"seat": seat, "cause": cause, "entry": entry.id})
     door.then(lambda: notify.queue_adjudication_opened(door.match, door.rules, door.state,
                                                        seat, cause, door.now))
 
@@ -198,7 +210,11 @@ def _open_error_entry(due: _Due, now: datetime) -> None:
                                               Adjudication.status == AdjudicationStatus.OPEN,
                                               Adjudication.cause == "error").exists()
         if not already:
-            Adjudication.create(match=match, seat=due.number, cause="error", opened_at=now)
+            entry = Adjudication.create(match=match, seat=due.number, cause="error",
+                                        opened_at=now)
+            audit.record(audit.SYSTEM_ACTOR, "queued", now,
+                         "sent to the admin queue: the sweep could not settle the seat",
+                         match.id, {"seat": due.number, "cause": "error", "entry": entry.id})
 
 
 def _autoplay_streak(match: Match, seat: int, limit: int) -> bool:
@@ -257,6 +273,11 @@ def _extend_for_outage(now: datetime, grace: timedelta) -> int:
         # In the door's order (match, then seat) so this never deadlocks with a change.
         running = (Seat.select().where(Seat.deadline >= last)
                    .order_by(Seat.match, Seat.seat))
-        return sum(_claim(seat, deadline=seat.deadline and seat.deadline + outage,
-                          remind_at=seat.remind_at and seat.remind_at + outage)
-                   for seat in running)
+        extended = sum(_claim(seat, deadline=seat.deadline and seat.deadline + outage,
+                              remind_at=seat.remind_at and seat.remind_at + outage)
+                       for seat in running)
+        audit.record(audit.SYSTEM_ACTOR, "outage-extension", now,
+                     f"the worker was silent for {outage}: running deadlines pushed back",
+                     None, {"seats": extended, "outage_seconds": int(outage.total_seconds()),
+                            "since": last.isoformat()})
+        return extended

@@ -23,6 +23,7 @@ from pbem.web import (
     devmail,
     errors,
     games,
+    health,
     inbound,
     inputs,
     lifecycle,
@@ -75,7 +76,8 @@ def create_app(settings: Settings | None = None,
     @app.before_request
     def _connect() -> None:
         # Static files need no database, so the stylesheet still loads on the 503 page.
-        if request.endpoint != "static":
+        # /healthz reports a database outage itself, as JSON.
+        if request.endpoint not in ("static", "health.healthz"):
             connect_or_unavailable()
 
     @app.teardown_request
@@ -83,7 +85,8 @@ def create_app(settings: Settings | None = None,
         release()
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
-                   admin, auth, signin, me, challenges, seeks, mailprefs, security, errors,
+                   admin, auth, signin, me, challenges, seeks, mailprefs, health, security,
+                   errors,
                    inbound):
         module.init_app(app)
     if settings.development:

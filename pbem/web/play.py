@@ -23,6 +23,7 @@ from pbem.core.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.records import public_record, seat_record
 from pbem.core.tokens import seat_for_token
 from pbem.core.vacations import declare
+from pbem.core.visits import note_visit
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games.base import RulesError
 from pbem.web.clicks import click_moves
@@ -36,6 +37,7 @@ bp = Blueprint("play", __name__)
 @bp.get("/play/<token>")
 def show(token: str) -> Response:
     seat = seat_for_token(token)
+    note_visit(seat, now())
     shown = requested_ply(seat.match.ply)
     record = record_for(seat, shown)
     # `?ply=n` looks back at an earlier position, as spectators see it (a seat's own past

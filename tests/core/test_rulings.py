@@ -46,7 +46,7 @@ def test_rulings_that_end_the_match(db_url: str, ruling, status, winners, templa
     mails = ruling_mails()
     assert sorted(m.to_address for m in mails) == ["ann@example.org", "ben@example.org"]
     assert {m.template for m in mails} == {template}
-    audit = AuditEntry.get()
+    audit = AuditEntry.get(AuditEntry.action.startswith("ruling"))
     assert (audit.actor, audit.action, audit.reason, audit.match_id) == (
         "ref@club.org", f"ruling:{ruling}", "no reply for a week", match.id)
     page = public_record(match, LATER)
@@ -86,4 +86,4 @@ def test_a_ruling_needs_a_reason_an_open_entry_and_a_known_kind(db_url: str) -> 
     make_ruling(match.id, "draw", "fair", "ref", LATER)
     with pytest.raises(AlreadyRuledError, match=r"Already ruled: .*\(declare the match drawn"):
         make_ruling(match.id, "award", "again", "ref", LATER)
-    assert AuditEntry.select().count() == 1
+    assert AuditEntry.select().where(AuditEntry.action.startswith("ruling")).count() == 1

@@ -66,11 +66,18 @@ def test_the_worker_logs_one_line_and_tries_again_next_tick(
                 assert not any(vars(report["outbox"]).values())
     finally:
         bind_database("sqlite:///:memory:")
-    lines = [r for r in caplog.records if r.name == "pbem.worker"]
-    # One line per job and tick: deadlines, accounts (challenge expiry), digests, outbox.
-    assert len(lines) == 8 and all(r.exc_info is None for r in lines)
-    assert "deadlines: the database is unavailable" in lines[0].getMessage()
-    assert "trying again on the next tick" in lines[1].getMessage()
-    assert lines[1].getMessage().startswith("accounts:")
-    assert lines[2].getMessage().startswith("digests:")
-    assert lines[3].getMessage().startswith("outbox:")
+    lines = [r.getMessage() for r in caplog.records if r.name == "pbem.worker"]
+    assert all(r.exc_info is None for r in caplog.records if r.name == "pbem.worker")
+    # One line per job per tick, in the order the jobs ran, and nothing more.
+    jobs = ["deadlines", "accounts", "digests", "admin digest", "outbox"]
+    assert [line.split(":", 1)[0] for line in lines] == jobs * 2, lines
+    assert all("the database is unavailable" in line and "trying again on the next tick"
+               in line for line in lines)
+
+
+def test_healthz_answers_503_json_when_the_database_is_down(down_app) -> None:
+    reply = down_app.test_client().get("/healthz")
+    assert reply.status_code == 503 and reply.mimetype == "application/json"
+    body = reply.get_json()
+    assert body["status"] == "unhealthy" and body["database"] is False
+    assert body["problems"][0].startswith("database unreachable")

@@ -1,0 +1,138 @@
+"""An admin's actions, each with its audit entry written in the same transaction: on a match
+(through the door, changes.py) hold and release the clocks, extend a seat, abort; on the
+outbox, retry an email now.
+
+Each takes the form's one-time `action_key` (audit.py): a form posted twice acts once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from pbem.core import audit, deadlines, lifecycle_mail
+from pbem.core.changes import Locked, apply_change
+from pbem.core.db import write_transaction
+from pbem.core.models import MatchStatus, MessageStatus, OutboxMessage
+from pbem.core.rulings import MAX_EXTENSION
+from pbem.core.text import check_text
+from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
+
+
+def pause(match_id: int, actor: str, reason: str, now: datetime,
+          action_key: str | None = None) -> None:
+    """Hold every clock of the match: no deadline or reminder falls until `resume`."""
+    reason = _reason(reason)
+
+    def change(door: Locked) -> None:
+        audit.check_fresh(action_key)
+        _check_live(door)
+        if door.match.paused_at is not None:
+            raise ConflictError(f"Match {match_id}'s clocks are already paused.")
+        door.write(paused_at=now)
+        for seat in door.seats:
+            if seat.deadline is not None or seat.remind_at is not None:
+                seat.deadline = seat.remind_at = None
+                seat.version += 1
+                seat.save()
+        audit.record(actor, "pause", now, reason, match_id, {}, action_key)
+    apply_change(match_id, change, now)
+
+
+def resume(match_id: int, actor: str, reason: str, now: datetime,
+           action_key: str | None = None) -> None:
+    """Start the clocks again; the time they were held is not charged to anyone."""
+    reason = _reason(reason)
+
+    def change(door: Locked) -> None:
+        audit.check_fresh(action_key)
+        _check_live(door)
+        paused_at = door.match.paused_at
+        if paused_at is None:
+            raise ConflictError(f"Match {match_id}'s clocks are not paused.")
+        door.write(paused_at=None)
+        for seat in door.seats:
+            if seat.owes_since is not None:
+                # Move the start of the owed time on by the part of the pause it spent owing.
+                seat.owes_since += now - max(seat.owes_since, paused_at)
+                deadlines.refresh_deadline(seat, now)
+        audit.record(actor, "resume", now, reason, match_id,
+                     {"paused_seconds": int((now - paused_at).total_seconds())}, action_key)
+    apply_change(match_id, change, now)
+
+
+def extend_seat(match_id: int, seat: int, extension: timedelta, actor: str, reason: str,
+                now: datetime, max_extension: timedelta = MAX_EXTENSION,
+                action_key: str | None = None) -> None:
+    """Give a seat that owes a move more time, bounded as an "extend" ruling is."""
+    reason = _reason(reason)
+    if extension <= timedelta(0):
+        raise InvalidRequestError("Say how long to extend by, e.g. 2d or 12h.")
+    if extension > max_extension:
+        raise InvalidRequestError(f"An extension is at most {max_extension.days} days "
+                                  f"(setting max_extension_days).")
+
+    def change(door: Locked) -> None:
+        audit.check_fresh(action_key)
+        _check_live(door)
+        row = door.seat(seat)
+        if row.owes_since is None:
+            raise ConflictError(f"Seat {seat} owes no move now: there is no clock to extend.")
+        row.allowance_seconds += int(extension.total_seconds())
+        if door.match.paused_at is None:
+            deadlines.refresh_deadline(row, now)
+        else:
+            row.version += 1
+            row.save()
+        door.touch()
+        audit.record(actor, "extend-seat", now, reason, match_id,
+                     {"seat": seat, "extension_seconds": int(extension.total_seconds())},
+                     action_key)
+    apply_change(match_id, change, now)
+
+
+def abort(match_id: int, actor: str, reason: str, now: datetime,
+          action_key: str | None = None) -> None:
+    """End a live match with no result; every player is told."""
+    reason = _reason(reason)
+
+    def change(door: Locked) -> None:
+        audit.check_fresh(action_key)
+        _check_live(door)
+        door.write(status=MatchStatus.ABORTED, finished_at=now, to_move=[], paused_at=None)
+        door.then(lambda: lifecycle_mail.queue_aborted(door, None))
+        audit.record(actor, "abort", now, reason, match_id, {}, action_key)
+    apply_change(match_id, change, now)
+
+
+def _check_live(door: Locked) -> None:
+    if not door.match.is_live:
+        raise ConflictError(f"Match {door.match.id} is no longer in play.")
+
+
+def _reason(reason: str) -> str:
+    text = check_text((reason or "").strip(), "reason")
+    if not text:
+        raise InvalidRequestError("Give a reason: it is kept in the audit log.")
+    return text
+
+
+def retry_mail(message_id: int, actor: str, now: datetime,
+               action_key: str | None = None) -> None:
+    """Send a failed or waiting email at the worker's next tick, with fresh attempts."""
+    with write_transaction():
+        audit.check_fresh(action_key)
+        message = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
+        if message is None:
+            raise NotFoundError(f"There is no email {message_id}.")
+        if message.status == MessageStatus.SENT:
+            raise ConflictError(f"Email {message_id} was already sent.")
+        updated = (OutboxMessage.update(status=MessageStatus.PENDING, next_attempt_at=now,
+                                        attempts=0, claimed_until=None,
+                                        version=OutboxMessage.version + 1)
+                   .where(OutboxMessage.id == message_id,
+                          OutboxMessage.version == message.version).execute())
+        if updated != 1:
+            raise ConflictError(f"Email {message_id} is being sent right now; look again.")
+        audit.record(actor, "mail-retry", now, f"retry email {message_id} now",
+                     message.match_id, {"message": message_id, "was": message.status,
+                                        "last_error": message.last_error}, action_key)

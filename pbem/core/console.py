@@ -1,0 +1,226 @@
+"""What the admin console reads: the queue with its evidence, match and player searches, and
+a match's full record with every hidden thing shown (admins only). Nothing here writes,
+except `preview_ruling`, which rolls its writes back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem.core import offers
+from pbem.core.clocks import describe_left
+from pbem.core.db import database
+from pbem.core.matches import rules_for
+from pbem.core.models import (
+    Adjudication,
+    AdjudicationStatus,
+    AuditEntry,
+    InboundMessage,
+    Match,
+    Move,
+    OutboxMessage,
+    Player,
+    Seat,
+    Vacation,
+)
+from pbem.core.records import stored_event
+from pbem.core.rulings import make_ruling
+from pbem.errors import InvalidRequestError
+
+PAGE = 100
+
+
+def late_for(since: datetime, now: datetime) -> str:
+    return describe_left(now - since).removesuffix(" left")
+
+
+@dataclass
+class Evidence:
+    """One queue entry with everything an admin weighs before ruling."""
+
+    entry: Adjudication
+    match: Match
+    late: Seat
+    late_name: str
+    late_for: str
+    mails: list[OutboxMessage]
+    last_seen_at: datetime | None
+    vacations: list[Vacation]
+    prior_rulings: list[Adjudication]
+    offers: list[dict[str, Any]] = field(default_factory=list)
+    replies: list[InboundMessage] = field(default_factory=list)
+
+    @property
+    def undelivered(self) -> int:
+        return sum(m.status == "failed" or (m.status != "sent" and m.attempts > 0)
+                   for m in self.mails)
+
+
+def evidence(entry: Adjudication, now: datetime) -> Evidence:
+    match = entry.match
+    late = (Seat.select(Seat, Player).join(Player)
+            .where(Seat.match == match, Seat.seat == entry.seat).get())
+    mails = list(OutboxMessage.select().where(OutboxMessage.match == match,
+                                              OutboxMessage.seat == entry.seat)
+                 .order_by(OutboxMessage.id))
+    recent = now - timedelta(days=60)
+    away = list(Vacation.select().where(Vacation.player == late.player_id,
+                                        Vacation.ends_at > recent)
+                .order_by(Vacation.starts_at))
+    prior = list(Adjudication.select().where(Adjudication.match == match,
+                                             Adjudication.id != entry.id,
+                                             Adjudication.status != AdjudicationStatus.OPEN)
+                 .order_by(Adjudication.id))
+    replies = list(InboundMessage.select().where(InboundMessage.match == match,
+                                                 InboundMessage.seat == entry.seat)
+                   .order_by(InboundMessage.id))
+    return Evidence(entry, match, late, late.player.public_name,
+                    late_for(entry.opened_at, now), mails, late.last_seen_at, away, prior,
+                    offers.history(match), replies)
+
+
+def queue(now: datetime) -> list[Evidence]:
+    entries = (Adjudication.select(Adjudication, Match).join(Match)
+               .where(Adjudication.status == AdjudicationStatus.OPEN)
+               .order_by(Adjudication.opened_at, Adjudication.id))
+    return [evidence(entry, now) for entry in entries]
+
+
+def stale_entries(now: datetime, older_than: timedelta = timedelta(days=1)) -> list[Adjudication]:
+    return list(Adjudication.select(Adjudication, Match).join(Match)
+                .where(Adjudication.status == AdjudicationStatus.OPEN,
+                       Adjudication.opened_at <= now - older_than)
+                .order_by(Adjudication.opened_at))
+
+
+# --- previews -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Preview:
+    status: str
+    result: str | None
+    deadline: datetime | None
+    moves: list[str]
+    mails: list[tuple[str, str]]  # (recipient's name, kind of mail)
+
+
+class _Undo(Exception):
+    def __init__(self, preview: Preview) -> None:
+        self.preview = preview
+
+
+def preview_ruling(entry: Adjudication, ruling: str, reason: str, actor: str, now: datetime,
+                   extension: timedelta | None, max_extension: timedelta) -> Preview:
+    """What the ruling would do, found by making it in a transaction rolled back after."""
+    try:
+        with database.atomic():
+            last_mail = OutboxMessage.select(OutboxMessage.id).order_by(
+                OutboxMessage.id.desc()).scalar() or 0
+            last_ply = Match.get_by_id(entry.match_id).ply
+            make_ruling(entry.match_id, ruling, reason, actor, now, extension=extension,
+                        entry_id=entry.id, max_extension=max_extension)
+            match = Match.get_by_id(entry.match_id)
+            late = Seat.get(Seat.match == match, Seat.seat == entry.seat)
+            names = {s.seat: s.player.public_name for s in match.seat_rows()}
+            mails = [(names.get(m.seat, m.to_address) if m.seat is not None else m.to_address,
+                      m.template.replace("_", " "))
+                     for m in OutboxMessage.select().where(OutboxMessage.id > last_mail)
+                     .order_by(OutboxMessage.id)]
+            moves = [f"{names[m.seat]}: {m.text}" for m in Move.select().where(
+                Move.match == match, Move.ply > last_ply).order_by(Move.ply)]
+            raise _Undo(Preview(match.status, (match.result or {}).get("reason"),
+                                late.deadline, moves, mails))
+    except _Undo as undo:
+        return undo.preview
+
+
+# --- searches -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MatchQuery:
+    match_id: int | None = None
+    game: str = ""
+    player: str = ""
+    status: str = ""
+
+
+def find_matches(query: MatchQuery) -> list[Match]:
+    found = Match.select().order_by(Match.id.desc()).limit(PAGE)
+    if query.match_id is not None:
+        found = found.where(Match.id == query.match_id)
+    if query.game:
+        found = found.where(Match.game == query.game)
+    if query.status:
+        found = found.where(Match.status == query.status)
+    if query.player:
+        ids = Seat.select(Seat.match).join(Player).where(_player_filter(query.player))
+        found = found.where(Match.id.in_(ids))
+    return list(found)
+
+
+def find_players(text: str) -> list[Player]:
+    text = text.strip()
+    if not text:
+        return list(Player.select().order_by(Player.id.desc()).limit(PAGE))
+    return list(Player.select().where(_player_filter(text)).order_by(Player.id).limit(PAGE))
+
+
+def _player_filter(text: str) -> Any:
+    text = text.strip().lower()
+    if len(text) > 254:
+        raise InvalidRequestError("That is too long for an address or a name.")
+    return (Player.email.contains(text)) | (Player.name.contains(text))
+
+
+# --- a match in full ------------------------------------------------------------------------
+
+def full_record(match: Match, now: datetime) -> dict[str, Any]:
+    """Everything about a match, hidden information included (marked `hidden`)."""
+    seats = match.seat_rows()
+    record: dict[str, Any] = {"seats": seats, "error": None, "labels": {},
+                              "offers": offers.history(match),
+                              "entries": list(Adjudication.select().where(
+                                  Adjudication.match == match).order_by(Adjudication.id)),
+                              "audit": list(AuditEntry.select().where(
+                                  AuditEntry.match == match).order_by(AuditEntry.id)),
+                              "clocks": [clock_state(match, seat, now) for seat in seats]}
+    try:
+        rules = rules_for(match)
+        state = rules.load(match.state)
+    except Exception as error:  # a game removed, or a dump the rules cannot read
+        record.update(error=str(error) or type(error).__name__, moves=[], views=[])
+        return record
+    labels = {seat.seat: rules.seat_label(state, seat.seat) for seat in seats}
+    record["labels"] = labels
+    record["moves"] = [{
+        "ply": move.ply, "by": labels.get(move.seat, str(move.seat)), "text": move.text,
+        "hidden_from": None if move.visible_to is None else
+        [labels[s] for s in labels if s not in move.visible_to],
+        "events": [rules.describe_event(stored_event(item)) for item in move.events],
+        "at": move.created_at, "autoplayed": move.note,
+    } for move in Move.select(Move.ply, Move.seat, Move.text, Move.visible_to, Move.events,
+                              Move.note, Move.created_at)
+        .where(Move.match == match).order_by(Move.ply)]
+    record["public_board"] = rules.render_text(rules.view(state, None))
+    record["views"] = [{"label": labels[seat.seat], "name": seat.player.public_name,
+                        "board": rules.render_text(rules.view(state, seat.seat))}
+                       for seat in seats]
+    return record
+
+
+def clock_state(match: Match, seat: Seat, now: datetime) -> dict[str, Any]:
+    if seat.out_of_time_at is not None:
+        state = f"out of time since {seat.out_of_time_at:%Y-%m-%d %H:%M} UTC"
+    elif seat.owes_since is None:
+        state = "not to move"
+    elif match.paused_at is not None:
+        state = "owes a move; clock paused"
+    elif seat.deadline is None:
+        state = "owes a move; time ran out (see the queue)"
+    else:
+        state = f"owes a move; {describe_left(seat.deadline - now)}"
+    return {"seat": seat.seat, "state": state, "deadline": seat.deadline,
+            "owes_since": seat.owes_since, "allowance": describe_left(
+                timedelta(seconds=seat.allowance_seconds)).removesuffix(" left"),
+            "last_seen_at": seat.last_seen_at, "generation": seat.token_generation}

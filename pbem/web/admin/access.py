@@ -1,0 +1,68 @@
+"""Who may open which admin page, the one-time keys of admin forms, and the blueprint every
+admin page module adds its routes to.
+
+Roles: `admin` opens everything; `moderator` the queue and the matches. A signed-out request
+is sent to the login page; a moderator asking for an admin's page gets a 403 page.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from pbem.core.audit import MAX_KEY
+from pbem.core.models import Admin, AdminRole
+from pbem.web.auth import current_admin
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+
+
+def current_staff() -> Admin | None:
+    """The signed-in admin or moderator (a server-side session, see pbem.web.auth)."""
+    return current_admin()
+
+
+def actor() -> str:
+    staff = current_staff()
+    assert staff is not None, "only called behind staff_required"
+    return staff.email
+
+
+def staff_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Admins and moderators."""
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if current_staff() is None:
+            return redirect(url_for("admin.login", next=request.path))
+        return view(*args, **kwargs)
+    return wrapped
+
+
+def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Admins only: players, mail, the audit log, metrics."""
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        staff = current_staff()
+        if staff is None:
+            return redirect(url_for("admin.login", next=request.path))
+        if staff.role != AdminRole.ADMIN:
+            return render_template("admin/forbidden.html"), 403
+        return view(*args, **kwargs)
+    return wrapped
+
+
+def new_action_key() -> str:
+    """A fresh key for one admin form (see pbem.core.audit)."""
+    return secrets.token_urlsafe(24)
+
+
+def posted_action_key() -> str | None:
+    return (request.form.get("action_key") or "").strip()[:MAX_KEY] or None
+
+
+def template_globals() -> dict[str, Any]:
+    return {"action_key": new_action_key, "current_staff": current_staff}

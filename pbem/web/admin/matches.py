@@ -1,0 +1,93 @@
+"""Matches: search by id, game, player and status; a match in full (hidden information
+shown and marked) with its clocks, offers and rulings; and the admin's actions on it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from pbem.core import admin_actions, console, player_admin
+from pbem.core.audit import AlreadyDoneError
+from pbem.core.clocks import TimeControl
+from pbem.core.models import Match, MatchStatus
+from pbem.errors import PbemError
+from pbem.games import REGISTRY
+from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
+from pbem.web.clock import now
+from pbem.web.inputs import whole_number
+
+STATUSES = (MatchStatus.ACTIVE, MatchStatus.FINISHED, MatchStatus.ABORTED)
+
+
+@bp.get("/matches")
+@staff_required
+def matches() -> str | tuple[str, int]:
+    args = request.args
+    text_id = (args.get("id") or "").strip().lstrip("#")
+    match_id = whole_number(text_id) if text_id else None
+    error = None
+    if text_id and match_id is None:
+        error = f"{text_id!r} is not a match number."
+    query = console.MatchQuery(match_id, (args.get("game") or "").strip(),
+                               (args.get("player") or "").strip()[:254],
+                               str(args.get("status")) if args.get("status") in STATUSES
+                               else "")
+    found = [] if error else console.find_matches(query)
+    return render_template("admin/matches.html", found=found, query=query, error=error,
+                           games=sorted(REGISTRY), statuses=STATUSES), 422 if error else 200
+
+
+@bp.get("/matches/<int:match_id>")
+@staff_required
+def match(match_id: int) -> str:
+    found = Match.get_or_none(Match.id == match_id)
+    if found is None:
+        abort(404)
+    return render_template("admin/match.html", match=found,
+                           record=console.full_record(found, now()),
+                           max_days=current_app.config["PBEM_SETTINGS"].max_extension_days)
+
+
+@bp.post("/matches/<int:match_id>/<any(pause, resume, extend, reissue, abort):action>")
+@staff_required
+def act(match_id: int, action: str) -> Response:
+    form, key = request.form, posted_action_key()
+    reason = form.get("reason", "")
+    try:
+        if action == "pause":
+            admin_actions.pause(match_id, actor(), reason, now(), key)
+            done = "The clocks are paused."
+        elif action == "resume":
+            admin_actions.resume(match_id, actor(), reason, now(), key)
+            done = "The clocks run again."
+        elif action == "extend":
+            seat = whole_number(form.get("seat", ""))
+            if seat is None:
+                raise admin_actions.InvalidRequestError("Choose a seat to extend.")
+            extension = TimeControl.parse((form.get("extension") or "").strip()).bank
+            admin_actions.extend_seat(match_id, seat, extension, actor(), reason, now(),
+                                      _max_extension(), key)
+            done = f"Seat {seat} has more time."
+        elif action == "reissue":
+            seat = whole_number(form.get("seat", ""))
+            if seat is None:
+                raise admin_actions.InvalidRequestError("Choose a seat.")
+            player_admin.reissue_link(current_app.config["PBEM_SETTINGS"].secret_key,
+                                      match_id, seat, actor(), reason, now(), key)
+            done = f"Seat {seat} has a new link; it was emailed and the old one stopped."
+        else:
+            admin_actions.abort(match_id, actor(), reason, now(), key)
+            done = "The match is aborted; every player was told."
+    except AlreadyDoneError as error:
+        flash(str(error), "ok")
+    except PbemError as error:
+        flash(str(error), "error")
+    else:
+        flash(done, "ok")
+    return redirect(url_for("admin.match", match_id=match_id), 303)
+
+
+def _max_extension() -> timedelta:
+    return timedelta(days=current_app.config["PBEM_SETTINGS"].max_extension_days)

@@ -1,0 +1,70 @@
+"""Players: search by address or name; a player's matches, mail status, sessions and tokens,
+and the actions an admin takes for them (new links, end sessions, block new challenges)."""
+
+from __future__ import annotations
+
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from pbem.core import api_tokens, console, player_admin, sessions
+from pbem.core.audit import AlreadyDoneError
+from pbem.core.models import MessageStatus, OutboxMessage, Player, Seat
+from pbem.core.players import is_suppressed
+from pbem.errors import PbemError
+from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
+from pbem.web.clock import now
+
+
+@bp.get("/players")
+@admin_required
+def players() -> str | tuple[str, int]:
+    text = (request.args.get("q") or "").strip()
+    try:
+        found = console.find_players(text)
+    except PbemError as error:
+        return render_template("admin/players.html", found=[], q=text, error=str(error)), 422
+    return render_template("admin/players.html", found=found, q=text, error=None)
+
+
+@bp.get("/players/<int:player_id>")
+@admin_required
+def player(player_id: int) -> str:
+    found = Player.get_or_none(Player.id == player_id)
+    if found is None:
+        abort(404)
+    seats = list(Seat.select(Seat).where(Seat.player == found).order_by(Seat.id.desc()))
+    mails = list(OutboxMessage.select().where(OutboxMessage.to_address == found.email)
+                 .order_by(OutboxMessage.id.desc()).limit(50))
+    failed = sum(m.status == MessageStatus.FAILED for m in mails)
+    return render_template("admin/player.html", player=found, seats=seats, mails=mails,
+                           failed=failed, suppressed=is_suppressed(found.email),
+                           sessions=sessions.player_sessions(found),
+                           tokens=api_tokens.tokens_of(found))
+
+
+@bp.post("/players/<int:player_id>/<any(links, sessions, block, unblock, deliverable):action>")
+@admin_required
+def player_action(player_id: int, action: str) -> Response:
+    key, secret = posted_action_key(), current_app.config["PBEM_SETTINGS"].secret_key
+    reason = (request.form.get("reason") or "").strip()[:500]
+    try:
+        if action == "links":
+            sent = player_admin.resend_links(secret, player_id, actor(), now(), key)
+            done = f"{sent} new seat links emailed; the old ones no longer work."
+        elif action == "sessions":
+            ended = player_admin.revoke_sessions(player_id, actor(), now(), key)
+            done = f"{ended} sessions ended."
+        elif action == "deliverable":
+            player_admin.clear_undeliverable(player_id, actor(), now(), key)
+            done = "The undeliverable mark is cleared; mail goes out again."
+        else:
+            player_admin.set_blocked(player_id, action == "block", actor(), reason, now(), key)
+            done = ("Blocked from starting challenges and seeks." if action == "block"
+                    else "Free to start challenges again.")
+    except AlreadyDoneError as error:
+        flash(str(error), "ok")
+    except PbemError as error:
+        flash(str(error), "error")
+    else:
+        flash(done, "ok")
+    return redirect(url_for("admin.player", player_id=player_id), 303)

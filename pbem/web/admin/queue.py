@@ -1,0 +1,93 @@
+"""The adjudication queue (`/admin`): entries oldest first with their evidence, and rulings
+with a reason and a preview of what they will do and the mails they will send."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from pbem.core import console
+from pbem.core.audit import AlreadyDoneError
+from pbem.core.clocks import TimeControl
+from pbem.core.matches import get_match
+from pbem.core.models import Adjudication
+from pbem.core.preferences import undeliverable_players
+from pbem.core.records import public_record
+from pbem.core.rulings import RULINGS, make_ruling
+from pbem.errors import PbemError
+from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
+from pbem.web.clock import now
+from pbem.web.matches import requested_moves
+
+log = logging.getLogger(__name__)
+
+
+@bp.get("")
+@staff_required
+def queue() -> str:
+    return render_template("admin/queue.html", rows=console.queue(now()),
+                           undeliverable=undeliverable_players())
+
+
+@bp.get("/adjudications/<int:entry_id>")
+@staff_required
+def entry(entry_id: int) -> str:
+    return _entry_page(_entry(entry_id))
+
+
+@bp.post("/adjudications/<int:entry_id>")
+@staff_required
+def rule(entry_id: int) -> Response | str | tuple[str, int]:
+    found = _entry(entry_id)
+    ruling = request.form.get("ruling", "")
+    reason = request.form.get("reason", "")
+    try:
+        extension = (TimeControl.parse((request.form.get("extension") or "").strip()).bank
+                     if ruling == "extend" else None)
+        if request.form.get("do") == "preview":
+            preview = console.preview_ruling(found, ruling, reason, actor(), now(), extension,
+                                             _max_extension())
+            return _entry_page(found, preview=preview, form=request.form)
+        make_ruling(found.match_id, ruling, reason, actor(), now(), extension=extension,
+                    entry_id=entry_id, max_extension=_max_extension(),
+                    action_key=posted_action_key())
+    except AlreadyDoneError as error:
+        flash(str(error), "ok")
+        return redirect(url_for("admin.queue"), 303)
+    except PbemError as error:
+        if request.form.get("do") == "preview":
+            return _entry_page(found, form=request.form, error=str(error)), 422
+        flash(str(error), "error")
+        return redirect(url_for("admin.entry", entry_id=entry_id), 303)
+    flash(f"Ruling made on match {found.match_id}: {RULINGS[ruling]}.", "ok")
+    return redirect(url_for("admin.queue"), 303)
+
+
+def _entry(entry_id: int) -> Adjudication:
+    found = Adjudication.get_or_none(Adjudication.id == entry_id)
+    if found is None:
+        abort(404)
+    return found
+
+
+def _entry_page(found: Adjudication, preview: console.Preview | None = None,
+                form: object = None, error: str | None = None) -> str:
+    match = get_match(found.match_id)
+    try:
+        record = public_record(match, now(), moves_upto=requested_moves(match.ply))
+    except Exception:
+        # An entry with cause "error": the stored match cannot be read, yet must be ruled on.
+        log.exception("match %s cannot be shown", match.id)
+        record = None
+    return render_template("admin/entry.html", entry=found, record=record, match=match,
+                           ev=console.evidence(found, now()), rulings=RULINGS,
+                           clocks=[console.clock_state(match, seat, now())
+                                   for seat in match.seat_rows()],
+                           preview=preview, form=form or {}, error=error)
+
+
+def _max_extension() -> timedelta:
+    return timedelta(days=current_app.config["PBEM_SETTINGS"].max_extension_days)

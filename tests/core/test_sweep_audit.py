@@ -1,0 +1,39 @@
+"""Automatic policy actions land in the audit log with actor "pbem"."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from pbem.core.matches import create_match
+from pbem.core.models import AuditEntry
+from pbem.core.sweep import sweep
+from tests.conftest import START
+
+SECRET = "k" * 40
+GRACE = timedelta(minutes=10)
+
+
+@pytest.mark.parametrize(("policy", "action"), [
+    ("autoplay", "autoplay"), ("forfeit", "forfeit"), ("adjudicate", "queued"),
+    ("claim", "out-of-time")])
+def test_a_timeout_writes_one_audit_entry_by_pbem(db_url: str, policy: str, action: str) -> None:
+    match = create_match("nim", ["ann@example.org", "ben@example.org"], {}, SECRET, START,
+                         time_control="45s", on_timeout=policy).match
+    sweep(START + timedelta(seconds=30), GRACE)
+    sweep(START + timedelta(seconds=50), GRACE)
+    sweep(START + timedelta(seconds=55), GRACE)
+    rows = list(AuditEntry.select().where(AuditEntry.match == match))
+    assert [(r.actor, r.action) for r in rows] == [("pbem", action)]
+    assert rows[0].detail["seat"] == 0 and rows[0].reason
+
+
+def test_an_outage_extension_is_logged(db_url: str) -> None:
+    create_match("nim", ["ann@example.org", "ben@example.org"], {}, SECRET, START,
+                 time_control="1d")
+    sweep(START, GRACE)
+    sweep(START + timedelta(hours=2), GRACE)
+    row = AuditEntry.get(AuditEntry.action == "outage-extension")
+    assert row.actor == "pbem" and row.detail["seats"] == 1
+    assert row.detail["outage_seconds"] == 7200
