@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
@@ -55,15 +56,13 @@ class Worker:
         self.clock = clock
 
     def send_outbox(self) -> DrainReport:
-        try:
-            with _connection():
-                started = time.monotonic()
-                report = deliver_due(self.settings, self.sender, self.composer, self.clock())
-                record_run("outbox", time.monotonic() - started, self.clock(),
-                           {"sent": report.sent, "failed": report.failed})
-        except UNAVAILABLE as error:
-            _log_unavailable("outbox", error)
-            return DrainReport()
+        def work() -> DrainReport:
+            started = time.monotonic()
+            report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+            record_run("outbox", time.monotonic() - started, self.clock(),
+                       {"sent": report.sent, "failed": report.failed})
+            return report
+        report = _guarded("outbox", DrainReport(), work)
         if report.sent or report.retrying or report.failed:
             log.info("outbox: %s sent, %s to retry, %s failed",
                      report.sent, report.retrying, report.failed)
@@ -71,28 +70,23 @@ class Worker:
 
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
-        try:
-            with _connection():
-                started = time.monotonic()
-                report = sweep(self.clock(), grace, limits=Limits(
-                    self.settings.autoplay_limit, self.settings.after_autoplay_limit))
-                record_run("deadlines", time.monotonic() - started, self.clock(),
-                           {"settled": report.settled, "failed": report.failed})
-        except UNAVAILABLE as error:
-            _log_unavailable("deadlines", error)
-            return SweepReport()
+        limits = Limits(self.settings.autoplay_limit, self.settings.after_autoplay_limit)
+
+        def work() -> SweepReport:
+            started = time.monotonic()
+            report = sweep(self.clock(), grace, limits=limits)
+            record_run("deadlines", time.monotonic() - started, self.clock(),
+                       {"settled": report.settled, "failed": report.failed})
+            return report
+        report = _guarded("deadlines", SweepReport(), work)
         if any(vars(report).values()):
             log.info("deadlines: %s", vars(report))
         return report
 
     def mail_admins(self) -> DigestReport:
         """The daily mail to admins about queue entries waiting over a day."""
-        try:
-            with _connection():
-                report = send_if_due(self.clock(), self.settings.queue_digest_hour)
-        except UNAVAILABLE as error:
-            _log_unavailable("admin digest", error)
-            return DigestReport()
+        report = _guarded("admin digest", DigestReport(), lambda: send_if_due(
+            self.clock(), self.settings.queue_digest_hour))
         if report.admins:
             log.info("admin digest: mailed %s admins about old queue entries", report.admins)
         return report
@@ -100,24 +94,16 @@ class Worker:
     def housekeeping(self) -> HousekeepingReport:
         policy = SessionPolicy.from_days(self.settings.session_idle_days,
                                          self.settings.session_max_days)
-        try:
-            with _connection():
-                report = housekeeping.run(self.clock(), policy)
-        except UNAVAILABLE as error:
-            _log_unavailable("accounts", error)
-            return HousekeepingReport()
+        report = _guarded("accounts", HousekeepingReport(),
+                          lambda: housekeeping.run(self.clock(), policy))
         if report.expired_challenges:
             log.info("challenges: %s expired", report.expired_challenges)
         return report
 
     def read_inbox(self) -> PollReport:
-        """Reply by email over IMAP (only when `imap_host` is set)."""
-        try:
-            with _connection():
-                report = poll(self.settings, self.clock)
-        except UNAVAILABLE as error:  # the messages stay unseen for a later poll
-            _log_unavailable("inbox", error)
-            return PollReport()
+        """Reply by email over IMAP (only when `imap_host` is set). With the database down,
+        the messages stay unseen for a later poll."""
+        report = _guarded("inbox", PollReport(), lambda: poll(self.settings, self.clock))
         if report.handled or report.left:
             log.info("inbox: %s handled, %s left for later", report.handled, report.left)
         return report
@@ -125,16 +111,13 @@ class Worker:
     def queue_digests(self) -> MailReport:
         """Daily digests that are due, and the retention of sent mail."""
         now = self.clock()
-        try:
-            with _connection():
-                queued = queue_due_digests(now)
-                pruned = prune_sent(now, timedelta(days=self.settings.mail_retention_days))
-        except UNAVAILABLE as error:
-            _log_unavailable("digests", error)
-            return MailReport()
-        if queued or pruned:
-            log.info("mail: %s digests queued, %s sent mails past retention", queued, pruned)
-        return MailReport(queued, pruned)
+        retention = timedelta(days=self.settings.mail_retention_days)
+        report = _guarded("digests", MailReport(), lambda: MailReport(
+            queue_due_digests(now), prune_sent(now, retention)))
+        if report.digests or report.pruned:
+            log.info("mail: %s digests queued, %s sent mails past retention",
+                     report.digests, report.pruned)
+        return report
 
     def run_once(self) -> dict[str, object]:
         inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
@@ -144,32 +127,22 @@ class Worker:
                 "outbox": self.send_outbox()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
-        scheduler.add_job(self.send_outbox, "interval", id="outbox",
-                          seconds=self.settings.outbox_interval_seconds,
-                          next_run_time=datetime.now(UTC),
-                          # Due work is read from the database, so a late or skipped tick
-                          # loses nothing: run late rather than drop, and never overlap.
-                          misfire_grace_time=300, coalesce=True, max_instances=1)
-        scheduler.add_job(self.sweep_deadlines, "interval", id="deadlines",
-                          seconds=self.settings.deadline_interval_seconds,
-                          next_run_time=datetime.now(UTC),
-                          misfire_grace_time=300, coalesce=True, max_instances=1)
-        scheduler.add_job(self.mail_admins, "interval", id="admin-digest", minutes=10,
-                          next_run_time=datetime.now(UTC),
-                          misfire_grace_time=3600, coalesce=True, max_instances=1)
-        scheduler.add_job(self.housekeeping, "interval", id="accounts",
-                          seconds=self.settings.deadline_interval_seconds,
-                          next_run_time=datetime.now(UTC),
-                          misfire_grace_time=300, coalesce=True, max_instances=1)
+        every = self.settings.deadline_interval_seconds
+        jobs: list[tuple[Callable[[], object], str, int, int]] = [
+            (self.send_outbox, "outbox", self.settings.outbox_interval_seconds, 300),
+            (self.sweep_deadlines, "deadlines", every, 300),
+            (self.mail_admins, "admin-digest", 600, 3600),
+            (self.housekeeping, "accounts", every, 300),
+            (self.queue_digests, "digests", every, 300),
+        ]
         if self.settings.imap_host:
-            scheduler.add_job(self.read_inbox, "interval", id="inbox",
-                              seconds=self.settings.imap_interval_seconds,
-                              next_run_time=datetime.now(UTC),
-                              misfire_grace_time=300, coalesce=True, max_instances=1)
-        scheduler.add_job(self.queue_digests, "interval", id="digests",
-                          seconds=self.settings.deadline_interval_seconds,
-                          next_run_time=datetime.now(UTC),
-                          misfire_grace_time=300, coalesce=True, max_instances=1)
+            jobs.append((self.read_inbox, "inbox", self.settings.imap_interval_seconds, 300))
+        for job, name, seconds, grace in jobs:
+            # Due work is read from the database, so a late or skipped tick loses nothing:
+            # run late rather than drop, and never overlap.
+            scheduler.add_job(job, "interval", id=name, seconds=seconds,
+                              next_run_time=datetime.now(UTC), misfire_grace_time=grace,
+                              coalesce=True, max_instances=1)
         return scheduler
 
 
@@ -195,6 +168,20 @@ def _log_unavailable(job: str, error: BaseException) -> None:
     # One line, not a traceback: nothing is lost, the next tick reads the due work again.
     log.error("%s: the database is unavailable (%s); trying again on the next tick",
               job, unavailable_reason(error))
+
+
+Report = TypeVar("Report")
+
+
+def _guarded(name: str, empty: Report, work: Callable[[], Report]) -> Report:
+    """Run one job's work on its own connection; while the database is down, log one line
+    and answer `empty`: the next tick tries again (due work stays in the database)."""
+    try:
+        with _connection():
+            return work()
+    except UNAVAILABLE as error:
+        _log_unavailable(name, error)
+        return empty
 
 
 class _connection:
