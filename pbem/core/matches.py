@@ -20,8 +20,9 @@ from pbem.games import get_rules
 from pbem.games.base import GameRules
 
 MAX_SEED = 2**62
-# A finished match keeps the position after every tenth move (see `state_after`).
-SNAPSHOT_EVERY = 10
+# A finished match keeps the position after every fiftieth move (see `state_after`): at most
+# 49 moves are replayed to show any position of it, a few milliseconds at most.
+SNAPSHOT_EVERY = 50
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def state_after(match: Match, ply: int) -> Any:
 
 def thin_snapshots(match: Match) -> None:
     """A match that has ended is read far less than a live one: keep every SNAPSHOT_EVERY-th
-    position only (a finished match then takes a tenth of the space for its positions)."""
+    position only (a fiftieth of the space its positions took while it was played)."""
     kept = list(range(0, match.ply + 1, SNAPSHOT_EVERY))
     (Move.update(state=None)
      .where(Move.match == match, Move.state.is_null(False), Move.ply.not_in(kept)).execute())

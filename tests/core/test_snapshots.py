@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core.matches import create_match, replay, rules_for, state_after
+from pbem.core.lifecycle import resign
+from pbem.core.matches import SNAPSHOT_EVERY, create_match, replay, rules_for, state_after
 from pbem.core.migrations import migrate, runner
 from pbem.core.models import Match, Move
 from pbem.errors import NotFoundError
@@ -55,3 +56,18 @@ def test_the_migration_backfills_snapshots_of_existing_matches(db_url: str) -> N
 
     after = {move.ply: move.state for move in Move.select().where(Move.match == match)}
     assert after == before
+
+
+def test_a_finished_match_keeps_every_fiftieth_position_and_still_shows_every_ply(
+        db_url: str) -> None:
+    match = _match("mimic", seats=2, plies=120)
+    if match.is_live:  # the door thins the snapshots of a match however it ends
+        resign(match.id, 0, START)
+    match = Match.get_by_id(match.id)
+    assert match.ply > SNAPSHOT_EVERY
+    rules = rules_for(match)
+    kept = [move.ply for move in Move.select(Move.ply).where(
+        Move.match == match, Move.state.is_null(False)).order_by(Move.ply)]
+    assert kept == list(range(SNAPSHOT_EVERY, match.ply + 1, SNAPSHOT_EVERY))
+    for ply in range(1, match.ply + 1):
+        assert rules.dump(state_after(match, ply)) == rules.dump(replay(match, ply)), ply
