@@ -13,7 +13,6 @@ acted on once, and a crash before the commit leaves nothing behind, so a retry s
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from typing import Any
 
 import peewee
 
+from pbem.core import lifecycle
 from pbem.core.db import database, write_transaction
 from pbem.core.models import InboundMessage, Match, MessageStatus, OutboxMessage, Seat
 from pbem.core.notify import outbox_id
@@ -42,17 +42,17 @@ COMMANDS = {
     "board": "get the position and your legal moves again",
     "help": "get this help",
 }
-# The lifecycle services the commands call, by name in `pbem.core.lifecycle`: each takes
-# (match_id, seat, now) and returns a sentence for the player. Should one be missing, the
-# command answers that it is not available yet.
-LIFECYCLE = {"resign": "resign", "draw": "draw_yes", "decline": "draw_no"}
+# The lifecycle services the commands call: each takes (match_id, seat, now) and returns a
+# sentence for the player.
+LIFECYCLE: dict[str, Callable[[int, int, datetime], Any]] = {
+    "resign": lifecycle.resign, "draw": lifecycle.draw_yes, "decline": lifecycle.draw_no}
 DONE = {"resign": "You resigned the match.",
         "draw": "Your draw offer (or your acceptance of the one offered) is recorded.",
         "decline": "You declined the draw offer."}
 STALE = ("it answers an older mail, and the position has changed since (or you already moved "
          "from it). Here is the position now; reply to this mail to move.")
 # Answers that tell a player something went wrong; at most `error_answers_per_hour` per seat.
-ERROR_ANSWERS = frozenset({"refused", "help", "unavailable", "foreign"})
+ERROR_ANSWERS = frozenset({"refused", "help", "foreign"})
 
 
 class Action:
@@ -195,26 +195,14 @@ def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
     if command in ("help", "board"):
         return _at(seat, Action.COMMAND, command,
                    _answer(seat, command, letter, policy, now, reason=""))
-    service = _lifecycle(command)
-    if service is None:
-        answer = _answer(seat, "unavailable", letter, policy, now, command=command)
-        return _at(seat, Action.REFUSED, f"{command}: not available yet", answer)
     try:  # the lifecycle's change runs in its own transaction, through the door
-        said = service(seat.match_id, seat.seat, now)
+        said = LIFECYCLE[command](seat.match_id, seat.seat, now)
     except (RulesError, PbemError) as error:
         answer = _answer(seat, "refused", letter, policy, now, reason=str(error))
         return _at(seat, Action.REFUSED, f"{command}: {error}", answer)
     done = said if isinstance(said, str) and said else DONE[command]
     answer = _answer(seat, "done", letter, policy, now, done=done)
     return _at(seat, Action.COMMAND, command, answer, changed=True)
-
-
-def _lifecycle(command: str) -> Callable[[int, int, datetime], Any] | None:
-    try:
-        module = importlib.import_module("pbem.core.lifecycle")
-    except ModuleNotFoundError:
-        return None
-    return getattr(module, LIFECYCLE[command], None)
 
 
 def _command(line: str) -> str | None:
