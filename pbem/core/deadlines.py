@@ -8,6 +8,7 @@ worker's `sweep` (sweep.py) acts on the deadlines and reminder times set here.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from pbem.core.clocks import TimeControl, deadline, reminder_lead, running_time
 from pbem.core.models import (
@@ -17,7 +18,11 @@ from pbem.core.models import (
     Seat,
     Vacation,
 )
-from pbem.core.prepared import Prepared
+from pbem.core.prepared import Prepared, update_columns
+
+# What starting, stopping or refreshing a clock changes: only these are written, so a change
+# never puts back a column it did not touch (and its UPDATE is compiled once).
+CLOCK_COLUMNS = ("allowance_seconds", "owes_since", "deadline", "remind_at", "version")
 
 
 class TimeoutPolicy:
@@ -37,7 +42,7 @@ def start_clock(match: Match, seat: Seat, now: datetime) -> None:
     seat.owes_since = now
     if match.paused_at is None:
         _set_deadline(seat, now)
-    seat.save()
+    update_columns(seat, CLOCK_COLUMNS)
 
 
 def stop_clock(match: Match, seat: Seat, now: datetime) -> None:
@@ -52,7 +57,7 @@ def stop_clock(match: Match, seat: Seat, now: datetime) -> None:
     seat.allowance_seconds = int(control.allowance_after_move(allowance, used).total_seconds())
     seat.owes_since = seat.deadline = seat.remind_at = None
     seat.version += 1
-    seat.save()
+    update_columns(seat, CLOCK_COLUMNS)
 
 
 def stop_all_clocks(match: Match) -> None:
@@ -68,7 +73,7 @@ def refresh_deadline(seat: Seat, now: datetime) -> None:
     else:
         _set_deadline(seat, now)
     seat.version += 1
-    seat.save()
+    update_columns(seat, CLOCK_COLUMNS)
 
 
 def pauses_for(player_id: int, since: datetime) -> list[tuple[datetime, datetime]]:
@@ -93,10 +98,19 @@ def _set_deadline(seat: Seat, now: datetime) -> None:
 
 def close_moot_entries(match: Match, seat: int | None, now: datetime, why: str) -> None:
     """A seat moved (or the match ended) before the admin ruled: the entry is moot."""
-    query = Adjudication.update(status=AdjudicationStatus.CLOSED, reason=why, ruled_at=now,
-                                ruled_by="pbem").where(Adjudication.match == match,
-                                                       Adjudication.status ==
-                                                       AdjudicationStatus.OPEN)
-    if seat is not None:
-        query = query.where(Adjudication.seat == seat)
-    query.execute()
+    if seat is None:
+        _CLOSE_ENTRIES.run(why, now, match.id)
+    else:
+        _CLOSE_SEAT_ENTRIES.run(why, now, match.id, seat)
+
+
+def _closing(why: Any, now: Any, match_id: Any) -> Any:
+    return (Adjudication.update(status=AdjudicationStatus.CLOSED, reason=why, ruled_at=now,
+                                ruled_by="pbem")
+            .where(Adjudication.match == match_id, Adjudication.status == AdjudicationStatus.OPEN))
+
+
+# Every move closes its seat's open entries (there are seldom any): compiled once.
+_CLOSE_ENTRIES = Prepared(_closing)
+_CLOSE_SEAT_ENTRIES = Prepared(lambda why, now, match_id, seat: _closing(why, now, match_id)
+                               .where(Adjudication.seat == seat))

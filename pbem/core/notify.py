@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pbem.core.models import Match, MessageStatus, OutboxMessage, Seat
+from pbem.core.prepared import insert_row
 from pbem.games.base import Event, GameRules, Outcome
 
 
@@ -35,12 +36,15 @@ def queue_after_move(
     newly_to_move: Iterable[int],
     events: Sequence[Event],
     now: datetime,
+    seats: Sequence[Seat] | None = None,
 ) -> None:
+    """`seats`: the match's seat rows with their clocks settled, if the caller holds them (the
+    door does). A result is told from rows read afresh: the end rewrote every seat."""
     outcome = rules.outcome(state)
     if outcome is not None:
         queue_result(match, rules, state, outcome, events, now)
     else:
-        queue_turn_notices(match, rules, state, newly_to_move, events, now)
+        queue_turn_notices(match, rules, state, newly_to_move, events, now, seats)
 
 
 def queue_turn_notices(
@@ -50,11 +54,12 @@ def queue_turn_notices(
     seats_to_tell: Iterable[int],
     events: Sequence[Event],
     now: datetime,
+    seats: Sequence[Seat] | None = None,
 ) -> None:
     """`events` are those of the move at `match.ply` (the mail describes what each seat may
     see of them); an empty sequence means nothing to describe."""
     telling = set(seats_to_tell)
-    for seat in match.seat_rows():
+    for seat in match.seat_rows() if seats is None else seats:
         if seat.seat in telling:
             _queue(match, seat, "your_turn", now, _deadline(seat) | _events(events))
 
@@ -153,8 +158,8 @@ def _queue(match: Match, seat: Seat, template: str, now: datetime,
 
     if not sends_now(seat.player, template, seat.deadline, now):
         return None
-    return OutboxMessage.create(
-        match=match, seat=seat.seat, ply=match.ply, to_address=seat.player.email,
+    return insert_row(
+        OutboxMessage, match=match, seat=seat.seat, ply=match.ply, to_address=seat.player.email,
         template=template, params=params or None,
         status=MessageStatus.PENDING, next_attempt_at=now, created_at=now,
     )

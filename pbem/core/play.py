@@ -13,6 +13,7 @@ from datetime import datetime
 from pbem.core import notify, offers
 from pbem.core.changes import Locked, apply_change
 from pbem.core.models import Match, MatchStatus, Move
+from pbem.core.prepared import insert_row, update_columns
 from pbem.core.text import check_text
 from pbem.errors import (
     ConflictError,
@@ -90,8 +91,8 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
     mover = door.seat(seat)
     if mover.out_of_time_at is not None:
         mover.out_of_time_at = None  # moved before anyone claimed the win: play goes on
-        mover.save()
-    Move.create(match=match, ply=ply + 1, turn=turn, seat=seat, text=canonical,
+        update_columns(mover, ("out_of_time_at",))
+    insert_row(Move, match=match, ply=ply + 1, turn=turn, seat=seat, text=canonical,
                 visible_to=None if readers is None else sorted(readers),
                 events=[{"kind": e.kind, "data": e.data,
                          "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
@@ -99,7 +100,7 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
                 note=autoplayed, created_at=now, state=changes["state"])
     newly_to_move = after if not same_decision else frozenset()
     door.then(lambda: notify.queue_after_move(match, rules, transition.state, newly_to_move,
-                                              transition.events, now))
+                                              transition.events, now, door.seats))
     mine = tuple(rules.describe_event(e) for e in transition.events if e.is_visible_to(seat))
     return MoveResult(match, canonical, mine)
 
