@@ -52,7 +52,7 @@ def stop_clock(match: Match, seat: Seat, now: datetime) -> None:
     control = TimeControl.of_match(match.time_control)
     # While an admin holds the clocks, time stopped running at the pause.
     until = max(seat.owes_since, match.paused_at) if match.paused_at is not None else now
-    used = running_time(seat.owes_since, until, pauses_for(seat.player_id, seat.owes_since))
+    used = running_time(seat.owes_since, until, pauses_for(seat, seat.owes_since))
     allowance = timedelta(seconds=seat.allowance_seconds)
     seat.allowance_seconds = int(control.allowance_after_move(allowance, used).total_seconds())
     seat.owes_since = seat.deadline = seat.remind_at = None
@@ -76,8 +76,14 @@ def refresh_deadline(seat: Seat, now: datetime) -> None:
     update_columns(seat, CLOCK_COLUMNS)
 
 
-def pauses_for(player_id: int, since: datetime) -> list[tuple[datetime, datetime]]:
-    return [(row.starts_at, row.ends_at) for row in _VACATIONS.rows(player_id)
+def pauses_for(seat: Seat, since: datetime) -> list[tuple[datetime, datetime]]:
+    """The seat's player's vacations that end after `since`: its clock stops in them."""
+    # The door reads each seat's player with it; that row tells when the player's last
+    # vacation ends, so most clocks never read the vacation table.
+    player = seat.__rel__.get("player")
+    if player is not None and (player.away_until is None or player.away_until <= since):
+        return []
+    return [(row.starts_at, row.ends_at) for row in _VACATIONS.rows(seat.player_id)
             if row.ends_at > since]
 
 
@@ -90,7 +96,7 @@ def _set_deadline(seat: Seat, now: datetime) -> None:
     allowance = timedelta(seconds=seat.allowance_seconds)
     since = seat.owes_since
     assert since is not None, "only a seat that owes a move has a deadline"
-    pauses = pauses_for(seat.player_id, since)
+    pauses = pauses_for(seat, since)
     seat.deadline = deadline(since, allowance, pauses)
     remind = deadline(since, allowance - reminder_lead(allowance), pauses)
     seat.remind_at = remind if remind > now else None

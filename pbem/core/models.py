@@ -60,6 +60,9 @@ class Player(BaseModel):
     # Set by an admin: the player may not start new challenges or seeks (answering and
     # playing go on).
     challenges_blocked_at = peewee.DateTimeField(null=True)
+    # When the player's last vacation ends (null: never had one), kept with each vacation
+    # declared: a clock or page reads the vacation table only when one may matter.
+    away_until = peewee.DateTimeField(null=True)
 
     @classmethod
     def for_email(cls, email: str, now: datetime) -> Player:

@@ -12,7 +12,15 @@ from typing import Any
 from pbem.core import lifecycle, offers, vacations
 from pbem.core.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.matches import rules_for, state_after
-from pbem.core.models import Adjudication, AdjudicationStatus, DrawOffer, Match, Move, Seat
+from pbem.core.models import (
+    Adjudication,
+    AdjudicationStatus,
+    DrawOffer,
+    Match,
+    Move,
+    Player,
+    Seat,
+)
 from pbem.core.notify import describe_outcome
 from pbem.core.prepared import Prepared
 from pbem.errors import InvalidRequestError
@@ -54,7 +62,7 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         if mine else None,
         "clocks": _clocks(match, rules, state, seats, now, seat.player.timezone),
         "timezone": seat.player.timezone,
-        "vacation": _vacation(seat.player_id, now, vacation_days),
+        "vacation": _vacation(seat.player, now, vacation_days),
         "draw_offer": _draw_offer(rules, state, read.standing if read else None),
         "out_of_time": [{"seat": row.seat, "label": rules.seat_label(state, row.seat)}
                         for row in seats if row.out_of_time_at is not None and match.is_live],
@@ -227,8 +235,8 @@ def _draw_offer(rules: GameRules, state: Any, found: DrawOffer | None
             "accepted_by": list(found.accepted_by), "at": found.offered_at.isoformat() + "Z"}
 
 
-def _vacation(player_id: int, now: datetime, days_per_year: int) -> dict[str, Any]:
-    status, upcoming = vacations.summary(player_id, now, days_per_year)
+def _vacation(player: Player, now: datetime, days_per_year: int) -> dict[str, Any]:
+    status, upcoming = vacations.summary(player, now, days_per_year)
     return {"year": status.year, "days": status.days, "used": status.used, "left": status.left,
             "upcoming": [{"from": v.starts_at.isoformat() + "Z", "to": v.ends_at.isoformat() + "Z",
                           "text": f"{v.starts_at:%a %d %b %Y} to "

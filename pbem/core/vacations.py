@@ -39,10 +39,13 @@ def upcoming(player_id: int, now: datetime) -> list[Vacation]:
     return [v for v in _vacations(player_id) if v.ends_at > now]
 
 
-def summary(player_id: int, now: datetime, days_per_year: int
+def summary(player: Player, now: datetime, days_per_year: int
             ) -> tuple[Allowance, list[Vacation]]:
-    """This year's allowance and the vacations still to come, from one read."""
-    every = _vacations(player_id)
+    """This year's allowance and the vacations still to come, from one read (none when the
+    player row says no vacation reaches into this year)."""
+    if player.away_until is None or player.away_until <= datetime(now.year, 1, 1):
+        return Allowance(now.year, days_per_year, 0), []
+    every = _vacations(player.id)
     return (Allowance(now.year, days_per_year, _days_in_year(every, now.year)),
             [v for v in every if v.ends_at > now])
 
@@ -86,6 +89,8 @@ def _record(player_id: int, first_day: date, last_day: date, starts: datetime, e
                     f"{days_per_year} and you have {max(days_per_year - before, 0)} left.")
         vacation = Vacation.create(player=player_id, starts_at=starts, ends_at=ends,
                                    created_at=now)
+        latest = max(v.ends_at for v in proposed)
+        Player.update(away_until=latest).where(Player.id == player_id).execute()
         _push_back_deadlines(player_id, vacation, now)
     return vacation
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import peewee
@@ -9,7 +10,7 @@ from playhouse.pool import PooledDatabase
 
 from pbem.core.db import database, open_database
 from pbem.core.migrations import applied, drop_everything, migrate, pending, runner, schema_diff
-from pbem.core.models import Player
+from pbem.core.models import Player, Vacation
 
 
 def test_sqlite_runs_with_wal_foreign_keys_normal_sync_and_a_busy_timeout(tmp_path: Path) -> None:
@@ -64,6 +65,19 @@ def test_a_half_applied_migration_completes_when_run_again(db_url: str) -> None:
     assert pending() == [last]
     migrate()
     assert not pending() and not schema_diff()
+
+
+def test_upgrading_keeps_each_players_last_vacation_end_on_the_player_row(db_url: str) -> None:
+    ann = Player.create(email="ann@example.org", created_at=datetime(2026, 1, 1))
+    ben = Player.create(email="ben@example.org", created_at=datetime(2026, 1, 1))
+    for day in (3, 9):
+        Vacation.create(player=ann, starts_at=datetime(2026, 2, day),
+                        ends_at=datetime(2026, 2, day + 2), created_at=datetime(2026, 1, 1))
+    history = runner().History
+    history.delete().where(history.name == "0090_player_away_until").execute()
+    migrate()
+    assert Player.get_by_id(ann.id).away_until == datetime(2026, 2, 11)
+    assert Player.get_by_id(ben.id).away_until is None
 
 
 def test_display_names_are_unique_but_optional(db_url: str) -> None:

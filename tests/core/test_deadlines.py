@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -145,6 +145,23 @@ def test_a_vacation_stops_the_clocks_in_every_match_and_tells_the_opponents(
     # The clock restarts after the vacation: a move then is charged only running time.
     submit_move(first.id, 0, "take 1", 0, START + 4 * DAY)
     assert seat(first, 0).deadline is None and seat(first, 1).deadline == START + 7 * DAY
+
+
+def test_the_player_row_keeps_the_end_of_the_last_vacation_for_the_clocks(
+        db_url: str) -> None:
+    match = nim("30d")
+    ann = Player.get(Player.email == ANN)
+    assert ann.away_until is None
+    declare(ann.id, date(2026, 1, 20), date(2026, 1, 21), 14, START)
+    declare(ann.id, date(2026, 1, 6), date(2026, 1, 6), 14, START)
+    # The later of the two ends, whatever the order they were declared in.
+    assert Player.get_by_id(ann.id).away_until == datetime(2026, 1, 22)
+    # Both vacations fall inside Ann's move time: her clock stops for three days.
+    assert seat(match, 0).deadline == START + 33 * DAY
+    submit_move(match.id, 0, "take 1", 0, START + DAY)
+    # Once the last one is over, her clock runs straight through.
+    submit_move(match.id, 1, "take 1", 1, datetime(2026, 1, 23))
+    assert seat(match, 0).deadline == datetime(2026, 1, 23) + 30 * DAY
 
 
 def test_vacations_beyond_the_allowance_overlapping_or_in_the_past_are_refused(
