@@ -39,12 +39,13 @@ def test_off_by_default_and_saved_with_the_other_settings(client, worker, smtp, 
     assert panel_setting(client.get(f"/play/{token}").get_data(as_text=True)) == "no"
     sign_in(client, ANN, worker, smtp)
     page = client.get("/me/settings").get_data(as_text=True)
-    assert re.search(r'<input type="checkbox" name="submit_without_confirm" value="yes">\s*'
-                     r"Submit moves without confirming</label>", page)
+    assert re.search(r'<input type="checkbox" name="submit_without_confirm" value="yes" '
+                     r'aria-describedby="submit-note">\s*Submit moves without confirming</label>',
+                     page)
 
     saved = post_form(client, "/me/settings", name="Ann", timezone="", **{BOX: "yes"})
     assert saved.status_code == 303 and chosen(ANN)
-    assert 'name="submit_without_confirm" value="yes" checked' in client.get(
+    assert 'value="yes" aria-describedby="submit-note" checked' in client.get(
         "/me/settings").get_data(as_text=True)
     assert panel_setting(client.get(f"/play/{token}").get_data(as_text=True)) == "yes"
     # An unticked box sends nothing: saving the form without it turns the setting off.

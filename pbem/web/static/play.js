@@ -233,8 +233,9 @@
           panel.setAttribute("data-submit-without-confirm", saved ? "yes" : "no");
           // A later tick, still on its way, wins over this answer.
           if (skip.checked === wanted) skip.checked = saved;
-          settingStatus.textContent = saved ? "Saved: a complete move is sent at once."
-            : "Saved: a complete move waits for Submit move.";
+          settingStatus.textContent = saved
+            ? "Saved: your moves now go as soon as they are complete."
+            : "Saved: your moves now wait for Submit move.";
         })
         .catch(function () {
           skip.checked = saved;
