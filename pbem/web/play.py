@@ -98,8 +98,8 @@ def vacation(token: str) -> Response:
 def save_settings(token: str) -> Response:
     """The board's confirmation step. It is the seat's player's setting (also on
     /me/settings): as on the rest of this page, the link holder acts as that player. The
-    page's script sends each tick and asks for JSON back; without it, the form's Save button
-    posts and comes back to the page."""
+    page's script sends each tick and asks for JSON back; as a plain form (its Save button)
+    the post comes back to the page with a message."""
     seat = seat_for_token(token)
     script = request.accept_mimetypes.best == "application/json"
     try:

@@ -12,7 +12,8 @@
  *
  * Whether a complete move waits for "Submit move" is the player's own setting, rendered as
  * data-submit-without-confirm="yes|no" on #click-move; the tick box under the board saves it
- * on the server (its form posts without this script too).
+ * on the server at each tick (its form is an ordinary POST with a Save button, which this
+ * script replaces).
  */
 (function () {
   "use strict";
