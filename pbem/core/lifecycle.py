@@ -23,7 +23,7 @@ from datetime import datetime
 from pbem.core import lifecycle_mail, offers
 from pbem.core.changes import Locked, apply_change
 from pbem.core.deadlines import TimeoutPolicy
-from pbem.core.models import DrawOffer, Match, MatchStatus, Move, Seat
+from pbem.core.models import Match, MatchStatus, Move, Seat
 from pbem.core.prepared import Prepared
 from pbem.core.rulings import finish, lose
 from pbem.errors import ConflictError
@@ -88,23 +88,23 @@ def claim_victory(match_id: int, seat: int, now: datetime) -> str:
 
 
 def allowed(match: Match, seat: int, seats: list[Seat] | None = None,
-            standing: DrawOffer | object | None = offers.UNREAD) -> list[str]:
-    """What `seat` may do now, in the API's words (`"can"`). `seats` and the `standing` draw
-    offer may be passed in when the caller has read them already."""
+            read: offers.Known | None = None, movers: set[int] | None = None) -> list[str]:
+    """What `seat` may do now, in the API's words (`"can"`). `seats`, the match's draw
+    offers and the seats that have moved may be passed in when the caller knows them."""
     seats = match.seat_rows() if seats is None else seats
     to_move = set(match.to_move)
-    if standing is offers.UNREAD:
-        standing = offers.standing(match)
-    offer = standing if isinstance(standing, DrawOffer) else None
+    if read is None:
+        read = offers.known(match)
+    offer = read.standing
     checks: dict[str, Callable[[], object]] = {
         "move": lambda: _require(match.is_live and seat in to_move, "not your turn"),
         "resign": lambda: _check_live(match),
-        "offer-draw": lambda: offers.check_can_offer(match, seat, standing),
+        "offer-draw": lambda: offers.check_can_offer(match, seat, read),
         "accept-draw": lambda: _require(offer is not None and offer.seat != seat
                                         and seat not in offer.accepted_by, "no offer"),
         "decline-draw": lambda: _require(offer is not None and offer.seat != seat
                                          and seat not in offer.accepted_by, "no offer"),
-        "abort": lambda: check_abortable(match, seats),
+        "abort": lambda: check_abortable(match, seats, movers),
         "claim-victory": lambda: claimable_from(match, seats, seat),
     }
     can = []
@@ -117,9 +117,13 @@ def allowed(match: Match, seat: int, seats: list[Seat] | None = None,
     return can
 
 
-def check_abortable(match: Match, seats: list[Seat] | None = None) -> None:
+def check_abortable(match: Match, seats: list[Seat] | None = None,
+                    movers: set[int] | None = None) -> None:
+    """A match may be aborted until every seat has moved. `movers`, if given, are the seats
+    known to have moved (all of them, or enough to tell that every seat has)."""
     _check_live(match)
-    movers = {row.seat for row in _MOVERS.rows(match.id)}
+    if movers is None:
+        movers = {row.seat for row in _MOVERS.rows(match.id)}
     if len(movers) >= len(match.seat_rows() if seats is None else seats):
         raise ConflictError("Every player has made a move, so the match can no longer be "
                             "aborted. You may resign or offer a draw instead.")

@@ -8,6 +8,7 @@ once you have made two more moves of your own, so an offer cannot be used to spa
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.core import lifecycle_mail
@@ -19,8 +20,23 @@ from pbem.errors import ConflictError
 MOVES_BETWEEN_OFFERS = 2
 
 
-# "Not read yet" (None means "read: there is no standing offer").
-UNREAD = object()
+@dataclass(frozen=True)
+class Known:
+    """A match's draw offers as read at once, newest first: a page needs the standing offer
+    and the asking seat's last one, and offers are few (one per two moves of a seat at most)."""
+
+    rows: tuple[DrawOffer, ...]
+
+    @property
+    def standing(self) -> DrawOffer | None:
+        return next((row for row in self.rows if row.status == DrawOfferStatus.OPEN), None)
+
+    def last_by(self, seat: int) -> DrawOffer | None:
+        return next((row for row in self.rows if row.seat == seat), None)
+
+
+def known(match: Match) -> Known:
+    return Known(tuple(_ALL_OFFERS.rows(match.id)))
 
 
 def standing(match: Match) -> DrawOffer | None:
@@ -30,25 +46,24 @@ def standing(match: Match) -> DrawOffer | None:
 _LAST_OFFER = Prepared(lambda match_id, seat: DrawOffer.select()
                        .where(DrawOffer.match == match_id, DrawOffer.seat == seat)
                        .order_by(DrawOffer.id.desc()).limit(1))
+_ALL_OFFERS = Prepared(lambda match_id: DrawOffer.select()
+                       .where(DrawOffer.match == match_id).order_by(DrawOffer.id.desc()))
 _STANDING = Prepared(lambda match_id: DrawOffer.select()
                      .where(DrawOffer.match == match_id, DrawOffer.status == DrawOfferStatus.OPEN)
                      .order_by(DrawOffer.id.desc()).limit(1))
 
 
-def check_can_offer(match: Match, seat: int, offer: DrawOffer | object | None = UNREAD
-                    ) -> None:
-    """Raise ConflictError saying why `seat` may not offer a draw now. `offer` is the standing
-    offer if the caller has already read it."""
+def check_can_offer(match: Match, seat: int, read: Known | None = None) -> None:
+    """Raise ConflictError saying why `seat` may not offer a draw now. `read` is the match's
+    offers if the caller has read them already."""
     if not match.is_live:
         raise ConflictError(f"Match {match.id} is over: there is nothing to offer a draw in.")
-    if offer is UNREAD:
-        offer = standing(match)
-    assert offer is None or isinstance(offer, DrawOffer)
+    offer = standing(match) if read is None else read.standing
     if offer is not None and offer.seat == seat:
         raise ConflictError("Your draw offer still stands; the others have not all answered.")
     if offer is not None:
         raise ConflictError("A draw offer already stands: accept or decline it instead.")
-    last = _LAST_OFFER.first(match.id, seat)
+    last = _LAST_OFFER.first(match.id, seat) if read is None else read.last_by(seat)
     if last is None or last.status != DrawOfferStatus.DECLINED:
         return
     since = Move.select().where(Move.match == match, Move.seat == seat,

@@ -34,11 +34,13 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
     mine = match.is_live and seat.seat in to_move
     legal = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
     view = rules.view(state, seat.seat)
-    # Each row once per request: the seats and the standing offer feed several parts below.
+    # Each row once per request: the seats and the draw offers feed several parts below.
     seats = match.seat_rows()
-    standing = offers.standing(match) if match.is_live else None
+    read = offers.known(match) if match.is_live else None
     # The seat's own clock as just read with the others (the caller's row may predate a change).
     own = next((row for row in seats if row.seat == seat.seat), seat)
+    listed = moves_for(match, rules, state, seat.seat,
+                       move_window(match.ply, shown, moves_upto, SEAT_MOVES_PER_PAGE))
     return {
         **_common(match, rules, state, seats, reveal_emails=True),
         "seat": seat.seat,
@@ -47,8 +49,7 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         "legal_moves": legal if mine else [],
         "view": view,
         "board_text": rules.render_text(view),
-        **moves_for(match, rules, state, seat.seat,
-                    move_window(match.ply, shown, moves_upto, SEAT_MOVES_PER_PAGE)),
+        **listed,
         "deadline": deadline_info(own.deadline, match.time_control, seat.player.timezone, now)
         if mine else None,
         "clocks": _clocks(match, rules, state, seats, now, seat.player.timezone),
@@ -56,11 +57,20 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         # The player's own choice for the board (read from the row the seat came with).
         "submit_without_confirm": seat.player.submit_without_confirm,
         "vacation": _vacation(seat.player_id, now, vacation_days),
-        "draw_offer": _draw_offer(rules, state, standing),
+        "draw_offer": _draw_offer(rules, state, read.standing if read else None),
         "out_of_time": [{"seat": row.seat, "label": rules.seat_label(state, row.seat)}
                         for row in seats if row.out_of_time_at is not None and match.is_live],
-        "can": lifecycle.allowed(match, seat.seat, seats, standing),
+        "can": lifecycle.allowed(match, seat.seat, seats, read or offers.Known(()),
+                                 _movers(listed, len(seats))),
     }
+
+
+def _movers(listed: dict[str, Any], seat_count: int) -> set[int] | None:
+    """The seats that have moved, when the listed page of moves tells (it holds every move,
+    or a move by every seat); None when only the whole move table could."""
+    movers = {move["seat"] for move in listed["moves"]}
+    complete = listed["moves_page"]["first"] <= 1
+    return movers if complete or len(movers) >= seat_count else None
 
 
 def public_record(match: Match, now: datetime, ply: int | None = None,

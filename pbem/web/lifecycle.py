@@ -24,8 +24,7 @@ from pbem.core import lifecycle
 from pbem.core.tokens import seat_for_token
 from pbem.errors import PbemError
 from pbem.web.clock import now
-from pbem.web.play import _page as page
-from pbem.web.play import record_for
+from pbem.web.play import page, record_for
 
 bp = Blueprint("lifecycle", __name__)
 
@@ -66,7 +65,7 @@ def act(token: str, action: str) -> Response:
     try:
         done = service(seat.match_id, seat.seat, now())
     except PbemError as error:
-        return page(record_for(seat), status=error.status, error=str(error))
+        return page(seat, record_for(seat), status=error.status, error=str(error))
     flash(done, "ok")
     return redirect(url_for("play.show", token=token), code=303)
 

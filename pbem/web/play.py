@@ -19,7 +19,6 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from pbem.core.matches import get_match
 from pbem.core.models import Seat
 from pbem.core.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.players import set_submit_without_confirm
@@ -51,7 +50,7 @@ def show(token: str) -> Response:
     # view is not kept); the live position stays the page without `?ply`.
     replay = (public_record(seat.match, now(), shown)
               if shown is not None and shown != record["ply"] else None)
-    return _page(record, status=200, replay=replay)
+    return page(seat, record, status=200, replay=replay)
 
 
 @bp.post("/play/<token>")
@@ -62,9 +61,9 @@ def move(token: str) -> Response:
     text = (request.form.get("move_text") or "").strip() or (request.form.get("move") or "")
     ply = whole_number(request.form.get("ply", ""))
     if not text.strip():
-        return _page(record_for(seat), status=422, error="Choose a move or type one.")
+        return page(seat, record_for(seat), status=422, error="Choose a move or type one.")
     if ply is None:
-        return _page(record_for(seat), status=400,
+        return page(seat, record_for(seat), status=400,
                      error="The form was incomplete (no move number). Reload the page.")
     try:
         result = submit_move(seat.match_id, seat.seat, text, ply, now(),
@@ -72,7 +71,7 @@ def move(token: str) -> Response:
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         kept = text if len(text) <= MAX_MOVE_TEXT else ""
-        return _page(record_for(seat), status=status, error=str(error), typed=kept)
+        return page(seat, record_for(seat), status=status, error=str(error), typed=kept)
     news = "; ".join(result.events)
     flash(f"Your move {result.text} was made." + (f" {news}." if news else "")
           + (" You offered a draw." if request.form.get("offer_draw") == "yes" else ""), "ok")
@@ -88,7 +87,7 @@ def vacation(token: str) -> Response:
                        for name, label in (("first_day", "first day"), ("last_day", "last day")))
         declare(seat.player_id, first, last, settings.vacation_days_per_year, now())
     except PbemError as error:
-        return _page(record_for(seat), status=error.status, error=str(error))
+        return page(seat, record_for(seat), status=error.status, error=str(error))
     flash(f"Vacation saved: your clocks stop from {first} to {last}; "
           "your opponents have been told.", "ok")
     return redirect(url_for("play.show", token=token), code=303)
@@ -107,7 +106,7 @@ def save_settings(token: str) -> Response:
     except PbemError as error:
         if script:
             return problem(error.status, str(error))
-        return _page(record_for(seat), status=error.status, error=str(error))
+        return page(seat, record_for(seat), status=error.status, error=str(error))
     set_submit_without_confirm(seat.player_id, on)
     if script:
         return jsonify({"submit_without_confirm": on})
@@ -130,14 +129,15 @@ def _date(text: str, label: str) -> date:
         raise InvalidRequestError(f"The {label} must be a date like 2026-07-01.") from None
 
 
-def _page(record: dict, status: int, error: str | None = None, typed: str = "",
-          replay: dict | None = None) -> Response:
+def page(seat: Seat, record: dict, status: int, error: str | None = None, typed: str = "",
+         replay: dict | None = None) -> Response:
+    """The play page showing `record`, the seat's record as read with `seat.match`."""
     clicks = (click_moves(record["game"], record["view"], record["legal_moves"])
               if record["legal_moves"] else None)
     response = make_response(render_template(
         "play/play.html", record=record, error=error, typed=typed, replay=replay,
-        clicks=clicks, submit_label=SUBMIT_WITHOUT_CONFIRM,
-        poll_tag=poll_tag(get_match(record["match"]))), status)
+        clicks=clicks, submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match)),
+        status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -7,10 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from pbem.core import lifecycle
+from pbem.core import lifecycle, records
 from pbem.core.lifecycle import abort, claim_victory, draw_no, draw_yes, resign
 from pbem.core.mailviews import RenderCache, context_for
-from pbem.core.matches import create_match
+from pbem.core.matches import create_match, current_state, rules_for
 from pbem.core.models import (
     Adjudication,
     DrawOffer,
@@ -20,6 +20,7 @@ from pbem.core.models import (
     Seat,
 )
 from pbem.core.play import submit_move
+from pbem.core.records import seat_record
 from pbem.core.rulings import make_ruling
 from pbem.core.sweep import Limits, sweep
 from pbem.errors import ConflictError, InvalidRequestError, MatchNotLiveError
@@ -177,6 +178,37 @@ def test_abort_is_allowed_only_before_every_seat_has_moved(db_url: str) -> None:
     assert {m.to_address for m in mails("aborted", match)} == {ANN, BEN}
     with pytest.raises(MatchNotLiveError):
         submit_move(match.id, 1, "take 1", 1, START)
+
+
+def test_the_seat_page_tells_what_a_seat_may_do_as_the_full_checks_do(db_url: str) -> None:
+    # The page reads the seats that have moved off its own page of moves when it can (a
+    # page holding every move, or a move by every seat); across the page's edge (20 moves)
+    # and with a draw offer declined, it must say what the full checks say.
+    match = create_match("mimic", [ANN, BEN], {}, SECRET, START, seed=3).match
+    rules = rules_for(match)
+    for ply in range(26):
+        current = fresh(match)
+        for number in (0, 1):
+            seat = Seat.get(Seat.match == match, Seat.seat == number)
+            assert (seat_record(seat, START)["can"]
+                    == lifecycle.allowed(current, number)), (ply, number)
+        if ply == 4:
+            draw_yes(match.id, 0, START)
+            draw_no(match.id, 1, START)
+        state = current_state(current)
+        mover = min(rules.to_move(state))
+        text = rules.format_move(state, rules.legal_moves(state, mover)[0])
+        submit_move(match.id, mover, text, current.ply, START + MINUTE * ply)
+    assert "abort" not in seat_record(Seat.get(Seat.match == match), START)["can"]
+
+
+def test_a_page_of_moves_tells_who_moved_only_when_it_can() -> None:
+    def page(seats: list[int], first: int) -> dict:
+        return {"moves": [{"seat": seat} for seat in seats], "moves_page": {"first": first}}
+    assert records._movers(page([0], 1), 2) == {0}  # every move is listed
+    assert records._movers(page([], 0), 2) == set()  # no move yet
+    assert records._movers(page([1, 0, 1], 7), 2) == {0, 1}  # every seat is listed
+    assert records._movers(page([1, 1, 1], 7), 2) is None  # seat 0 may have moved earlier
 
 
 def test_abort_with_four_players_counts_every_seat(db_url: str) -> None:

@@ -1,11 +1,9 @@
-"""Square-board geometry for the SVG board partials, computed in Python and kept.
+"""A square board's frame and geometry: where each square is drawn, and the SVG around the
+pieces (squares, highlights, marks, coordinates and click targets).
 
-The `grid` macro in `templates/games/_board.html` used to call a Jinja macro for every
-coordinate of every square (a 10 by 10 board: several hundred macro calls per page, most of a
-play page's time). The frame of a board (squares, highlights, marks, coordinates and click targets)
-depends only on its size, side, highlights, marks, label and clickability, so it is built here
-once as markup and reused; the macros keep their names and output, byte for byte. Every
-Jinja environment that renders board partials calls `install` (web and mail).
+The frame depends only on the board's size, side, highlights, marks, label and clickability,
+so it is built once as markup and kept (the `grid` macro in `templates/games/_board.html`
+used to call a Jinja macro for every coordinate of every square: most of a play page's time).
 """
 
 from __future__ import annotations
@@ -13,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Collection
 from functools import lru_cache
 
-import jinja2
 from markupsafe import Markup, escape
 
 CELL = 40
@@ -30,6 +27,15 @@ def square_x(square: str, files: int, ranks: int, flip: bool = False) -> int:
 def square_y(square: str, files: int, ranks: int, flip: bool = False) -> int:
     rank = int(square[1:]) - 1
     return MARGIN + CELL * (rank if flip else (ranks - 1 - rank))
+
+
+def square_cx(square: str, files: int, ranks: int, flip: bool = False) -> int:
+    """The centre of a square, where a piece on it is drawn."""
+    return square_x(square, files, ranks, flip) + CELL // 2
+
+
+def square_cy(square: str, files: int, ranks: int, flip: bool = False) -> int:
+    return square_y(square, files, ranks, flip) + CELL // 2
 
 
 def grid_head(files: int, ranks: int, flip: bool, highlight: Collection[str],
@@ -100,11 +106,3 @@ def _tail(files: int, ranks: int, flip: bool, clickable: bool) -> Markup:
                              f'height="{CELL}" fill="#2e8b57" fill-opacity="0"/>')
     parts.append("\n</svg>")
     return Markup("".join(parts))
-
-
-def install(env: jinja2.Environment) -> jinja2.Environment:
-    """Give a template environment (the web app's, the mail composer's) what the board
-    partials call."""
-    env.globals.update(board_grid_head=grid_head, board_grid_tail=grid_tail,
-                       board_x=square_x, board_y=square_y)
-    return env

@@ -1,0 +1,60 @@
+"""Frozen Forest's forest on the SVG board: a tree or an unvisited disc on every square (a
+dashed ring where the board ends, on the 9 by 9 forest), Yuki and Mina, and a green frame on
+each square the viewer may go to, drawn last so a tree never hides it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from pbem.boards.grid import FILES, square_cx, square_cy, square_x, square_y
+
+SIZE = 10
+
+
+def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
+    outside, trees = set(view["outside"]), set(view["trees"])
+    parts = [f'\n  <circle cx="{_cx(square)}" cy="{_cy(square)}" r="13" fill="#fbfbfb" '
+             'fill-opacity="0.6" stroke="#b8b8b8" stroke-width="1" stroke-dasharray="3 2"/>'
+             for square in view["outside"]]
+    for square in _SQUARES:
+        x, y = _cx(square), _cy(square)
+        if square in trees:
+            parts.append(f'\n  <polygon points="{x},{y - 14} {x - 10},{y + 9} {x + 10},{y + 9}" '
+                         'fill="#2f6b3a" stroke="#1d4424" stroke-width="1"/>'
+                         f'\n  <rect x="{x - 2}" y="{y + 9}" width="4" height="5" '
+                         'fill="#6b4a2b"/>')
+        elif square not in outside:
+            parts.append(f'\n  <circle cx="{x}" cy="{y}" r="13" fill="#ffffff" '
+                         'stroke="#9aa7b0" stroke-width="1.5"/>')
+    for name, role, radius, fill, stroke, size, ink in (
+            ("yuki", "Yuki", 15, "#a9dcf2", "#2b6f8f", 15, "#124a63"),
+            ("mina", "Mina", 11, "#c62828", "#7a1010", 13, "#ffffff")):
+        square = view[name]
+        if square:
+            x, y = _cx(square), _cy(square)
+            parts.append(f'\n  <circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" '
+                         f'stroke="{stroke}" stroke-width="2"><title>{role} on '
+                         f'{escape(square)}</title></circle>'
+                         f'\n  <text x="{x}" y="{y + 5}" text-anchor="middle" '
+                         f'font-size="{size}" font-weight="bold" fill="{ink}">{role[0]}</text>')
+    for square in legal_moves:
+        parts.append(f'\n  <rect x="{square_x(square, SIZE, SIZE) + 3}" '
+                     f'y="{square_y(square, SIZE, SIZE) + 3}" width="34" height="34" rx="5" '
+                     'fill="none" stroke="#1f9d55" stroke-width="3"><title>you may go to '
+                     f'{escape(square)}</title></rect>')
+    return Markup("".join(parts))
+
+
+# File by file, rank by rank: the order the discs have always been drawn in.
+_SQUARES = tuple(FILES[f] + str(r + 1) for f in range(SIZE) for r in range(SIZE))
+
+
+def _cx(square: str) -> int:
+    return square_cx(square, SIZE, SIZE)
+
+
+def _cy(square: str) -> int:
+    return square_cy(square, SIZE, SIZE)

@@ -1,0 +1,50 @@
+"""Move In Synch's marks on the SVG board: Blue's x and Red's o on every square they hold,
+the direction names on the squares a directioner may send the markers to, and both markers
+(two small coins when they share a square). A full board has a mark on nearly every square."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from pbem.boards.grid import square_cx, square_cy, square_y
+
+
+def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
+    n, seats = view["size"], view["seats"]
+    blue, red = escape(seats[0]["colour"]), escape(seats[1]["colour"])
+    parts = []
+    for square, mark in sorted(view["marks"].items()):
+        x, y = square_cx(square, n, n), square_cy(square, n, n)
+        name = escape(square)
+        if mark == "x":
+            parts.append(f'\n  <g stroke="{blue}" stroke-width="3" stroke-linecap="round">'
+                         f"<title>{name}: Blue's x</title>"
+                         f'\n    <line x1="{x - 13}" y1="{y - 13}" x2="{x + 13}" y2="{y + 13}"/>'
+                         f'\n    <line x1="{x - 13}" y1="{y + 13}" x2="{x + 13}" y2="{y - 13}"/>'
+                         "\n  </g>")
+        else:
+            parts.append(f'\n  <circle cx="{x}" cy="{y}" r="14" fill="none" stroke="{red}" '
+                         f"stroke-width=\"3\"><title>{name}: Red's o</title></circle>")
+    if view["step"] == "direct":
+        targets = view["targets"]
+        for direction in legal_moves:
+            if direction in targets:
+                square = targets[direction]
+                parts.append(f'\n  <text x="{square_cx(square, n, n)}" '
+                             f'y="{square_y(square, n, n) + 11}" text-anchor="middle" '
+                             f'font-size="10" fill="#2e5e3e">{escape(direction)}</text>')
+    markers = view["markers"]
+    shared = markers[0] is not None and markers[0] == markers[1]
+    for seat in seats:
+        square = seat["marker"]
+        if square is None:
+            continue
+        shift = (-8 if seat["seat"] == 0 else 8) if shared else 0
+        parts.append(f'\n  <circle cx="{square_cx(square, n, n) + shift}" '
+                     f'cy="{square_cy(square, n, n)}" r="{7 if shared else 9}" '
+                     f'fill="{escape(seat["colour"])}" stroke="#ffffff" stroke-width="2">'
+                     f'<title>{escape(seat["label"])} marker on {escape(square)}</title></circle>')
+    return Markup("".join(parts))
