@@ -60,6 +60,10 @@ class Player(BaseModel):
     # Set by an admin: the player may not start new challenges or seeks (answering and
     # playing go on).
     challenges_blocked_at = peewee.DateTimeField(null=True)
+    # The player's choice for the board on the play page: a move is sent as soon as the clicks
+    # spell it, without the "Submit move" step (off by default: a slip of the finger on a
+    # phone should not cost a move).
+    submit_without_confirm = peewee.BooleanField(default=False)
     # When the player's last vacation ends (null: never had one), kept with each vacation
     # declared: a clock or page reads the vacation table only when one may matter.
     away_until = peewee.DateTimeField(null=True)

@@ -1,5 +1,6 @@
-"""Players' own data: addresses (validated), display names, time zones, the suppression
-list, the home page's summary, and getting a lost seat link back."""
+"""Players' own data: addresses (validated), display names, time zones, the board's
+confirmation step, the suppression list, the home page's summary, and getting a lost seat
+link back."""
 
 from __future__ import annotations
 
@@ -37,9 +38,10 @@ def normalize_email(text: str) -> str:
     return checked.normalized.lower()
 
 
-def update_settings(player: Player, name: str, zone: str) -> None:
-    """Set the display name and time zone together: both are checked before either is
-    written, so a refused form changes nothing."""
+def update_settings(player: Player, name: str, zone: str, *,
+                    submit_without_confirm: bool) -> None:
+    """Set the display name, time zone and board confirmation together: all are checked
+    before any is written, so a refused form changes nothing."""
     name = " ".join((name or "").split())
     zone = (zone or "").strip()
     if name and (len(name) > MAX_NAME or len(name) < 2 or not _NAME.fullmatch(name)
@@ -55,11 +57,19 @@ def update_settings(player: Player, name: str, zone: str) -> None:
         raise InvalidRequestError(taken)
     try:
         with write_transaction():
-            Player.update(name=name or None, timezone=zone or None).where(
+            Player.update(name=name or None, timezone=zone or None,
+                          submit_without_confirm=submit_without_confirm).where(
                 Player.id == player.id).execute()
     except peewee.IntegrityError:
         raise InvalidRequestError(taken) from None
     player.name, player.timezone = name or None, zone or None
+    player.submit_without_confirm = submit_without_confirm
+
+
+def set_submit_without_confirm(player_id: int, on: bool) -> None:
+    """The board's confirmation alone, as a seat's play page sets it: the link holder acts
+    for the seat's player, but only on this choice, never their name or address."""
+    Player.update(submit_without_confirm=on).where(Player.id == player_id).execute()
 
 
 def suppress(email: str, now: datetime) -> None:

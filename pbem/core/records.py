@@ -62,6 +62,8 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         if mine else None,
         "clocks": _clocks(match, rules, state, seats, now, seat.player.timezone),
         "timezone": seat.player.timezone,
+        # The player's own choice for the board (read from the row the seat came with).
+        "submit_without_confirm": seat.player.submit_without_confirm,
         "vacation": _vacation(seat.player, now, vacation_days),
         "draw_offer": _draw_offer(rules, state, read.standing if read else None),
         "out_of_time": [{"seat": row.seat, "label": rules.seat_label(state, row.seat)}

@@ -7,6 +7,8 @@
   than the parser can follow.
 - `whole_number` reads a count typed into a form or query string: ASCII digits only
   (`str.isdigit` also accepts "²"), and never thousands of digits.
+- `tick_box` reads a check box: ticked sends `yes`, unticked sends nothing; anything else is
+  refused rather than read as either, so a mangled form changes no setting.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, request
+from werkzeug.datastructures import MultiDict
 from werkzeug.routing import IntegerConverter
 
 from pbem.core.text import storable
@@ -38,6 +41,20 @@ def whole_number(raw: str) -> int | None:
     if not text or len(text) > MAX_DIGITS or not (text.isascii() and text.isdigit()):
         return None
     return int(text)
+
+
+def tick_box(form: MultiDict[str, str], name: str, label: str) -> bool:
+    """Whether the check box `name` (shown as `label`) was ticked; InvalidRequestError if the
+    form sent something a check box of ours never sends."""
+    values = form.getlist(name)
+    if not values:
+        return False
+    if values == ["yes"]:
+        return True
+    raise InvalidRequestError(
+        f"The box “{label}” came as {values[0][:20]!r}{' and more' if len(values) > 1 else ''}"
+        ", which is neither ticked (yes) nor unticked (left out). Nothing was changed: reload "
+        "the page and try again.")
 
 
 def init_converters(app: Flask) -> None:

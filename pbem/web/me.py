@@ -1,5 +1,6 @@
 """The signed-in player's home (`/me`: matches, challenges, seeks, every seat link) and
-settings (display name, time zone, sessions, personal API tokens)."""
+settings (display name, time zone, the board's confirmation step, sessions, personal API
+tokens)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from pbem.core.tokens import token_for
 from pbem.errors import PbemError
 from pbem.web.auth import current_player, current_session, player_required
 from pbem.web.clock import now
+from pbem.web.inputs import tick_box
+from pbem.web.play import SUBMIT_WITHOUT_CONFIRM
 
 bp = Blueprint("me", __name__, url_prefix="/me")
 
@@ -55,8 +58,10 @@ def settings() -> Response:
 def save_settings() -> Response:
     player = _player()
     try:
-        players.update_settings(player, request.form.get("name", ""),
-                                request.form.get("timezone", ""))
+        players.update_settings(
+            player, request.form.get("name", ""), request.form.get("timezone", ""),
+            submit_without_confirm=tick_box(request.form, "submit_without_confirm",
+                                            SUBMIT_WITHOUT_CONFIRM))
     except PbemError as error:
         return _settings_page(error=str(error), status=error.status)
     flash("Settings saved.", "ok")
@@ -113,6 +118,7 @@ def _settings_page(error: str | None = None, status: int = 200,
     current = current_session(SessionKind.PLAYER)
     response = make_response(render_template(
         "me/settings.html", player=player, error=error, new_token=new_token,
+        submit_label=SUBMIT_WITHOUT_CONFIRM,
         sessions=sessions.player_sessions(player),
         current_session_id=current.id if current is not None else None,
         tokens=api_tokens.tokens_of(player),

@@ -1,4 +1,5 @@
-"""A seat's private page, `/play/<token>`. GET only shows; POST submits a move."""
+"""A seat's private page, `/play/<token>`. GET only shows; POST submits a move; the other
+POSTs declare a vacation and set the board's confirmation step."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from flask import (
     Flask,
     current_app,
     flash,
+    jsonify,
     make_response,
     redirect,
     render_template,
@@ -19,6 +21,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.models import Seat
 from pbem.core.play import MAX_MOVE_TEXT, submit_move
+from pbem.core.players import set_submit_without_confirm
 from pbem.core.records import public_record, seat_record
 from pbem.core.tokens import seat_for_token
 from pbem.core.vacations import declare
@@ -27,10 +30,14 @@ from pbem.errors import InvalidRequestError, PbemError
 from pbem.games.base import RulesError
 from pbem.web.clicks import click_moves
 from pbem.web.clock import now
-from pbem.web.inputs import whole_number
+from pbem.web.errors import problem
+from pbem.web.inputs import tick_box, whole_number
 from pbem.web.matches import poll_tag, requested_moves, requested_ply
 
 bp = Blueprint("play", __name__)
+
+# The check box's label here and on /me/settings (and in the message refusing odd input).
+SUBMIT_WITHOUT_CONFIRM = "Submit moves without confirming"
 
 
 @bp.get("/play/<token>")
@@ -86,6 +93,28 @@ def vacation(token: str) -> Response:
     return redirect(url_for("play.show", token=token), code=303)
 
 
+@bp.post("/play/<token>/settings")
+def save_settings(token: str) -> Response:
+    """The board's confirmation step. It is the seat's player's setting (also on
+    /me/settings): as on the rest of this page, the link holder acts as that player. The
+    page's script sends each tick and asks for JSON back; as a plain form (its Save button)
+    the post comes back to the page with a message."""
+    seat = seat_for_token(token)
+    script = request.accept_mimetypes.best == "application/json"
+    try:
+        on = tick_box(request.form, "submit_without_confirm", SUBMIT_WITHOUT_CONFIRM)
+    except PbemError as error:
+        if script:
+            return problem(error.status, str(error))
+        return page(seat, record_for(seat), status=error.status, error=str(error))
+    set_submit_without_confirm(seat.player_id, on)
+    if script:
+        return jsonify({"submit_without_confirm": on})
+    flash("Saved: on the board, a move is sent as soon as your clicks spell it." if on else
+          "Saved: on the board, a move waits for you to press Submit move.", "ok")
+    return redirect(url_for("play.show", token=token), code=303)
+
+
 def record_for(seat: Seat, shown: int | None = None) -> dict:
     """The seat's record; its move list is the page holding `shown` when looking back."""
     settings = current_app.config["PBEM_SETTINGS"]
@@ -107,7 +136,8 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
               if record["legal_moves"] else None)
     response = make_response(render_template(
         "play/play.html", record=record, error=error, typed=typed, replay=replay,
-        clicks=clicks, poll_tag=poll_tag(seat.match)), status)
+        clicks=clicks, submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match)),
+        status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from pbem.core.db import database
 from pbem.core.matches import create_match, current_state, get_match, rules_for
+from pbem.core.models import Player
 from pbem.core.play import submit_move
 from pbem.web.clicks import click_moves
 from tests.conftest import START
@@ -287,19 +288,68 @@ def test_mimic_taking_choices_off_the_board_are_buttons(server, phone) -> None:
     assert problems == [], problems
 
 
-def test_the_skip_confirmation_setting_is_kept_in_the_browser(server, phone) -> None:
+def test_a_complete_move_waits_for_submit_unless_the_player_set_it_to_go_at_once(
+        server, browser: Browser) -> None:
     base, settings = server
     with database.connection_context():
         created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START, seed=7)
+    match_id, token = created.match.id, created.tokens[0]
+
+    def ply() -> int:
+        with database.connection_context():
+            return get_match(match_id).ply
+
+    def ben_moves() -> None:
+        seat, entries = turn(match_id)
+        with database.connection_context():
+            submit_move(match_id, seat, entries[0]["move"], ply(), START)
+
+    phone = browser.new_context(viewport={"width": 360, "height": 780})
     page = phone.new_page()
-    page.goto(f"{base}/play/{created.tokens[0]}")
-    page.get_by_label("Send a move as soon as it is complete").check()
-    page.reload()
-    expect(page.get_by_label("Send a move as soon as it is complete")).to_be_checked()
+    problems = watch_console(page)
+    page.goto(f"{base}/play/{token}")
+    box = page.get_by_label("Submit moves without confirming")
+    expect(box).not_to_be_checked()
     board = page.locator(".board-wrap")
     board.get_by_role("button", name="e2", exact=True).click()
     board.get_by_role("button", name="e3", exact=True).click()
+    submit = page.get_by_role("button", name=re.compile("^Submit move"))
+    expect(submit).to_contain_text("e2-e3")
+    page.wait_for_timeout(500)
+    assert ply() == 0, "off: the clicks alone send nothing"
+    submit.click()
     expect(page.locator(".flash").first).to_contain_text("Your move e2-e3 was made")
+    assert ply() == 1
+
+    ben_moves()
+    page.reload()
+    box.check()
+    expect(page.locator("#click-setting-status")).to_contain_text("Saved")
+    with database.connection_context():
+        assert Player.get(Player.email == EMAILS[0]).submit_without_confirm
+    assert ply() == 2, "ticking the box sends no move"
+    _, entries = turn(match_id)
+    for name in entries[0]["clicks"]:
+        board.get_by_role("button", name=name, exact=True).first.click()
+    expect(page.locator(".flash").first).to_contain_text(f"Your move {entries[0]['move']} was made")
+    assert ply() == 3
+    # The setting lives on the server, not in this browser.
+    assert page.evaluate("window.localStorage.length") == 0
+    assert problems == [], problems
+    phone.close()
+
+    # Another browser, with nothing kept from the first: the setting is Ann's, so it holds.
+    ben_moves()
+    desktop = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = desktop.new_page()
+    page.goto(f"{base}/play/{token}")
+    expect(page.get_by_label("Submit moves without confirming")).to_be_checked()
+    _, entries = turn(match_id)
+    for name in entries[0]["clicks"]:
+        page.locator(".board-wrap").get_by_role("button", name=name, exact=True).first.click()
+    expect(page.locator(".flash").first).to_contain_text(f"Your move {entries[0]['move']} was made")
+    assert ply() == 5
+    desktop.close()
 
 
 def test_an_eximo_capture_chain_with_drops_in_any_order(server, phone) -> None:

@@ -27,7 +27,7 @@ from tests.conftest import START, SUPPORT_TEMPLATES, make_settings
 ADMIN, PASSWORD = "boss@example.org", "a long admin password"
 PLAYERS = ["ann@example.org", "ben@example.org", "cat@example.org"]
 FIELDS = ["move", "move_text", "ply", "first_day", "last_day", "timezone", "email", "password",
-          "ruling", "reason", "extension", "game", "players", "next"]
+          "ruling", "reason", "extension", "game", "players", "next", "submit_without_confirm"]
 
 # No lone surrogates where the test client must percent-encode (paths, query strings, forms);
 # JSON bodies carry them as \ud800 escapes, which the server must refuse cleanly.
@@ -37,7 +37,7 @@ TROUBLE = ["", "-1", "²", "٣", "9" * 5000, "9223372036854775808", "\x00", "a\x
            "9999-12-31", "1d+9999999d/9999999d", "9999999d", " " * 3]
 # The grid tries the values that broke the server before, in every slot of every route.
 GRID = ["²", "9" * 5000, "9223372036854775808", "\x00", "9999-12-31", "1d+9999999d/9999999d"]
-VALID = ["0", "1", "take 1", "play 1", "2026-01-06", "2026-01-07", "Europe/Paris", "award",
+VALID = ["0", "1", "yes", "take 1", "play 1", "2026-01-06", "2026-01-07", "Europe/Paris", "award",
          "draw", "abort", "extend", "2d", "nim", "bids", ADMIN, PASSWORD,
          "ann@example.org ben@example.org", "/admin", "//evil.example"]
 _TEXT = st.one_of(st.sampled_from(TROUBLE), st.sampled_from(VALID), st.text(_CHARS, max_size=30))

@@ -9,11 +9,15 @@
  *  starts no move, and what is on it (read after its name by screen readers).
  * Board elements carry data-click="<token>"; a token with no element becomes a button. The
  * script only follows these lists, so it never offers a move the rules would refuse.
+ *
+ * Whether a complete move waits for "Submit move" is the player's own setting, rendered as
+ * data-submit-without-confirm="yes|no" on #click-move; the tick box under the board saves it
+ * on the server at each tick (its form is an ordinary POST with a Save button, which this
+ * script replaces).
  */
 (function () {
   "use strict";
 
-  var SKIP_KEY = "pbem.skipConfirm";
   var ARROWS = {
     ArrowLeft: { x: -1, y: 0 }, ArrowRight: { x: 1, y: 0 },
     ArrowUp: { x: 0, y: -1 }, ArrowDown: { x: 0, y: 1 }
@@ -57,6 +61,9 @@
     var confirmBox = panel.querySelector("#click-confirm");
     var submitButton = panel.querySelector("#click-submit");
     var skip = panel.querySelector("#click-skip-confirm");
+    var setting = panel.querySelector("#click-setting");
+    var settingStatus = panel.querySelector("#click-setting-status");
+    var saved = panel.getAttribute("data-submit-without-confirm") === "yes";
     var targets = {};
     var picked = [];
     var ready = null;
@@ -97,10 +104,12 @@
     var firsts = {};
     moves.forEach(function (entry) { firsts[entry.clicks[0]] = true; });
 
-    try { skip.checked = window.localStorage.getItem(SKIP_KEY) === "1"; } catch (e) { /* off */ }
-    skip.addEventListener("change", function () {
-      try { window.localStorage.setItem(SKIP_KEY, skip.checked ? "1" : "0"); } catch (e) { /* */ }
-    });
+    // The setting as the server has it, not as a browser may restore the box from a visit
+    // before; each tick is saved at once, so the form's Save button is not needed.
+    skip.checked = saved;
+    setting.querySelector("#click-setting-save").hidden = true;
+    setting.addEventListener("submit", function (event) { event.preventDefault(); save(); });
+    skip.addEventListener("change", save);
     submitButton.addEventListener("click", function () { if (ready) send(ready); });
     panel.querySelector("#click-clear").addEventListener("click", function () {
       picked = [];
@@ -207,6 +216,34 @@
       } else {
         status.textContent = "Click " + words.start + ": " + options.join(", ") + ".";
       }
+    }
+
+    function save() {
+      var wanted = skip.checked;
+      settingStatus.textContent = "Saving…";
+      fetch(setting.action, {
+        method: "POST", body: new URLSearchParams(new FormData(setting)),
+        headers: { Accept: "application/json" }, credentials: "same-origin"
+      })
+        .then(function (response) {
+          if (!response.ok) throw new Error("HTTP " + response.status);
+          return response.json();
+        })
+        .then(function (answer) {
+          saved = answer.submit_without_confirm === true;
+          panel.setAttribute("data-submit-without-confirm", saved ? "yes" : "no");
+          // A later tick, still on its way, wins over this answer.
+          if (skip.checked === wanted) skip.checked = saved;
+          settingStatus.textContent = saved
+            ? "Saved: your moves now go as soon as they are complete."
+            : "Saved: your moves now wait for Submit move.";
+        })
+        .catch(function () {
+          skip.checked = saved;
+          settingStatus.textContent = "";
+          error.textContent = "Your setting was not saved (the server did not accept it). " +
+            "Reload the page and try again.";
+        });
     }
 
     function send(move) {
