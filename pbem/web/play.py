@@ -3,6 +3,7 @@ POSTs declare a vacation and set the board's confirmation step."""
 
 from __future__ import annotations
 
+import json
 from datetime import date
 
 from flask import (
@@ -17,6 +18,7 @@ from flask import (
     request,
     url_for,
 )
+from jinja2.utils import htmlsafe_json_dumps
 from werkzeug.wrappers import Response
 
 from pbem.core.models import Seat
@@ -134,10 +136,14 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     """The play page showing `record`, the seat's record as read with `seat.match`."""
     clicks = (click_moves(record["game"], record["view"], record["legal_moves"])
               if record["legal_moves"] else None)
+    # For the page script, as compact JSON made safe inside <script> (`tojson` sorts every
+    # key of the up to hundreds of clicks, a good share of the page's rendering).
+    clicks_json = (htmlsafe_json_dumps(clicks, dumps=json.dumps, separators=(",", ":"))
+                   if clicks else None)
     response = make_response(render_template(
         "play/play.html", record=record, error=error, typed=typed, replay=replay,
-        clicks=clicks, submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match)),
-        status)
+        clicks=clicks_json, submit_label=SUBMIT_WITHOUT_CONFIRM,
+        poll_tag=poll_tag(seat.match)), status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response
