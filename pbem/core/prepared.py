@@ -48,12 +48,21 @@ class Prepared:
         self._build = build
         self._arity = len(signature(build).parameters) if arity is None else arity
         self._compiled: dict[int, tuple[peewee.Database, Any, str, list[Any]]] = {}
+        self._plans: dict[int, _RowPlan | None] = {}
         self._lock = threading.Lock()
 
     def rows(self, *values: Any) -> list[Any]:
         query, cursor = self._execute(values)
-        # The query object only describes the columns and joins to build rows from.
-        return list(query._get_cursor_wrapper(cursor))
+        plan = self._plans.get(id(database.obj))
+        if plan is not None:
+            return [plan.build(row) for row in cursor.fetchall()]
+        # The query object only describes the columns and joins to build rows from; once
+        # peewee has worked out how (on the first rows), the plan is kept.
+        wrapper = query._get_cursor_wrapper(cursor)
+        found = list(wrapper)
+        if wrapper.initialized:
+            self._plans[id(database.obj)] = _RowPlan.of(wrapper)
+        return found
 
     def first(self, *values: Any) -> Any:
         found = self.rows(*values)
@@ -89,8 +98,69 @@ class Prepared:
             # Databases are few (one in production; tests bind a new one now and then).
             if len(self._compiled) > 8:
                 self._compiled.clear()
+                self._plans.clear()
             self._compiled[id(db)] = entry
+            self._plans.pop(id(db), None)
             return entry
+
+
+class _RowPlan:
+    """How to make model rows of a compiled SELECT from the driver's tuples: which model and
+    field each column fills (and its converter), and which joined row each FK holds.
+
+    Read once from peewee's own cursor wrapper, which otherwise works it out again for every
+    query and then sets each column through the model's descriptors; for a page's handful of
+    reads that was as much as the reading itself. Only plain shapes are planned (one model,
+    or models joined on their foreign keys); `of` returns None for others, which peewee keeps
+    building.
+    """
+
+    def __init__(self, models: list[type[peewee.Model]],
+                 columns: list[tuple[int, str, Callable[[Any], Any] | None]],
+                 links: list[tuple[int, str, int]]) -> None:
+        self.models = models
+        self.columns = columns
+        self.links = links
+
+    @classmethod
+    def of(cls, wrapper: Any) -> _RowPlan | None:
+        if any(field is None for field in wrapper.fields):
+            return None
+        if type(wrapper) is peewee.ModelObjectCursorWrapper and wrapper.is_model:
+            return cls([wrapper.constructor],
+                       [(0, wrapper.unique_columns[i], wrapper.converters[i])
+                        for i in range(wrapper.ncols)], [])
+        if type(wrapper) is not peewee.ModelCursorWrapper:
+            return None
+        joined: Any = wrapper  # its join set-up is not in peewee's type stubs
+        keys = [joined.model] + [key for key, _, _ in joined._constructor_list
+                                 if key is not joined.model]
+        if not all(isinstance(key, type) and issubclass(key, peewee.Model) for key in keys):
+            return None
+        index = {key: number for number, key in enumerate(keys)}
+        links = []
+        for source, attr, dest, is_dict, is_outer, is_fk in joined.src_to_dest:
+            if is_dict or is_outer or not is_fk:
+                return None
+            links.append((index[source], attr, index[dest]))
+        return cls(keys, [(index[key], column, converter)
+                          for _, key, column, converter in joined._row_spec], links)
+
+    def build(self, row: tuple[Any, ...]) -> Any:
+        data: list[dict[str, Any]] = [{} for _ in self.models]
+        for value, (number, name, converter) in zip(row, self.columns, strict=True):
+            data[number][name] = value if converter is None else converter(value)
+        made = []
+        for model, values in zip(self.models, data, strict=True):
+            # What peewee's Model.__init__ sets up, without its defaults and descriptors.
+            instance = model.__new__(model)
+            instance.__data__ = values
+            instance._dirty = set()  # type: ignore[attr-defined]
+            instance.__rel__ = {}
+            made.append(instance)
+        for source, attr, dest in self.links:
+            made[source].__rel__[attr] = made[dest]
+        return made[0]
 
 
 class Shapes:
