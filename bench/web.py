@@ -13,12 +13,17 @@ ratio to the bare endpoint's rate in the same round: the median and the spread o
 - `GET api`: `GET /api/play/<token>`.
 
 Default database: a temporary SQLite file. Pass a PostgreSQL URL to measure that (its pbem
-tables are dropped and recreated).
+tables are dropped and recreated); pbem runs on it as given (use `postgresql+pool://`, as in
+production). The bare endpoint is the usual Flask + peewee app, which opens a connection for
+each request and closes it after: with a `+pool` URL it gets the same URL without `+pool`
+(the baseline the targets were set against), and a second bare app on the pooled URL is
+measured as well, each ratio printed against both.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import http.client
 import os
 import secrets
@@ -98,14 +103,19 @@ def main() -> None:
         bare_file.write_text(BARE_APP)
         env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": SECRET,
                "PBEM_BASE_URL": "http://127.0.0.1", "PBEM_INSTANCE_PATH": folder,
-               "BARE_DATABASE_URL": url, "PYTHONPATH": f"{folder}:{ROOT}"}
-        servers = [_serve("pbem.web:create_app()", env), _serve("bare_app:app", env)]
+               "PYTHONPATH": f"{folder}:{ROOT}"}
+        scheme, rest = url.split(":", 1)
+        bare_urls = {"bare": scheme.removesuffix("+pool") + ":" + rest}
+        if scheme.endswith("+pool"):
+            bare_urls["bare pooled"] = url
+        servers = {"pbem": _serve("pbem.web:create_app()", env)}
+        for name, bare_url in bare_urls.items():
+            servers[name] = _serve("bare_app:app", {**env, "BARE_DATABASE_URL": bare_url})
         try:
-            pbem_port, bare_port = (port for _, port in servers)
-            _report(_measure(fixtures, pbem_port, bare_port, args.rounds, args.requests),
-                    url.split(":", 1)[0], args)
+            ports = {name: port for name, (_, port) in servers.items()}
+            _report(_measure(fixtures, ports, args.rounds, args.requests), scheme, args)
         finally:
-            for process, _ in servers:
+            for process, _ in servers.values():
                 process.terminate()
                 process.wait()
 
@@ -165,8 +175,9 @@ def _serve(target: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], i
     raise SystemExit(f"gunicorn did not start for {target}")
 
 
-def _measure(fixtures: dict[str, object], pbem: int, bare: int, rounds: int,
+def _measure(fixtures: dict[str, object], ports: dict[str, int], rounds: int,
              count: int) -> dict[str, list[float]]:
+    pbem = ports["pbem"]
     short_token, _ = fixtures["short"]  # type: ignore[misc]
     long_token, _ = fixtures["long"]  # type: ignore[misc]
     fresh = iter(fixtures["fresh"])  # type: ignore[call-overload]
@@ -176,7 +187,9 @@ def _measure(fixtures: dict[str, object], pbem: int, bare: int, rounds: int,
         _request(pbem, "POST", f"/play/{next(fresh)}", form, expect=303)
 
     endpoints: dict[str, Callable[[], None]] = {
-        "bare": lambda: _request(bare, "GET", f"/row/{fixtures['row']}"),
+        name: functools.partial(_request, port, "GET", f"/row/{fixtures['row']}")
+        for name, port in ports.items() if name.startswith("bare")}
+    endpoints |= {
         "POST move": post_move,
         "GET play": lambda: _request(pbem, "GET", f"/play/{short_token}"),
         "GET play@500": lambda: _request(pbem, "GET", f"/play/{long_token}"),
@@ -209,14 +222,18 @@ def _request(port: int, method: str, path: str, body: str | None = None,
 def _report(rates: dict[str, list[float]], backend: str, args: argparse.Namespace) -> None:
     print(f"{backend}: {args.rounds} interleaved rounds of {args.requests} sequential "
           "requests, one gunicorn sync worker per app")
-    bare = rates["bare"]
-    print(f"  bare row read: {statistics.median(bare):7.0f} req/s")
+    bases = [name for name in rates if name.startswith("bare")]
+    for base in bases:
+        print(f"  {base + ' row read:':27} {statistics.median(rates[base]):7.0f} req/s")
     for name, values in rates.items():
-        if name == "bare":
+        if name in bases:
             continue
-        ratios = [value / base for value, base in zip(values, bare, strict=True)]
-        print(f"  {name:13} {statistics.median(values):7.0f} req/s   ÷ bare "
-              f"{statistics.median(ratios):.2f} (spread {min(ratios):.2f} to {max(ratios):.2f})")
+        against = []
+        for base in bases:
+            ratios = [value / rate for value, rate in zip(values, rates[base], strict=True)]
+            against.append(f"÷ {base} {statistics.median(ratios):.2f} "
+                           f"(spread {min(ratios):.2f} to {max(ratios):.2f})")
+        print(f"  {name:13} {statistics.median(values):7.0f} req/s   " + "   ".join(against))
     deep = [long / short for long, short in
             zip(rates["GET play"], rates["GET play@500"], strict=True)]
     print(f"  play page at ply 500 ÷ at ply 10 (time): {statistics.median(deep):.2f} "

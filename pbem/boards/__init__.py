@@ -20,10 +20,7 @@ from pbem.boards import eximo, frozen_forest, grid, mimic, move_in_synch, table
 
 def install(env: jinja2.Environment) -> jinja2.Environment:
     env.globals.update(
-        board_grid_head=grid.grid_head, board_grid_tail=grid.grid_tail,
-        board_x=grid.square_x, board_y=grid.square_y,
-        board_cx=grid.square_cx, board_cy=grid.square_cy,
-        board_table=table.board_table,
+        board_svg=grid.svg, board_table=table.board_table,
         mimic_pieces=mimic.pieces, eximo_pieces=eximo.pieces,
         frozen_forest_pieces=frozen_forest.pieces, move_in_synch_pieces=move_in_synch.pieces,
     )

@@ -2,8 +2,8 @@
 pieces (squares, highlights, marks, coordinates and click targets).
 
 The frame depends only on the board's size, side, highlights, marks, label and clickability,
-so it is built once as markup and kept (the `grid` macro in `templates/games/_board.html`
-used to call a Jinja macro for every coordinate of every square: most of a play page's time).
+so it is built once as markup and kept (a template used to compute every coordinate of every
+square: most of a play page's time). `svg` puts a game's pieces in it.
 """
 
 from __future__ import annotations
@@ -48,6 +48,13 @@ def grid_head(files: int, ranks: int, flip: bool, highlight: Collection[str],
 def grid_tail(files: int, ranks: int, flip: bool, clickable: bool) -> Markup:
     """The board after the pieces: click targets (if any) and the end of the SVG."""
     return _tail(files, ranks, bool(flip), bool(clickable))
+
+
+def svg(files: int, ranks: int, flip: bool, highlight: Collection[str], marked: Collection[str],
+        label: str, clickable: bool, pieces: str) -> Markup:
+    """The whole SVG board: its frame around `pieces` (markup the game drew)."""
+    return Markup(grid_head(files, ranks, flip, highlight, marked, label, clickable)
+                  + pieces + grid_tail(files, ranks, flip, clickable))
 
 
 def _key(squares: Collection[str]) -> tuple[str, ...] | str:
