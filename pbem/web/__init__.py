@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, request
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, request, url_for
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemLoader, StrictUndefined
 
@@ -38,6 +41,23 @@ from pbem.web import (
 from pbem.web.errors import connect_or_unavailable
 
 
+def _remembering_url_for() -> Callable[..., str]:
+    """`url_for` for one app's templates, remembering the addresses every page links (the
+    menu, the stylesheet, the page scripts): they depend only on where the app is mounted, and
+    building them was a tenth of a page. Addresses with other arguments are built each time."""
+    fixed: dict[tuple[str, str, str | None], str] = {}
+
+    def remembered(endpoint: str, **values: Any) -> str:
+        if not values.keys() <= {"filename"}:
+            return url_for(endpoint, **values)
+        key = (request.script_root, endpoint, values.get("filename"))
+        found = fixed.get(key)
+        if found is None:
+            found = fixed[key] = url_for(endpoint, **values)
+        return found
+    return remembered
+
+
 def create_app(settings: Settings | None = None,
                extra_template_dirs: tuple[str, ...] = (), clock: Clock = utcnow) -> Flask:
     """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time)."""
@@ -67,6 +87,7 @@ def create_app(settings: Settings | None = None,
     # A missing variable is a bug to see in tests, never a silently blank board.
     app.jinja_env.undefined = StrictUndefined
     templating.register(app.jinja_env)
+    app.jinja_env.globals["url_for"] = _remembering_url_for()
     bind_database(settings.database_url)
     if settings.trusted_proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix

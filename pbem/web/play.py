@@ -140,10 +140,12 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # key of the up to hundreds of clicks, a good share of the page's rendering).
     clicks_json = (htmlsafe_json_dumps(clicks, dumps=json.dumps, separators=(",", ":"))
                    if clicks else None)
+    # The seat's forms (vacation, settings, resign, draw…) post to addresses under its own
+    # (/play/<token>/…, routed here and in lifecycle.py): one url_for, not one per form.
     response = make_response(render_template(
         "play/play.html", record=record, error=error, typed=typed, replay=replay,
-        clicks=clicks_json, submit_label=SUBMIT_WITHOUT_CONFIRM,
-        poll_tag=poll_tag(seat.match)), status)
+        clicks=clicks_json, submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match),
+        seat_url=url_for("play.show", token=(request.view_args or {})["token"])), status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response
