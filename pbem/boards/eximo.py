@@ -8,7 +8,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pbem.boards.grid import square_cx, square_cy
+from pbem.boards.grid import centres
 
 _MOVABLE = ' class="movable"'
 
@@ -16,14 +16,14 @@ _MOVABLE = ' class="movable"'
 def pieces(view: Mapping[str, Any], flip: bool, legal_moves: Iterable[str]) -> Markup:
     files, ranks, seats = view["files"], view["ranks"], view["seats"]
     movable = {move[:2] for move in legal_moves}
+    at = centres(files, ranks, flip)
     parts = []
     for piece in view["pieces"]:
         square = piece["square"]
         mine = square in movable
         parts.append(
             f'\n  <circle{_MOVABLE if mine else ""} '
-            f'cx="{square_cx(square, files, ranks, flip)}" '
-            f'cy="{square_cy(square, files, ranks, flip)}" r="15"\n          '
+            f'cx="{at[square][0]}" cy="{at[square][1]}" r="15"\n          '
             f'fill="{"#1d1d1d" if piece["seat"] == 0 else "#fbfbf6"}" '
             f'stroke="{"#2e8b57" if mine else "#333333"}" stroke-width="{3 if mine else 1.5}">'
             f'<title>{escape(seats[piece["seat"]]["label"])} checker on {escape(square)}'
@@ -32,8 +32,7 @@ def pieces(view: Mapping[str, Any], flip: bool, legal_moves: Iterable[str]) -> M
     if last and last["removed_at"]:
         gone = last["removed_at"]
         parts.append(
-            f'\n  <circle cx="{square_cx(gone, files, ranks, flip)}" '
-            f'cy="{square_cy(gone, files, ranks, flip)}" r="15"\n          fill="none" '
+            f'\n  <circle cx="{at[gone][0]}" cy="{at[gone][1]}" r="15"\n          fill="none" '
             f'stroke="{"#1d1d1d" if last["seat"] == 0 else "#8a8a80"}" stroke-width="1.5" '
             f'stroke-dasharray="4 3"><title>{escape(last["label"])} checker left the board at '
             f'{escape(gone)}</title></circle>')

@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pbem.boards.grid import FILES, square_cx, square_cy, square_x, square_y
+from pbem.boards.grid import FILES, centres, square_x, square_y
 
 SIZE = 10
 
@@ -53,8 +53,8 @@ _SQUARES = tuple(FILES[f] + str(r + 1) for f in range(SIZE) for r in range(SIZE)
 
 
 def _cx(square: str) -> int:
-    return square_cx(square, SIZE, SIZE)
+    return centres(SIZE, SIZE)[square][0]
 
 
 def _cy(square: str) -> int:
-    return square_cy(square, SIZE, SIZE)
+    return centres(SIZE, SIZE)[square][1]

@@ -9,16 +9,17 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pbem.boards.grid import square_cx, square_cy
+from pbem.boards.grid import centres
 
 
 def pieces(view: Mapping[str, Any], flip: bool, legal_moves: Iterable[str]) -> Markup:
     files, ranks, seats = view["files"], view["ranks"], view["seats"]
     movable = {move.split("-")[0] for move in legal_moves}
+    at = centres(files, ranks, flip)
     parts = []
     for entry in view["stacks"]:
         square, stack = entry["square"], entry["stack"]
-        x, y = square_cx(square, files, ranks, flip), square_cy(square, files, ranks, flip)
+        x, y = at[square]
         height = len(stack)
         title = (f"{square}: {', '.join(seats[s]['name'] for s in stack)}"
                  + (f" (stack of {height}, bottom to top)" if height > 1 else "")

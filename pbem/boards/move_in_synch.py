@@ -9,15 +9,16 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pbem.boards.grid import square_cx, square_cy, square_y
+from pbem.boards.grid import centres, square_y
 
 
 def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
     n, seats = view["size"], view["seats"]
     blue, red = escape(seats[0]["colour"]), escape(seats[1]["colour"])
+    at = centres(n, n)
     parts = []
     for square, mark in sorted(view["marks"].items()):
-        x, y = square_cx(square, n, n), square_cy(square, n, n)
+        x, y = at[square]
         name = escape(square)
         if mark == "x":
             parts.append(f'\n  <g stroke="{blue}" stroke-width="3" stroke-linecap="round">'
@@ -33,7 +34,7 @@ def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
         for direction in legal_moves:
             if direction in targets:
                 square = targets[direction]
-                parts.append(f'\n  <text x="{square_cx(square, n, n)}" '
+                parts.append(f'\n  <text x="{at[square][0]}" '
                              f'y="{square_y(square, n, n) + 11}" text-anchor="middle" '
                              f'font-size="10" fill="#2e5e3e">{escape(direction)}</text>')
     markers = view["markers"]
@@ -43,8 +44,8 @@ def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
         if square is None:
             continue
         shift = (-8 if seat["seat"] == 0 else 8) if shared else 0
-        parts.append(f'\n  <circle cx="{square_cx(square, n, n) + shift}" '
-                     f'cy="{square_cy(square, n, n)}" r="{7 if shared else 9}" '
+        x, y = at[square]
+        parts.append(f'\n  <circle cx="{x + shift}" cy="{y}" r="{7 if shared else 9}" '
                      f'fill="{escape(seat["colour"])}" stroke="#ffffff" stroke-width="2">'
                      f'<title>{escape(seat["label"])} marker on {escape(square)}</title></circle>')
     return Markup("".join(parts))

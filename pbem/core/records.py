@@ -27,8 +27,10 @@ from pbem.errors import InvalidRequestError
 from pbem.games.base import Event, GameRules, Outcome
 
 MOVES_PER_PAGE = 50
-# A seat's own page lists fewer: it is about the next move, and the public page has the rest.
-SEAT_MOVES_PER_PAGE = 20
+# A seat's own page lists fewer, about as many as a match's first minutes make: it is about
+# the next move, the public page has the rest, and the page then costs the same from the
+# first moves on to the five-hundredth.
+SEAT_MOVES_PER_PAGE = 10
 
 
 def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,

@@ -182,7 +182,7 @@ def test_abort_is_allowed_only_before_every_seat_has_moved(db_url: str) -> None:
 
 def test_the_seat_page_tells_what_a_seat_may_do_as_the_full_checks_do(db_url: str) -> None:
     # The page reads the seats that have moved off its own page of moves when it can (a
-    # page holding every move, or a move by every seat); across the page's edge (20 moves)
+    # page holding every move, or a move by every seat); across the page's edge (10 moves)
     # and with a draw offer declined, it must say what the full checks say.
     match = create_match("mimic", [ANN, BEN], {}, SECRET, START, seed=3).match
     rules = rules_for(match)
