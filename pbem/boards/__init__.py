@@ -5,7 +5,8 @@ drawn once per square or per piece are built here in Python, where a loop costs 
 a template's (a board of a hundred squares is most of a page's rendering otherwise):
 
 - `grid`: a square board's frame (squares, coordinates, highlights, click targets), kept;
-- one module per game for its pieces (`mimic`, `eximo`, `frozen_forest`, `move_in_synch`);
+- one module per game for its pieces (`mimic`, `eximo`, `frozen_forest`, `move_in_synch`),
+  and the cells of its email table where a template loop would build them;
 - `table`: a square board as an HTML table, for email (Gmail and Outlook show no SVG).
 
 `install(env)` gives a Jinja environment (the web app's, the mail composer's) all of them.
@@ -23,5 +24,7 @@ def install(env: jinja2.Environment) -> jinja2.Environment:
         board_svg=grid.svg, board_table=table.board_table,
         mimic_pieces=mimic.pieces, eximo_pieces=eximo.pieces,
         frozen_forest_pieces=frozen_forest.pieces, move_in_synch_pieces=move_in_synch.pieces,
+        mimic_cells=mimic.cells, frozen_forest_cells=frozen_forest.cells,
+        move_in_synch_cells=move_in_synch.cells,
     )
     return env

@@ -58,3 +58,16 @@ def _cx(square: str) -> int:
 
 def _cy(square: str) -> int:
     return centres(SIZE, SIZE)[square][1]
+
+
+_YUKI = Markup('<b style="color:#124a63">Y</b>')
+_MINA = Markup('<b style="color:#c62828">M</b>')
+_TREE = Markup('<span style="color:#2f6b3a">&#9650;</span>')
+_DISC = Markup('<span style="color:#8a8a8a">&#9675;</span>')
+
+
+def cells(view: Mapping[str, Any]) -> dict[str, Markup]:
+    """The email table's cells: Y Yuki, M Mina, a triangle for a tree, a ring for a disc."""
+    trees = set(view["trees"])
+    return {square: (_YUKI if square == view["yuki"] else _MINA if square == view["mina"]
+                     else _TREE if square in trees else _DISC) for square in _SQUARES}

@@ -47,3 +47,11 @@ def pieces(view: Mapping[str, Any], flip: bool, legal_moves: Iterable[str]) -> M
                          'stroke="#0b6fa4" stroke-width="2"/>')
         parts.append("\n  </g>")
     return Markup("".join(parts))
+
+
+def cells(view: Mapping[str, Any]) -> dict[str, Markup]:
+    """The email table's cells: each stack's letters bottom to top (B Blue, R Red)."""
+    letters = [Markup(f'<b style="color:{escape(seat["colour"])}">{escape(seat["letter"])}</b>')
+               for seat in view["seats"]]
+    return {entry["square"]: Markup("".join(letters[seat] for seat in entry["stack"]))
+            for entry in view["stacks"]}

@@ -49,3 +49,21 @@ def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
                      f'fill="{escape(seat["colour"])}" stroke="#ffffff" stroke-width="2">'
                      f'<title>{escape(seat["label"])} marker on {escape(square)}</title></circle>')
     return Markup("".join(parts))
+
+
+def cells(view: Mapping[str, Any]) -> dict[str, Markup]:
+    """The email table's cells: the x and o symbols in the players' colours, B and R for the
+    markers (* when they share a square)."""
+    blue, red = (escape(seat["colour"]) for seat in view["seats"][:2])
+    symbols = {"x": f'<span style="color:{blue};font-weight:bold">x</span>',
+               "o": f'<span style="color:{red};font-weight:bold">o</span>'}
+    found = {square: symbols.get(mark, "") for square, mark in view["marks"].items()}
+    first, second = view["markers"][0], view["markers"][1]
+    if first is not None and first == second:
+        found[first] = found.get(first, "") + "<b>*</b>"
+    else:
+        if first is not None:
+            found[first] = found.get(first, "") + f'<b style="color:{blue}">B</b>'
+        if second is not None:
+            found[second] = found.get(second, "") + f'<b style="color:{red}">R</b>'
+    return {square: Markup(html) for square, html in found.items()}
