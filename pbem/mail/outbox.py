@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import Message
+from typing import Any
 
 import peewee
 
@@ -24,6 +25,7 @@ from pbem.core.db import database, write_transaction
 from pbem.core.mailviews import RenderCache
 from pbem.core.models import MessageStatus, OutboxMessage
 from pbem.core.preferences import mark_undeliverable
+from pbem.core.prepared import Prepared
 from pbem.mail.compose import Composer
 from pbem.mail.senders import DeliveryError, Sender, open_session
 
@@ -146,10 +148,21 @@ def _record_sent(messages: Sequence[OutboxMessage], now: datetime) -> None:
     for message in messages:
         by_subject[message.subject].append(message.id)
     for subject, ids in by_subject.items():
-        (OutboxMessage.update(status=MessageStatus.SENT, sent_at=now, claimed_until=None,
-                              attempts=OutboxMessage.attempts + 1, subject=subject,
-                              version=OutboxMessage.version + 1)
-         .where(OutboxMessage.id.in_(ids)).execute())
+        if len(ids) == 1:
+            _SENT_ONE.run(subject, now, ids[0])
+            continue
+        _sent(subject, now).where(OutboxMessage.id.in_(ids)).execute()
+
+
+def _sent(subject: Any, now: Any) -> Any:
+    return OutboxMessage.update(status=MessageStatus.SENT, sent_at=now, claimed_until=None,
+                                attempts=OutboxMessage.attempts + 1, subject=subject,
+                                version=OutboxMessage.version + 1)
+
+
+# The usual case, a match's only mail in the batch: compiled once.
+_SENT_ONE = Prepared(lambda subject, now, message_id: _sent(subject, now)
+                     .where(OutboxMessage.id == message_id))
 
 
 def _record_failure(message: OutboxMessage, settings: Settings, error: str, temporary: bool,
