@@ -11,12 +11,13 @@ request hands it back to the pool instead of ending a server backend.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import peewee
-from playhouse.db_url import connect, parse
-from playhouse.pool import PooledDatabase
+from playhouse.db_url import connect, parse, register_database
+from playhouse.pool import PooledDatabase, PooledMySQLDatabase, PooledPostgresqlDatabase
 
 database = peewee.DatabaseProxy()
 _bound_url: str | None = None
@@ -35,6 +36,48 @@ SQLITE_PRAGMAS = {
     "synchronous": "normal",
     "busy_timeout": 10_000,
 }
+
+
+# A pooled connection handed back this recently is taken again without the pool's check.
+TRUST_RETURNED_SECONDS = 5.0
+
+
+class _TrustRecentlyReturned:
+    """A pool that checks a connection before reuse (PostgreSQL: a `SELECT 1` round trip,
+    MariaDB: a ping) only when it has sat idle: a busy web worker would otherwise pay that
+    round trip on every request, for a connection it handed back milliseconds before. A
+    server that restarted in those seconds shows as one unavailable request (a 503 the
+    player is asked to retry, a job retried next tick); its connection is then discarded."""
+
+    _returned: dict[int, float]
+
+    def _close(self, conn: Any, close_conn: bool = False) -> Any:
+        returned = self.__dict__.setdefault("_returned", {})
+        if close_conn:
+            returned.pop(id(conn), None)
+        else:
+            returned[id(conn)] = time.monotonic()
+        return super()._close(conn, close_conn)  # type: ignore[misc]
+
+    def _is_closed(self, conn: Any) -> bool:
+        returned = self.__dict__.get("_returned", {}).get(id(conn))
+        if returned is not None and time.monotonic() - returned < TRUST_RETURNED_SECONDS:
+            # What the driver already knows, without asking the server: psycopg's `closed`,
+            # PyMySQL's `open`.
+            return bool(getattr(conn, "closed", False)) or not getattr(conn, "open", True)
+        return bool(super()._is_closed(conn))  # type: ignore[misc]
+
+
+class TrustingPooledPostgresqlDatabase(_TrustRecentlyReturned, PooledPostgresqlDatabase):
+    pass
+
+
+class TrustingPooledMySQLDatabase(_TrustRecentlyReturned, PooledMySQLDatabase):
+    pass
+
+
+register_database(TrustingPooledPostgresqlDatabase, "postgres+pool", "postgresql+pool")
+register_database(TrustingPooledMySQLDatabase, "mysql+pool")
 
 
 def open_database(url: str) -> peewee.Database:

@@ -80,6 +80,46 @@ def test_upgrading_keeps_each_players_last_vacation_end_on_the_player_row(db_url
     assert Player.get_by_id(ben.id).away_until is None
 
 
+def test_a_pool_checks_only_a_connection_that_sat_idle(db_url: str, monkeypatch) -> None:
+    # A connection handed back moments ago is reused without a round trip to the server; one
+    # idle for longer is checked first, and a dead one is replaced, not handed out.
+    from pbem.core import db as db_module
+
+    scheme, rest = db_url.split("://", 1)
+    pooled = db_module.bind_database(f"{scheme}+pool://{rest}")
+    if db_url.startswith("sqlite"):
+        # No server to ask: SQLite's pool keeps playhouse's own local check.
+        assert not isinstance(pooled, db_module._TrustRecentlyReturned)
+        pooled.close_all()
+        db_module.bind_database(db_url)
+        return
+    checks = []
+    parent = type(pooled).__mro__[2]  # the playhouse pool the trusting one refines
+    original = parent._is_closed
+    monkeypatch.setattr(parent, "_is_closed",
+                        lambda self, conn: checks.append(id(conn)) or original(self, conn))
+    try:
+        for _ in range(3):
+            database.connect(reuse_if_open=True)
+            database.execute_sql("SELECT 1")
+            database.close()
+        assert checks == []
+        monkeypatch.setattr(db_module, "TRUST_RETURNED_SECONDS", 0.0)
+        database.connect(reuse_if_open=True)
+        first = database.connection()
+        database.close()
+        assert checks == [id(first)]
+        first.close()  # the server side is gone: the next request gets a new connection
+        database.connect(reuse_if_open=True)
+        assert database.connection() is not first
+        database.execute_sql("SELECT 1")
+        database.close()
+    finally:
+        pooled.close_all()
+        db_module.bind_database(db_url)
+        database.connect(reuse_if_open=True)
+
+
 def test_display_names_are_unique_but_optional(db_url: str) -> None:
     from datetime import datetime
 
