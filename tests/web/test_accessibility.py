@@ -59,6 +59,13 @@ def test_every_game_page_passes_axe(server, browser: Browser, width: int) -> Non
         page.goto(url)
         page.wait_for_load_state("load")
         found = violations(page)
+        # axe let white-on-white replay links through once (a later `a.button` rule gave
+        # them white text): their words must show in their own colours.
+        for link in page.query_selector_all("nav.replay a.button"):
+            ink, paper = link.evaluate(
+                "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]")
+            if ink == paper:
+                found.append(f"replay link {link.inner_text()!r} is drawn {ink} on {paper}")
         if found:
             problems[url.replace(base, "")] = found
     context.close()
