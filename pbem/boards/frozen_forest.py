@@ -16,11 +16,12 @@ SIZE = 10
 
 def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
     outside, trees = set(view["outside"]), set(view["trees"])
-    parts = [f'\n  <circle cx="{_cx(square)}" cy="{_cy(square)}" r="13" fill="#fbfbfb" '
+    at = centres(SIZE, SIZE)
+    parts = [f'\n  <circle cx="{at[square][0]}" cy="{at[square][1]}" r="13" fill="#fbfbfb" '
              'fill-opacity="0.6" stroke="#b8b8b8" stroke-width="1" stroke-dasharray="3 2"/>'
              for square in view["outside"]]
     for square in _SQUARES:
-        x, y = _cx(square), _cy(square)
+        x, y = at[square]
         if square in trees:
             parts.append(f'\n  <polygon points="{x},{y - 14} {x - 10},{y + 9} {x + 10},{y + 9}" '
                          'fill="#2f6b3a" stroke="#1d4424" stroke-width="1"/>'
@@ -34,7 +35,7 @@ def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
             ("mina", "Mina", 11, "#c62828", "#7a1010", 13, "#ffffff")):
         square = view[name]
         if square:
-            x, y = _cx(square), _cy(square)
+            x, y = at[square]
             parts.append(f'\n  <circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" '
                          f'stroke="{stroke}" stroke-width="2"><title>{role} on '
                          f'{escape(square)}</title></circle>'
@@ -52,12 +53,6 @@ def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
 _SQUARES = tuple(FILES[f] + str(r + 1) for f in range(SIZE) for r in range(SIZE))
 
 
-def _cx(square: str) -> int:
-    return centres(SIZE, SIZE)[square][0]
-
-
-def _cy(square: str) -> int:
-    return centres(SIZE, SIZE)[square][1]
 
 
 _YUKI = Markup('<b style="color:#124a63">Y</b>')

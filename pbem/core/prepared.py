@@ -56,6 +56,8 @@ class Prepared:
         plan = self._plans.get(id(database.obj))
         if plan is not None:
             return [plan.build(row) for row in cursor.fetchall()]
+        if id(database.obj) in self._plans:  # a shape peewee builds: it was asked already
+            return list(query._get_cursor_wrapper(cursor))
         # The query object only describes the columns and joins to build rows from; once
         # peewee has worked out how (on the first rows), the plan is kept.
         wrapper = query._get_cursor_wrapper(cursor)
