@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
@@ -98,7 +99,7 @@ Notes = dict[str, str]
 def _mimic_notes(view: Mapping[str, Any], firsts: set[str], _legal: Sequence[str]) -> Notes:
     names = [seat["name"] for seat in view["seats"]]
     mine = view.get("seat")
-    notes = {square: f"{square} is empty." for square in _squares(view["files"], view["ranks"])}
+    notes = dict(_empty_notes(*_counts(view["files"], view["ranks"])))
     for entry in view["stacks"]:
         square, top = entry["square"], entry["stack"][-1]
         if top != mine:
@@ -116,7 +117,7 @@ def _eximo_notes(view: Mapping[str, Any], firsts: set[str], legal: Sequence[str]
     labels = [seat["label"] for seat in view["seats"]]
     mine = view.get("viewer")
     captures = bool(legal) and all("x" in text.split(" ")[0] for text in legal)
-    notes = {square: f"{square} is empty." for square in _squares(view["files"], view["ranks"])}
+    notes = dict(_empty_notes(*_counts(view["files"], view["ranks"])))
     for piece in view["pieces"]:
         square = piece["square"]
         if piece["seat"] != mine:
@@ -144,11 +145,27 @@ def _mimic_taking_notes(view: Mapping[str, Any], firsts: set[str], legal: Sequen
             for card in hand if card not in firsts}
 
 
-def _squares(files: Any, ranks: Any) -> list[str]:
-    count_files = files if isinstance(files, int) else len(files)
-    count_ranks = ranks if isinstance(ranks, int) else len(ranks)
-    return [f"{'abcdefghijklmnopqrs'[f]}{r + 1}" for f in range(count_files)
-            for r in range(count_ranks)]
+def _squares(files: Any, ranks: Any) -> tuple[str, ...]:
+    return _square_names(*_counts(files, ranks))
+
+
+def _counts(files: Any, ranks: Any) -> tuple[int, int]:
+    """A view's board size, given as counts or as the files' and ranks' names."""
+    return (files if isinstance(files, int) else len(files),
+            ranks if isinstance(ranks, int) else len(ranks))
+
+
+# A board's squares and their "empty" notes depend only on its size: named once per size, not
+# once per page (they were a good part of the click data's cost).
+@lru_cache(maxsize=16)
+def _square_names(files: int, ranks: int) -> tuple[str, ...]:
+    return tuple(f"{'abcdefghijklmnopqrs'[f]}{r + 1}" for f in range(files)
+                 for r in range(ranks))
+
+
+@lru_cache(maxsize=16)
+def _empty_notes(files: int, ranks: int) -> Mapping[str, str]:
+    return {square: f"{square} is empty." for square in _square_names(files, ranks)}
 
 
 Explainer = Callable[[Mapping[str, Any], set[str], Sequence[str]], Notes]
