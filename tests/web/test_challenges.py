@@ -30,6 +30,7 @@ def test_a_challenge_accepted_by_the_emailed_link_starts_the_match(app, client, 
     worker.run_once()
     mail = last_mail(smtp, BEN, "challenges you to Nim")
     assert "Clock: 2 days per move" in text_of(mail) and "pile=5" in text_of(mail)
+    assert "ann challenges you to Nim (test game)." in text_of(mail)  # not "to a Nim"
     assert "/never" in text_of(mail) and ANN not in text_of(mail)  # names, not addresses
     path = invitation_path(smtp, BEN)
 
