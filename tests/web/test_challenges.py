@@ -130,8 +130,12 @@ def test_a_signed_in_invitee_answers_from_the_home_page(app, client, worker, smt
     ben = app.test_client()
     sign_in(ben, BEN, worker, smtp)
     home = ben.get("/me").data
-    assert b"challenges you to Nim" in home
+    assert b"challenges you to Nim (test game) (3 days per move)." in home
     challenge_id = Challenge.get().id
+    # The challenge's page words the clock and the expiry as the invitation mail does.
+    page = ben.get(f"/challenges/{challenge_id}").data.decode()
+    assert "Clock: 3 days per move;" in page
+    assert re.search(r"\(expires \w{3} \d\d \w{3} \d{4}, \d\d:\d\d UTC\)", page), page
     assert post_form(ben, f"/challenges/{challenge_id}/accept", page="/me").status_code == 303
     assert Challenge.get().status == "started"
     # Ann cannot answer her own challenge, and strangers cannot see it.
