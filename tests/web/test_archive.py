@@ -77,6 +77,7 @@ def test_the_archive_lists_matches_newest_first_with_what_a_row_needs(client, ma
         "last_activity": "2026-01-05T14:00:00Z",
         "url": "/matches/6", "record": "/matches/6/record.json"}
     assert '<a href="/players/Ben">Ben</a>' in page and "Ben won" in page
+    assert ">2026-01-05 14:00 UTC</time>" in page  # a time says its zone
     assert '<a href="/players/cy">cy</a>' in page  # no display name: the address's local part
 
 
