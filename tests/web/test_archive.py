@@ -260,6 +260,22 @@ def test_board_images_and_link_previews_at_any_ply(client, settings) -> None:
     assert "<title>EXIMO #1: Ann vs ben, move 5 · pbem</title>" in page
 
 
+def test_every_board_image_is_one_well_formed_svg_or_a_404(client, settings) -> None:
+    # Mimic's page draws a key of small pictures after its board; the image is the board
+    # alone. Mimic Taking's cards are HTML: no image, rather than a card and stray markup.
+    for game, seats in (("mimic", 2), ("eximo", 2), ("frozen-forest", 2),
+                        ("move-in-synch", 2), ("mimic-taking", 3)):
+        match = create_match(game, [ANN, BEN, CY][:seats], {}, settings.secret_key, START,
+                             seed=4).match
+        play_randomly(match.id, 4, START, max_plies=3)
+        image = client.get(f"/matches/{match.id}/board.svg")
+        if game == "mimic-taking":
+            assert image.status_code == 404
+            continue
+        root = ElementTree.fromstring(image.data)
+        assert root.tag == "{http://www.w3.org/2000/svg}svg" and "board" in root.get("class")
+
+
 def test_a_player_hides_their_page_from_their_settings(client, made, worker, smtp) -> None:
     sign_in(client, ANN, worker, smtp)
     page = client.get("/me/settings").data.decode()
