@@ -86,3 +86,16 @@ def test_the_dev_mailbox_exists_only_in_development(settings, client, tmp_path: 
 def test_unknown_pages_are_friendly_404s(client, path: str) -> None:
     response = client.get(path)
     assert response.status_code == 404 and b"Back to the start page" in response.data
+
+
+def test_a_finished_matchs_move_list_speaks_to_every_reader_alike(settings, client) -> None:
+    # Mimic Taking's secret last-card choices are shown to everyone once the match is over,
+    # so their sentences name the player ("Player 2 chose to…"), never "You chose".
+    from tests.support.playing import play_randomly
+
+    trio = [*PAIR, "cy@example.org"]
+    match = create_match("mimic-taking", trio, {}, settings.secret_key, START, seed=5).match
+    match = play_randomly(match.id, 5, START)
+    assert match.status == "finished"
+    page = client.get(f"/matches/{match.id}").data.decode()
+    assert "chose to" in page and "You chose" not in page and "You kept" not in page
