@@ -124,3 +124,29 @@ def test_the_public_page_replays_a_match_by_clicking_through(browser: Browser, s
     expect(page.locator("nav.replay")).to_contain_text("after move 0 of 2")
     assert problems == [], problems
     page.close()
+
+
+def test_on_a_phone_the_replay_buttons_share_one_row_and_times_never_break(
+        browser: Browser, server) -> None:
+    base, settings = server
+    with database.connection_context():
+        from tests.support.playing import play_randomly
+
+        match = create_match("mimic", ["ann@example.org", "ben@example.org"], {},
+                             settings.secret_key, START, seed=3).match
+        play_randomly(match.id, 3, START, max_plies=6)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    for query in ("?ply=3", ""):  # every button a link; then Next and Last disabled
+        page.goto(f"{base}/matches/{match.id}{query}")
+        boxes = [b.bounding_box() for b in page.locator("nav.replay .button").all()]
+        assert len(boxes) == 4
+        # An admin-console rule once stretched the enabled links to fill their row.
+        assert len({round(b["y"]) for b in boxes}) == 1, boxes
+        assert len({round(b["height"]) for b in boxes}) == 1, boxes
+        assert max(b["width"] for b in boxes) < 390 / 3, boxes
+        # A move's time stays on one line ("2026-" then "01-05" read as two dates).
+        lines = page.locator("ol.moves time").evaluate_all(
+            "els => els.map(e => e.getClientRects().length)")
+        assert lines and set(lines) == {1}, lines
+    context.close()
