@@ -18,6 +18,7 @@ from pbem.core.matches import create_match
 from pbem.core.migrations import migrate
 from pbem.web import create_app
 from tests.conftest import START, free_port, make_settings
+from tests.support.playing import play_randomly
 
 pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
@@ -130,8 +131,6 @@ def test_on_a_phone_the_replay_buttons_share_one_row_and_times_never_break(
         browser: Browser, server) -> None:
     base, settings = server
     with database.connection_context():
-        from tests.support.playing import play_randomly
-
         match = create_match("mimic", ["ann@example.org", "ben@example.org"], {},
                              settings.secret_key, START, seed=3).match
         play_randomly(match.id, 3, START, max_plies=6)

@@ -10,6 +10,7 @@ from pbem.core.matches import create_match
 from pbem.core.play import submit_move
 from pbem.games import REGISTRY
 from tests.conftest import START, SUPPORT_TEMPLATES, make_settings
+from tests.support.playing import play_randomly
 
 PAIR = ["ann@example.org", "ben@example.org"]
 
@@ -91,8 +92,6 @@ def test_unknown_pages_are_friendly_404s(client, path: str) -> None:
 def test_a_finished_matchs_move_list_speaks_to_every_reader_alike(settings, client) -> None:
     # Mimic Taking's secret last-card choices are shown to everyone once the match is over,
     # so their sentences name the player ("Player 2 chose to…"), never "You chose".
-    from tests.support.playing import play_randomly
-
     trio = [*PAIR, "cy@example.org"]
     match = create_match("mimic-taking", trio, {}, settings.secret_key, START, seed=5).match
     match = play_randomly(match.id, 5, START)
