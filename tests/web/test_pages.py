@@ -26,6 +26,8 @@ def test_every_game_has_a_rules_page_listed_on_the_games_page(client) -> None:
         for option in rules.options:
             assert f"<code>{option.name}</code>".encode() in page.data
     assert client.get("/games/no-such-game").status_code == 404
+    # A visitor is shown how to start playing, not only the operator's shell command.
+    assert b'href="/challenges/new"' in listing.data and b'href="/seeks"' in listing.data
 
 
 def test_the_public_page_replays_the_match_move_by_move(settings, client) -> None:
