@@ -149,3 +149,16 @@ def test_on_a_phone_the_replay_buttons_share_one_row_and_times_never_break(
             "els => els.map(e => e.getClientRects().length)")
         assert lines and set(lines) == {1}, lines
     context.close()
+
+
+def test_on_a_phone_a_rules_pages_options_read_one_block_each(browser: Browser, server) -> None:
+    base, _ = server
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{base}/games/move-in-synch")
+    # Four columns at 390 px left "What it does" a word wide, a column of single words.
+    widths = page.locator("table.options td").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().width)")
+    assert widths and min(widths) > 300, widths
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
