@@ -24,7 +24,7 @@ def test_home_lists_every_match_your_turn_first_with_links(client, worker, smtp,
     html = client.get("/me").data.decode()
     order = [int(n) for n in re.findall(r"Nim \(test game\) #(\d+)", html)]
     assert order == [mine.id, waiting.id, over.id]
-    assert "Your turn</strong>, 2 days left" in html and "waiting for others" in html
+    assert "Your turn</strong>, 2 days left" in html and "waiting for ben" in html
     assert "You won: First took the last counter" in html
     links = re.findall(r'href="(/play/[\w-]+)"', html)
     assert len(links) == 3
