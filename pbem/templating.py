@@ -21,6 +21,12 @@ def options(values: Iterable[str]) -> Markup:
                           for text in map(escape, values)))
 
 
+def option_values(chosen: Mapping[str, Any]) -> str:
+    """A match's options as a player would type them back: `face_up=on, size=8` (on/off, as
+    the rules pages and the option parser word them, never Python's True/False)."""
+    return ", ".join(f"{name}={_option_word(value)}" for name, value in chosen.items())
+
+
 def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: int | None,
               keep_page: str = "") -> Markup:
     """The `<li>` of each listed move (records.moves_for): who, the notation (or that it is
@@ -49,5 +55,11 @@ def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: i
 
 
 def register(env: jinja2.Environment) -> jinja2.Environment:
-    env.globals.update(options=options, move_rows=move_rows)
+    env.globals.update(options=options, option_values=option_values, move_rows=move_rows)
     return boards.install(env)
+
+
+def _option_word(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)

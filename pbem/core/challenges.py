@@ -276,6 +276,8 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
         "title": get_rules(challenge.game).title,
         "options": challenge.options,
         "clock": challenge.time_control,
+        # Pages show the clock and the expiry as the invitation mail words them.
+        "clock_text": TimeControl.parse(challenge.time_control).describe(),
         "on_timeout": challenge.on_timeout,
         "seat_order": "as-listed" if challenge.seating else "random",
         "challenger": challenge.challenger.public_name,
@@ -284,6 +286,7 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
                       for invite in invites],
         "created_at": challenge.created_at.isoformat() + "Z",
         "expires_at": challenge.expires_at.isoformat() + "Z",
+        "expires_text": challenge.expires_at.strftime("%a %d %b %Y, %H:%M UTC"),
         "rematch_of": challenge.rematch_of_id,
         "match": challenge.match_id,
         "your_answer": own.status if own is not None else None,

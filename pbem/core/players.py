@@ -94,14 +94,18 @@ def my_matches(player: Player, now: datetime) -> list[dict[str, Any]]:
         match: Match = seat.match
         rules = rules_for(match)
         your_turn = match.is_live and seat.seat in (match.to_move or [])
-        others = [other.player.public_name for other in match.seat_rows()
-                  if other.seat != seat.seat]
+        seats = match.seat_rows()
+        others = [other.player.public_name for other in seats if other.seat != seat.seat]
+        # Who the match waits for, named as the opponents are ("waiting for Ben").
+        waiting = [other.player.public_name for other in seats
+                   if match.is_live and other.seat != seat.seat
+                   and other.seat in (match.to_move or [])]
         order = (0 if your_turn else 1 if match.is_live else 2,
                  seat.deadline.isoformat() if your_turn and seat.deadline else "",
                  -(match.finished_at or match.updated_at).timestamp())
         rows.append((order, {
             "id": match.id, "game": match.game, "title": rules.title, "status": match.status,
-            "your_turn": your_turn, "seat": seat, "opponents": others,
+            "your_turn": your_turn, "seat": seat, "opponents": others, "waiting_for": waiting,
             "deadline": deadline_info(seat.deadline, match.time_control, player.timezone, now)
             if your_turn else None,
             "result": _result_for(match, seat.seat),

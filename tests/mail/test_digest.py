@@ -41,6 +41,7 @@ def test_one_digest_a_day_at_the_players_hour_in_their_zone(settings, worker, sm
     assert text.startswith("Your daily digest: 1 to move, 0 results")
     assert "Nim (test game), match #1: you play First against ben." in text
     assert "2 days 12 hours left" in text and "(Asia/Tokyo)" in text
+    assert "(Asia/Tokyo))" not in text  # the local time's zone is not wrapped in more brackets
     link = re.search(r"Move: http://pbem\.test(/play/\S+)", text).group(1)
     assert first["Subject"] == "Your pbem digest: 1 to move"
     clock.now = datetime(2026, 1, 7, 0, 0)

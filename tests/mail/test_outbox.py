@@ -29,6 +29,8 @@ def test_queued_mail_is_delivered_as_text_and_html(settings, worker, smtp: SMTPR
     assert "Your turn in Nim (test game), match #1" in text
     assert "Pile: 9 ooooooooo" in text and "take 1, take 2, take 3" in text
     assert "http://pbem.test/play/" in text and "<table>" in html
+    # A narrow mail client wraps the list between moves, never inside one ("b9-" / "a10").
+    assert '<span style="white-space:nowrap">take 1</span>, ' in html
     assert all(m.status == MessageStatus.SENT for m in OutboxMessage.select())
 
 

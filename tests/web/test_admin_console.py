@@ -214,6 +214,7 @@ def test_mail_filters_show_a_message_and_retry_it_once(settings, client, clock,
     assert OutboxMessage.get_by_id(message.id).status == "pending"
     worker.send_outbox()
     assert OutboxMessage.get_by_id(message.id).status == "sent"
+    assert " · 1 attempt · sent " in client.get(f"/admin/mail/{message.id}").data.decode()
 
 
 def created_token_absent(page: str, settings, match: Match) -> bool:

@@ -77,6 +77,7 @@ def test_the_archive_lists_matches_newest_first_with_what_a_row_needs(client, ma
         "last_activity": "2026-01-05T14:00:00Z",
         "url": "/matches/6", "record": "/matches/6/record.json"}
     assert '<a href="/players/Ben">Ben</a>' in page and "Ben won" in page
+    assert ">2026-01-05 14:00 UTC</time>" in page  # a time says its zone
     assert '<a href="/players/cy">cy</a>' in page  # no display name: the address's local part
 
 
@@ -257,6 +258,22 @@ def test_board_images_and_link_previews_at_any_ply(client, settings) -> None:
     assert (f'<meta property="og:image" content="http://pbem.test/matches/{match.id}'
             f'/board.svg?ply=5">') in page
     assert "<title>EXIMO #1: Ann vs ben, move 5 · pbem</title>" in page
+
+
+def test_every_board_image_is_one_well_formed_svg_or_a_404(client, settings) -> None:
+    # Mimic's page draws a key of small pictures after its board; the image is the board
+    # alone. Mimic Taking's cards are HTML: no image, rather than a card and stray markup.
+    for game, seats in (("mimic", 2), ("eximo", 2), ("frozen-forest", 2),
+                        ("move-in-synch", 2), ("mimic-taking", 3)):
+        match = create_match(game, [ANN, BEN, CY][:seats], {}, settings.secret_key, START,
+                             seed=4).match
+        play_randomly(match.id, 4, START, max_plies=3)
+        image = client.get(f"/matches/{match.id}/board.svg")
+        if game == "mimic-taking":
+            assert image.status_code == 404
+            continue
+        root = ElementTree.fromstring(image.data)
+        assert root.tag == "{http://www.w3.org/2000/svg}svg" and "board" in root.get("class")
 
 
 def test_a_player_hides_their_page_from_their_settings(client, made, worker, smtp) -> None:

@@ -18,6 +18,7 @@ from pbem.core.matches import create_match
 from pbem.core.migrations import migrate
 from pbem.web import create_app
 from tests.conftest import START, free_port, make_settings
+from tests.support.playing import play_randomly
 
 pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
@@ -124,3 +125,40 @@ def test_the_public_page_replays_a_match_by_clicking_through(browser: Browser, s
     expect(page.locator("nav.replay")).to_contain_text("after move 0 of 2")
     assert problems == [], problems
     page.close()
+
+
+def test_on_a_phone_the_replay_buttons_share_one_row_and_times_never_break(
+        browser: Browser, server) -> None:
+    base, settings = server
+    with database.connection_context():
+        match = create_match("mimic", ["ann@example.org", "ben@example.org"], {},
+                             settings.secret_key, START, seed=3).match
+        play_randomly(match.id, 3, START, max_plies=6)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    for query in ("?ply=3", ""):  # every button a link; then Next and Last disabled
+        page.goto(f"{base}/matches/{match.id}{query}")
+        boxes = [b.bounding_box() for b in page.locator("nav.replay .button").all()]
+        assert len(boxes) == 4
+        # An admin-console rule once stretched the enabled links to fill their row.
+        assert len({round(b["y"]) for b in boxes}) == 1, boxes
+        assert len({round(b["height"]) for b in boxes}) == 1, boxes
+        assert max(b["width"] for b in boxes) < 390 / 3, boxes
+        # A move's time stays on one line ("2026-" then "01-05" read as two dates).
+        lines = page.locator("ol.moves time").evaluate_all(
+            "els => els.map(e => e.getClientRects().length)")
+        assert lines and set(lines) == {1}, lines
+    context.close()
+
+
+def test_on_a_phone_a_rules_pages_options_read_one_block_each(browser: Browser, server) -> None:
+    base, _ = server
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{base}/games/move-in-synch")
+    # Four columns at 390 px left "What it does" a word wide, a column of single words.
+    widths = page.locator("table.options td").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().width)")
+    assert widths and min(widths) > 300, widths
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()

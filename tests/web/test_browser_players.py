@@ -96,7 +96,12 @@ def test_sign_in_challenge_accept_and_first_move(browser: Browser, site, smtp,
     shoot(ben, "invite", tmp_path)
     ben.get_by_role("button", name="Accept").click()
     expect(ben.locator(".flash")).to_contain_text("has started")
-    expect(ben.locator("ul.matches")).to_contain_text("waiting for others")
+    expect(ben.locator("ul.matches")).to_contain_text("waiting for ann")
+    # "Replace my link" is a side action, set as small as the "public page" link beside it.
+    sizes = [ben.locator("ul.matches li").first.get_by_role(role, name=name).evaluate(
+        "e => getComputedStyle(e).fontSize")
+        for role, name in (("link", "public page"), ("button", "Replace my link"))]
+    assert sizes[0] == sizes[1], sizes
     shoot(ben, "me", tmp_path)
 
     deliver(worker)

@@ -30,6 +30,7 @@ def test_a_challenge_accepted_by_the_emailed_link_starts_the_match(app, client, 
     worker.run_once()
     mail = last_mail(smtp, BEN, "challenges you to Nim")
     assert "Clock: 2 days per move" in text_of(mail) and "pile=5" in text_of(mail)
+    assert "ann challenges you to Nim (test game)." in text_of(mail)  # not "to a Nim"
     assert "/never" in text_of(mail) and ANN not in text_of(mail)  # names, not addresses
     path = invitation_path(smtp, BEN)
 
@@ -129,8 +130,12 @@ def test_a_signed_in_invitee_answers_from_the_home_page(app, client, worker, smt
     ben = app.test_client()
     sign_in(ben, BEN, worker, smtp)
     home = ben.get("/me").data
-    assert b"challenges you to Nim" in home
+    assert b"challenges you to Nim (test game) (3 days per move)." in home
     challenge_id = Challenge.get().id
+    # The challenge's page words the clock and the expiry as the invitation mail does.
+    page = ben.get(f"/challenges/{challenge_id}").data.decode()
+    assert "Clock: 3 days per move;" in page
+    assert re.search(r"\(expires \w{3} \d\d \w{3} \d{4}, \d\d:\d\d UTC\)", page), page
     assert post_form(ben, f"/challenges/{challenge_id}/accept", page="/me").status_code == 303
     assert Challenge.get().status == "started"
     # Ann cannot answer her own challenge, and strangers cannot see it.

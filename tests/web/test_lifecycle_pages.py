@@ -57,6 +57,8 @@ def test_a_draw_offered_with_a_move_is_shown_mailed_and_accepted_on_the_page(
     match = Match.get()
     assert match.status == "finished" and match.result["winners"] == [0, 1]
     assert b"The match is drawn by agreement." in client.get(ben).data
+    # The status line reads as two sentences, as on the public page.
+    assert b"</strong> The match is drawn. Drawn by agreement" in client.get(ben).data
 
 
 def test_a_declined_offer_goes_back_to_the_offerer(settings, client, worker,

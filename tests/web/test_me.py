@@ -24,7 +24,7 @@ def test_home_lists_every_match_your_turn_first_with_links(client, worker, smtp,
     html = client.get("/me").data.decode()
     order = [int(n) for n in re.findall(r"Nim \(test game\) #(\d+)", html)]
     assert order == [mine.id, waiting.id, over.id]
-    assert "Your turn</strong>, 2 days left" in html and "waiting for others" in html
+    assert "Your turn</strong>, 2 days left" in html and "waiting for ben" in html
     assert "You won: First took the last counter" in html
     links = re.findall(r'href="(/play/[\w-]+)"', html)
     assert len(links) == 3
@@ -61,6 +61,11 @@ def test_api_tokens_are_made_shown_once_and_revoked(client, worker, smtp) -> Non
     assert client.get("/api/me", headers=bearer).get_json()["email"] == ANN
     assert token.encode() not in client.get("/me/settings").data
     assert b"my bot" in client.get("/me/settings").data
+    client.get("/api/me", headers=bearer)
+    # Every time on the page says its zone (sessions signed in and seen, the token's use).
+    times = re.findall(r"<td>(\d\d \w{3} \d{4} \d\d:\d\d[^<]*)</td>",
+                       client.get("/me/settings").data.decode())
+    assert len(times) == 3 and all(t.endswith(" UTC") for t in times), times
     assert post_form(client, "/me/tokens", page="/me/settings", name=" ").status_code == 400
     revoked = post_form(client, f"/me/tokens/{ApiToken.get().id}/revoke", page="/me/settings")
     assert revoked.status_code == 303

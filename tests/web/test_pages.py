@@ -10,6 +10,7 @@ from pbem.core.matches import create_match
 from pbem.core.play import submit_move
 from pbem.games import REGISTRY
 from tests.conftest import START, SUPPORT_TEMPLATES, make_settings
+from tests.support.playing import play_randomly
 
 PAIR = ["ann@example.org", "ben@example.org"]
 
@@ -25,6 +26,8 @@ def test_every_game_has_a_rules_page_listed_on_the_games_page(client) -> None:
         for option in rules.options:
             assert f"<code>{option.name}</code>".encode() in page.data
     assert client.get("/games/no-such-game").status_code == 404
+    # A visitor is shown how to start playing, not only the operator's shell command.
+    assert b'href="/challenges/new"' in listing.data and b'href="/seeks"' in listing.data
 
 
 def test_the_public_page_replays_the_match_move_by_move(settings, client) -> None:
@@ -75,6 +78,7 @@ def test_the_dev_mailbox_exists_only_in_development(settings, client, tmp_path: 
     create_match("nim", PAIR, {}, settings.secret_key, START)
     listing = dev.get("/dev/mail")
     assert listing.status_code == 200 and listing.data.count(b"ann@example.org") == 2
+    assert b"<td>05 Jan 12:00:00 UTC</td>" in listing.data  # when written, with its zone
     mail = dev.get("/dev/mail/1").data.decode()
     assert '<a href="http://pbem.test/play/' in mail
     html = dev.get("/dev/mail/1/html")
@@ -85,3 +89,14 @@ def test_the_dev_mailbox_exists_only_in_development(settings, client, tmp_path: 
 def test_unknown_pages_are_friendly_404s(client, path: str) -> None:
     response = client.get(path)
     assert response.status_code == 404 and b"Back to the start page" in response.data
+
+
+def test_a_finished_matchs_move_list_speaks_to_every_reader_alike(settings, client) -> None:
+    # Mimic Taking's secret last-card choices are shown to everyone once the match is over,
+    # so their sentences name the player ("Player 2 chose to…"), never "You chose".
+    trio = [*PAIR, "cy@example.org"]
+    match = create_match("mimic-taking", trio, {}, settings.secret_key, START, seed=5).match
+    match = play_randomly(match.id, 5, START)
+    assert match.status == "finished"
+    page = client.get(f"/matches/{match.id}").data.decode()
+    assert "chose to" in page and "You chose" not in page and "You kept" not in page

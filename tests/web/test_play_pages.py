@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from pbem.core.matches import create_match
-from pbem.core.models import Match, Move
+from pbem.core.models import Match, Move, Player
 from tests.conftest import START, SMTPRecorder
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -115,3 +115,14 @@ def test_an_absurdly_long_move_is_refused_without_echoing_it(settings, client) -
     page = client.post(f"/play/{token}", data={"move_text": "x" * 5000, "ply": "0"})
     assert page.status_code == 400 and b"5000 characters long" in page.data
     assert b"x" * 300 not in page.data
+
+
+def test_the_clocks_show_a_deadline_in_the_readers_own_zone_too(settings, client) -> None:
+    # The page says "Deadlines are shown in Europe/Paris and UTC": the clocks list must too,
+    # for the opponent's deadline as well as the reader's own.
+    tokens = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).tokens
+    Player.update(timezone="Europe/Paris").where(Player.email == BOB).execute()
+    page = client.get(f"/play/{tokens[1]}").data.decode()
+    assert "Deadlines are shown in Europe/Paris and UTC" in page
+    clocks = re.search(r'<ul class="clocks">(.*?)</ul>', page, re.S).group(1)
+    assert "UTC</time> = Thu 08 Jan 2026, 13:00 (Europe/Paris)" in clocks, clocks

@@ -31,3 +31,12 @@ def test_post_list_and_join_a_seek(app, client, worker, smtp) -> None:
     assert b"Nim (test game) #" in ben.get("/me").data
     again = post_form(ben, f"/seeks/{Seek.get().id}/join", page="/seeks")
     assert again.status_code == 409 and b"full" in again.data
+
+
+def test_a_seeks_options_read_on_and_off_not_true_and_false(app, client, worker, smtp) -> None:
+    sign_in(client, "ann@example.org", worker, smtp)
+    posted = post_form(client, "/seeks", page="/seeks", game="mimic-taking", players="3",
+                       options="face_up=yes", clock="3d")
+    assert posted.status_code == 303
+    listing = app.test_client().get("/seeks").data
+    assert b"face_up=on" in listing and b"True" not in listing

@@ -39,15 +39,16 @@ def describe(event: Event) -> str:
     if kind == "took_cards":
         kept = " ".join(data["kept"]) or "nothing"
         aside = " ".join(data["set_aside"]) or "nothing"
-        return f"You kept {kept} and set aside {aside}"
+        return f"{label(data['seat'])} kept {kept} and set aside {aside}"
     if kind == "round_ending":
         return (f"Round {data['round']} ends: everyone now chooses, in secret, whether to add "
                 "their last card to their stack")
     if kind == "last_card_chosen":
         return f"{label(data['seat'])} has chosen what to do with their last card"
     if kind == "last_card_choice":
-        what = "add it to your stack" if data["choice"] == "add" else "set it aside"
-        return f"You chose to {what} ({data['card']})"
+        # Worded for any reader: once the match is over every seat and spectator sees it.
+        what = "add it to their stack" if data["choice"] == "add" else "set it aside"
+        return f"{label(data['seat'])} chose to {what} ({data['card']})"
     if kind == "last_cards_revealed":
         return "Last cards: " + ", ".join(
             f"{label(s)} {'adds' if choice == 'add' else 'discards'} {card}"

@@ -25,9 +25,9 @@ def test_events_read_as_short_sentences() -> None:
     assert describe("took", seat=2, count=2, of=3, cards=None) == (
         "Player 3 kept 2 of the 3 cards")
     assert describe("took_cards", seat=2, kept=[], set_aside=["O4", "O6", "G4"]) == (
-        "You kept nothing and set aside O4 O6 G4")
+        "Player 3 kept nothing and set aside O4 O6 G4")
     assert describe("last_card_choice", seat=0, choice="add", card="B1") == (
-        "You chose to add it to your stack (B1)")
+        "Player 1 chose to add it to their stack (B1)")
     assert describe("game_over", winners=[0, 2], totals=[3, -1, 3]) == (
         "Game over: Player 1 and Player 3 share the win with 3 points")
 
