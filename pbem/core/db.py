@@ -11,6 +11,7 @@ request hands it back to the pool instead of ending a server backend.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,31 @@ def bind_database(url: str) -> peewee.Database:
     database.initialize(db)
     _bound_url = url
     return db
+
+
+# What a forked child inherited of its parent's connections: kept referenced, so that neither
+# garbage collection nor a pool ever closes or uses them in the child (see below).
+_inherited: list[Any] = []
+
+
+def _forget_inherited_connections() -> None:
+    """In a forked child, start with no connection. An inherited one shares its socket with
+    the parent: using it garbles both processes' replies (seen as a string where a datetime
+    was due), and closing it would end the parent's session (PostgreSQL's Terminate message).
+    peewee's `dispose` forgets connections without closing them; they are kept here so that
+    nothing closes them later either. Runs for any fork: a test's worker processes, a server
+    that forks workers after its master touched the database."""
+    db = database.obj
+    if db is None:
+        return
+    _inherited.append(db._state.conn)
+    if isinstance(db, PooledDatabase):
+        _inherited.extend(entry[-1] for entry in getattr(db, "_connections", ()))
+        _inherited.extend(used.connection for used in getattr(db, "_in_use", {}).values())
+    db.dispose()
+
+
+os.register_at_fork(after_in_child=_forget_inherited_connections)
 
 
 def release() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -86,7 +88,7 @@ def test_a_pool_checks_only_a_connection_that_sat_idle(db_url: str, monkeypatch)
     from pbem.core import db as db_module
 
     scheme, rest = db_url.split("://", 1)
-    pooled = db_module.bind_database(f"{scheme}+pool://{rest}")
+    pooled = db_module.bind_database(f"{scheme.removesuffix('+pool')}+pool://{rest}")
     if db_url.startswith("sqlite"):
         # No server to ask: SQLite's pool keeps playhouse's own local check.
         assert not isinstance(pooled, db_module._TrustRecentlyReturned)
@@ -120,6 +122,46 @@ def test_a_pool_checks_only_a_connection_that_sat_idle(db_url: str, monkeypatch)
         database.connect(reuse_if_open=True)
 
 
+def test_a_forked_child_never_uses_nor_ends_its_parents_connections(db_url: str) -> None:
+    # The parent holds a connection (in use, and one idle in the pool when pooled); a child
+    # forked then must open its own, and its exit must leave the parent's working.
+    from pbem.core import db as db_module
+
+    scheme, rest = db_url.split("://", 1)
+    urls = [db_url, f"{scheme.removesuffix('+pool')}+pool://{rest}"]
+    bound = []
+    try:
+        for url in urls:
+            bound.append(db_module.bind_database(url))
+            database.connect(reuse_if_open=True)
+            held = database.connection()
+            database.execute_sql("SELECT 1")
+            child = os.fork()
+            if child == 0:  # the child: report through the exit code only
+                try:
+                    fresh = database.is_closed()
+                    database.connect()
+                    ours = database.connection() is not held
+                    database.execute_sql("SELECT 1")
+                    database.close()
+                    gc.collect()
+                    os._exit(0 if fresh and ours else 1)
+                except BaseException:
+                    os._exit(2)
+            _, status = os.waitpid(child, 0)
+            assert os.waitstatus_to_exitcode(status) == 0, url
+            gc.collect()
+            assert database.connection() is held
+            assert database.execute_sql("SELECT 2").fetchone()[0] == 2, url
+            database.close()
+    finally:
+        for db in bound:
+            if isinstance(db, PooledDatabase):
+                db.close_all()
+        db_module.bind_database(db_url)
+        database.connect(reuse_if_open=True)
+
+
 def test_display_names_are_unique_but_optional(db_url: str) -> None:
     from datetime import datetime
 
@@ -140,7 +182,7 @@ def test_a_pooled_url_reuses_one_connection_across_requests(db_url: str, tmp_pat
     from pbem.core.db import bind_database
 
     scheme, rest = db_url.split("://", 1)
-    pooled = bind_database(f"{scheme}+pool://{rest}")
+    pooled = bind_database(f"{scheme.removesuffix('+pool')}+pool://{rest}")
     try:
         seen = []
         for _ in range(3):  # what a request does: connect at the start, close at the end
