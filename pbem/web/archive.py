@@ -67,7 +67,7 @@ def board_svg(match_id: int) -> Response:
     rules = rules_for(match)
     view = rules.view(state_after(match, shown), None)
     html = render_template(f"games/{match.game}/board.html", view=view, seat=None,
-                           legal_moves=[])
+                           legal_moves=[], over=not match.is_live and shown == match.ply)
     found = _SVG.search(html)
     if found is None:
         raise NotFoundError(f"{rules.title} has no board picture.")
