@@ -141,7 +141,6 @@ def summarize(match: Match, seats: list[dict[str, Any]]) -> dict[str, Any]:
         "id": match.id,
         "game": match.game,
         "title": REGISTRY[match.game].title if match.game in REGISTRY else match.game,
-        "picture": getattr(REGISTRY.get(match.game), "board_picture", False),
         "status": STATUS_WORDS.get(match.status, match.status),
         "players": seats,
         "result": _result(match, names),

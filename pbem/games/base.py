@@ -176,6 +176,11 @@ class GameRules(Protocol):
         choices). Such a game must also implement `HidesInformation`."""
         ...
 
+    @property
+    def board_picture(self) -> bool:
+        """True when the game's board.html draws an SVG board: pages may show it as an image."""
+        ...
+
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Check a match creator's options and fill in defaults; raise OptionError if bad."""
         ...

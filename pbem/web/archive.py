@@ -16,6 +16,7 @@ from pbem.core.exports import match_record, record_text
 from pbem.core.matches import get_match, rules_for, state_after
 from pbem.core.standings import public_player, record_by_game, set_hidden_from_archive
 from pbem.errors import NotFoundError
+from pbem.games import REGISTRY
 from pbem.web.auth import current_player, player_required
 from pbem.web.matches import requested_ply, site_url
 
@@ -39,8 +40,10 @@ def player(name: str) -> str | WerkzeugResponse:
     by_game = record_by_game(found)
     totals = {key: sum(row[key] for row in by_game)
               for key in ("finished", "wins", "losses", "draws", "live")}
+    # Thumbnails only of games drawn as an SVG board; another's board.svg would be a 404.
+    pictured = {slug for slug, rules in REGISTRY.items() if rules.board_picture}
     return render_template("players/show.html", name=shown, by_game=by_game, totals=totals,
-                           live=live, finished=finished)
+                           live=live, finished=finished, pictured=pictured)
 
 
 @bp.get("/matches/<int:match_id>/record.json")
