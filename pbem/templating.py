@@ -39,12 +39,14 @@ def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: i
         current = ' class="current" aria-current="step"' if ply == shown else ""
         what = (f"<code>{escape(move['text'])}</code>" if move["text"] is not None
                 else "<em>(hidden until revealed)</em>")
-        label = f'<span class="by">{escape(move["by"])}</span>\n    {what}'
+        # One space between who and what, and none at a link's ends: an underline covers it.
+        label = f'<span class="by">{escape(move["by"])}</span> {what}'
         if ply_base:
             href = escape(f"{ply_base}?ply={ply}{keep_page}")
-            label = f'<a href="{href}">\n    {label}\n    </a>'
-        if move["events"]:
-            label += f'\n    <span class="events">{escape("; ".join(move["events"]))}</span>'
+            label = f'<a href="{href}">{label}</a>'
+        events = news(move)
+        if events:
+            label += f'\n    <span class="events">{escape("; ".join(events))}</span>'
         if move["autoplayed"]:
             label += (f'\n    <span class="events">(played by the server: '
                       f'{escape(move["autoplayed"])})</span>')
@@ -52,6 +54,29 @@ def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: i
         parts.append(f'\n  <li value="{ply}"{current}>\n    {label}\n    <time datetime='
                      f'"{escape(at)}">{escape(at[:16].replace("T", " "))} UTC</time>\n  </li>')
     return Markup("".join(parts))
+
+
+def news(move: Mapping[str, Any]) -> list[str]:
+    """What a listed move's events add to the row's own "who notation": the rules word each
+    event for mail too, where it must name the move ("Black c2-c4, capturing d5"), so here an
+    event that only repeats the move is left out and one that begins with it keeps the rest."""
+    events: list[str] = list(move["events"])
+    if move["text"] is None or not move["text"].split():
+        return events
+    by, text = move["by"], move["text"]
+    # The whole notation, or its first word (EXIMO's path before "drop b1"), after the mover,
+    # perhaps with "played" (Mimic Taking's "Player 1 played O7").
+    echoes = sorted({f"{by} {verb}{said}" for verb in ("", "played ")
+                     for said in (text, text.split()[0])}, key=len, reverse=True)
+    kept = []
+    for event in events:
+        echo = next((e for e in echoes if event == e or event.startswith((f"{e}, ", f"{e}; "))),
+                    None)
+        if echo is None:
+            kept.append(event)
+        elif event != echo:
+            kept.append(event[len(echo) + 2:])
+    return kept
 
 
 def register(env: jinja2.Environment) -> jinja2.Environment:

@@ -176,6 +176,11 @@ class GameRules(Protocol):
         choices). Such a game must also implement `HidesInformation`."""
         ...
 
+    @property
+    def board_picture(self) -> bool:
+        """True when the game's board.html draws an SVG board: pages may show it as an image."""
+        ...
+
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Check a match creator's options and fill in defaults; raise OptionError if bad."""
         ...
@@ -285,6 +290,9 @@ class RulesBase:
     # Kinds of public event that reveal every hidden move made before them (a round's summary
     # that shows every stack): from then on those moves' notation is no secret to anyone.
     reveal_events: frozenset[str] = frozenset()
+    # True when the game's board.html draws an SVG board (pbem/boards/grid.py): the player
+    # page shows it as a thumbnail and link previews as their image. A table of cards has none.
+    board_picture: bool = False
 
     def move_label(self, state: Any, seat: Seat, events: Sequence[Event]) -> str:
         """How a move list names the seat that made a move (with that move's events); games

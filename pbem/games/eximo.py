@@ -100,6 +100,7 @@ _DROP_WORD = re.compile(r"drops?")
 
 class EximoRules(RulesBase):
     slug = "eximo"
+    board_picture = True
     title = "EXIMO"
     rules_version = 1
     player_counts = frozenset({2})

@@ -80,6 +80,7 @@ _RESULT = re.compile(r"(yuki|mina):([0-9]{1,3})")
 
 class FrozenForestRules(RulesBase):
     slug = "frozen-forest"
+    board_picture = True
     title = "Frozen Forest"
     rules_version = 1
     player_counts = frozenset({2})

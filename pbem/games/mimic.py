@@ -87,6 +87,7 @@ Move = tuple[int, int]  # (from index, to index) of the original move
 
 class MimicRules(RulesBase):
     slug = "mimic"
+    board_picture = True
     title = "Mimic"
     rules_version = 1
     player_counts = frozenset({2})

@@ -127,6 +127,7 @@ _NOT_WORD = re.compile(r"[^a-z0-9]")
 
 class MoveInSynchRules(RulesBase):
     slug = "move-in-synch"
+    board_picture = True
     title = "Move In Synch, In Opposition"
     rules_version = 1
     player_counts = frozenset({2})

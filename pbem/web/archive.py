@@ -16,6 +16,7 @@ from pbem.core.exports import match_record, record_text
 from pbem.core.matches import get_match, rules_for, state_after
 from pbem.core.standings import public_player, record_by_game, set_hidden_from_archive
 from pbem.errors import NotFoundError
+from pbem.games import REGISTRY
 from pbem.web.auth import current_player, player_required
 from pbem.web.matches import requested_ply, site_url
 
@@ -39,8 +40,10 @@ def player(name: str) -> str | WerkzeugResponse:
     by_game = record_by_game(found)
     totals = {key: sum(row[key] for row in by_game)
               for key in ("finished", "wins", "losses", "draws", "live")}
+    # Thumbnails only of games drawn as an SVG board; another's board.svg would be a 404.
+    pictured = {slug for slug, rules in REGISTRY.items() if rules.board_picture}
     return render_template("players/show.html", name=shown, by_game=by_game, totals=totals,
-                           live=live, finished=finished)
+                           live=live, finished=finished, pictured=pictured)
 
 
 @bp.get("/matches/<int:match_id>/record.json")
@@ -67,7 +70,7 @@ def board_svg(match_id: int) -> Response:
     rules = rules_for(match)
     view = rules.view(state_after(match, shown), None)
     html = render_template(f"games/{match.game}/board.html", view=view, seat=None,
-                           legal_moves=[])
+                           legal_moves=[], over=not match.is_live and shown == match.ply)
     found = _SVG.search(html)
     if found is None:
         raise NotFoundError(f"{rules.title} has no board picture.")

@@ -39,6 +39,7 @@ class NimState:
 
 class NimRules(RulesBase):
     slug = "nim"
+    board_picture = True
     title = "Nim (test game)"
     rules_version = 1
     player_counts = frozenset({2})

@@ -155,8 +155,10 @@ def test_a_player_page_shows_the_public_record_and_nothing_private(client, made)
     assert "3 finished matches: <strong>1</strong> won, <strong>1</strong> lost, " \
            "<strong>1</strong> drawn · 1 in play." in text
     assert "@example.org" not in text and "Your hand" not in text
-    assert f'src="/matches/{made["bids_live"]}/board.svg"' in text
-    # The bids test game has no SVG board; its image answers 404, never a hand.
+    # The bids test game has no SVG board: no thumbnail (a broken image), and its image
+    # answers 404, never a hand.
+    assert f'src="/matches/{made["bids_live"]}/board.svg"' not in text
+    assert f'<a href="/matches/{made["bids_live"]}">' in text
     assert client.get(f"/matches/{made['bids_live']}/board.svg").status_code == 404
     by_game = re.search(r"<h2>By game</h2>(.*?)</table>", text, re.S).group(1)
     assert re.search(r"Nim \(test game\)</a></td><td>3</td><td>1</td><td>1</td><td>1</td>"
@@ -269,6 +271,7 @@ def test_every_board_image_is_one_well_formed_svg_or_a_404(client, settings) -> 
                              seed=4).match
         play_randomly(match.id, 4, START, max_plies=3)
         image = client.get(f"/matches/{match.id}/board.svg")
+        assert rules_for(match).board_picture == (game != "mimic-taking")
         if game == "mimic-taking":
             assert image.status_code == 404
             continue
