@@ -64,7 +64,9 @@ def preview(record: dict[str, Any]) -> dict[str, str]:
                  + (f", move {shown}" if shown != latest else ""),
         "description": f"{record['title']}: {players}. {position}",
         "permalink": site_url("matches.show", match_id=match_id, ply=shown),
-        "image": site_url("archive.board_svg", match_id=match_id, ply=shown),
+        # A game drawn as a table of cards has no board picture (its board.svg is a 404).
+        **({"image": site_url("archive.board_svg", match_id=match_id, ply=shown)}
+           if REGISTRY[record["game"]].board_picture else {}),
     }
 
 
