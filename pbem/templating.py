@@ -12,6 +12,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from pbem import boards
+from pbem.core.deadlines import TimeoutPolicy
 
 
 def options(values: Iterable[str]) -> Markup:
@@ -79,8 +80,14 @@ def news(move: Mapping[str, Any]) -> list[str]:
     return kept
 
 
+def timeout_words(policy: str) -> str:
+    """A timeout policy (`autoplay`) as players read it."""
+    return TimeoutPolicy.WORDS.get(policy, policy)
+
+
 def register(env: jinja2.Environment) -> jinja2.Environment:
     env.globals.update(options=options, option_values=option_values, move_rows=move_rows)
+    env.filters["timeout_words"] = timeout_words
     return boards.install(env)
 
 

@@ -31,6 +31,13 @@ class TimeoutPolicy:
     AUTOPLAY = "autoplay"
     CLAIM = "claim"  # the others are told they may claim the win; the late seat may still move
     ALL = ("adjudicate", "forfeit", "autoplay", "claim")
+    # What each means, as pages and mails tell players (the ids stay for forms and the API).
+    WORDS = {
+        "adjudicate": "an admin rules on it",
+        "forfeit": "the late player loses",
+        "autoplay": "the server moves for the late player",
+        "claim": "the others may claim the win",
+    }
 
 
 # --- clocks ---------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ def show(match_id: int) -> str:
                            preview=preview(record), can_rematch=can_rematch)
 
 
-def preview(record: dict[str, Any]) -> dict[str, str]:
+def preview(record: dict[str, Any]) -> dict[str, str | None]:
     """Title, description, permalink and image of a match page at its shown ply, for link
     previews: the game, the players and the position, in one sentence each."""
     match_id, shown, latest = record["match"], record["shown_ply"], record["ply"]
@@ -65,8 +65,8 @@ def preview(record: dict[str, Any]) -> dict[str, str]:
         "description": f"{record['title']}: {players}. {position}",
         "permalink": site_url("matches.show", match_id=match_id, ply=shown),
         # A game drawn as a table of cards has no board picture (its board.svg is a 404).
-        **({"image": site_url("archive.board_svg", match_id=match_id, ply=shown)}
-           if REGISTRY[record["game"]].board_picture else {}),
+        "image": site_url("archive.board_svg", match_id=match_id, ply=shown)
+        if REGISTRY[record["game"]].board_picture else None,
     }
 
 

@@ -273,8 +273,9 @@ def test_every_board_image_is_one_well_formed_svg_or_a_404(client, settings) -> 
         image = client.get(f"/matches/{match.id}/board.svg")
         assert rules_for(match).board_picture == (game != "mimic-taking")
         # A link preview offers the picture only where there is one.
-        page = client.get(f"/matches/{match.id}").data.decode()
-        assert ('property="og:image"' in page) == (game != "mimic-taking")
+        shown = client.get(f"/matches/{match.id}")
+        assert shown.status_code == 200
+        assert ('property="og:image"' in shown.data.decode()) == (game != "mimic-taking")
         if game == "mimic-taking":
             assert image.status_code == 404
             continue

@@ -25,11 +25,16 @@ def invitation_path(smtp, address: str) -> str:
 def test_a_challenge_accepted_by_the_emailed_link_starts_the_match(app, client, worker,
                                                                    smtp, clock) -> None:
     sign_in(client, ANN, worker, smtp)
-    sent = challenge(client, BEN, options="pile=5", clock="2d", seat_order="as-listed")
+    # The timeout policies are offered in words; the form posts their ids.
+    form = client.get("/challenges/new").data.decode()
+    assert '<option value="autoplay"' in form and ">the server moves for the late player<" in form
+    sent = challenge(client, BEN, options="pile=5", clock="2d", seat_order="as-listed",
+                     on_timeout="forfeit")
     assert sent.status_code == 303
     worker.run_once()
     mail = last_mail(smtp, BEN, "challenges you to Nim")
     assert "Clock: 2 days per move" in text_of(mail) and "pile=5" in text_of(mail)
+    assert "If a clock runs out, the late player loses." in text_of(mail)
     assert "ann challenges you to Nim (test game)." in text_of(mail)  # not "to a Nim"
     assert "/never" in text_of(mail) and ANN not in text_of(mail)  # names, not addresses
     path = invitation_path(smtp, BEN)
