@@ -121,7 +121,8 @@ def encode_cursor(match_id: int) -> str:
 def decode_cursor(cursor: str) -> int:
     """The match id a cursor stands for; anything else is a 400 with a way forward."""
     problem = InvalidRequestError(f"{cursor[:40]!r} is not a cursor this archive gave out: "
-                                  "follow the `next` links, or start again without a cursor.")
+                                  "follow the links to the next page, or start again without "
+                                  "a cursor.")
     if len(cursor) > 40:
         raise problem
     try:

@@ -126,3 +126,19 @@ def test_the_clocks_show_a_deadline_in_the_readers_own_zone_too(settings, client
     assert "Deadlines are shown in Europe/Paris and UTC" in page
     clocks = re.search(r'<ul class="clocks">(.*?)</ul>', page, re.S).group(1)
     assert "UTC</time> = Thu 08 Jan 2026, 13:00 (Europe/Paris)" in clocks, clocks
+
+
+def test_the_time_zone_hint_asks_to_sign_in_only_when_the_reader_is_not_the_seat(
+        client, worker, smtp, settings) -> None:
+    from tests.support.players import sign_in
+
+    token = create_match("nim", ["ann@example.org", "ben@example.org"], {},
+                         settings.secret_key, START).tokens[0]
+    hint = "(sign in with this seat's address, ann@example.org, first)"
+    assert hint in client.get(f"/play/{token}").get_data(as_text=True)
+    sign_in(client, "ben@example.org", worker, smtp)  # someone else: still asked
+    assert hint in client.get(f"/play/{token}").get_data(as_text=True)
+    signed_in_as_seat = client.application.test_client()
+    sign_in(signed_in_as_seat, "ann@example.org", worker, smtp)
+    page = signed_in_as_seat.get(f"/play/{token}").get_data(as_text=True)
+    assert "Change the time zone in your settings</a>." in page and hint not in page
