@@ -56,10 +56,12 @@ def build(url: str, game: str, matches: int) -> list[int]:
     migrate()
     rules = get_rules(game)
     chooser = random.Random(7)
+    # The fewest players the game allows (Mimic Taking needs three).
+    players = min(rules.player_counts)
     ids = []
     for number in range(matches):
-        match = create_match(game, [f"a{number}@example.org", f"b{number}@example.org"], {},
-                             SECRET, NOW, seed=number).match
+        addresses = [f"{chr(ord('a') + seat)}{number}@example.org" for seat in range(players)]
+        match = create_match(game, addresses, {}, SECRET, NOW, seed=number).match
         for _ in range(6):
             match = Match.get_by_id(match.id)
             state = rules.load(match.state)
@@ -117,7 +119,16 @@ def main() -> None:
     # outbox renders, and the figure would measure that contention instead.
     server = subprocess.Popen([sys.executable, "-m", "aiosmtpd", "-n", "-l", f"{host}:{port}",
                                "-c", "aiosmtpd.handlers.Sink"])
-    wait_for(host, port)
+    try:
+        wait_for(host, port)
+        run(args, host, port)
+    finally:
+        # Whatever failed, the server must not outlive us (it would hold `… | tail` open).
+        server.terminate()
+        server.wait()
+
+
+def run(args: argparse.Namespace, host: str, port: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
         settings = load_settings({"database_url": url, "secret_key": SECRET,
@@ -145,9 +156,6 @@ def main() -> None:
         print(f"outbox ÷ raw smtplib: median {statistics.median(ratios):.2f} "
               f"(spread {min(ratios):.2f} to {max(ratios):.2f} over {args.rounds} rounds; "
               f"target ≥ 0.5)")
-    server.terminate()
-    server.wait()
-
 
 def wait_for(host: str, port: int) -> None:
     for _ in range(100):
