@@ -4,7 +4,9 @@
 `core.mailviews` (the recipient seat's view at the row's ply); this layer adds the links, which
 are derived here and never stored. The HTML part draws the board as a table
 (`games/<slug>/board_table.html`), since Gmail and Outlook do not show SVG. Every message of a
-match to one player threads under that player's welcome email.
+match to one player threads under that player's welcome email. The outbox sends `outgoing`,
+the mail's bytes written by `wire`; `to_email` builds the same mail with the `email` package
+for the pages that show one.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pbem.core.notify import message_key, thread_root_key
 from pbem.core.tokens import token_for
 from pbem.mail.addresses import reply_address, reply_address_for, with_reply_hint
 from pbem.mail.links import account_links
+from pbem.mail.wire import HeaderValue, Outgoing, alternative
 from pbem.paths import TEMPLATES
 from pbem.templating import register
 
@@ -59,6 +62,12 @@ class Composer:
     def __init__(self, settings: Settings, extra_template_dirs: tuple[str, ...] = ()) -> None:
         self.settings = settings
         self.env = mail_environment(extra_template_dirs)
+        # The same for every mail: the From header and the envelope's sender (MAIL FROM).
+        name, self.envelope_from = parseaddr(settings.mail_from)
+        # `formataddr` encodes a non-ASCII name (RFC 2047) but refuses a non-ASCII address,
+        # which only SMTPUTF8 carries, written as it is (see `wire`).
+        self.from_header = (formataddr((name, self.envelope_from), "utf-8")
+                            if self.envelope_from.isascii() else settings.mail_from)
 
     def render(self, message: OutboxMessage, cache: RenderCache | None = None) -> Rendered:
         """The message as it is (or was) sent: rendered afresh from the row each time."""
@@ -104,43 +113,58 @@ class Composer:
             context["preferences_url"] = context["unsubscribe_url"] = None
         return context
 
+    def outgoing(self, message: OutboxMessage, now: datetime,
+                 cache: RenderCache | None = None) -> Outgoing:
+        """The mail as the outbox sends it: its envelope and its bytes (see `wire`)."""
+        rendered, headers = self._prepare(message, now, cache or RenderCache())
+        # An address that is not ASCII goes as UTF-8 (SMTPUTF8: see `wire`).
+        utf8 = not (self.envelope_from + message.to_address).isascii()
+        return Outgoing(self.envelope_from, message.to_address,
+                        alternative(headers, rendered.text, rendered.html, utf8))
+
     def to_email(self, message: OutboxMessage, now: datetime,
                  cache: RenderCache | None = None) -> Message:
-        """The email to send. Built with the `email.mime` classes and the compat32 policy,
-        which set headers as given instead of parsing each one (several times faster than
-        `EmailMessage` for the same bytes); add headers with `email[name] = value`."""
-        cache = cache or RenderCache()
-        rendered = self.render(message, cache)
-        message.subject = rendered.subject
+        """The same mail as an `email.message.Message`, for the pages that show a sent mail
+        and for tests: built with the `email.mime` classes and the compat32 policy, it
+        flattens to the bytes `outgoing` writes, but for the random MIME boundary."""
+        rendered, headers = self._prepare(message, now, cache or RenderCache())
         email = MIMEMultipart("alternative")
-        email["From"] = formataddr(parseaddr(self.settings.mail_from), "utf-8")
-        email["To"] = message.to_address
-        email["Subject"] = _header(rendered.subject)  # type: ignore[assignment]
-        email["Date"] = format_datetime(now.replace(tzinfo=UTC))
-        match = cache.match(message.match_id) if message.match_id is not None else None
-        email["Message-ID"] = self.message_id(message_key(message, match))
-        if message.match_id is not None and message.template != "welcome":
-            # An answer to a player's reply threads under that reply; the rest under the
-            # player's welcome mail, the thread's root.
-            parent = (message.params or {}).get("parent") or thread_root_key(
-                cache.match(message.match_id), message.seat or 0)
-            email["In-Reply-To"] = email["References"] = self.message_id(parent)
-        if reply_to := self.reply_to(message, cache):
-            email["Reply-To"] = reply_to
-        email["Auto-Submitted"] = "auto-generated"
-        email["X-Auto-Response-Suppress"] = "All"
-        if rendered.unsubscribe_url:
-            # RFC 8058: a mail client may POST "List-Unsubscribe=One-Click" to this URL.
-            email["List-Unsubscribe"] = f"<{rendered.unsubscribe_url}>"
-            email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        # For players' mail filters: the kind ("your_turn", "reminder", "digest", …).
-        email["X-Pbem-Kind"] = message.template
-        if message.match_id is not None:
-            email["X-Pbem-Match"] = str(message.match_id)
+        for name, value in headers:
+            email[name] = value  # type: ignore[assignment]  # compat32 takes a Header too
         # A Charset object (base64 bodies) works where typeshed says str.
         email.attach(MIMEText(rendered.text, "plain", _UTF8))  # type: ignore[arg-type]
         email.attach(MIMEText(rendered.html, "html", _UTF8))  # type: ignore[arg-type]
         return email
+
+    def _prepare(self, message: OutboxMessage, now: datetime,
+                 cache: RenderCache) -> tuple[Rendered, list[tuple[str, HeaderValue]]]:
+        """The rendered bodies and the message's headers, in the order they are written."""
+        rendered = self.render(message, cache)
+        message.subject = rendered.subject
+        headers: list[tuple[str, HeaderValue]] = [
+            ("From", self.from_header), ("To", message.to_address),
+            ("Subject", _header(rendered.subject)),
+            ("Date", format_datetime(now.replace(tzinfo=UTC)))]
+        match = cache.match(message.match_id) if message.match_id is not None else None
+        headers.append(("Message-ID", self.message_id(message_key(message, match))))
+        if match is not None and message.template != "welcome":
+            # An answer to a player's reply threads under that reply; the rest under the
+            # player's welcome mail, the thread's root.
+            parent = self.message_id((message.params or {}).get("parent")
+                                     or thread_root_key(match, message.seat or 0))
+            headers += [("In-Reply-To", parent), ("References", parent)]
+        if reply_to := self.reply_to(message, cache):
+            headers.append(("Reply-To", reply_to))
+        headers += [("Auto-Submitted", "auto-generated"), ("X-Auto-Response-Suppress", "All")]
+        if rendered.unsubscribe_url:
+            # RFC 8058: a mail client may POST "List-Unsubscribe=One-Click" to this URL.
+            headers += [("List-Unsubscribe", f"<{rendered.unsubscribe_url}>"),
+                        ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")]
+        # For players' mail filters: the kind ("your_turn", "reminder", "digest", …).
+        headers.append(("X-Pbem-Kind", message.template))
+        if message.match_id is not None:
+            headers.append(("X-Pbem-Match", str(message.match_id)))
+        return rendered, headers
 
     def message_id(self, key: str) -> str:
         # A key of ours gets our domain; a whole id (a player's mail we answer) is kept.
@@ -156,7 +180,7 @@ class Composer:
                              cache.seat_rows(cache.match(message.match_id))[message.seat])
 
 
-
-def _header(value: str) -> str | Header:
-    """compat32 writes header strings as given: encode any non-ASCII text (RFC 2047)."""
-    return value if value.isascii() else Header(value, "utf-8")
+def _header(value: str, name: str = "Subject") -> HeaderValue:
+    """compat32 writes header strings as given: encode any non-ASCII text (RFC 2047). The
+    header's name counts toward its first line's 78 characters."""
+    return value if value.isascii() else Header(value, "utf-8", header_name=name)

@@ -15,7 +15,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email.message import Message
 from typing import Any
 
 import peewee
@@ -28,6 +27,7 @@ from pbem.core.preferences import mark_undeliverable
 from pbem.core.prepared import Prepared
 from pbem.mail.compose import Composer
 from pbem.mail.senders import DeliveryError, Sender, open_session
+from pbem.mail.wire import Outgoing
 
 LEASE = timedelta(minutes=5)
 FIRST_RETRY = timedelta(minutes=1)
@@ -103,9 +103,9 @@ def prune_sent(now: datetime, retention: timedelta) -> int:
 
 
 def _compose(composer: Composer, message: OutboxMessage, now: datetime,
-             cache: RenderCache) -> Message:
+             cache: RenderCache) -> Outgoing:
     try:
-        return composer.to_email(message, now, cache)
+        return composer.outgoing(message, now, cache)
     except Exception as error:
         # A template or data bug: retrying will not help, and it must stay visible.
         raise DeliveryError(f"could not render the message: {error!r}", temporary=False,

@@ -10,10 +10,10 @@ import contextlib
 import smtplib
 import ssl
 from collections.abc import Iterator
-from email.message import Message
 from typing import Protocol
 
 from pbem.config import Settings
+from pbem.mail.wire import Outgoing
 
 
 class DeliveryError(Exception):
@@ -27,17 +27,17 @@ class DeliveryError(Exception):
 
 
 class Session(Protocol):
-    def send(self, email: Message) -> None: ...
+    def send(self, mail: Outgoing) -> None: ...
 
 
 class Sender(Protocol):
-    def send(self, email: Message) -> None: ...
+    def send(self, mail: Outgoing) -> None: ...
 
 
 class DevMailboxSender:
     """Keeps nothing extra: a "sent" outbox row is the message, shown at /dev/mail."""
 
-    def send(self, email: Message) -> None:
+    def send(self, mail: Outgoing) -> None:
         return None
 
 
@@ -45,9 +45,9 @@ class SMTPSender:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
 
-    def send(self, email: Message) -> None:
+    def send(self, mail: Outgoing) -> None:
         with self.session() as session:
-            session.send(email)
+            session.send(mail)
 
     @contextlib.contextmanager
     def session(self) -> Iterator[SMTPSession]:
@@ -66,18 +66,18 @@ class SMTPSession:
         self.smtp: smtplib.SMTP | None = None
         self.unreachable: DeliveryError | None = None
 
-    def send(self, email: Message) -> None:
+    def send(self, mail: Outgoing) -> None:
         if self.unreachable is not None:
             raise self.unreachable  # no second 30-second timeout per message in this batch
         fresh = self.smtp is None
         try:
-            self._send(email)
+            self._send(mail)
         except (smtplib.SMTPServerDisconnected, ConnectionError) as error:
             self.close()
             if fresh:
                 raise self._unreachable(error) from error
             try:  # the server closed an idle or worn-out connection: one new one
-                self._send(email)
+                self._send(mail)
             except (TimeoutError, smtplib.SMTPServerDisconnected, OSError) as again:
                 self.close()
                 raise self._unreachable(again) from again
@@ -92,10 +92,18 @@ class SMTPSession:
             self.close()
             raise self._unreachable(error) from error
 
-    def _send(self, email: Message) -> None:
+    def _send(self, mail: Outgoing) -> None:
         if self.smtp is None:
             self.smtp = self._connect()
-        refused = self.smtp.send_message(email)
+        options: tuple[str, ...] = ()
+        if not (mail.sender + mail.recipient).isascii():
+            self.smtp.ehlo_or_helo_if_needed()
+            if not self.smtp.has_extn("smtputf8"):
+                raise DeliveryError(f"{mail.recipient!r} or {mail.sender!r} is not ASCII, and "
+                                    "the SMTP server does not offer SMTPUTF8 to carry it",
+                                    temporary=False, bounce=False)
+            options = ("SMTPUTF8", "BODY=8BITMIME")
+        refused = self.smtp.sendmail(mail.sender, [mail.recipient], mail.data, options)
         if refused:
             raise DeliveryError(f"recipient refused: {refused}", temporary=False)
 
