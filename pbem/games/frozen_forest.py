@@ -48,6 +48,7 @@ Autoplay: an absent player's move is the first legal square in the order a1, b1,
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -181,8 +182,7 @@ class FrozenForestRules(RulesBase):
             "forest_size": state.forest_size,
             "orthogonal_mina": state.orthogonal,
             "trees": [_name(spot) for spot in range(SPOTS) if state.trees >> spot & 1],
-            "outside": [_name(spot) for spot in range(SPOTS)
-                        if not _forest_mask(state.forest_size) >> spot & 1],
+            "outside": list(_outside(state.forest_size)),
             "yuki": None if state.yuki is None else _name(state.yuki),
             "mina": None if state.mina is None else _name(state.mina),
             "roles": [ROLE_NAMES[_role_of(s, state.game)] for s in (0, 1)],
@@ -397,6 +397,7 @@ def _sight_blocked(trees: int, a: int, b: int) -> bool:
     return bool(trees & _BETWEEN[a * SPOTS + b])
 
 
+@functools.cache  # every view and move asks; there are three sizes
 def _forest_mask(size: int) -> int:
     low = (SIZE - size) // 2  # 8x8 is b2-i9; 9x9 is a1-i9
     mask = 0
@@ -404,6 +405,13 @@ def _forest_mask(size: int) -> int:
         for file in range(low, low + size):
             mask |= 1 << (file + SIZE * rank)
     return mask
+
+
+@functools.cache
+def _outside(size: int) -> tuple[str, ...]:
+    """The spots outside a forest of `size` (covered by discs), by name."""
+    forest = _forest_mask(size)
+    return tuple(_name(spot) for spot in range(SPOTS) if not forest >> spot & 1)
 
 
 def _line_steps(a: int, b: int) -> tuple[int, int, int] | None:
@@ -609,8 +617,7 @@ def _previous_view(state: ForestState) -> dict[str, Any] | None:
     trees, yuki, mina, last_move = state.previous
     return {"number": state.game - 1,
             "trees": [_name(spot) for spot in range(SPOTS) if trees >> spot & 1],
-            "outside": [_name(spot) for spot in range(SPOTS)
-                        if not _forest_mask(state.forest_size) >> spot & 1],
+            "outside": list(_outside(state.forest_size)),
             "yuki": None if yuki is None else _name(yuki),
             "mina": None if mina is None else _name(mina),
             "last_move": [_name(spot) for spot in last_move]}
