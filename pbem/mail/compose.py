@@ -68,6 +68,7 @@ class Composer:
         # which only SMTPUTF8 carries, written as it is (see `wire`).
         self.from_header = (formataddr((name, self.envelope_from), "utf-8")
                             if self.envelope_from.isascii() else settings.mail_from)
+        self.mail_domain = settings.mail_domain  # parsed from mail_from on each call
 
     def render(self, message: OutboxMessage, cache: RenderCache | None = None) -> Rendered:
         """The message as it is (or was) sent: rendered afresh from the row each time."""
@@ -168,7 +169,7 @@ class Composer:
 
     def message_id(self, key: str) -> str:
         # A key of ours gets our domain; a whole id (a player's mail we answer) is kept.
-        return key if key.startswith("<") else f"<{key}@{self.settings.mail_domain}>"
+        return key if key.startswith("<") else f"<{key}@{self.mail_domain}>"
 
     def reply_to(self, message: OutboxMessage, cache: RenderCache | None = None) -> str | None:
         """The seat's reply address (reply by email), if configured and the mail is a seat's."""

@@ -37,6 +37,8 @@ from email.policy import compat32
 # How `BytesGenerator.flatten(message, linesep="\r\n")` folds a compat32 message's headers.
 _FOLDING = compat32.clone(linesep="\r\n")
 _LONGEST_UNFOLDED = 78
+# Where `email.header.Header` may fold an ASCII value (its default `splitchars`, and spaces).
+_FOLD_POINTS = frozenset(" \t;,")
 # compat32's boundary shape (`email.generator`): 15 "=", 19 digits, "==".
 _BOUNDARY_DIGITS = len(repr(sys.maxsize - 1))
 _PART_HEADERS = ("Content-Type: text/{subtype}; charset=\"utf-8\"\r\nMIME-Version: 1.0\r\n"
@@ -74,9 +76,13 @@ def alternative(headers: Sequence[tuple[str, HeaderValue]], text: str, html: str
 def header_line(name: str, value: HeaderValue, utf8: bool = False) -> bytes:
     """`Name: value` and its CRLF, folded as compat32 folds it (or, with `utf8`, a short
     non-ASCII text as UTF-8)."""
-    if (isinstance(value, str) and (utf8 or value.isascii()) and value.isprintable()
-            and len(name) + 2 + len(value) <= _LONGEST_UNFOLDED):
-        return f"{name}: {value}\r\n".encode()
+    if isinstance(value, str) and (utf8 or value.isascii()) and value.isprintable():
+        if len(name) + 2 + len(value) <= _LONGEST_UNFOLDED:
+            return f"{name}: {value}\r\n".encode()
+        if value.isascii() and not _FOLD_POINTS.intersection(value):
+            # One long word (a List-Unsubscribe URL): compat32 cannot split it and moves it
+            # whole to a continuation line.
+            return f"{name}: \r\n {value}\r\n".encode("ascii")
     return _FOLDING.fold_binary(name, value)  # type: ignore[arg-type]
 
 
