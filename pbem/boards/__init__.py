@@ -24,7 +24,7 @@ def install(env: jinja2.Environment) -> jinja2.Environment:
         board_svg=grid.svg, board_table=table.board_table,
         mimic_pieces=mimic.pieces, eximo_pieces=eximo.pieces,
         frozen_forest_pieces=frozen_forest.pieces, move_in_synch_pieces=move_in_synch.pieces,
-        mimic_cells=mimic.cells, frozen_forest_cells=frozen_forest.cells,
+        mimic_cells=mimic.cells, eximo_cells=eximo.cells, frozen_forest_cells=frozen_forest.cells,
         move_in_synch_cells=move_in_synch.cells,
     )
     return env

@@ -1,5 +1,6 @@
 """EXIMO's checkers on the SVG board: black and white discs, a green edge on each the viewer
-may move, and a dashed outline where the last move's checker left the board."""
+may move, and a dashed outline where the last move's checker left the board; and the cells
+of the email table."""
 
 from __future__ import annotations
 
@@ -37,3 +38,18 @@ def pieces(view: Mapping[str, Any], flip: bool, legal_moves: Iterable[str]) -> M
             f'stroke-dasharray="4 3"><title>{escape(last["label"])} checker left the board at '
             f'{escape(gone)}</title></circle>')
     return Markup("".join(parts))
+
+
+_CAPTURED = Markup('<span style="color:#a33">&times;</span>')
+_CHECKERS = (Markup('<span style="color:#111;font-size:18px">&#9679;</span>'),
+             Markup('<span style="color:#555;font-size:18px">&#9675;</span>'))
+
+
+def cells(view: Mapping[str, Any]) -> dict[str, Markup]:
+    """The email table's cells: a black or white disc on each checker, a red cross where
+    the last move captured (and nothing stands now)."""
+    last = view["last_move"]
+    found = dict.fromkeys(last["captured"], _CAPTURED) if last else {}
+    found.update((piece["square"], _CHECKERS[0 if piece["seat"] == 0 else 1])
+                 for piece in view["pieces"])
+    return found

@@ -23,27 +23,41 @@ def board_table(files: int, ranks: int, cells: Mapping[str, Any] | Callable[[str
     file a on the right, as seat 1 sees its board on the web."""
     lookup: Callable[[str], Any] = cells.get if isinstance(cells, Mapping) else cells
     marked = set(highlight)
-    parts = ['<table cellpadding="0" cellspacing="0" border="0" style="border-collapse:'
-             'collapse;font-family:monospace;font-size:14px">']
-    for rank, row in _layout(files, ranks, flip):
-        parts.append(f'<tr><th style="padding:0 6px;color:#555">{rank}</th>')
-        for square, dark in row:
-            colour = HIGHLIGHT if square in marked else (DARK if dark else LIGHT)
+    parts = [_TABLE]
+    for head, row in _layout(files, ranks, flip):
+        parts.append(head)
+        for square, plain in row:
             content = lookup(square)
-            parts.append(f'<td width="28" height="28" align="center" bgcolor="{colour}">'
-                         f'{escape(content) if content is not None else ""}</td>')
+            parts.append(_MARKED if square in marked else plain)
+            if content is not None:
+                parts.append(escape(content))
+            parts.append("</td>")
         parts.append("</tr>\n")
-    footer = "".join(f'<th style="color:#555">{FILES[f]}</th>' for f in _file_order(files, flip))
-    parts.append(f"<tr><th></th>{footer}</tr></table>")
+    parts.append(_footer(files, flip))
     return Markup("".join(parts))
 
 
+_TABLE = ('<table cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;'
+          'font-family:monospace;font-size:14px">')
+_CELL = '<td width="28" height="28" align="center" bgcolor="{}">'
+_MARKED = _CELL.format(HIGHLIGHT)
+
+
 @lru_cache(maxsize=64)
-def _layout(files: int, ranks: int, flip: bool) -> tuple[tuple[int, tuple[tuple[str, bool], ...]],
+def _layout(files: int, ranks: int, flip: bool) -> tuple[tuple[str, tuple[tuple[str, str], ...]],
                                                          ...]:
+    """Each rank's opening and, for each of its squares, the square and its unmarked cell's
+    opening tag (only the cells' contents and highlights differ from board to board)."""
     order = range(ranks) if flip else range(ranks - 1, -1, -1)
-    return tuple((r + 1, tuple((f"{FILES[f]}{r + 1}", (f + r) % 2 == 0)
-                               for f in _file_order(files, flip))) for r in order)
+    return tuple((f'<tr><th style="padding:0 6px;color:#555">{r + 1}</th>',
+                  tuple((f"{FILES[f]}{r + 1}", _CELL.format(DARK if (f + r) % 2 == 0 else LIGHT))
+                        for f in _file_order(files, flip))) for r in order)
+
+
+@lru_cache(maxsize=64)
+def _footer(files: int, flip: bool) -> str:
+    letters = "".join(f'<th style="color:#555">{FILES[f]}</th>' for f in _file_order(files, flip))
+    return f"<tr><th></th>{letters}</tr></table>"
 
 
 def _file_order(files: int, flip: bool) -> range:
