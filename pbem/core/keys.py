@@ -12,7 +12,7 @@ every link and admin session forged.
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import hmac
 import math
 import re
@@ -56,10 +56,10 @@ class Purpose(StrEnum):
     API_TOKEN = "api-token"
 
 
+@functools.lru_cache(maxsize=64)  # every link in every mail asks again; the answer is fixed
 def purpose_key(secret: str, purpose: Purpose) -> bytes:
     """The 32-byte key for one purpose, derived from the configured secret."""
-    return hmac.new(secret.encode(), f"pbem/{Purpose(purpose).value}".encode(),
-                    hashlib.sha256).digest()
+    return hmac.digest(secret.encode(), f"pbem/{Purpose(purpose).value}".encode(), "sha256")
 
 
 def weakness(secret: str) -> str | None:

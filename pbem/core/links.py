@@ -10,6 +10,7 @@ is stored: a link is derived again whenever a mail or page shows it.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 
@@ -59,6 +60,7 @@ def player_for_calendar(secret: str, token: str) -> Player:
     return player
 
 
+@functools.lru_cache(maxsize=16)  # each mail signs two links; build their signers once
 def _serializer(secret: str, purpose: Purpose) -> URLSafeSerializer:
     return URLSafeSerializer(purpose_key(secret, purpose), salt=purpose.value)
 

@@ -33,8 +33,7 @@ _REPLY_KEY = re.compile(rf"([0-9]{{1,12}})-([0-9]{{1,2}})-([a-z2-7]{{{REPLY_MAC_
 
 def seat_token(secret_key: str, match_id: int, seat: int, generation: int) -> str:
     message = f"pbem-seat-link:{match_id}:{seat}:{generation}".encode()
-    key = purpose_key(secret_key, Purpose.SEAT_LINK)
-    digest = hmac.new(key, message, hashlib.sha256).digest()
+    digest = hmac.digest(purpose_key(secret_key, Purpose.SEAT_LINK), message, "sha256")
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
@@ -86,7 +85,7 @@ def _legacy_seat_token(secret_key: str, match_id: int, seat: int, generation: in
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 def reply_key(secret_key: str, match_id: int, seat: int, generation: int) -> str:
     message = f"pbem-reply:{match_id}:{seat}:{generation}".encode()
-    digest = hmac.new(purpose_key(secret_key, Purpose.REPLY_KEY), message, hashlib.sha256).digest()
+    digest = hmac.digest(purpose_key(secret_key, Purpose.REPLY_KEY), message, "sha256")
     mac = base64.b32encode(digest).decode().lower()[:REPLY_MAC_CHARS]
     return f"{match_id}-{seat}-{mac}"
 
