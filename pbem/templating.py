@@ -85,6 +85,28 @@ def timeout_words(policy: str) -> str:
     return TimeoutPolicy.WORDS.get(policy, policy)
 
 
+# What a plain dict has as attributes (`d.items`, `d.get`, …): `x.items` must still find them.
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class Environment(jinja2.Environment):
+    """Jinja's environment with a quicker `x.name` when `x` is a plain dict (what views are
+    made of).
+
+    Jinja tries `getattr(x, "name")` first and `x["name"]` after. On a plain dict the first
+    always raises AttributeError (unless `name` is one of a dict's own attributes), and that
+    exception on each of the hundred or so lookups of a mail's view was a tenth of its
+    rendering. Looking in the dict first gives the same answer for every other name."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
 def register(env: jinja2.Environment) -> jinja2.Environment:
     env.globals.update(options=options, option_values=option_values, move_rows=move_rows)
     env.filters["timeout_words"] = timeout_words

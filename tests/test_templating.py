@@ -1,11 +1,46 @@
-"""The template helpers every environment shares (pages, mail): how values read to players."""
+"""The template helpers every environment shares (pages, mail): how values read to players;
+and pbem.templating.Environment, which looks in a plain dict first for `x.name`: every
+template must read exactly what Jinja's own lookup reads."""
 
 from __future__ import annotations
 
-from pbem.templating import option_values
+from collections import OrderedDict
+from types import SimpleNamespace
+
+import jinja2
+import pytest
+
+from pbem.templating import Environment, option_values
 
 
 def test_options_read_as_a_player_types_them_with_on_and_off() -> None:
     assert option_values({"face_up": True, "size": 8, "directioner_first": False}) == (
         "face_up=on, size=8, directioner_first=off")
     assert option_values({}) == ""
+
+
+def both(source: str, **context: object) -> tuple[str, str]:
+    ours = Environment(undefined=jinja2.StrictUndefined).from_string(source).render(context)
+    jinjas = jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(source).render(
+        context)
+    return ours, jinjas
+
+
+@pytest.mark.parametrize(("source", "context"), [
+    ("{{ view.seats[1].name }}", {"view": {"seats": [{"name": "Ann"}, {"name": "Ben"}]}}),
+    # A key named like a dict method: `x.items` is still the method, as in Jinja.
+    ("{{ d.items()|list }} {{ d['items'] }}", {"d": {"items": 3}}),
+    ("{{ d.get('a') }} {{ d.keys()|list }}", {"d": {"a": 1}}),
+    ("{{ o.name }} {{ o.size }}", {"o": SimpleNamespace(name="x", size=2)}),
+    ("{{ d.a }}", {"d": OrderedDict(a=1)}),
+    ("{{ d.missing is defined }}", {"d": {"a": 1}}),
+])
+def test_a_lookup_reads_what_jinja_reads(source: str, context: dict) -> None:
+    ours, jinjas = both(source, **context)
+    assert ours == jinjas
+
+
+def test_a_missing_key_is_still_an_error_under_strict_undefined() -> None:
+    template = Environment(undefined=jinja2.StrictUndefined).from_string("{{ d.nope }}")
+    with pytest.raises(jinja2.UndefinedError, match="nope"):
+        template.render(d={"a": 1})

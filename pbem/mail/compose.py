@@ -33,14 +33,14 @@ from pbem.mail.addresses import reply_address, reply_address_for, with_reply_hin
 from pbem.mail.links import account_links
 from pbem.mail.wire import HeaderValue, Outgoing, alternative
 from pbem.paths import TEMPLATES
-from pbem.templating import register
+from pbem.templating import Environment, register
 
 _UTF8 = Charset("utf-8")
 _UTF8.body_encoding = BASE64
 
 
 def mail_environment(extra_template_dirs: tuple[str, ...] = ()) -> jinja2.Environment:
-    return register(jinja2.Environment(
+    return register(Environment(
         loader=jinja2.FileSystemLoader([str(TEMPLATES), *extra_template_dirs]),
         autoescape=jinja2.select_autoescape(["html"]),
         undefined=jinja2.StrictUndefined,
