@@ -50,7 +50,7 @@ a2 ... j10; the autoplayed move for an absent player (`default_move`) is the fir
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,7 +66,7 @@ from pbem.games.base import (
     Seat,
     Transition,
 )
-from pbem.games.notation import FILES, KING_STEPS, ORTHOGONAL_STEPS, is_number, normalize
+from pbem.games.notation import FILES, KING_STEPS, ORTHOGONAL_STEPS, normalize
 
 SIZE = 10
 SQUARES = SIZE * SIZE
@@ -144,7 +144,7 @@ class MimicRules(RulesBase):
             }))
         last = LastTurn(seat, move[0], move[1], turn.mimic_from, turn.mimic_to)
         result = turn.result
-        if result is None and not _legal_moves(turn.board, 1 - seat, state.board):
+        if result is None and not _has_legal_move(turn.board, 1 - seat, state.board):
             result = (seat, RESULT_NO_MOVE)
         if result is not None:
             events.append(Event("won", {"seat": result[0], "reason": result[1]}))
@@ -163,6 +163,7 @@ class MimicRules(RulesBase):
         over = self.outcome(state)
         last = state.last
         frozen = _frozen_squares(state.board)
+        checkers = "".join(state.board)
         return {
             "files": SIZE,
             "ranks": SIZE,
@@ -170,7 +171,7 @@ class MimicRules(RulesBase):
             "seats": [
                 {"name": self.seat_names[s], "letter": PIECES[s].upper(), "colour": COLOURS[s],
                  "goal_rank": GOAL_RANK[s] + 1,
-                 "checkers": sum(stack.count(PIECES[s]) for stack in state.board)}
+                 "checkers": checkers.count(PIECES[s])}
                 for s in (0, 1)
             ],
             "stacks": [
@@ -291,7 +292,7 @@ class MimicRules(RulesBase):
         before = None if before_text == "-" else _parse_board(before_text)
         turn = PIECES.index(side)
         result = _parse_result(result_text)
-        if result is None and not _legal_moves(board, turn, before):
+        if result is None and not _has_legal_move(board, turn, before):
             result = (1 - turn, RESULT_NO_MOVE)
         return MimicState(board, turn, before, rule == "goal:any", result, None)
 
@@ -438,6 +439,7 @@ NEIGHBOURS = _build_neighbours()
 RAYS = _build_rays()
 _MOVE_TEXT = re.compile(r"([a-z])([0-9]{1,2})(?:\s*(?:-|to)?\s*([a-z])([0-9]{1,2}))?")
 _RANK_TOKEN = re.compile(r"[0-9]{1,2}|[br]|\([br]+\)")
+_RANK = re.compile(r"(?:[0-9]{1,2}|[br]|\([br]+\))*")
 
 
 # -- the rules proper ---------------------------------------------------------------------------
@@ -456,8 +458,16 @@ def _visible(board: Board, square: int, opponent: str) -> list[int]:
 
 
 def _legal_moves(board: Board, seat: Seat, before: Board | None) -> list[Move]:
+    return list(_each_legal_move(board, seat, before))
+
+
+def _has_legal_move(board: Board, seat: Seat, before: Board | None) -> bool:
+    # Whether a side is stuck: the first legal move found settles it.
+    return next(_each_legal_move(board, seat, before), None) is not None
+
+
+def _each_legal_move(board: Board, seat: Seat, before: Board | None) -> Iterator[Move]:
     mine, theirs = PIECES[seat], PIECES[1 - seat]
-    moves = []
     for i in range(SQUARES):
         stack = board[i]
         if not stack or stack[-1] != mine:
@@ -472,8 +482,7 @@ def _legal_moves(board: Board, seat: Seat, before: Board | None) -> list[Move]:
                 continue
             if check_repeat and _play(board, seat, i, j, True).board == before:
                 continue
-            moves.append((i, j))
-    return moves
+            yield i, j
 
 
 def _play(board: Board, seat: Seat, origin: int, target: int, mimic_goal_wins: bool) -> _Turn:
@@ -571,17 +580,14 @@ def _parse_board(text: str) -> Board:
     board: list[str] = []
     for row in reversed(rows):
         squares: list[str] = []
-        position = 0
-        for token in _RANK_TOKEN.finditer(row):
-            if token.start() != position:
-                break
-            position = token.end()
-            value = token.group()
-            if is_number(value):
-                squares.extend([""] * int(value))
-            else:
-                squares.append(value.strip("()"))
-        if position != len(row) or len(squares) != SIZE:
+        wellformed = _RANK.fullmatch(row) is not None
+        if wellformed:
+            for value in _RANK_TOKEN.findall(row):
+                if value[0] in "0123456789":
+                    squares.extend([""] * int(value))
+                else:
+                    squares.append(value.strip("()"))
+        if not wellformed or len(squares) != SIZE:
             raise RulesError(f"the rank {row!r} does not describe {SIZE} squares "
                              "(digits for empty squares, b, r, or a stack like (brb))")
         board.extend(squares)
