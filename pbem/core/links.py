@@ -27,11 +27,11 @@ MAX_LINK_TOKEN = 200
 
 
 def preferences_token(secret: str, player_id: int) -> str:
-    return _serializer(secret, PREFERENCES).dumps(player_id)
+    return _signed_id(secret, PREFERENCES, player_id)
 
 
 def unsubscribe_token(secret: str, player_id: int) -> str:
-    return _serializer(secret, UNSUBSCRIBE).dumps(player_id)
+    return _signed_id(secret, UNSUBSCRIBE, player_id)
 
 
 def player_for_preferences(secret: str, token: str) -> Player:
@@ -60,9 +60,30 @@ def player_for_calendar(secret: str, token: str) -> Player:
     return player
 
 
-@functools.lru_cache(maxsize=16)  # each mail signs two links; build their signers once
+def _signed_id(secret: str, purpose: Purpose, player_id: int) -> str:
+    """`_serializer(secret, purpose).dumps(player_id)`, written out for the ids players have.
+
+    Every mail signs two of these, and itsdangerous's general path (JSON, an attempt to
+    compress, a signer built and its key derived each time) cost four times the signature.
+    The token is the same (a test compares them): the id's JSON (its digits) in unpadded
+    URL-safe base64, ".", then its HMAC-SHA1 under the signer's derived key, likewise
+    encoded. Ids of ten digits or more, which itsdangerous may compress, take its own path.
+    """
+    if not 0 <= player_id < 10**9:
+        return _serializer(secret, purpose).dumps(player_id)
+    payload = base64.urlsafe_b64encode(str(player_id).encode()).rstrip(b"=")
+    mac = hmac.digest(_signer_key(secret, purpose), payload, "sha1")
+    return f"{payload.decode()}.{base64.urlsafe_b64encode(mac).rstrip(b'=').decode()}"
+
+
+@functools.lru_cache(maxsize=16)
 def _serializer(secret: str, purpose: Purpose) -> URLSafeSerializer:
     return URLSafeSerializer(purpose_key(secret, purpose), salt=purpose.value)
+
+
+@functools.lru_cache(maxsize=16)
+def _signer_key(secret: str, purpose: Purpose) -> bytes:
+    return _serializer(secret, purpose).make_signer().derive_key()
 
 
 def _load(secret: str, purpose: Purpose, token: str) -> int:
