@@ -19,10 +19,13 @@ from pbem.core.clocks import TimeControl, deadline_info
 from pbem.core.matches import state_after
 from pbem.core.models import Match, Move, OutboxMessage, Player, Seat
 from pbem.core.notify import describe_outcome
+from pbem.core.prepared import Planned
 from pbem.games import get_rules
 from pbem.games.base import Event, GameRules, Outcome
 
 MAX_LISTED_MOVES = 30
+# A batch's rows, read with IN lists: built by kept plans (see `Planned`).
+_MATCHES, _SEATS, _MOVES = Planned(), Planned(), Planned()
 _DAY = "%a %d %b %Y, %H:%M UTC"
 
 
@@ -42,19 +45,19 @@ class RenderCache:
         match_ids = {m.match_id for m in messages if m.match_id is not None}
         if not match_ids:
             return
-        for match in Match.select().where(Match.id.in_(match_ids)):
+        for match in _MATCHES.rows(Match.select().where(Match.id.in_(match_ids))):
             self.matches[match.id] = match
         seats = (Seat.select(Seat, Player).join(Player)
                  .where(Seat.match.in_(match_ids)).order_by(Seat.match, Seat.seat))
-        for seat in seats:
+        for seat in _SEATS.rows(seats):
             self.seats.setdefault(seat.match_id, []).append(seat)
         wanted = {(m.match_id, m.ply) for m in messages
                   if m.match_id is not None and m.ply and (m.params or {}).get("ev")}
         for key in wanted:
             self.moves[key] = None
         if wanted:
-            for move in (Move.select(Move.match, Move.ply, Move.events)
-                         .where(Tuple(Move.match, Move.ply).in_(list(wanted)))):
+            for move in _MOVES.rows(Move.select(Move.match, Move.ply, Move.events)
+                                    .where(Tuple(Move.match, Move.ply).in_(list(wanted)))):
                 self.moves[(move.match_id, move.ply)] = move
 
     def move(self, match_id: int, ply: int) -> Move | None:

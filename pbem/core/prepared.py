@@ -106,6 +106,32 @@ class Prepared:
             return entry
 
 
+class Planned:
+    """Rows of a SELECT whose SQL varies from call to call (an IN list of ids, say) but whose
+    columns and joins do not: peewee compiles it each time, but its rows are built by the
+    plan kept from the first call (see `_RowPlan`), not by peewee's cursor wrapper. A batch
+    of mails reads a few hundred match, seat and player rows this way."""
+
+    def __init__(self) -> None:
+        self._plans: dict[int, _RowPlan | None] = {}
+
+    def rows(self, query: Any) -> list[Any]:
+        cursor = database.execute(query)
+        key = id(database.obj)
+        if key in self._plans:
+            plan = self._plans[key]
+            if plan is not None:
+                return [plan.build(row) for row in cursor.fetchall()]
+            return list(query._get_cursor_wrapper(cursor))
+        wrapper = query._get_cursor_wrapper(cursor)
+        found = list(wrapper)
+        if wrapper.initialized:
+            if len(self._plans) > 8:  # databases are few; tests bind a new one now and then
+                self._plans.clear()
+            self._plans[key] = _RowPlan.of(wrapper)
+        return found
+
+
 class _RowPlan:
     """How to make model rows of a compiled SELECT from the driver's tuples: which model and
     field each column fills (and its converter), and which joined row each FK holds.

@@ -1,0 +1,34 @@
+"""`Planned` builds the rows of a query whose IN list varies by a kept plan: they must be the
+rows peewee builds, joined rows included, on every backend."""
+
+from __future__ import annotations
+
+from pbem.core.db import database
+from pbem.core.matches import create_match
+from pbem.core.models import Match, Player, Seat
+from pbem.core.prepared import Planned
+from tests.conftest import START
+
+ANN, BEN, CAL = "ann@example.org", "ben@example.org", "cal@example.org"
+
+
+def _seats(match_ids: list[int]):
+    return (Seat.select(Seat, Player).join(Player)
+            .where(Seat.match.in_(match_ids)).order_by(Seat.match, Seat.seat))
+
+
+def _described(seats: list[Seat]) -> list[tuple[dict, dict]]:
+    return [(seat.__data__, seat.player.__data__) for seat in seats]
+
+
+def test_planned_rows_are_peewees_rows(settings) -> None:
+    ids = [create_match("nim", players, {}, settings.secret_key, START, seed=n).match.id
+           for n, players in enumerate([[ANN, BEN], [BEN, CAL], [CAL, ANN]])]
+    seats, matches = Planned(), Planned()
+    for chosen in (ids[:1], ids, ids[1:]):  # the first call plans, the others follow it
+        assert _described(seats.rows(_seats(chosen))) == _described(list(_seats(chosen)))
+        query = Match.select().where(Match.id.in_(chosen))
+        assert [m.__data__ for m in matches.rows(query)] == [m.__data__ for m in query]
+    assert seats._plans[id(database.obj)] is not None, "the join was planned"
+    built = seats.rows(_seats(ids))[0]
+    assert built.player.email == ANN and not built.is_dirty()
