@@ -2,13 +2,16 @@
 
     python bench/outbox.py [--database-url URL] [--mails 300] [--rounds 5] [--game mimic]
 
-Both sides send to the same loopback aiosmtpd server (run in its own process) over one
-connection. The outbox side claims, renders (each seat's view, text and HTML parts, links) and
-records `--mails` queued "your turn" mails, each about its own match of a real game (so
-nothing is shared between the mails of a batch that real traffic would not share); the raw
-side sends as many already-built messages of the same size with `smtplib.SMTP.send_message`
-in a loop. Rounds alternate the two, so the machine's load affects both alike; the ratio of
-each round is printed, then the median and spread. Target: ≥ 0.5.
+Both sides send to the same loopback aiosmtpd server (run in its own process), the raw side
+over one connection, the outbox over one per batch of 100. The outbox side claims, renders
+(each seat's view, text and HTML parts, links) and records `--mails` queued "your turn"
+mails, each about its own match of a real game played by the fewest players it allows (so
+nothing is shared between the mails of a batch that real traffic would not share). The raw
+side sends the same mails, built beforehand as `email` package objects
+(`Composer.to_email`), with `smtplib.SMTP.send_message` in a loop, which flattens each one as
+most programs send mail (the outbox writes the same bytes itself: `pbem/mail/wire.py`).
+Rounds alternate the two, so the machine's load affects both alike; the ratio of each round
+is printed, then the median and spread. Target: ≥ 0.5.
 """
 
 from __future__ import annotations
