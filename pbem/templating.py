@@ -94,9 +94,10 @@ class Environment(jinja2.Environment):
     made of).
 
     Jinja tries `getattr(x, "name")` first and `x["name"]` after. On a plain dict the first
-    always raises AttributeError (unless `name` is one of a dict's own attributes), and that
-    exception on each of the hundred or so lookups of a mail's view was a tenth of its
-    rendering. Looking in the dict first gives the same answer for every other name."""
+    always raises AttributeError (unless `name` is one of a dict's own attributes), an
+    exception raised and caught on each lookup in a mail's view: 3% of rendering a Mimic mail
+    (context included), about 10% of a Mimic Taking mail, whose board reads its view most.
+    Looking in the dict first gives the same answer for every other name."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
