@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from pbem.core import console
 from pbem.core.admins import admins_to_mail
-from pbem.core.db import is_sqlite, write_transaction
+from pbem.core.db import locking, write_transaction
 from pbem.core.models import Adjudication, JobRun, MessageStatus, OutboxMessage, Player, Seat
 
 JOB = "admin-digest"
@@ -37,7 +37,7 @@ def send_if_due(now: datetime, hour: int) -> DigestReport:
         (JobRun.insert(name=JOB, finished_at=now, seconds=0.0, detail={})
          .on_conflict_ignore().execute())
         query = JobRun.select().where(JobRun.name == JOB)
-        row = (query if is_sqlite() else query.for_update()).get()
+        row = locking(query).get()
         if row.detail.get("day") == today:
             return DigestReport()
         stale = console.stale_entries(now, STALE_AFTER)

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from pbem.config import Settings
 from pbem.core import account_mail
 from pbem.core.clocks import TimeControl
-from pbem.core.db import is_sqlite, write_transaction
+from pbem.core.db import locking, write_transaction
 from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.limits import Limit, release
 from pbem.core.matches import create_match
@@ -221,8 +221,7 @@ def expire_due(now: datetime) -> int:
             # The row first, locked by its key: two workers expiring at once then queue on it
             # (the second sees it expired), instead of each locking a range of the status
             # index for its UPDATE, which deadlocked on MariaDB.
-            query = Challenge.select().where(Challenge.id == challenge_id)
-            challenge = (query if is_sqlite() else query.for_update()).first()
+            challenge = locking(Challenge.select().where(Challenge.id == challenge_id)).first()
             if challenge is None or challenge.status != ChallengeStatus.PENDING:
                 continue
             changed = (Challenge.update(status=ChallengeStatus.EXPIRED, closed_at=now,

@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 import peewee
 
 from pbem.core import deadlines, standings
-from pbem.core.db import is_sqlite, write_transaction
+from pbem.core.db import locking, write_transaction
 from pbem.core.matches import thin_snapshots
 from pbem.core.models import DrawOffer, DrawOfferStatus, Match, MatchStatus, Player, Seat
 from pbem.core.prepared import Prepared, Shapes
@@ -162,14 +162,9 @@ def lock_seats(match: Match) -> list[Seat]:
     return seats
 
 
-def _locking(query: Any) -> Any:
-    # SQLite has no row locks: its IMMEDIATE transaction already lets one writer in.
-    return query if is_sqlite() else query.for_update()
-
-
-_LOCK_MATCH = Prepared(lambda match_id: _locking(Match.select().where(Match.id == match_id)
+_LOCK_MATCH = Prepared(lambda match_id: locking(Match.select().where(Match.id == match_id)
                                                  .limit(1)))
-_LOCK_SEATS = Prepared(lambda match_id: _locking(Seat.select().where(Seat.match == match_id)
+_LOCK_SEATS = Prepared(lambda match_id: locking(Seat.select().where(Seat.match == match_id)
                                                  .order_by(Seat.seat)))
 _SEATED_PLAYERS = Prepared(lambda match_id: Player.select()
                            .join(Seat, on=(Seat.player == Player.id))
@@ -192,7 +187,7 @@ _MATCH_WRITES = Shapes(_match_write)
 def lock_player(player_id: int) -> Player:
     """A per-player guard (vacations): the player row, locked until the transaction ends."""
     query = Player.select().where(Player.id == player_id)
-    player = (query if is_sqlite() else query.for_update()).first()
+    player = locking(query).first()
     if player is None:
         raise NotFoundError("There is no such player.")
     return player

@@ -165,6 +165,13 @@ def is_sqlite() -> bool:
     return isinstance(database.obj, peewee.SqliteDatabase)
 
 
+def locking(query: Any) -> Any:
+    """`query` as a `SELECT … FOR UPDATE` (inside write_transaction): its rows stay locked
+    until the transaction ends. SQLite has no row locks; its IMMEDIATE transaction already
+    lets one writer in at a time."""
+    return query if is_sqlite() else query.for_update()
+
+
 def write_transaction() -> Any:
     """A transaction that will write. On SQLite it takes the write lock at BEGIN (IMMEDIATE),
     so racing writers queue on the busy timeout instead of failing when they upgrade."""
