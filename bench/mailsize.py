@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.config import load_settings
 from pbem.core.changes import apply_change
-from pbem.core.db import bind_database, database
+from pbem.core.db.connection import bind_database, database
+from pbem.core.db.migrations import migrate
 from pbem.core.matches import create_match
-from pbem.core.migrations import migrate
 from pbem.core.models import Match, Move, OutboxMessage
 from pbem.core.play import submit_move
 from pbem.core.rulings import forfeit

@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pbem.config import load_settings  # noqa: E402
-from pbem.core.db import bind_database, database  # noqa: E402
+from pbem.core.db.connection import bind_database, database  # noqa: E402
+from pbem.core.db.migrations import migrate  # noqa: E402
 from pbem.core.matches import create_match  # noqa: E402
-from pbem.core.migrations import migrate  # noqa: E402
 from pbem.core.models import Match, Seat  # noqa: E402
 from pbem.core.sweep import sweep  # noqa: E402
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbem.core.db import bind_database, database, open_database
-from pbem.core.migrations import drop_everything, migrate
+from pbem.core.db.connection import bind_database, database, open_database
+from pbem.core.db.migrations import drop_everything, migrate
 from pbem.core.models import Adjudication, Heartbeat, Match, OutboxMessage, Player, Seat
 from pbem.core.sweep import sweep
 from pbem.games import get_rules

@@ -20,7 +20,7 @@ from typing import Any
 import peewee
 
 from pbem.config import Settings, load_settings
-from pbem.core.db import bind_database, database
+from pbem.core.db.connection import bind_database, database
 from pbem.errors import ConfigError, PbemError
 from pbem.games import REGISTRY, get_rules
 from pbem.games.base import RulesError
@@ -70,7 +70,7 @@ def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_migration_status(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.core.migrations import applied, pending, schema_diff
+    from pbem.core.db.migrations import applied, pending, schema_diff
 
     bind_database(settings.database_url)
     with database.connection_context():
@@ -85,7 +85,7 @@ def cmd_migration_status(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_migration_draft(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.core.migrations import draft, pending
+    from pbem.core.db.migrations import draft, pending
 
     _migrate(settings)
     bind_database(settings.database_url)
@@ -263,7 +263,7 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_player_token(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
     from pbem.core import api_tokens
-    from pbem.core.db import write_transaction
+    from pbem.core.db.connection import write_transaction
     from pbem.core.models import Player
     from pbem.core.players import normalize_email
 
@@ -309,7 +309,7 @@ def _fail(message: str, status: int) -> int:
 
 
 def _migrate(settings: Settings) -> list[str]:
-    from pbem.core.migrations import migrate
+    from pbem.core.db.migrations import migrate
 
     bind_database(settings.database_url)
     with database.connection_context():

@@ -24,7 +24,7 @@ from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core import housekeeping
 from pbem.core.admin_digest import DigestReport, send_if_due
-from pbem.core.db import UNAVAILABLE, database, unavailable_reason
+from pbem.core.db.connection import UNAVAILABLE, database, unavailable_reason
 from pbem.core.digest import queue_due_digests
 from pbem.core.housekeeping import HousekeepingReport
 from pbem.core.ops import record_run

@@ -27,8 +27,8 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 from pbem.config import Settings, load_settings
-from pbem.core.db import bind_database, database
-from pbem.core.migrations import migrate
+from pbem.core.db.connection import bind_database, database
+from pbem.core.db.migrations import migrate
 from pbem.core.models import ALL_MODELS
 from pbem.games import REGISTRY
 from tests.support.games import TEST_GAMES
@@ -111,7 +111,7 @@ class _Backend:
 
 
 def _admin(url: str, label: str) -> peewee.Database:
-    from pbem.core.db import open_database
+    from pbem.core.db.connection import open_database
 
     db = open_database(url)
     try:

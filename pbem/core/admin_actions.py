@@ -11,10 +11,10 @@ from datetime import datetime, timedelta
 
 from pbem.core import audit, deadlines, lifecycle_mail
 from pbem.core.changes import Locked, apply_change
-from pbem.core.db import write_transaction
+from pbem.core.db.connection import write_transaction
+from pbem.core.db.text import check_text
 from pbem.core.models import MatchStatus, MessageStatus, OutboxMessage
 from pbem.core.rulings import MAX_EXTENSION
-from pbem.core.text import check_text
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 
 

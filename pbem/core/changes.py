@@ -31,10 +31,10 @@ from typing import Any, TypeVar
 import peewee
 
 from pbem.core import deadlines, standings
-from pbem.core.db import locking, write_transaction
+from pbem.core.db.connection import locking, write_transaction
+from pbem.core.db.prepared import Prepared, Shapes
 from pbem.core.matches import thin_snapshots
 from pbem.core.models import DrawOffer, DrawOfferStatus, Match, MatchStatus, Player, Seat
-from pbem.core.prepared import Prepared, Shapes
 from pbem.errors import ConflictError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules

@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.core import offers
 from pbem.core.clocks import describe_left
-from pbem.core.db import database
+from pbem.core.db.connection import database
 from pbem.core.matches import rules_for
 from pbem.core.models import (
     Adjudication,

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.core.clocks import TimeControl, deadline, reminder_lead, running_time
+from pbem.core.db.prepared import Prepared, update_columns
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
@@ -18,7 +19,6 @@ from pbem.core.models import (
     Seat,
     Vacation,
 )
-from pbem.core.prepared import Prepared, update_columns
 
 # What starting, stopping or refreshing a clock changes: only these are written, so a change
 # never puts back a column it did not touch (and its UPDATE is compiled once).

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from pbem.core import notify
-from pbem.core.db import write_transaction
+from pbem.core.db.connection import write_transaction
 from pbem.core.models import Match, MatchStatus, Player, Seat
 from pbem.core.preferences import MailPreference, next_digest_at
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from pbem.core import standings
 from pbem.core.clocks import TimeControl
-from pbem.core.db import write_transaction
+from pbem.core.db.connection import write_transaction
 from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.exports import FORMAT, VERSION
 from pbem.core.matches import MAX_SEED

@@ -22,9 +22,9 @@ from datetime import datetime
 
 from pbem.core import lifecycle_mail, offers
 from pbem.core.changes import Locked, apply_change
+from pbem.core.db.prepared import Prepared
 from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.models import Match, MatchStatus, Move, Seat
-from pbem.core.prepared import Prepared
 from pbem.core.rulings import finish, lose
 from pbem.errors import ConflictError
 

@@ -22,7 +22,7 @@ from typing import Any
 import peewee
 
 from pbem.core import lifecycle
-from pbem.core.db import database, write_transaction
+from pbem.core.db.connection import database, write_transaction
 from pbem.core.models import InboundMessage, Match, MessageStatus, OutboxMessage, Seat
 from pbem.core.notify import outbox_id
 from pbem.core.play import submit_move

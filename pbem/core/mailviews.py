@@ -16,10 +16,10 @@ from typing import Any
 from peewee import Tuple
 
 from pbem.core.clocks import TimeControl, deadline_info
+from pbem.core.db.prepared import Planned
 from pbem.core.matches import state_after
 from pbem.core.models import Match, Move, OutboxMessage, Player, Seat
 from pbem.core.notify import describe_outcome
-from pbem.core.prepared import Planned
 from pbem.games import get_rules
 from pbem.games.base import Event, GameRules, Outcome
 

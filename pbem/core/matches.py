@@ -11,7 +11,7 @@ from typing import Any
 from pbem.addresses import check_address
 from pbem.core import deadlines, notify
 from pbem.core.clocks import TimeControl
-from pbem.core.db import write_transaction
+from pbem.core.db.connection import write_transaction
 from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.models import Match, MatchStatus, Move, Player, Seat
 from pbem.core.tokens import seat_token, token_hash

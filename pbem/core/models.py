@@ -11,8 +11,8 @@ from typing import Any
 
 import peewee
 
-from pbem.core.db import database
-from pbem.core.prepared import Prepared
+from pbem.core.db.connection import database
+from pbem.core.db.prepared import Prepared
 
 
 class JSONField(peewee.TextField):

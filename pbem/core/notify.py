@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from pbem.core.db.prepared import insert_row
 from pbem.core.models import Match, MessageStatus, OutboxMessage, Seat
-from pbem.core.prepared import insert_row
 from pbem.games.base import Event, GameRules, Outcome
 
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from pbem.core import lifecycle_mail
 from pbem.core.changes import Locked
+from pbem.core.db.prepared import Prepared
 from pbem.core.models import DrawOffer, DrawOfferStatus, Match, Move
-from pbem.core.prepared import Prepared
 from pbem.errors import ConflictError
 
 MOVES_BETWEEN_OFFERS = 2

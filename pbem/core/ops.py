@@ -11,7 +11,7 @@ from typing import Any
 
 import peewee
 
-from pbem.core.db import UNAVAILABLE, database, unavailable_reason
+from pbem.core.db.connection import UNAVAILABLE, database, unavailable_reason
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,

@@ -12,9 +12,9 @@ from datetime import datetime
 
 from pbem.core import notify, offers
 from pbem.core.changes import Locked, apply_change
+from pbem.core.db.prepared import insert_row, update_columns
+from pbem.core.db.text import check_text
 from pbem.core.models import Match, MatchStatus, Move
-from pbem.core.prepared import insert_row, update_columns
-from pbem.core.text import check_text
 from pbem.errors import (
     ConflictError,
     InvalidRequestError,

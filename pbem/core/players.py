@@ -14,7 +14,7 @@ from email_validator import EmailNotValidError, validate_email
 
 from pbem.core import account_mail
 from pbem.core.clocks import deadline_info
-from pbem.core.db import write_transaction
+from pbem.core.db.connection import write_transaction
 from pbem.core.matches import rules_for
 from pbem.core.models import Match, MatchStatus, Player, Seat, Suppression
 from pbem.core.tokens import reissue

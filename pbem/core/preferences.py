@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pbem.core.db import write_transaction
+from pbem.core.db.connection import write_transaction
 from pbem.core.models import Player
 from pbem.errors import InvalidRequestError, NotFoundError
 

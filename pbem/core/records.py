@@ -11,6 +11,7 @@ from typing import Any
 
 from pbem.core import lifecycle, offers, vacations
 from pbem.core.clocks import TimeControl, deadline_info, describe_left
+from pbem.core.db.prepared import Prepared
 from pbem.core.matches import rules_for, state_after
 from pbem.core.models import (
     Adjudication,
@@ -22,7 +23,6 @@ from pbem.core.models import (
     Seat,
 )
 from pbem.core.notify import describe_outcome
-from pbem.core.prepared import Prepared
 from pbem.errors import InvalidRequestError
 from pbem.games.base import Event, GameRules, Outcome
 

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from pbem.core import audit, deadlines, notify
 from pbem.core.changes import Locked, apply_change
+from pbem.core.db.text import check_text
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
@@ -20,7 +21,6 @@ from pbem.core.models import (
     MatchStatus,
 )
 from pbem.core.play import move_in
-from pbem.core.text import check_text
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games.base import KeepsScore, Outcome
 

@@ -18,7 +18,7 @@ import peewee
 
 from pbem.config import Settings
 from pbem.core.clocks import TimeControl
-from pbem.core.db import write_transaction
+from pbem.core.db.connection import write_transaction
 from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.matches import create_match
 from pbem.core.models import Player, Seek, SeekEntry, SeekStatus

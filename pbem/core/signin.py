@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from pbem.config import Settings
 from pbem.core import account_mail
-from pbem.core.db import write_transaction
+from pbem.core.db.connection import write_transaction
 from pbem.core.keys import Purpose, purpose_key
 from pbem.core.limits import Limit, release
 from pbem.core.models import Player, SignInLink

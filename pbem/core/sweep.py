@@ -25,7 +25,7 @@ import peewee
 
 from pbem.core import audit, lifecycle_mail, notify
 from pbem.core.changes import Locked, apply_change, is_transient, lock_match, retrying
-from pbem.core.db import UNAVAILABLE, write_transaction
+from pbem.core.db.connection import UNAVAILABLE, write_transaction
 from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.models import (
     Adjudication,

@@ -21,9 +21,9 @@ import hashlib
 import hmac
 import re
 
+from pbem.core.db.prepared import Prepared
 from pbem.core.keys import Purpose, purpose_key
 from pbem.core.models import Match, Player, Seat
-from pbem.core.prepared import Prepared
 from pbem.errors import NotFoundError
 
 MAX_TOKEN_LENGTH = 100

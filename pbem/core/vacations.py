@@ -12,9 +12,9 @@ from datetime import date, datetime, time, timedelta
 
 from pbem.core import deadlines, notify
 from pbem.core.changes import finish_change, lock_player, locked, retrying
-from pbem.core.db import write_transaction
+from pbem.core.db.connection import write_transaction
+from pbem.core.db.prepared import Prepared
 from pbem.core.models import Match, MatchStatus, Player, Seat, Vacation
-from pbem.core.prepared import Prepared
 from pbem.errors import InvalidRequestError
 
 MAX_AHEAD = timedelta(days=366)

@@ -20,7 +20,7 @@ from flask import Flask, current_app, g, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem.core import api_tokens, sessions
-from pbem.core.db import UNAVAILABLE
+from pbem.core.db.connection import UNAVAILABLE
 from pbem.core.models import Admin, Player, Session, SessionKind
 from pbem.errors import PbemError
 from pbem.web.clock import now

@@ -9,7 +9,7 @@ from flask import Flask, Response, jsonify, make_response, render_template, requ
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from pbem.core.db import UNAVAILABLE, database, unavailable_reason
+from pbem.core.db.connection import UNAVAILABLE, database, unavailable_reason
 from pbem.errors import PbemError, UnavailableError
 from pbem.games.base import RulesError
 

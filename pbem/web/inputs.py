@@ -19,7 +19,7 @@ from flask import Flask, request
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import IntegerConverter
 
-from pbem.core.text import storable
+from pbem.core.db.text import storable
 from pbem.errors import InvalidRequestError
 
 # Row ids are 32-bit on PostgreSQL (SERIAL) and MariaDB (INT).

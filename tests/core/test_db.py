@@ -10,8 +10,8 @@ from pathlib import Path
 import peewee
 from playhouse.pool import PooledDatabase
 
-from pbem.core.db import database, open_database
-from pbem.core.migrations import applied, drop_everything, migrate, pending, runner, schema_diff
+from pbem.core.db.connection import database, open_database
+from pbem.core.db.migrations import applied, drop_everything, migrate, pending, runner, schema_diff
 from pbem.core.models import Player, Vacation
 
 
@@ -85,7 +85,7 @@ def test_upgrading_keeps_each_players_last_vacation_end_on_the_player_row(db_url
 def test_a_pool_checks_only_a_connection_that_sat_idle(db_url: str, monkeypatch) -> None:
     # A connection handed back moments ago is reused without a round trip to the server; one
     # idle for longer is checked first, and a dead one is replaced, not handed out.
-    from pbem.core import db as db_module
+    from pbem.core.db import connection as db_module
 
     scheme, rest = db_url.split("://", 1)
     pooled = db_module.bind_database(f"{scheme.removesuffix('+pool')}+pool://{rest}")
@@ -125,7 +125,7 @@ def test_a_pool_checks_only_a_connection_that_sat_idle(db_url: str, monkeypatch)
 def test_a_forked_child_never_uses_nor_ends_its_parents_connections(db_url: str) -> None:
     # The parent holds a connection (in use, and one idle in the pool when pooled); a child
     # forked then must open its own, and its exit must leave the parent's working.
-    from pbem.core import db as db_module
+    from pbem.core.db import connection as db_module
 
     scheme, rest = db_url.split("://", 1)
     urls = [db_url, f"{scheme.removesuffix('+pool')}+pool://{rest}"]
@@ -179,7 +179,7 @@ def test_display_names_are_unique_but_optional(db_url: str) -> None:
 
 
 def test_a_pooled_url_reuses_one_connection_across_requests(db_url: str, tmp_path: Path) -> None:
-    from pbem.core.db import bind_database
+    from pbem.core.db.connection import bind_database
 
     scheme, rest = db_url.split("://", 1)
     pooled = bind_database(f"{scheme.removesuffix('+pool')}+pool://{rest}")

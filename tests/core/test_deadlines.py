@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from pbem.core.db import database
+from pbem.core.db.connection import database
 from pbem.core.matches import create_match
 from pbem.core.models import (
     Adjudication,

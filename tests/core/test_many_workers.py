@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pbem.config import Settings
-from pbem.core.db import database
+from pbem.core.db.connection import database
 from pbem.core.matches import create_match
 from pbem.core.models import Match, MessageStatus, Move, OutboxMessage
 from tests.conftest import BACKENDS, START, STRONG_KEY, SMTPRecorder, make_settings

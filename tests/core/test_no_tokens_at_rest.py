@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import peewee
 
-from pbem.core.db import database
+from pbem.core.db.connection import database
 from pbem.core.links import calendar_token, preferences_token, unsubscribe_token
 from pbem.core.matches import create_match
 from pbem.core.models import Match, Player, Seat

@@ -134,7 +134,7 @@ def test_history_replays_any_earlier_position_from_the_seed(db_url: str) -> None
 
 
 def test_racing_submissions_of_the_same_ply_are_applied_exactly_once(db_url: str) -> None:
-    from pbem.core.db import database
+    from pbem.core.db.connection import database
 
     match = nim(db_url).match
     texts = ["take 1", "take 2", "take 3", "take 1", "take 2", "take 3"]

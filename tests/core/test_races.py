@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from pbem.core.db import database
+from pbem.core.db.connection import database
 from pbem.core.matches import create_match
 from pbem.core.models import (
     Adjudication,

@@ -47,7 +47,7 @@ def pipe(monkeypatch: pytest.MonkeyPatch, db_url: str, tmp_path: Path):
 
 @pytest.fixture
 def inbound_client(mail_settings: Settings):
-    from pbem.core.db import database
+    from pbem.core.db.connection import database
     from pbem.web import create_app
 
     app = create_app(mail_settings, extra_template_dirs=(SUPPORT_TEMPLATES,), clock=Clock())

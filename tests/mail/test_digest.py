@@ -86,7 +86,7 @@ def test_the_digest_hour_follows_daylight_saving_time(db_url) -> None:
 def test_two_workers_send_one_digest(settings, smtp, clock) -> None:
     import threading
 
-    from pbem.core.db import database
+    from pbem.core.db.connection import database
     from pbem.core.digest import queue_due_digests
 
     for number in range(6):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from datetime import timedelta
 
-from pbem.core.db import database
+from pbem.core.db.connection import database
 from pbem.core.models import InboundMessage, Match, Move, OutboxMessage
 from pbem.mail.inbound import handle
 from tests.conftest import START

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from imap_tools import AND, MailBoxUnencrypted
 
-from pbem.core.db import bind_database
+from pbem.core.db.connection import bind_database
 from pbem.core.models import InboundMessage, Match
 from pbem.mail.inbound import handle
 from pbem.mail.inbound.imap import poll

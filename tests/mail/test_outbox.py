@@ -157,7 +157,7 @@ def test_three_workers_at_once_send_every_message_exactly_once(settings, smtp, c
     import threading
     from dataclasses import replace
 
-    from pbem.core.db import database
+    from pbem.core.db.connection import database
 
     for _ in range(10):
         start_nim(settings)

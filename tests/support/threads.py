@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from pbem.core.db import database
+from pbem.core.db.connection import database
 
 
 def race(*calls: Callable[[], Any]) -> list[Any]:

@@ -12,7 +12,7 @@ from importlib.resources import files
 import pytest
 from playwright.sync_api import Browser, Page
 
-from pbem.core.db import database
+from pbem.core.db.connection import database
 from pbem.core.matches import create_match, current_state, get_match, rules_for
 from pbem.core.play import submit_move
 from tests.conftest import START

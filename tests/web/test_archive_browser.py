@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from pbem.core.db import database
+from pbem.core.db.connection import database
 from pbem.core.matches import create_match
 from pbem.core.models import Player
 from tests.conftest import START

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from pbem.core.db import database
+from pbem.core.db.connection import database
 from pbem.core.matches import create_match, current_state, get_match, rules_for
 from pbem.core.models import Player
 from pbem.core.play import submit_move

@@ -13,9 +13,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from werkzeug.serving import make_server
 
-from pbem.core.db import bind_database, database
+from pbem.core.db.connection import bind_database, database
+from pbem.core.db.migrations import migrate
 from pbem.core.matches import create_match
-from pbem.core.migrations import migrate
 from pbem.web import create_app
 from tests.conftest import START, free_port, make_settings
 from tests.support.playing import play_randomly

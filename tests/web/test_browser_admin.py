@@ -13,9 +13,9 @@ from playwright.sync_api import Browser, expect
 from werkzeug.serving import make_server
 
 from pbem.core.admins import create_admin
-from pbem.core.db import bind_database, database
+from pbem.core.db.connection import bind_database, database
+from pbem.core.db.migrations import migrate
 from pbem.core.matches import create_match
-from pbem.core.migrations import migrate
 from pbem.core.models import AuditEntry, Match
 from pbem.core.sweep import sweep
 from pbem.web import create_app

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from pbem.core.db import database
+from pbem.core.db.connection import database
 from pbem.core.matches import create_match
 from tests.conftest import START
 from tests.web.test_browser import browser, server, watch_console

@@ -14,9 +14,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from werkzeug.serving import make_server
 
-from pbem.core.db import bind_database, database
+from pbem.core.db.connection import bind_database, database
+from pbem.core.db.migrations import migrate
 from pbem.core.matches import create_match
-from pbem.core.migrations import migrate
 from pbem.core.play import submit_move
 from pbem.web import create_app
 from pbem.worker import Worker

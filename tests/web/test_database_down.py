@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.db import bind_database
+from pbem.core.db.connection import bind_database
 from pbem.web import create_app
 from pbem.worker import Worker
 from tests.conftest import MARIADB_URL, POSTGRES_URL, SUPPORT_TEMPLATES, free_port, make_settings

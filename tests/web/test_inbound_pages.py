@@ -12,7 +12,7 @@ from tests.web.test_admin import log_in
 
 
 def _dev_client(db_url, tmp_path):
-    from pbem.core.db import database
+    from pbem.core.db.connection import database
     from pbem.web import create_app
 
     settings = make_settings(db_url, tmp_path, development=True)

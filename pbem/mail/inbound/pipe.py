@@ -15,7 +15,7 @@ from typing import BinaryIO
 
 from pbem.clock import utcnow
 from pbem.config import Settings
-from pbem.core.db import bind_database, database
+from pbem.core.db.connection import bind_database, database
 from pbem.errors import ConfigError
 from pbem.mail.inbound.pipeline import TEMPORARY_ERRORS, handle
 from pbem.mail.inbound.reading import MAX_BYTES

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.core.migrations.helpers import has_column, has_index
+from pbem.core.db.migrations.helpers import has_column, has_index
 
 TABLE = "outbox_message"
 

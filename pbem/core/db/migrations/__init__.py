@@ -18,7 +18,7 @@ import peewee
 from playhouse.migrations import Runner, template
 from playhouse.schema_diff import SchemaDiff, diff_models
 
-from pbem.core.db import database
+from pbem.core.db.connection import database
 
 FOLDER = Path(__file__).resolve().parent
 INITIAL = "0001_initial"

@@ -12,7 +12,7 @@ from typing import Any
 
 from peewee import IntegerField, TextField
 
-from pbem.core.migrations.helpers import add_column_once, has_column
+from pbem.core.db.migrations.helpers import add_column_once, has_column
 
 TABLE = "outbox_message"
 

@@ -17,7 +17,7 @@ from peewee import (
     TextField,
 )
 
-from pbem.core.migrations.helpers import add_column_once, add_index_once
+from pbem.core.db.migrations.helpers import add_column_once, add_index_once
 
 
 def up(migrator: Any, db: Any) -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 from peewee import DateTimeField
 
-from pbem.core.migrations.helpers import add_column_once
+from pbem.core.db.migrations.helpers import add_column_once
 
 
 def up(migrator: Any, db: Any) -> None:

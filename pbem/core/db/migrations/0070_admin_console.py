@@ -7,7 +7,7 @@ from typing import Any
 
 from peewee import CharField, DateTimeField, FloatField, Model, TextField
 
-from pbem.core.migrations.helpers import add_column_once, add_index_once
+from pbem.core.db.migrations.helpers import add_column_once, add_index_once
 
 
 def up(migrator: Any, db: Any) -> None:

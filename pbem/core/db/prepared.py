@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import peewee
 
-from pbem.core.db import database
+from pbem.core.db.connection import database
 
 if TYPE_CHECKING:
     from pbem.core.models import BaseModel
