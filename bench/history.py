@@ -31,9 +31,9 @@ from flask import render_template
 from pbem.config import load_settings
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import drop_everything, migrate
-from pbem.core.matches import create_match, current_state, replay, rules_for, state_after
+from pbem.core.matches.creation import create_match, current_state, replay, rules_for, state_after
+from pbem.core.matches.play import submit_move
 from pbem.core.models import Match
-from pbem.core.play import submit_move
 from pbem.core.records import public_record
 from pbem.web import create_app
 

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.core.db.connection import bind_database, database, open_database
 from pbem.core.db.migrations import drop_everything, migrate
+from pbem.core.matches.sweep import sweep
 from pbem.core.models import Adjudication, Heartbeat, Match, OutboxMessage, Player, Seat
-from pbem.core.sweep import sweep
 from pbem.games import get_rules
 
 NOW = datetime(2026, 6, 1, 12, 0)

@@ -44,8 +44,8 @@ sys.path.insert(0, str(ROOT))
 
 from pbem.core.db.connection import bind_database, database  # noqa: E402
 from pbem.core.db.migrations import drop_everything, migrate  # noqa: E402
-from pbem.core.matches import create_match  # noqa: E402
-from pbem.core.play import submit_move  # noqa: E402
+from pbem.core.matches.creation import create_match  # noqa: E402
+from pbem.core.matches.play import submit_move  # noqa: E402
 from pbem.games import get_rules  # noqa: E402
 
 SECRET = secrets.token_urlsafe(32)

@@ -139,7 +139,7 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
-    from pbem.core.matches import create_match
+    from pbem.core.matches.creation import create_match
 
     options = dict(_option_pair(text) for text in args.option)
     bind_database(settings.database_url)
@@ -173,7 +173,7 @@ MATCH_ACTIONS = {
 
 def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
-    from pbem.core import lifecycle
+    from pbem.core.matches import lifecycle
 
     services = {"resign": lifecycle.resign, "draw-yes": lifecycle.draw_yes,
                 "draw-no": lifecycle.draw_no, "abort": lifecycle.abort,
@@ -231,8 +231,8 @@ def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
-    from pbem.core.clocks import TimeControl
-    from pbem.core.rulings import RULINGS, make_ruling, open_entries
+    from pbem.core.matches.clocks import TimeControl
+    from pbem.core.matches.rulings import RULINGS, make_ruling, open_entries
 
     bind_database(settings.database_url)
     with database.connection_context():

@@ -12,7 +12,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from pbem import boards
-from pbem.core.deadlines import TimeoutPolicy
+from pbem.core.matches.deadlines import TimeoutPolicy
 
 
 def options(values: Iterable[str]) -> Markup:

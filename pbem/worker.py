@@ -27,9 +27,9 @@ from pbem.core.admin_digest import DigestReport, send_if_due
 from pbem.core.db.connection import UNAVAILABLE, database, unavailable_reason
 from pbem.core.digest import queue_due_digests
 from pbem.core.housekeeping import HousekeepingReport
+from pbem.core.matches.sweep import Limits, SweepReport, sweep
 from pbem.core.ops import record_run
 from pbem.core.sessions import SessionPolicy
-from pbem.core.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.inbound.imap import PollReport, poll
 from pbem.mail.outbox import DrainReport, deliver_due, prune_sent

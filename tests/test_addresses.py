@@ -45,7 +45,7 @@ def test_a_sender_is_a_name_and_one_address() -> None:
 
 
 def test_a_match_refuses_an_encoded_word_address_before_writing_anything(db_url: str) -> None:
-    from pbem.core.matches import create_match
+    from pbem.core.matches.creation import create_match
     from pbem.core.models import Match, Player
     from tests.conftest import START
 

@@ -151,7 +151,7 @@ def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> Non
     from datetime import timedelta
 
     from pbem.clock import utcnow
-    from pbem.core.sweep import sweep
+    from pbem.core.matches.sweep import sweep
 
     assert main(["match", "create", "--game", "mimic", "--player", "a@b.org", "--player",
                  "c@d.org", "--clock", "45s", "--on-timeout", "adjudicate"]) == 0
@@ -213,7 +213,7 @@ def test_seat_reissue_revokes_the_link_and_mails_the_new_one(env, monkeypatch, c
     mail = [m for m in smtp.to("c@d.org") if "new link" in m["Subject"]][-1]
     new = re.search(r"http://games.example/play/\S+", mail.get_body(("plain",)).get_content())
     assert new and new.group(0) != old
-    from pbem.core.tokens import seat_for_token
+    from pbem.core.matches.seat_links import seat_for_token
     from pbem.errors import NotFoundError
 
     with pytest.raises(NotFoundError):

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem.core import audit, deadlines, lifecycle_mail
-from pbem.core.changes import Locked, apply_change
+from pbem.core import audit, lifecycle_mail
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.text import check_text
+from pbem.core.matches import deadlines
+from pbem.core.matches.changes import Locked, apply_change
+from pbem.core.matches.rulings import MAX_EXTENSION
 from pbem.core.models import MatchStatus, MessageStatus, OutboxMessage
-from pbem.core.rulings import MAX_EXTENSION
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 
 

@@ -18,11 +18,11 @@ from typing import Any, TypeVar
 
 from pbem.config import Settings
 from pbem.core import account_mail
-from pbem.core.clocks import TimeControl
 from pbem.core.db.connection import locking, write_transaction
-from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.limits import Limit, release
-from pbem.core.matches import create_match
+from pbem.core.matches.clocks import TimeControl
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.models import (
     Challenge,
     ChallengeStatus,

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.core import offers
-from pbem.core.clocks import describe_left
 from pbem.core.db.connection import database
-from pbem.core.matches import rules_for
+from pbem.core.matches import offers
+from pbem.core.matches.clocks import describe_left
+from pbem.core.matches.creation import rules_for
+from pbem.core.matches.rulings import make_ruling
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
@@ -25,7 +26,6 @@ from pbem.core.models import (
     Vacation,
 )
 from pbem.core.records import stored_event
-from pbem.core.rulings import make_ruling
 from pbem.errors import InvalidRequestError
 
 PAGE = 100

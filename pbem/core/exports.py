@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from pbem.core.archive import STATUS_WORDS, seats_of
-from pbem.core.clocks import TimeControl
-from pbem.core.matches import rules_for
+from pbem.core.matches.clocks import TimeControl
+from pbem.core.matches.creation import rules_for
 from pbem.core.models import Adjudication, AdjudicationStatus, Match, Move
 from pbem.core.records import revealed_through, stored_event
 from pbem.errors import InvalidRequestError

@@ -11,11 +11,12 @@ from datetime import datetime
 from typing import Any
 
 from pbem.core import standings
-from pbem.core.clocks import TimeControl
 from pbem.core.db.connection import write_transaction
-from pbem.core.deadlines import TimeoutPolicy
 from pbem.core.exports import FORMAT, VERSION
-from pbem.core.matches import MAX_SEED
+from pbem.core.matches.clocks import TimeControl
+from pbem.core.matches.creation import MAX_SEED
+from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.core.matches.seat_links import seat_token, token_hash
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
@@ -26,7 +27,6 @@ from pbem.core.models import (
     Player,
     Seat,
 )
-from pbem.core.tokens import seat_token, token_hash
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from pbem.games.base import GameRules, RulesError

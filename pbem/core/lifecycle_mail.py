@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pbem.core import notify
-from pbem.core.changes import Locked
+from pbem.core.matches.changes import Locked
 from pbem.core.models import DrawOffer
 
 

@@ -21,12 +21,12 @@ from typing import Any
 
 import peewee
 
-from pbem.core import lifecycle
 from pbem.core.db.connection import database, write_transaction
+from pbem.core.matches import lifecycle
+from pbem.core.matches.play import submit_move
+from pbem.core.matches.seat_links import seat_for_reply_key
 from pbem.core.models import InboundMessage, Match, MessageStatus, OutboxMessage, Seat
 from pbem.core.notify import outbox_id
-from pbem.core.play import submit_move
-from pbem.core.tokens import seat_for_reply_key
 from pbem.errors import ConflictError, PbemError
 from pbem.games.base import IllegalMoveError, InvalidMoveError, RulesError
 

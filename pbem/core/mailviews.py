@@ -15,9 +15,9 @@ from typing import Any
 
 from peewee import Tuple
 
-from pbem.core.clocks import TimeControl, deadline_info
 from pbem.core.db.prepared import Planned
-from pbem.core.matches import state_after
+from pbem.core.matches.clocks import TimeControl, deadline_info
+from pbem.core.matches.creation import state_after
 from pbem.core.models import Match, Move, OutboxMessage, Player, Seat
 from pbem.core.notify import describe_outcome
 from pbem.games import get_rules

@@ -13,11 +13,11 @@ import peewee
 from email_validator import EmailNotValidError, validate_email
 
 from pbem.core import account_mail
-from pbem.core.clocks import deadline_info
 from pbem.core.db.connection import write_transaction
-from pbem.core.matches import rules_for
+from pbem.core.matches.clocks import deadline_info
+from pbem.core.matches.creation import rules_for
+from pbem.core.matches.seat_links import reissue
 from pbem.core.models import Match, MatchStatus, Player, Seat, Suppression
-from pbem.core.tokens import reissue
 from pbem.errors import InvalidRequestError, NotFoundError
 
 MAX_NAME = 40

@@ -9,10 +9,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.core import lifecycle, offers, vacations
-from pbem.core.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.db.prepared import Prepared
-from pbem.core.matches import rules_for, state_after
+from pbem.core.matches import lifecycle, offers, vacations
+from pbem.core.matches.clocks import TimeControl, deadline_info, describe_left
+from pbem.core.matches.creation import rules_for, state_after
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,

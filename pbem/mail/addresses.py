@@ -1,8 +1,8 @@
 """Per-seat reply addresses: `play@games.example.org` becomes `play.<key>@games.example.org`.
 
-The key (see `pbem.core.tokens.reply_key`) names the match and seat and carries a MAC, so it
-cannot be guessed or forged, and it dies with the seat's link. `.` separates it from the
-configured local part because some servers drop or rewrite `+`.
+The key (see `pbem.core.matches.seat_links.reply_key`) names the match and seat and carries
+a MAC, so it cannot be guessed or forged, and it dies with the seat's link. `.` separates it
+from the configured local part because some servers drop or rewrite `+`.
 
 Every mail to a seat carries the address as `Reply-To` and, near the top, a line saying that a
 reply with the move on its first line plays it.
@@ -18,8 +18,8 @@ from typing import Any
 import jinja2
 
 from pbem.config import Settings
+from pbem.core.matches.seat_links import REPLY_MAC_CHARS, reply_key_for
 from pbem.core.models import Seat
-from pbem.core.tokens import REPLY_MAC_CHARS, reply_key_for
 
 _BODY_TAG = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
 

@@ -16,9 +16,9 @@ from werkzeug.wrappers import Response
 
 from pbem.core import challenges, players, seeks
 from pbem.core.challenges import ChallengeRequest
+from pbem.core.matches.seat_links import token_for
 from pbem.core.models import Player
 from pbem.core.preferences import update_preferences
-from pbem.core.tokens import token_for
 from pbem.errors import InvalidRequestError
 from pbem.web.auth import current_player, player_required
 from pbem.web.clock import now

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from pbem.core.archive import Filters, list_matches
 from pbem.core.exports import match_record, record_text
-from pbem.core.matches import get_match, rules_for, state_after
+from pbem.core.matches.creation import get_match, rules_for, state_after
 from pbem.core.standings import public_player, record_by_game, set_hidden_from_archive
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY

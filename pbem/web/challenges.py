@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core import challenges, players
 from pbem.core.challenges import ChallengeRequest
-from pbem.core.deadlines import TimeoutPolicy
+from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.models import Challenge, Invite, SessionKind
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY

@@ -23,7 +23,7 @@ from flask import (
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
 from pbem.core.models import OutboxMessage
 from pbem.errors import NotFoundError, PbemError
 from pbem.games import REGISTRY

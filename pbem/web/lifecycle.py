@@ -20,8 +20,8 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from pbem.core import lifecycle
-from pbem.core.tokens import seat_for_token
+from pbem.core.matches import lifecycle
+from pbem.core.matches.seat_links import seat_for_token
 from pbem.errors import PbemError
 from pbem.web.clock import now
 from pbem.web.play import page, record_for

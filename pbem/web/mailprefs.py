@@ -22,7 +22,7 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from pbem.core import links
-from pbem.core.calendar_feed import calendar_for
+from pbem.core.matches.calendar import calendar_for
 from pbem.core.models import Player
 from pbem.core.preferences import (
     MailPreference,

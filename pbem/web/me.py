@@ -21,8 +21,8 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from pbem.core import api_tokens, challenges, players, seeks, sessions
+from pbem.core.matches.seat_links import token_for
 from pbem.core.models import Player, SessionKind
-from pbem.core.tokens import token_for
 from pbem.errors import PbemError
 from pbem.web.auth import current_player, current_session, player_required
 from pbem.web.clock import now

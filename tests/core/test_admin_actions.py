@@ -8,10 +8,10 @@ import pytest
 
 from pbem.core import admin_actions
 from pbem.core.audit import AlreadyDoneError
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
+from pbem.core.matches.sweep import sweep
 from pbem.core.models import AuditEntry, Match, OutboxMessage, Seat
-from pbem.core.play import submit_move
-from pbem.core.sweep import sweep
 from pbem.errors import ConflictError, InvalidRequestError
 from tests.conftest import START
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbem.core.admins import create_admin
-from pbem.core.matches import create_match
-from pbem.core.sweep import sweep
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.sweep import sweep
 from tests.conftest import START
 
 

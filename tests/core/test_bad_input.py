@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbem.core.admins import create_admin
-from pbem.core.clocks import MAX_SPAN, TimeControl
-from pbem.core.matches import create_match
+from pbem.core.matches.clocks import MAX_SPAN, TimeControl
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
+from pbem.core.matches.rulings import make_ruling
+from pbem.core.matches.sweep import sweep
+from pbem.core.matches.vacations import declare
 from pbem.core.models import Adjudication, Match, Player, Seat
-from pbem.core.play import submit_move
-from pbem.core.rulings import make_ruling
-from pbem.core.sweep import sweep
-from pbem.core.vacations import declare
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from pbem.core.clocks import (
+from pbem.core.matches.clocks import (
     TimeControl,
     deadline,
     describe_left,

@@ -8,7 +8,10 @@ from datetime import date, datetime, timedelta
 import pytest
 
 from pbem.core.db.connection import database
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
+from pbem.core.matches.sweep import sweep
+from pbem.core.matches.vacations import allowance, declare
 from pbem.core.models import (
     Adjudication,
     Match,
@@ -18,9 +21,6 @@ from pbem.core.models import (
     Player,
     Seat,
 )
-from pbem.core.play import submit_move
-from pbem.core.sweep import sweep
-from pbem.core.vacations import allowance, declare
 from pbem.errors import InvalidRequestError
 from tests.conftest import START
 from tests.support.render import rendered
@@ -306,7 +306,7 @@ def test_a_forfeit_in_mimic_taking_ranks_the_others_by_their_points_so_far(db_ur
     Match.update(state=rules.dump(state), to_move=sorted(rules.to_move(state))).where(
         Match.id == match.id).execute()
     # The hand-built position has seat 0 to lead: its clock is the one running.
-    from pbem.core.deadlines import start_clock, stop_all_clocks
+    from pbem.core.matches.deadlines import start_clock, stop_all_clocks
 
     stop_all_clocks(match)
     start_clock(match, seat(match, 0), START)

@@ -7,10 +7,14 @@ from datetime import timedelta
 
 import pytest
 
-from pbem.core import lifecycle, records
-from pbem.core.lifecycle import abort, claim_victory, draw_no, draw_yes, resign
+from pbem.core import records
 from pbem.core.mailviews import RenderCache, context_for
-from pbem.core.matches import create_match, current_state, rules_for
+from pbem.core.matches import lifecycle
+from pbem.core.matches.creation import create_match, current_state, rules_for
+from pbem.core.matches.lifecycle import abort, claim_victory, draw_no, draw_yes, resign
+from pbem.core.matches.play import submit_move
+from pbem.core.matches.rulings import make_ruling
+from pbem.core.matches.sweep import Limits, sweep
 from pbem.core.models import (
     Adjudication,
     DrawOffer,
@@ -19,10 +23,7 @@ from pbem.core.models import (
     OutboxMessage,
     Seat,
 )
-from pbem.core.play import submit_move
 from pbem.core.records import seat_record
-from pbem.core.rulings import make_ruling
-from pbem.core.sweep import Limits, sweep
 from pbem.errors import ConflictError, InvalidRequestError, MatchNotLiveError
 from tests.conftest import START
 from tests.core.test_races import race

@@ -15,7 +15,7 @@ import pytest
 
 from pbem.config import Settings
 from pbem.core.db.connection import database
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
 from pbem.core.models import Match, MessageStatus, Move, OutboxMessage
 from tests.conftest import BACKENDS, START, STRONG_KEY, SMTPRecorder, make_settings
 

@@ -11,11 +11,11 @@ import peewee
 
 from pbem.core.db.connection import database
 from pbem.core.links import calendar_token, preferences_token, unsubscribe_token
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
+from pbem.core.matches.seat_links import token_for
 from pbem.core.models import Match, Player, Seat
-from pbem.core.play import submit_move
 from pbem.core.preferences import update_preferences
-from pbem.core.tokens import token_for
 from tests.conftest import START
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"

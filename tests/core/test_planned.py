@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbem.core.db.connection import database
 from pbem.core.db.prepared import Planned
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
 from pbem.core.models import Match, Player, Seat
 from tests.conftest import START
 

@@ -14,7 +14,11 @@ from datetime import timedelta
 from typing import Any
 
 from pbem.core.db.connection import database
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
+from pbem.core.matches.rulings import make_ruling
+from pbem.core.matches.sweep import sweep
+from pbem.core.matches.vacations import declare
 from pbem.core.models import (
     Adjudication,
     AuditEntry,
@@ -25,10 +29,6 @@ from pbem.core.models import (
     Seat,
     Vacation,
 )
-from pbem.core.play import submit_move
-from pbem.core.rulings import make_ruling
-from pbem.core.sweep import sweep
-from pbem.core.vacations import declare
 from pbem.errors import ConflictError, PbemError
 from tests.conftest import START
 

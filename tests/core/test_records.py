@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import main
-from pbem.core import lifecycle
-from pbem.core.changes import apply_change
 from pbem.core.exports import match_record, record_text
 from pbem.core.imports import import_record
-from pbem.core.matches import create_match, rules_for, state_after
+from pbem.core.matches import lifecycle
+from pbem.core.matches.changes import apply_change
+from pbem.core.matches.creation import create_match, rules_for, state_after
+from pbem.core.matches.rulings import forfeit
 from pbem.core.models import AuditEntry, Match, Move, Player, Seat
-from pbem.core.rulings import forfeit
 from pbem.core.standings import settle
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
@@ -175,7 +175,7 @@ def test_a_live_record_keeps_back_the_seed_and_secret_moves(db_url: str) -> None
     emails = [f"{name}@example.org" for name in NAMES[:3]]
     match = create_match("bids", emails, {}, SECRET, START, seed=3).match
     hand = match.state["hands"][0]
-    from pbem.core.play import submit_move
+    from pbem.core.matches.play import submit_move
 
     submit_move(match.id, 0, f"play {hand[0]}", 0, START)
     record = match_record(Match.get_by_id(match.id))

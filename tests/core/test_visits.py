@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.visits import RESOLUTION, note_visit
 from pbem.core.models import Seat
-from pbem.core.visits import RESOLUTION, note_visit
 from tests.conftest import START
 
 

@@ -9,7 +9,7 @@ from email.utils import parseaddr
 from functools import lru_cache
 
 from pbem.config import Settings
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
 from pbem.core.models import InboundMessage, Match, OutboxMessage
 from pbem.mail.compose import Composer
 from tests.conftest import START, SUPPORT_TEMPLATES

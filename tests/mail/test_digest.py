@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
 from pbem.core.models import Player
-from pbem.core.play import submit_move
 from pbem.core.preferences import update_preferences
 from tests.conftest import START
 

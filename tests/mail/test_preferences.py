@@ -8,11 +8,11 @@ from datetime import timedelta
 
 import pytest
 
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
+from pbem.core.matches.vacations import declare
 from pbem.core.models import Match, OutboxMessage, Player
-from pbem.core.play import submit_move
 from pbem.core.preferences import clear_undeliverable, sends_now, update_preferences
-from pbem.core.vacations import declare
 from tests.conftest import START
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -67,7 +67,7 @@ def test_reminders_and_rulings_reach_every_preference(settings, worker, smtp, cl
                                                       preference) -> None:
     from dataclasses import replace
 
-    from pbem.core.rulings import make_ruling
+    from pbem.core.matches.rulings import make_ruling
 
     worker.settings = replace(settings, outage_grace_seconds=86_400)  # no outage rule here
     player(ALICE, preference)

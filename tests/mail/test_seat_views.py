@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
 from pbem.core.models import Player
 from tests.conftest import START
 

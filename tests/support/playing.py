@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from pbem.core.matches import current_state, rules_for
+from pbem.core.matches.creation import current_state, rules_for
+from pbem.core.matches.play import submit_move
 from pbem.core.models import Match
-from pbem.core.play import submit_move
 
 
 def play_randomly(match_id: int, seed: int, start: datetime, max_plies: int = 10_000) -> Match:

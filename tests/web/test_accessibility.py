@@ -13,8 +13,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from pbem.core.db.connection import database
-from pbem.core.matches import create_match, current_state, get_match, rules_for
-from pbem.core.play import submit_move
+from pbem.core.matches.creation import create_match, current_state, get_match, rules_for
+from pbem.core.matches.play import submit_move
 from tests.conftest import START
 
 pytestmark = pytest.mark.browser

@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 
 from pbem.core.admins import create_admin
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.sweep import sweep
 from pbem.core.models import Adjudication, AuditEntry, Match, OutboxMessage, Seat
-from pbem.core.sweep import sweep
 from tests.conftest import START
 from tests.web.test_admin import PASSWORD, csrf_from
 
@@ -157,7 +157,7 @@ def test_the_match_page_shows_hidden_information_marked(settings, client, clock)
                                   "di@example.org"], {}, settings.secret_key, clock.now,
                          seed=5).match
     hands = match.state["hands"]
-    from pbem.core.play import submit_move
+    from pbem.core.matches.play import submit_move
     submit_move(match.id, 0, f"play {hands[0][0]}", 0, clock.now)
     sign_in(client, "mod@club.org", role="moderator")
     page = client.get(f"/admin/matches/{match.id}").data.decode()
@@ -218,7 +218,7 @@ def test_mail_filters_show_a_message_and_retry_it_once(settings, client, clock,
 
 
 def created_token_absent(page: str, settings, match: Match) -> bool:
-    from pbem.core.tokens import token_for
+    from pbem.core.matches.seat_links import token_for
     return all(token_for(settings.secret_key, seat) not in page for seat in match.seat_rows())
 
 

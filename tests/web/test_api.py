@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
 from pbem.core.models import Match
 from tests.conftest import START
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from pbem.core import api_tokens
+from pbem.core.matches.play import submit_move
 from pbem.core.models import Challenge, Match, OutboxMessage, Player, Seek
-from pbem.core.play import submit_move
 from tests.conftest import START
 from tests.support.players import last_mail, link_in
 

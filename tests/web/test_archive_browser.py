@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from pbem.core.db.connection import database
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
 from pbem.core.models import Player
 from tests.conftest import START
 from tests.support.playing import play_randomly

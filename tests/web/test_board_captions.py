@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from pbem.core import lifecycle
-from pbem.core.matches import create_match
+from pbem.core.matches import lifecycle
+from pbem.core.matches.creation import create_match
 from pbem.core.models import Match
 from pbem.templating import move_rows
 from tests.conftest import START

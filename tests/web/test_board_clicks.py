@@ -15,9 +15,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from pbem.core.db.connection import database
-from pbem.core.matches import create_match, current_state, get_match, rules_for
+from pbem.core.matches.creation import create_match, current_state, get_match, rules_for
+from pbem.core.matches.play import submit_move
 from pbem.core.models import Player
-from pbem.core.play import submit_move
 from pbem.web.clicks import click_moves
 from tests.conftest import START
 from tests.web.test_browser import watch_console

@@ -15,7 +15,7 @@ from werkzeug.serving import make_server
 
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import migrate
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
 from pbem.web import create_app
 from tests.conftest import START, free_port, make_settings
 from tests.support.playing import play_randomly
@@ -107,8 +107,8 @@ def test_the_public_page_replays_a_match_by_clicking_through(browser: Browser, s
     with database.connection_context():
         created = create_match("mimic", ["ann@example.org", "ben@example.org"], {},
                                settings.secret_key, START)
-        from pbem.core.matches import current_state, get_match, rules_for
-        from pbem.core.play import submit_move
+        from pbem.core.matches.creation import current_state, get_match, rules_for
+        from pbem.core.matches.play import submit_move
 
         submit_move(created.match.id, 0, "e2-e3", 0, START)
         match = get_match(created.match.id)

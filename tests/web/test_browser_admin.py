@@ -15,9 +15,9 @@ from werkzeug.serving import make_server
 from pbem.core.admins import create_admin
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import migrate
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.sweep import sweep
 from pbem.core.models import AuditEntry, Match
-from pbem.core.sweep import sweep
 from pbem.web import create_app
 from tests.conftest import START, free_port, make_settings
 from tests.web.test_browser import browser, watch_console  # noqa: F401 (fixture)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from pbem.core.db.connection import database
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
 from tests.conftest import START
 from tests.web.test_browser import browser, server, watch_console
 

@@ -16,8 +16,8 @@ from werkzeug.serving import make_server
 
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import migrate
-from pbem.core.matches import create_match
-from pbem.core.play import submit_move
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
 from pbem.web import create_app
 from pbem.worker import Worker
 from tests.conftest import START, SUPPORT_TEMPLATES, SMTPRecorder, free_port, make_settings

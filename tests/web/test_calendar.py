@@ -7,9 +7,9 @@ from datetime import UTC, timedelta
 
 from icalendar import Calendar
 
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
 from pbem.core.models import Player, Seat
-from pbem.core.play import submit_move
 from tests.conftest import START
 
 ANN, BEN = "ann@example.org", "ben@example.org"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pbem.core import api_tokens, challenges, sessions
 from pbem.core.challenges import ChallengeRequest
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
 from pbem.core.models import Player, SessionKind
 from pbem.web import create_app
 from tests.conftest import START, SUPPORT_TEMPLATES, make_settings

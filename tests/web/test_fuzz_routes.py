@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.core.admins import create_admin
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.sweep import sweep
 from pbem.core.models import Adjudication, OutboxMessage
-from pbem.core.sweep import sweep
 from pbem.web import create_app
 from tests.conftest import START, SUPPORT_TEMPLATES, make_settings
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbem.cli import main
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.sweep import sweep
 from pbem.core.models import DrawOffer, Match
-from pbem.core.sweep import sweep
 from tests.conftest import START, SMTPRecorder
 
 ANN, BEN, CY, DI = "ann@example.org", "ben@example.org", "cy@example.org", "di@example.org"
@@ -131,7 +131,7 @@ def test_an_operator_acts_for_a_seat_from_the_shell(settings, db_url, tmp_path,
 
 def test_the_admin_entry_shows_the_offers_and_answers_a_repeated_ruling(
         settings, client) -> None:
-    from pbem.core.lifecycle import draw_no, draw_yes
+    from pbem.core.matches.lifecycle import draw_no, draw_yes
     from pbem.core.models import Adjudication
     from tests.web.test_admin import csrf_from, log_in
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
 from pbem.core.models import ApiToken, Player, Seat
-from pbem.core.play import submit_move
 from tests.support.players import csrf_from, last_mail, link_in, post_form, sign_in
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"

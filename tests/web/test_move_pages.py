@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pbem.core import records
-from pbem.core.matches import create_match
-from pbem.core.play import submit_move
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
 from tests.conftest import START
 
 PAIR = ["ann@example.org", "ben@example.org"]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.matches import create_match
-from pbem.core.play import submit_move
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.play import submit_move
 from pbem.games import REGISTRY
 from tests.conftest import START, SUPPORT_TEMPLATES, make_settings
 from tests.support.playing import play_randomly

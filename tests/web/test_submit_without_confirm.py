@@ -9,7 +9,7 @@ import re
 import pytest
 
 from pbem.core.db.connection import database
-from pbem.core.matches import create_match
+from pbem.core.matches.creation import create_match
 from pbem.core.models import Player
 from tests.support.players import csrf_from, post_form, sign_in
 

@@ -13,8 +13,8 @@ from werkzeug.wrappers import Response
 from pbem.core import admin_actions
 from pbem.core.audit import AlreadyDoneError
 from pbem.core.mailin import recent as recent_inbound
+from pbem.core.matches.seat_links import token_for
 from pbem.core.models import MessageStatus, OutboxMessage, Seat
-from pbem.core.tokens import token_for
 from pbem.errors import PbemError
 from pbem.mail.compose import Composer
 from pbem.web.admin.access import actor, admin_required, bp, posted_action_key

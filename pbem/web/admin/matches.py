@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core import admin_actions, console, player_admin
 from pbem.core.audit import AlreadyDoneError
-from pbem.core.clocks import TimeControl
+from pbem.core.matches.clocks import TimeControl
 from pbem.core.models import Match, MatchStatus
 from pbem.errors import PbemError
 from pbem.games import REGISTRY

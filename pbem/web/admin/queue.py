@@ -11,12 +11,12 @@ from werkzeug.wrappers import Response
 
 from pbem.core import console
 from pbem.core.audit import AlreadyDoneError
-from pbem.core.clocks import TimeControl
-from pbem.core.matches import get_match
+from pbem.core.matches.clocks import TimeControl
+from pbem.core.matches.creation import get_match
+from pbem.core.matches.rulings import RULINGS, make_ruling
 from pbem.core.models import Adjudication
 from pbem.core.preferences import undeliverable_players
 from pbem.core.records import public_record
-from pbem.core.rulings import RULINGS, make_ruling
 from pbem.errors import PbemError
 from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
 from pbem.web.clock import now

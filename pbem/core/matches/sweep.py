@@ -24,9 +24,10 @@ from typing import Any
 import peewee
 
 from pbem.core import audit, lifecycle_mail, notify
-from pbem.core.changes import Locked, apply_change, is_transient, lock_match, retrying
 from pbem.core.db.connection import UNAVAILABLE, write_transaction
-from pbem.core.deadlines import TimeoutPolicy
+from pbem.core.matches.changes import Locked, apply_change, is_transient, lock_match, retrying
+from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.core.matches.rulings import autoplay_in, forfeit
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
@@ -37,7 +38,6 @@ from pbem.core.models import (
     OutboxMessage,
     Seat,
 )
-from pbem.core.rulings import autoplay_in, forfeit
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core import lifecycle_mail
-from pbem.core.changes import Locked
 from pbem.core.db.prepared import Prepared
+from pbem.core.matches.changes import Locked
 from pbem.core.models import DrawOffer, DrawOfferStatus, Match, Move
 from pbem.errors import ConflictError
 

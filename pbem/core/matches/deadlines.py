@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.core.clocks import TimeControl, deadline, reminder_lead, running_time
 from pbem.core.db.prepared import Prepared, update_columns
+from pbem.core.matches.clocks import TimeControl, deadline, reminder_lead, running_time
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,

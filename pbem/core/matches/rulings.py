@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem.core import audit, deadlines, notify
-from pbem.core.changes import Locked, apply_change
+from pbem.core import audit, notify
 from pbem.core.db.text import check_text
+from pbem.core.matches import deadlines
+from pbem.core.matches.changes import Locked, apply_change
+from pbem.core.matches.play import move_in
 from pbem.core.models import (
     Adjudication,
     AdjudicationStatus,
     Match,
     MatchStatus,
 )
-from pbem.core.play import move_in
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games.base import KeepsScore, Outcome
 

@@ -20,12 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from pbem.core import lifecycle_mail, offers
-from pbem.core.changes import Locked, apply_change
+from pbem.core import lifecycle_mail
 from pbem.core.db.prepared import Prepared
-from pbem.core.deadlines import TimeoutPolicy
+from pbem.core.matches import offers
+from pbem.core.matches.changes import Locked, apply_change
+from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.core.matches.rulings import finish, lose
 from pbem.core.models import Match, MatchStatus, Move, Seat
-from pbem.core.rulings import finish, lose
 from pbem.errors import ConflictError
 
 ACTIONS = ("move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort",

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from icalendar import Alarm, Calendar, Event
 
-from pbem.core.clocks import reminder_lead
+from pbem.core.matches.clocks import reminder_lead
 from pbem.core.models import Match, MatchStatus, Player, Seat
 from pbem.games import get_rules
 
