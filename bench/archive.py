@@ -28,9 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.config import load_settings
-from pbem.core.archive import encode_cursor
 from pbem.core.db.connection import bind_database, database, open_database
 from pbem.core.db.migrations import migrate
+from pbem.core.records.archive import encode_cursor
 from pbem.web import create_app
 
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"

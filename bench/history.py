@@ -34,7 +34,7 @@ from pbem.core.db.migrations import drop_everything, migrate
 from pbem.core.matches.creation import create_match, current_state, replay, rules_for, state_after
 from pbem.core.matches.play import submit_move
 from pbem.core.models import Match
-from pbem.core.records import public_record
+from pbem.core.records.match_record import public_record
 from pbem.web import create_app
 
 NOW = datetime(2026, 6, 1, 12, 0)

@@ -191,7 +191,7 @@ def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_match_import(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
-    from pbem.core.imports import import_record
+    from pbem.core.records.imports import import_record
 
     try:
         with open(args.file, encoding="utf-8") as handle:
@@ -212,7 +212,7 @@ def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
     import os
 
     from pbem.clock import utcnow
-    from pbem.core.admins import create_admin
+    from pbem.core.accounts.admins import create_admin
 
     password = os.environ.get("PBEM_ADMIN_PASSWORD")
     if password is None:
@@ -262,10 +262,10 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_player_token(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
-    from pbem.core import api_tokens
+    from pbem.core.accounts import api_tokens
+    from pbem.core.accounts.players import normalize_email
     from pbem.core.db.connection import write_transaction
     from pbem.core.models import Player
-    from pbem.core.players import normalize_email
 
     address = normalize_email(args.email)
     bind_database(settings.database_url)
@@ -278,7 +278,7 @@ def cmd_player_token(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_seat_reissue(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
-    from pbem.core.players import reissue_seat_link
+    from pbem.core.accounts.players import reissue_seat_link
 
     bind_database(settings.database_url)
     with database.connection_context():

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.addresses import AddressError, check_address, parse_sender
-from pbem.core.keys import HOW_TO_MAKE_ONE, weakness
+from pbem.core.accounts.keys import HOW_TO_MAKE_ONE, weakness
 from pbem.errors import ConfigError
 
 

@@ -22,14 +22,14 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbem.clock import utcnow
 from pbem.config import Settings
-from pbem.core import housekeeping
+from pbem.core.accounts.sessions import SessionPolicy
 from pbem.core.admin_digest import DigestReport, send_if_due
 from pbem.core.db.connection import UNAVAILABLE, database, unavailable_reason
 from pbem.core.digest import queue_due_digests
-from pbem.core.housekeeping import HousekeepingReport
+from pbem.core.lobby import expiry
+from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.matches.sweep import Limits, SweepReport, sweep
 from pbem.core.ops import record_run
-from pbem.core.sessions import SessionPolicy
 from pbem.mail.compose import Composer
 from pbem.mail.inbound.imap import PollReport, poll
 from pbem.mail.outbox import DrainReport, deliver_due, prune_sent
@@ -95,7 +95,7 @@ class Worker:
         policy = SessionPolicy.from_days(self.settings.session_idle_days,
                                          self.settings.session_max_days)
         report = _guarded("accounts", HousekeepingReport(),
-                          lambda: housekeeping.run(self.clock(), policy))
+                          lambda: expiry.run(self.clock(), policy))
         if report.expired_challenges:
             log.info("challenges: %s expired", report.expired_challenges)
         return report

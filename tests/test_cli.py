@@ -125,7 +125,7 @@ def _get_when_up(url: str, seconds: float = 20) -> str:
 
 def test_admin_create_takes_the_password_from_the_environment(env, monkeypatch,
                                                               capsys) -> None:
-    from pbem.core.admins import authenticate
+    from pbem.core.accounts.admins import authenticate
 
     monkeypatch.setenv("PBEM_ADMIN_PASSWORD", "a long enough password")
     assert main(["admin", "create", "Ref@Club.org"]) == 0
@@ -183,7 +183,7 @@ def test_games_lists_every_game_without_any_settings(monkeypatch, capsys) -> Non
 
 
 def test_player_token_prints_a_working_api_token(env, capsys) -> None:
-    from pbem.core.api_tokens import player_for
+    from pbem.core.accounts.api_tokens import player_for
     from pbem.core.models import ApiToken, Player
     from tests.conftest import START
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem.config import load_settings
-from pbem.core.keys import weakness
+from pbem.core.accounts.keys import weakness
 from pbem.errors import ConfigError
 from tests.conftest import STRONG_KEY
 

@@ -9,7 +9,7 @@ from pbem.core.matches.lifecycle import resign
 from pbem.core.matches.play import submit_move
 from pbem.core.models import Match, Move
 from pbem.core.notify import describe_outcome
-from pbem.core.records import moves_for, public_record
+from pbem.core.records.match_record import moves_for, public_record
 from pbem.games import get_rules
 from tests.conftest import START
 from tests.games.test_eximo import RULES as EXIMO

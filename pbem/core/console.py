@@ -25,7 +25,7 @@ from pbem.core.models import (
     Seat,
     Vacation,
 )
-from pbem.core.records import stored_event
+from pbem.core.records.match_record import stored_event
 from pbem.errors import InvalidRequestError
 
 PAGE = 100

@@ -16,7 +16,7 @@ import hmac
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from pbem.core.keys import Purpose, purpose_key
+from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.models import Player
 from pbem.errors import NotFoundError
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbem.core import audit
+from pbem.core.accounts.players import reissue_seat_link
 from pbem.core.db.connection import write_transaction
 from pbem.core.models import Match, MatchStatus, Player, Seat, Session
-from pbem.core.players import reissue_seat_link
 from pbem.errors import ConflictError, NotFoundError, PbemError
 
 

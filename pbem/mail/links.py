@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.config import Settings
-from pbem.core.challenges import invite_token
+from pbem.core.accounts.signin import link_token
+from pbem.core.lobby.challenges import invite_token
 from pbem.core.models import Invite, OutboxMessage, SignInLink
-from pbem.core.signin import link_token
 
 
 def account_links(settings: Settings, message: OutboxMessage) -> dict[str, Any]:

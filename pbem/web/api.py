@@ -18,7 +18,7 @@ from pbem.core.matches import lifecycle
 from pbem.core.matches.creation import get_match
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_for_token
-from pbem.core.records import public_record
+from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError
 from pbem.web.clock import now
 from pbem.web.matches import requested_moves, requested_ply

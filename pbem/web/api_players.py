@@ -14,8 +14,9 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, jsonify, request
 from werkzeug.wrappers import Response
 
-from pbem.core import challenges, players, seeks
-from pbem.core.challenges import ChallengeRequest
+from pbem.core.accounts import players
+from pbem.core.lobby import challenges, seeks
+from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.matches.seat_links import token_for
 from pbem.core.models import Player
 from pbem.core.preferences import update_preferences

@@ -11,10 +11,10 @@ import re
 from flask import Blueprint, Flask, Response, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from pbem.core.archive import Filters, list_matches
-from pbem.core.exports import match_record, record_text
 from pbem.core.matches.creation import get_match, rules_for, state_after
-from pbem.core.standings import public_player, record_by_game, set_hidden_from_archive
+from pbem.core.records.archive import Filters, list_matches
+from pbem.core.records.exports import match_record, record_text
+from pbem.core.records.standings import public_player, record_by_game, set_hidden_from_archive
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY
 from pbem.web.auth import current_player, player_required

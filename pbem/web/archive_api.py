@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Flask, jsonify, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem.core.archive import PAGE_SIZE, Filters, list_matches
+from pbem.core.records.archive import PAGE_SIZE, Filters, list_matches
 from pbem.errors import InvalidRequestError
 from pbem.web.inputs import whole_number
 

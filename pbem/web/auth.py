@@ -4,7 +4,7 @@ API token) and admins (password, then a server-side session).
 Other blueprints use `current_player()`, `player_required` (alias `login_required`),
 `current_admin()` and `admin_required`. The sign-in pages themselves are in `signin.py`.
 
-Each kind has its own cookie holding only a random session id (see `pbem.core.sessions`);
+Each kind has its own cookie holding only a random session id (see `pbem.core.accounts.sessions`);
 Flask's own signed cookie keeps nothing but flash messages and the CSRF token. Under `/api/`
 only Bearer tokens count, so the CSRF-exempt API can never act on a browser's cookie.
 """
@@ -19,7 +19,7 @@ import peewee
 from flask import Flask, current_app, g, redirect, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem.core import api_tokens, sessions
+from pbem.core.accounts import api_tokens, sessions
 from pbem.core.db.connection import UNAVAILABLE
 from pbem.core.models import Admin, Player, Session, SessionKind
 from pbem.errors import PbemError

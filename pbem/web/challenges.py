@@ -20,8 +20,9 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from pbem.core import challenges, players
-from pbem.core.challenges import ChallengeRequest
+from pbem.core.accounts import players
+from pbem.core.lobby import challenges
+from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.models import Challenge, Invite, SessionKind
 from pbem.errors import InvalidRequestError, PbemError

@@ -7,10 +7,10 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem.core.archive import Filters, list_matches
 from pbem.core.matches.creation import get_match
 from pbem.core.models import Match
-from pbem.core.records import public_record
+from pbem.core.records.archive import Filters, list_matches
+from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from pbem.web.auth import current_player

@@ -20,7 +20,8 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from pbem.core import api_tokens, challenges, players, seeks, sessions
+from pbem.core.accounts import api_tokens, players, sessions
+from pbem.core.lobby import challenges, seeks
 from pbem.core.matches.seat_links import token_for
 from pbem.core.models import Player, SessionKind
 from pbem.errors import PbemError

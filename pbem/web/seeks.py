@@ -14,7 +14,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from pbem.core import seeks
+from pbem.core.lobby import seeks
 from pbem.core.models import Player
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY

@@ -15,8 +15,8 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from pbem.core import signin
-from pbem.core.limits import LimitReachedError
+from pbem.core.accounts import signin
+from pbem.core.accounts.limits import LimitReachedError
 from pbem.core.models import SessionKind
 from pbem.errors import InvalidRequestError
 from pbem.web.auth import current_player, safe_next, sign_in, sign_out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbem.core.admins import create_admin
+from pbem.core.accounts.admins import create_admin
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.sweep import sweep
 from tests.conftest import START

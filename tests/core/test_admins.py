@@ -6,7 +6,7 @@ import subprocess
 import sys
 import textwrap
 
-from pbem.core import admins
+from pbem.core.accounts import admins
 
 
 def test_importing_the_app_computes_no_password_hash() -> None:
@@ -17,7 +17,7 @@ def test_importing_the_app_computes_no_password_hash() -> None:
         made = []
         real = werkzeug.security.generate_password_hash
         werkzeug.security.generate_password_hash = lambda *a, **k: made.append(1) or real(*a, **k)
-        import pbem.cli, pbem.core.admins, pbem.web, pbem.worker
+        import pbem.cli, pbem.core.accounts.admins, pbem.web, pbem.worker
         print(len(made))
     """)
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

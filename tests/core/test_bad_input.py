@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.core.admins import create_admin
+from pbem.core.accounts.admins import create_admin
 from pbem.core.matches.clocks import MAX_SPAN, TimeControl
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.play import submit_move

@@ -8,8 +8,8 @@ from functools import partial
 
 import pytest
 
-from pbem.core import challenges
-from pbem.core.challenges import ChallengeRequest
+from pbem.core.lobby import challenges
+from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.models import (
     Challenge,
     Invite,

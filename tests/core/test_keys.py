@@ -9,7 +9,7 @@ import hmac
 import pytest
 from flask.sessions import SecureCookieSessionInterface
 
-from pbem.core.keys import Purpose, purpose_key
+from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.seat_links import reissue, seat_for_token, token_for, token_hash
 from pbem.core.models import Seat

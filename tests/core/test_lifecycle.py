@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 
-from pbem.core import records
 from pbem.core.mailviews import RenderCache, context_for
 from pbem.core.matches import lifecycle
 from pbem.core.matches.creation import create_match, current_state, rules_for
@@ -23,7 +22,8 @@ from pbem.core.models import (
     OutboxMessage,
     Seat,
 )
-from pbem.core.records import seat_record
+from pbem.core.records import match_record
+from pbem.core.records.match_record import seat_record
 from pbem.errors import ConflictError, InvalidRequestError, MatchNotLiveError
 from tests.conftest import START
 from tests.core.test_races import race
@@ -206,10 +206,10 @@ def test_the_seat_page_tells_what_a_seat_may_do_as_the_full_checks_do(db_url: st
 def test_a_page_of_moves_tells_who_moved_only_when_it_can() -> None:
     def page(seats: list[int], first: int) -> dict:
         return {"moves": [{"seat": seat} for seat in seats], "moves_page": {"first": first}}
-    assert records._movers(page([0], 1), 2) == {0}  # every move is listed
-    assert records._movers(page([], 0), 2) == set()  # no move yet
-    assert records._movers(page([1, 0, 1], 7), 2) == {0, 1}  # every seat is listed
-    assert records._movers(page([1, 1, 1], 7), 2) is None  # seat 0 may have moved earlier
+    assert match_record._movers(page([0], 1), 2) == {0}  # every move is listed
+    assert match_record._movers(page([], 0), 2) == set()  # no move yet
+    assert match_record._movers(page([1, 0, 1], 7), 2) == {0, 1}  # every seat is listed
+    assert match_record._movers(page([1, 1, 1], 7), 2) is None  # seat 0 may have moved earlier
 
 
 def test_abort_with_four_players_counts_every_seat(db_url: str) -> None:

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from pbem.core.limits import Limit, LimitReachedError, prune, release
+from pbem.core.accounts.limits import Limit, LimitReachedError, prune, release
 from pbem.core.models import Attempt
 from tests.conftest import START
 

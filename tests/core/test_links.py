@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from itsdangerous import URLSafeSerializer
 
-from pbem.core.keys import purpose_key
+from pbem.core.accounts.keys import purpose_key
 from pbem.core.links import (
     PREFERENCES,
     UNSUBSCRIBE,

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import main
-from pbem.core.exports import match_record, record_text
-from pbem.core.imports import import_record
 from pbem.core.matches import lifecycle
 from pbem.core.matches.changes import apply_change
 from pbem.core.matches.creation import create_match, rules_for, state_after
 from pbem.core.matches.rulings import forfeit
 from pbem.core.models import AuditEntry, Match, Move, Player, Seat
-from pbem.core.standings import settle
+from pbem.core.records.exports import match_record, record_text
+from pbem.core.records.imports import import_record
+from pbem.core.records.standings import settle
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from tests.conftest import START, STRONG_KEY

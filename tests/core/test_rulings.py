@@ -10,7 +10,7 @@ from pbem.core.matches.creation import create_match
 from pbem.core.matches.rulings import AlreadyRuledError, make_ruling
 from pbem.core.matches.sweep import sweep
 from pbem.core.models import Adjudication, AuditEntry, Match, Move, OutboxMessage, Seat
-from pbem.core.records import public_record
+from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError, NotFoundError
 from tests.conftest import START
 from tests.support.render import rendered

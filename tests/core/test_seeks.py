@@ -7,7 +7,7 @@ from functools import partial
 
 import pytest
 
-from pbem.core import seeks
+from pbem.core.lobby import seeks
 from pbem.core.models import Match, OutboxMessage, Player, Seat, Seek, SeekEntry
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games.base import RulesError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbem.core import sessions
+from pbem.core.accounts import sessions
 from pbem.core.models import Player, Session, SessionKind
 from tests.conftest import START
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pbem.core.exports import match_record
 from pbem.core.models import Match, MatchStatus
+from pbem.core.records.exports import match_record
 from pbem.games import get_rules
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from pbem.core.admins import create_admin
+from pbem.core.accounts.admins import create_admin
 from pbem.core.matches.creation import create_match
 from pbem.core.models import Adjudication, AuditEntry, Match, OutboxMessage, Player
 from tests.conftest import START, SUPPORT_TEMPLATES, make_settings

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from pbem.core.admins import create_admin
+from pbem.core.accounts.admins import create_admin
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.sweep import sweep
 from pbem.core.models import Adjudication, AuditEntry, Match, OutboxMessage, Seat
@@ -265,8 +265,8 @@ def test_healthz_reports_the_worker_heartbeat(client, clock, worker) -> None:
 
 def test_player_actions_resend_links_revoke_sessions_and_block_once(
         settings, client, clock, worker, smtp, app) -> None:
-    from pbem.core import sessions
-    from pbem.core.challenges import ChallengeRequest, create_challenge
+    from pbem.core.accounts import sessions
+    from pbem.core.lobby.challenges import ChallengeRequest, create_challenge
     from pbem.core.models import Player, Session, SessionKind
     from pbem.core.player_admin import BlockedError
 

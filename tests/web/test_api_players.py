@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core import api_tokens
+from pbem.core.accounts import api_tokens
 from pbem.core.matches.play import submit_move
 from pbem.core.models import Challenge, Match, OutboxMessage, Player, Seek
 from tests.conftest import START

@@ -11,11 +11,11 @@ from xml.etree import ElementTree
 
 import pytest
 
-from pbem.core.archive import encode_cursor
 from pbem.core.matches.creation import create_match, rules_for
 from pbem.core.matches.play import submit_move
 from pbem.core.models import Match, MatchStatus, Move, Player
-from pbem.core.standings import set_hidden_from_archive, settle
+from pbem.core.records.archive import encode_cursor
+from pbem.core.records.standings import set_hidden_from_archive, settle
 from tests.conftest import START
 from tests.support.players import post_form, sign_in
 from tests.support.playing import play_randomly

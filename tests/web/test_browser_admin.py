@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 from werkzeug.serving import make_server
 
-from pbem.core.admins import create_admin
+from pbem.core.accounts.admins import create_admin
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import migrate
 from pbem.core.matches.creation import create_match

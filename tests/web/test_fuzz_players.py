@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.core import api_tokens, challenges, sessions
-from pbem.core.challenges import ChallengeRequest
+from pbem.core.accounts import api_tokens, sessions
+from pbem.core.lobby import challenges
+from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.matches.creation import create_match
 from pbem.core.models import Player, SessionKind
 from pbem.web import create_app

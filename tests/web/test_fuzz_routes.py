@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.core.admins import create_admin
+from pbem.core.accounts.admins import create_admin
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.sweep import sweep
 from pbem.core.models import Adjudication, OutboxMessage

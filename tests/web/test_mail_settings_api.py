@@ -3,7 +3,7 @@ get a problem+json 400 and change nothing. Signing in clears an undeliverable ma
 
 from __future__ import annotations
 
-from pbem.core import api_tokens
+from pbem.core.accounts import api_tokens
 from pbem.core.models import Player
 from pbem.core.preferences import mark_undeliverable
 from tests.conftest import START
@@ -38,7 +38,7 @@ def test_a_player_sets_mail_preferences_through_the_api(settings, client) -> Non
 
 
 def test_signing_in_clears_an_undeliverable_address(settings, worker, smtp) -> None:
-    from pbem.core.signin import redeem, request_link
+    from pbem.core.accounts.signin import redeem, request_link
     from tests.support.players import last_mail, link_in
 
     Player.for_email(ANN, START)

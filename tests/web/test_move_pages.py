@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.core import records
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.play import submit_move
+from pbem.core.records import match_record
 from tests.conftest import START
 
 PAIR = ["ann@example.org", "ben@example.org"]
@@ -14,8 +14,8 @@ PAIR = ["ann@example.org", "ben@example.org"]
 
 @pytest.fixture
 def long_nim(settings, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(records, "MOVES_PER_PAGE", 4)
-    monkeypatch.setattr(records, "SEAT_MOVES_PER_PAGE", 4)
+    monkeypatch.setattr(match_record, "MOVES_PER_PAGE", 4)
+    monkeypatch.setattr(match_record, "SEAT_MOVES_PER_PAGE", 4)
     created = create_match("nim", PAIR, {"pile": "30"}, settings.secret_key, START)
     for ply in range(10):
         submit_move(created.match.id, ply % 2, "take 1", ply, START)

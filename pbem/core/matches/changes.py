@@ -30,12 +30,12 @@ from typing import Any, TypeVar
 
 import peewee
 
-from pbem.core import standings
 from pbem.core.db.connection import locking, write_transaction
 from pbem.core.db.prepared import Prepared, Shapes
 from pbem.core.matches import deadlines
 from pbem.core.matches.creation import thin_snapshots
 from pbem.core.models import DrawOffer, DrawOfferStatus, Match, MatchStatus, Player, Seat
+from pbem.core.records import standings
 from pbem.errors import ConflictError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules

@@ -3,7 +3,7 @@
 A seat's token is HMAC-SHA256(seat-link key, match, seat, generation), 32 bytes in URL-safe
 base64: as unguessable as `secrets.token_urlsafe(32)`, but derivable, so every later email can
 carry the link without the database ever holding it. The seat-link key is derived from the
-secret key for this purpose only (`pbem.core.keys`). Only its SHA-256 is stored, for lookup.
+secret key for this purpose only (`accounts/keys.py`). Only its SHA-256 is stored, for lookup.
 Re-issuing bumps the generation, which revokes the old link. Changing the secret key revokes
 every link (say so before rotating it).
 
@@ -21,8 +21,8 @@ import hashlib
 import hmac
 import re
 
+from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.db.prepared import Prepared
-from pbem.core.keys import Purpose, purpose_key
 from pbem.core.models import Match, Player, Seat
 from pbem.errors import NotFoundError
 

@@ -8,8 +8,8 @@ from datetime import timedelta
 from flask import current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem.core.admins import authenticate
-from pbem.core.limits import Limit, LimitReachedError, release
+from pbem.core.accounts.admins import authenticate
+from pbem.core.accounts.limits import Limit, LimitReachedError, release
 from pbem.core.models import SessionKind
 from pbem.web.admin.access import bp
 from pbem.web.auth import sign_in, sign_out

@@ -16,7 +16,7 @@ from pbem.core.matches.creation import get_match
 from pbem.core.matches.rulings import RULINGS, make_ruling
 from pbem.core.models import Adjudication
 from pbem.core.preferences import undeliverable_players
-from pbem.core.records import public_record
+from pbem.core.records.match_record import public_record
 from pbem.errors import PbemError
 from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
 from pbem.web.clock import now

@@ -17,7 +17,7 @@ from typing import Any
 import peewee
 
 from pbem.core.models import Match, MatchStatus, Player, Seat
-from pbem.core.standings import DRAW, LOSS, WIN, find_player
+from pbem.core.records.standings import DRAW, LOSS, WIN, find_player
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 

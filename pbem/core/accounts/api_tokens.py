@@ -10,7 +10,7 @@ import hmac
 import secrets
 from datetime import datetime, timedelta
 
-from pbem.core.keys import Purpose, purpose_key
+from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.models import ApiToken, Player
 from pbem.errors import InvalidRequestError, NotFoundError
 

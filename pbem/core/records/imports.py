@@ -10,9 +10,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from pbem.core import standings
 from pbem.core.db.connection import write_transaction
-from pbem.core.exports import FORMAT, VERSION
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import MAX_SEED
 from pbem.core.matches.deadlines import TimeoutPolicy
@@ -27,6 +25,8 @@ from pbem.core.models import (
     Player,
     Seat,
 )
+from pbem.core.records import standings
+from pbem.core.records.exports import FORMAT, VERSION
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from pbem.games.base import GameRules, RulesError

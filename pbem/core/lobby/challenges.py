@@ -18,8 +18,10 @@ from typing import Any, TypeVar
 
 from pbem.config import Settings
 from pbem.core import account_mail
+from pbem.core.accounts.limits import Limit, release
+from pbem.core.accounts.players import is_suppressed, normalize_email
+from pbem.core.accounts.signin import derived_token, token_hash
 from pbem.core.db.connection import locking, write_transaction
-from pbem.core.limits import Limit, release
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
@@ -33,8 +35,6 @@ from pbem.core.models import (
     Player,
 )
 from pbem.core.player_admin import check_may_challenge
-from pbem.core.players import is_suppressed, normalize_email
-from pbem.core.signin import derived_token, token_hash
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError, PbemError
 from pbem.games import get_rules
 

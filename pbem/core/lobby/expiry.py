@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbem.core import challenges, limits, sessions, signin
+from pbem.core.accounts import limits, sessions, signin
+from pbem.core.lobby import challenges
 
 
 @dataclass(frozen=True)
