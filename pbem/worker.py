@@ -23,13 +23,13 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core.accounts.sessions import SessionPolicy
-from pbem.core.admin_digest import DigestReport, send_if_due
+from pbem.core.admin.digest import DigestReport, send_if_due
+from pbem.core.admin.operations import record_run
 from pbem.core.db.connection import UNAVAILABLE, database, unavailable_reason
-from pbem.core.digest import queue_due_digests
 from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
+from pbem.core.mailout.digest import queue_due_digests
 from pbem.core.matches.sweep import Limits, SweepReport, sweep
-from pbem.core.ops import record_run
 from pbem.mail.compose import Composer
 from pbem.mail.inbound.imap import PollReport, poll
 from pbem.mail.outbox import DrainReport, deliver_due, prune_sent

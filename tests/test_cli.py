@@ -282,7 +282,7 @@ def test_bad_values_are_refused_with_status_2_and_change_nothing(
 
 def test_a_creation_that_fails_after_writing_leaves_nothing_and_a_retry_makes_one(
         env, monkeypatch) -> None:
-    from pbem.core import notify
+    from pbem.core.mailout import notify
 
     def broken_mail(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the mail queue broke after the match row was written")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, current_app, jsonify
 from werkzeug.wrappers import Response
 
-from pbem.core.ops import health
+from pbem.core.admin.operations import health
 from pbem.web.clock import now
 
 bp = Blueprint("health", __name__)

@@ -21,15 +21,15 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from pbem.core import links
-from pbem.core.matches.calendar import calendar_for
-from pbem.core.models import Player
-from pbem.core.preferences import (
+from pbem.core.mailout import links
+from pbem.core.mailout.preferences import (
     MailPreference,
     revoke_calendar,
     unsubscribe,
     update_preferences,
 )
+from pbem.core.matches.calendar import calendar_for
+from pbem.core.models import Player
 from pbem.errors import PbemError
 from pbem.web.clock import now
 

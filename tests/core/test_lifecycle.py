@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from pbem.core.mailviews import RenderCache, context_for
+from pbem.core.mailout.contexts import RenderCache, context_for
 from pbem.core.matches import lifecycle
 from pbem.core.matches.creation import create_match, current_state, rules_for
 from pbem.core.matches.lifecycle import abort, claim_victory, draw_no, draw_yes, resign

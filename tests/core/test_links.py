@@ -7,7 +7,7 @@ import pytest
 from itsdangerous import URLSafeSerializer
 
 from pbem.core.accounts.keys import purpose_key
-from pbem.core.links import (
+from pbem.core.mailout.links import (
     PREFERENCES,
     UNSUBSCRIBE,
     _load,

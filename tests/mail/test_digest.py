@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.play import submit_move
 from pbem.core.models import Player
-from pbem.core.preferences import update_preferences
 from tests.conftest import START
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"
@@ -73,7 +73,7 @@ def test_the_digest_lists_results_since_the_last_one_and_stays_silent_when_nothi
 
 
 def test_the_digest_hour_follows_daylight_saving_time(db_url) -> None:
-    from pbem.core.preferences import next_digest_at
+    from pbem.core.mailout.preferences import next_digest_at
 
     winter = next_digest_at(7, "Europe/Paris", datetime(2026, 3, 28, 12, 0))
     summer = next_digest_at(7, "Europe/Paris", datetime(2026, 3, 29, 12, 0))
@@ -87,7 +87,7 @@ def test_two_workers_send_one_digest(settings, smtp, clock) -> None:
     import threading
 
     from pbem.core.db.connection import database
-    from pbem.core.digest import queue_due_digests
+    from pbem.core.mailout.digest import queue_due_digests
 
     for number in range(6):
         address = f"p{number}@example.org"

@@ -15,9 +15,9 @@ from email.message import EmailMessage
 
 import pytest
 
-from pbem.core.mailviews import RenderCache, context_for
+from pbem.core.mailout.contexts import RenderCache, context_for
+from pbem.core.mailout.notify import message_key
 from pbem.core.models import InboundMessage, Match, MatchStatus, Move, OutboxMessage
-from pbem.core.notify import message_key
 from pbem.games import REGISTRY
 from pbem.mail.addresses import reply_address_for
 from pbem.mail.inbound import handle

@@ -8,11 +8,11 @@ from datetime import timedelta
 
 import pytest
 
+from pbem.core.mailout.preferences import clear_undeliverable, sends_now, update_preferences
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.vacations import declare
 from pbem.core.models import Match, OutboxMessage, Player
-from pbem.core.preferences import clear_undeliverable, sends_now, update_preferences
 from tests.conftest import START
 
 ALICE, BOB = "alice@example.org", "bob@example.org"

@@ -18,7 +18,7 @@ from aiosmtpd.controller import Controller
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.core import account_mail
+from pbem.core.mailout import accounts as account_mail
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.play import submit_move
 from pbem.core.models import MessageStatus, OutboxMessage

@@ -27,6 +27,6 @@ def render(name: str, **context: Any) -> str:
 
 def rendered(message: Any) -> dict[str, Any]:
     """The template context an outbox row renders with (rows store no rendered copy)."""
-    from pbem.core.mailviews import RenderCache, context_for
+    from pbem.core.mailout.contexts import RenderCache, context_for
 
     return context_for(message, RenderCache())

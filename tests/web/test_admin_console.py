@@ -266,9 +266,9 @@ def test_healthz_reports_the_worker_heartbeat(client, clock, worker) -> None:
 def test_player_actions_resend_links_revoke_sessions_and_block_once(
         settings, client, clock, worker, smtp, app) -> None:
     from pbem.core.accounts import sessions
+    from pbem.core.admin.players import BlockedError
     from pbem.core.lobby.challenges import ChallengeRequest, create_challenge
     from pbem.core.models import Player, Session, SessionKind
-    from pbem.core.player_admin import BlockedError
 
     created = create_match("nim", ["ann@example.org", "ben@example.org"], {},
                            settings.secret_key, clock.now)

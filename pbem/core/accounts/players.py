@@ -12,8 +12,8 @@ from zoneinfo import available_timezones
 import peewee
 from email_validator import EmailNotValidError, validate_email
 
-from pbem.core import account_mail
 from pbem.core.db.connection import write_transaction
+from pbem.core.mailout import accounts as account_mail
 from pbem.core.matches.clocks import deadline_info
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.seat_links import reissue

@@ -17,11 +17,12 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from pbem.config import Settings
-from pbem.core import account_mail
 from pbem.core.accounts.limits import Limit, release
 from pbem.core.accounts.players import is_suppressed, normalize_email
 from pbem.core.accounts.signin import derived_token, token_hash
+from pbem.core.admin.players import check_may_challenge
 from pbem.core.db.connection import locking, write_transaction
+from pbem.core.mailout import accounts as account_mail
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
@@ -34,7 +35,6 @@ from pbem.core.models import (
     MatchStatus,
     Player,
 )
-from pbem.core.player_admin import check_may_challenge
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError, PbemError
 from pbem.games import get_rules
 

@@ -9,8 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from pbem.addresses import check_address
-from pbem.core import notify
 from pbem.core.db.connection import write_transaction
+from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.deadlines import TimeoutPolicy

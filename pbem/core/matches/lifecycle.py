@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from pbem.core import lifecycle_mail
 from pbem.core.db.prepared import Prepared
+from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches import offers
 from pbem.core.matches.changes import Locked, apply_change
 from pbem.core.matches.deadlines import TimeoutPolicy

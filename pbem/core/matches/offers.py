@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.core import lifecycle_mail
 from pbem.core.db.prepared import Prepared
+from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches.changes import Locked
 from pbem.core.models import DrawOffer, DrawOfferStatus, Match, Move
 from pbem.errors import ConflictError

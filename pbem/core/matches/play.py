@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbem.core import notify
 from pbem.core.db.prepared import insert_row, update_columns
 from pbem.core.db.text import check_text
+from pbem.core.mailout import notify
 from pbem.core.matches import offers
 from pbem.core.matches.changes import Locked, apply_change
 from pbem.core.models import Match, MatchStatus, Move

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem.core import audit, notify
+from pbem.core.admin import audit
 from pbem.core.db.text import check_text
+from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.changes import Locked, apply_change
 from pbem.core.matches.play import move_in

@@ -23,8 +23,10 @@ from typing import Any
 
 import peewee
 
-from pbem.core import audit, lifecycle_mail, notify
+from pbem.core.admin import audit
 from pbem.core.db.connection import UNAVAILABLE, write_transaction
+from pbem.core.mailout import lifecycle as lifecycle_mail
+from pbem.core.mailout import notify
 from pbem.core.matches.changes import Locked, apply_change, is_transient, lock_match, retrying
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.rulings import autoplay_in, forfeit

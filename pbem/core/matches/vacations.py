@@ -10,9 +10,9 @@ import functools
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from pbem.core import notify
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.prepared import Prepared
+from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.changes import finish_change, lock_player, locked, retrying
 from pbem.core.models import Match, MatchStatus, Player, Seat, Vacation

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.core.db.prepared import Prepared
+from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches import lifecycle, offers, vacations
 from pbem.core.matches.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.matches.creation import rules_for, state_after
@@ -22,7 +23,6 @@ from pbem.core.models import (
     Player,
     Seat,
 )
-from pbem.core.notify import describe_outcome
 from pbem.errors import InvalidRequestError
 from pbem.games.base import Event, GameRules, Outcome
 

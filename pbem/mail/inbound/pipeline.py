@@ -10,7 +10,7 @@ from email.utils import parseaddr
 import peewee
 
 from pbem.config import Settings
-from pbem.core.mailin import Letter, Policy, Receipt, receive
+from pbem.core.mailin.replies import Letter, Policy, Receipt, receive
 from pbem.mail.addresses import find_reply_key, redacted
 from pbem.mail.inbound.reading import RECIPIENT_HEADERS, oversized, read
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from pbem.core.audit import MAX_KEY
+from pbem.core.admin.audit import MAX_KEY
 from pbem.core.models import Admin, AdminRole
 from pbem.web.auth import current_admin
 
@@ -56,7 +56,7 @@ def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def new_action_key() -> str:
-    """A fresh key for one admin form (see pbem.core.audit)."""
+    """A fresh key for one admin form (see pbem.core.admin.audit)."""
     return secrets.token_urlsafe(24)
 
 

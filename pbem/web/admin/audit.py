@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from flask import make_response, render_template, request
 from werkzeug.wrappers import Response
 
-from pbem.core import audit
+from pbem.core.admin import audit
 from pbem.web.admin.access import admin_required, bp
 from pbem.web.inputs import whole_number
 

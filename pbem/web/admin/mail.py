@@ -10,9 +10,9 @@ from email.message import Message
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem.core import admin_actions
-from pbem.core.audit import AlreadyDoneError
-from pbem.core.mailin import recent as recent_inbound
+from pbem.core.admin import actions as admin_actions
+from pbem.core.admin.audit import AlreadyDoneError
+from pbem.core.mailin.replies import recent as recent_inbound
 from pbem.core.matches.seat_links import token_for
 from pbem.core.models import MessageStatus, OutboxMessage, Seat
 from pbem.errors import PbemError

@@ -8,8 +8,10 @@ from datetime import timedelta
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem.core import admin_actions, console, player_admin
-from pbem.core.audit import AlreadyDoneError
+from pbem.core.admin import actions as admin_actions
+from pbem.core.admin import console
+from pbem.core.admin import players as player_admin
+from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.models import Match, MatchStatus
 from pbem.errors import PbemError

@@ -6,10 +6,11 @@ from __future__ import annotations
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from pbem.core import console, player_admin
 from pbem.core.accounts import api_tokens, sessions
 from pbem.core.accounts.players import is_suppressed
-from pbem.core.audit import AlreadyDoneError
+from pbem.core.admin import console
+from pbem.core.admin import players as player_admin
+from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.models import MessageStatus, OutboxMessage, Player, Seat
 from pbem.errors import PbemError
 from pbem.web.admin.access import actor, admin_required, bp, posted_action_key

@@ -11,8 +11,8 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pbem.core import console
 from pbem.core.accounts.admins import admins_to_mail
+from pbem.core.admin import console
 from pbem.core.db.connection import locking, write_transaction
 from pbem.core.models import Adjudication, JobRun, MessageStatus, OutboxMessage, Player, Seat
 

@@ -16,10 +16,10 @@ from typing import Any
 from peewee import Tuple
 
 from pbem.core.db.prepared import Planned
+from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches.clocks import TimeControl, deadline_info
 from pbem.core.matches.creation import state_after
 from pbem.core.models import Match, Move, OutboxMessage, Player, Seat
-from pbem.core.notify import describe_outcome
 from pbem.games import get_rules
 from pbem.games.base import Event, GameRules, Outcome
 
@@ -166,7 +166,7 @@ def _inbound_answer(context: dict[str, Any], match: Match, rules: GameRules, sta
                     seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
     """An answer to a player's reply (mailin.py): what was done or why not, the position,
     and the moves and commands they may send next."""
-    from pbem.core.mailin import COMMANDS
+    from pbem.core.mailin.replies import COMMANDS
 
     context.update({name: value for name, value in params.items() if name not in _RESERVED})
     context.update(kind=params.get("answer", "help"), commands=COMMANDS, live=match.is_live)

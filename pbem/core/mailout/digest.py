@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem.core import notify
 from pbem.core.db.connection import write_transaction
+from pbem.core.mailout import notify
+from pbem.core.mailout.preferences import MailPreference, next_digest_at
 from pbem.core.models import Match, MatchStatus, Player, Seat
-from pbem.core.preferences import MailPreference, next_digest_at
 
 FIRST_WINDOW = timedelta(days=1)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem.core import audit
 from pbem.core.accounts.players import reissue_seat_link
+from pbem.core.admin import audit
 from pbem.core.db.connection import write_transaction
 from pbem.core.models import Match, MatchStatus, Player, Seat, Session
 from pbem.errors import ConflictError, NotFoundError, PbemError

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pbem.core import notify
+from pbem.core.mailout import notify
 from pbem.core.matches.changes import Locked
 from pbem.core.models import DrawOffer
 

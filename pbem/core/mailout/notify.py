@@ -154,7 +154,7 @@ def queue_for(match: Match, seat: Seat, template: str, now: datetime,
 
 def _queue(match: Match, seat: Seat, template: str, now: datetime,
            params: dict[str, Any] | None = None) -> OutboxMessage | None:
-    from pbem.core.preferences import sends_now
+    from pbem.core.mailout.preferences import sends_now
 
     if not sends_now(seat.player, template, seat.deadline, now):
         return None

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem.core import audit, lifecycle_mail
+from pbem.core.admin import audit
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.text import check_text
+from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches import deadlines
 from pbem.core.matches.changes import Locked, apply_change
 from pbem.core.matches.rulings import MAX_EXTENSION

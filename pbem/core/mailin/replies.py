@@ -22,11 +22,11 @@ from typing import Any
 import peewee
 
 from pbem.core.db.connection import database, write_transaction
+from pbem.core.mailout.notify import outbox_id
 from pbem.core.matches import lifecycle
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_for_reply_key
 from pbem.core.models import InboundMessage, Match, MessageStatus, OutboxMessage, Seat
-from pbem.core.notify import outbox_id
 from pbem.errors import ConflictError, PbemError
 from pbem.games.base import IllegalMoveError, InvalidMoveError, RulesError
 
