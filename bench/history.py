@@ -32,8 +32,8 @@ from pbem.config import load_settings
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import drop_everything, migrate
 from pbem.core.matches.creation import create_match, current_state, replay, rules_for, state_after
+from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
-from pbem.core.models import Match
 from pbem.core.records.match_record import public_record
 from pbem.web import create_app
 

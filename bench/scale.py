@@ -31,8 +31,8 @@ from pbem.config import load_settings  # noqa: E402
 from pbem.core.db.connection import bind_database, database  # noqa: E402
 from pbem.core.db.migrations import migrate  # noqa: E402
 from pbem.core.matches.creation import create_match  # noqa: E402
+from pbem.core.matches.models import Match, Seat  # noqa: E402
 from pbem.core.matches.sweep import sweep  # noqa: E402
-from pbem.core.models import Match, Seat  # noqa: E402
 
 SECRET = "bench-scale-key-0123456789-abcdefghijklmnopqrstuvwxyz"
 NOW = datetime(2026, 6, 1, 12, 0)

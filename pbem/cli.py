@@ -263,9 +263,9 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_player_token(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
     from pbem.core.accounts import api_tokens
+    from pbem.core.accounts.models import Player
     from pbem.core.accounts.players import normalize_email
     from pbem.core.db.connection import write_transaction
-    from pbem.core.models import Player
 
     address = normalize_email(args.email)
     bind_database(settings.database_url)

@@ -29,7 +29,7 @@ from hypothesis import settings as hypothesis_settings
 from pbem.config import Settings, load_settings
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import migrate
-from pbem.core.models import ALL_MODELS
+from pbem.core.schema import ALL_MODELS
 from pbem.games import REGISTRY
 from tests.support.games import TEST_GAMES
 

@@ -45,8 +45,9 @@ def test_a_sender_is_a_name_and_one_address() -> None:
 
 
 def test_a_match_refuses_an_encoded_word_address_before_writing_anything(db_url: str) -> None:
+    from pbem.core.accounts.models import Player
     from pbem.core.matches.creation import create_match
-    from pbem.core.models import Match, Player
+    from pbem.core.matches.models import Match
     from tests.conftest import START
 
     with pytest.raises(InvalidRequestError, match="encoded words"):

@@ -18,7 +18,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from pbem.cli import main
-from pbem.core.models import Match, OutboxMessage, Player, Seat
+from pbem.core.accounts.models import Player
+from pbem.core.mailout.models import OutboxMessage
+from pbem.core.matches.models import Match, Seat
 from pbem.games import REGISTRY
 from pbem.games.base import Option
 from tests.conftest import STRONG_KEY, SMTPRecorder, free_port
@@ -137,7 +139,7 @@ def test_admin_create_takes_the_password_from_the_environment(env, monkeypatch,
 
 
 def test_admin_create_gives_a_moderator_role(env, monkeypatch, capsys) -> None:
-    from pbem.core.models import Admin
+    from pbem.core.accounts.models import Admin
 
     monkeypatch.setenv("PBEM_ADMIN_PASSWORD", "a long enough password")
     assert main(["admin", "create", "mod@club.org", "--role", "moderator"]) == 0
@@ -166,7 +168,7 @@ def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> Non
     assert main(["adjudicate", "1", "banish", "--reason", "x"]) == 2
     assert main(["adjudicate", "1", "extend", "--extend", "2d", "--reason", "flu"]) == 0
     assert "extend" in capsys.readouterr().out
-    from pbem.core.models import AuditEntry
+    from pbem.core.admin.models import AuditEntry
 
     ruled = AuditEntry.get(AuditEntry.action.startswith("ruling"))
     assert (ruled.actor, ruled.reason) == ("shell", "flu")
@@ -184,7 +186,7 @@ def test_games_lists_every_game_without_any_settings(monkeypatch, capsys) -> Non
 
 def test_player_token_prints_a_working_api_token(env, capsys) -> None:
     from pbem.core.accounts.api_tokens import player_for
-    from pbem.core.models import ApiToken, Player
+    from pbem.core.accounts.models import ApiToken, Player
     from tests.conftest import START
 
     assert main(["player", "token", "New@Example.org", "--name", "my script"]) == 0

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.lifecycle import resign
+from pbem.core.matches.models import Match, Move
 from pbem.core.matches.play import submit_move
-from pbem.core.models import Match, Move
 from pbem.core.records.match_record import moves_for, public_record
 from pbem.games import get_rules
 from tests.conftest import START

@@ -18,8 +18,8 @@ from typing import Any
 import jinja2
 
 from pbem.config import Settings
+from pbem.core.matches.models import Seat
 from pbem.core.matches.seat_links import REPLY_MAC_CHARS, reply_key_for
-from pbem.core.models import Seat
 
 _BODY_TAG = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
 

@@ -26,9 +26,9 @@ import jinja2
 from pbem.config import Settings
 from pbem.core.mailout.contexts import RenderCache, context_for, recipient
 from pbem.core.mailout.links import preferences_token, unsubscribe_token
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.notify import message_key, thread_root_key
 from pbem.core.matches.seat_links import token_for
-from pbem.core.models import OutboxMessage
 from pbem.mail.addresses import reply_address, reply_address_for, with_reply_hint
 from pbem.mail.links import account_links
 from pbem.mail.wire import HeaderValue, Outgoing, alternative

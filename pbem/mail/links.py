@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.config import Settings
+from pbem.core.accounts.models import SignInLink
 from pbem.core.accounts.signin import link_token
 from pbem.core.lobby.challenges import invite_token
-from pbem.core.models import Invite, OutboxMessage, SignInLink
+from pbem.core.lobby.models import Invite
+from pbem.core.mailout.models import OutboxMessage
 
 
 def account_links(settings: Settings, message: OutboxMessage) -> dict[str, Any]:

@@ -23,8 +23,8 @@ from pbem.config import Settings
 from pbem.core.db.connection import database, write_transaction
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout.contexts import RenderCache
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.mailout.preferences import mark_undeliverable
-from pbem.core.models import MessageStatus, OutboxMessage
 from pbem.mail.compose import Composer
 from pbem.mail.senders import DeliveryError, Sender, open_session
 from pbem.mail.wire import Outgoing

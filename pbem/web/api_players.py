@@ -15,11 +15,11 @@ from flask import Blueprint, Flask, current_app, jsonify, request
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts import players
+from pbem.core.accounts.models import Player
 from pbem.core.lobby import challenges, seeks
 from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.seat_links import token_for
-from pbem.core.models import Player
 from pbem.errors import InvalidRequestError
 from pbem.web.auth import current_player, player_required
 from pbem.web.clock import now

@@ -20,8 +20,8 @@ from flask import Flask, current_app, g, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts import api_tokens, sessions
+from pbem.core.accounts.models import Admin, Player, Session, SessionKind
 from pbem.core.db.connection import UNAVAILABLE
-from pbem.core.models import Admin, Player, Session, SessionKind
 from pbem.errors import PbemError
 from pbem.web.clock import now
 

@@ -21,10 +21,11 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts import players
+from pbem.core.accounts.models import SessionKind
 from pbem.core.lobby import challenges
 from pbem.core.lobby.challenges import ChallengeRequest
+from pbem.core.lobby.models import Challenge, Invite
 from pbem.core.matches.deadlines import TimeoutPolicy
-from pbem.core.models import Challenge, Invite, SessionKind
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError

@@ -23,8 +23,8 @@ from flask import (
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
-from pbem.core.models import OutboxMessage
 from pbem.errors import NotFoundError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError

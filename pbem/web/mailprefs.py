@@ -21,6 +21,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
+from pbem.core.accounts.models import Player
 from pbem.core.mailout import links
 from pbem.core.mailout.preferences import (
     MailPreference,
@@ -29,7 +30,6 @@ from pbem.core.mailout.preferences import (
     update_preferences,
 )
 from pbem.core.matches.calendar import calendar_for
-from pbem.core.models import Player
 from pbem.errors import PbemError
 from pbem.web.clock import now
 

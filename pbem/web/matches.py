@@ -8,7 +8,7 @@ from flask import Blueprint, Flask, current_app, jsonify, render_template, reque
 from werkzeug.wrappers import Response
 
 from pbem.core.matches.creation import get_match
-from pbem.core.models import Match
+from pbem.core.matches.models import Match
 from pbem.core.records.archive import Filters, list_matches
 from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError

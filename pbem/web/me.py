@@ -21,9 +21,9 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts import api_tokens, players, sessions
+from pbem.core.accounts.models import Player, SessionKind
 from pbem.core.lobby import challenges, seeks
 from pbem.core.matches.seat_links import token_for
-from pbem.core.models import Player, SessionKind
 from pbem.errors import PbemError
 from pbem.web.auth import current_player, current_session, player_required
 from pbem.web.clock import now

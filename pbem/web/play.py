@@ -22,11 +22,11 @@ from jinja2.utils import htmlsafe_json_dumps
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts.players import set_submit_without_confirm
+from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.core.matches.vacations import declare
 from pbem.core.matches.visits import note_visit
-from pbem.core.models import Seat
 from pbem.core.records.match_record import public_record, seat_record
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games.base import RulesError

@@ -14,8 +14,8 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
+from pbem.core.accounts.models import Player
 from pbem.core.lobby import seeks
-from pbem.core.models import Player
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError

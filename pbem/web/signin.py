@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.accounts import signin
 from pbem.core.accounts.limits import LimitReachedError
-from pbem.core.models import SessionKind
+from pbem.core.accounts.models import SessionKind
 from pbem.errors import InvalidRequestError
 from pbem.web.auth import current_player, safe_next, sign_in, sign_out
 from pbem.web.clock import now

@@ -8,10 +8,12 @@ import pytest
 
 from pbem.core.admin import actions as admin_actions
 from pbem.core.admin.audit import AlreadyDoneError
+from pbem.core.admin.models import AuditEntry
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Match, Seat
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.sweep import sweep
-from pbem.core.models import AuditEntry, Match, OutboxMessage, Seat
 from pbem.errors import ConflictError, InvalidRequestError
 from tests.conftest import START
 
@@ -76,8 +78,8 @@ def test_extensions_are_bounded_and_abort_tells_everyone(db_url: str) -> None:
 def test_one_form_posted_eight_times_at_once_acts_once(db_url: str) -> None:
     """Real threads, each with its own connection: the door and the unique key let one
     through; the others are told it was already done."""
+    from pbem.core.accounts.models import Player
     from pbem.core.admin import players as player_admin
-    from pbem.core.models import Player
     from tests.support.threads import race
 
     for round_ in range(4):

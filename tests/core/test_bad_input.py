@@ -11,13 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbem.core.accounts.admins import create_admin
+from pbem.core.accounts.models import Player
 from pbem.core.matches.clocks import MAX_SPAN, TimeControl
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Adjudication, Match, Seat
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.rulings import make_ruling
 from pbem.core.matches.sweep import sweep
 from pbem.core.matches.vacations import declare
-from pbem.core.models import Adjudication, Match, Player, Seat
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError

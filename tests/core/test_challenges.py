@@ -8,16 +8,12 @@ from functools import partial
 
 import pytest
 
+from pbem.core.accounts.models import Player
 from pbem.core.lobby import challenges
 from pbem.core.lobby.challenges import ChallengeRequest
-from pbem.core.models import (
-    Challenge,
-    Invite,
-    Match,
-    OutboxMessage,
-    Player,
-    Seat,
-)
+from pbem.core.lobby.models import Challenge, Invite
+from pbem.core.mailout.models import OutboxMessage
+from pbem.core.matches.models import Match, Seat
 from pbem.errors import ConflictError, InvalidRequestError
 from tests.conftest import START
 from tests.support.threads import race

@@ -10,9 +10,10 @@ from pathlib import Path
 import peewee
 from playhouse.pool import PooledDatabase
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import database, open_database
 from pbem.core.db.migrations import applied, drop_everything, migrate, pending, runner, schema_diff
-from pbem.core.models import Player, Vacation
+from pbem.core.matches.models import Vacation
 
 
 def test_sqlite_runs_with_wal_foreign_keys_normal_sync_and_a_busy_timeout(tmp_path: Path) -> None:

@@ -7,20 +7,14 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import database
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Adjudication, Match, Move, Seat
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.sweep import sweep
 from pbem.core.matches.vacations import allowance, declare
-from pbem.core.models import (
-    Adjudication,
-    Match,
-    MessageStatus,
-    Move,
-    OutboxMessage,
-    Player,
-    Seat,
-)
 from pbem.errors import InvalidRequestError
 from tests.conftest import START
 from tests.support.render import rendered
@@ -317,7 +311,7 @@ def test_a_forfeit_in_mimic_taking_ranks_the_others_by_their_points_so_far(db_ur
 
 
 def test_two_workers_starting_together_both_record_their_first_heartbeat(db_url) -> None:
-    from pbem.core.models import Heartbeat
+    from pbem.core.admin.models import Heartbeat
 
     barrier = threading.Barrier(4)
     errors: list[BaseException] = []

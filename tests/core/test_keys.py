@@ -11,8 +11,8 @@ from flask.sessions import SecureCookieSessionInterface
 
 from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Seat
 from pbem.core.matches.seat_links import reissue, seat_for_token, token_for, token_hash
-from pbem.core.models import Seat
 from pbem.errors import NotFoundError
 from tests.conftest import START
 

@@ -8,20 +8,14 @@ from datetime import timedelta
 import pytest
 
 from pbem.core.mailout.contexts import RenderCache, context_for
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches import lifecycle
 from pbem.core.matches.creation import create_match, current_state, rules_for
 from pbem.core.matches.lifecycle import abort, claim_victory, draw_no, draw_yes, resign
+from pbem.core.matches.models import Adjudication, DrawOffer, Match, Move, Seat
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.rulings import make_ruling
 from pbem.core.matches.sweep import Limits, sweep
-from pbem.core.models import (
-    Adjudication,
-    DrawOffer,
-    Match,
-    Move,
-    OutboxMessage,
-    Seat,
-)
 from pbem.core.records import match_record
 from pbem.core.records.match_record import seat_record
 from pbem.errors import ConflictError, InvalidRequestError, MatchNotLiveError

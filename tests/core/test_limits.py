@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from pbem.core.accounts.limits import Limit, LimitReachedError, prune, release
-from pbem.core.models import Attempt
+from pbem.core.accounts.models import Attempt
 from tests.conftest import START
 
 LIMIT = Limit("test", 3, timedelta(minutes=15), "tries")

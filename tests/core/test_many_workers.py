@@ -15,8 +15,9 @@ import pytest
 
 from pbem.config import Settings
 from pbem.core.db.connection import database
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.creation import create_match
-from pbem.core.models import Match, MessageStatus, Move, OutboxMessage
+from pbem.core.matches.models import Match, Move
 from tests.conftest import BACKENDS, START, STRONG_KEY, SMTPRecorder, make_settings
 
 WORKERS = 3

@@ -9,13 +9,14 @@ from datetime import timedelta
 
 import peewee
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import database
 from pbem.core.mailout.links import calendar_token, preferences_token, unsubscribe_token
 from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Match, Seat
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import token_for
-from pbem.core.models import Match, Player, Seat
 from tests.conftest import START
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"

@@ -3,10 +3,11 @@ rows peewee builds, joined rows included, on every backend."""
 
 from __future__ import annotations
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import database
 from pbem.core.db.prepared import Planned
 from pbem.core.matches.creation import create_match
-from pbem.core.models import Match, Player, Seat
+from pbem.core.matches.models import Match, Seat
 from tests.conftest import START
 
 ANN, BEN, CAL = "ann@example.org", "ben@example.org", "cal@example.org"

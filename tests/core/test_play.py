@@ -7,10 +7,11 @@ from datetime import timedelta
 
 import pytest
 
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match, state_after
+from pbem.core.matches.models import Match, MatchStatus, Move, Seat
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_for_token
-from pbem.core.models import Match, MatchStatus, Move, OutboxMessage, Seat
 from pbem.errors import ConflictError, InvalidRequestError, MatchNotLiveError, NotYourTurnError
 from pbem.games.base import IllegalMoveError, InvalidMoveError, OptionError, RulesError
 from tests.conftest import START

@@ -13,22 +13,16 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from pbem.core.accounts.models import Player
+from pbem.core.admin.models import AuditEntry
 from pbem.core.db.connection import database
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Adjudication, Match, Move, Seat, Vacation
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.rulings import make_ruling
 from pbem.core.matches.sweep import sweep
 from pbem.core.matches.vacations import declare
-from pbem.core.models import (
-    Adjudication,
-    AuditEntry,
-    Match,
-    Move,
-    OutboxMessage,
-    Player,
-    Seat,
-    Vacation,
-)
 from pbem.errors import ConflictError, PbemError
 from tests.conftest import START
 

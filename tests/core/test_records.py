@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import main
+from pbem.core.accounts.models import Player
+from pbem.core.admin.models import AuditEntry
 from pbem.core.matches import lifecycle
 from pbem.core.matches.changes import apply_change
 from pbem.core.matches.creation import create_match, rules_for, state_after
+from pbem.core.matches.models import Match, Move, Seat
 from pbem.core.matches.rulings import forfeit
-from pbem.core.models import AuditEntry, Match, Move, Player, Seat
 from pbem.core.records.exports import match_record, record_text
 from pbem.core.records.imports import import_record
 from pbem.core.records.standings import settle

@@ -6,10 +6,12 @@ from datetime import timedelta
 
 import pytest
 
+from pbem.core.admin.models import AuditEntry
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Adjudication, Match, Move, Seat
 from pbem.core.matches.rulings import AlreadyRuledError, make_ruling
 from pbem.core.matches.sweep import sweep
-from pbem.core.models import Adjudication, AuditEntry, Match, Move, OutboxMessage, Seat
 from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError, NotFoundError
 from tests.conftest import START

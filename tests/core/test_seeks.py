@@ -7,8 +7,11 @@ from functools import partial
 
 import pytest
 
+from pbem.core.accounts.models import Player
 from pbem.core.lobby import seeks
-from pbem.core.models import Match, OutboxMessage, Player, Seat, Seek, SeekEntry
+from pbem.core.lobby.models import Seek, SeekEntry
+from pbem.core.mailout.models import OutboxMessage
+from pbem.core.matches.models import Match, Seat
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games.base import RulesError
 from tests.conftest import START

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbem.core.accounts import sessions
-from pbem.core.models import Player, Session, SessionKind
+from pbem.core.accounts.models import Player, Session, SessionKind
 from tests.conftest import START
 
 SECRET = "x" * 64

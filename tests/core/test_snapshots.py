@@ -7,7 +7,7 @@ import pytest
 from pbem.core.db.migrations import migrate, runner
 from pbem.core.matches.creation import SNAPSHOT_EVERY, create_match, replay, rules_for, state_after
 from pbem.core.matches.lifecycle import resign
-from pbem.core.models import Match, Move
+from pbem.core.matches.models import Match, Move
 from pbem.errors import NotFoundError
 from tests.conftest import START
 from tests.support.playing import play_randomly

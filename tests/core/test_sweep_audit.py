@@ -6,9 +6,9 @@ from datetime import timedelta
 
 import pytest
 
+from pbem.core.admin.models import AuditEntry
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.sweep import sweep
-from pbem.core.models import AuditEntry
 from tests.conftest import START
 
 SECRET = "k" * 40

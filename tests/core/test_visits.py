@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Seat
 from pbem.core.matches.visits import RESOLUTION, note_visit
-from pbem.core.models import Seat
 from tests.conftest import START
 
 

@@ -9,8 +9,10 @@ from email.utils import parseaddr
 from functools import lru_cache
 
 from pbem.config import Settings
+from pbem.core.mailin.models import InboundMessage
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
-from pbem.core.models import InboundMessage, Match, OutboxMessage
+from pbem.core.matches.models import Match
 from pbem.mail.compose import Composer
 from tests.conftest import START, SUPPORT_TEMPLATES
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from pbem.core.accounts.models import Player
 from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.play import submit_move
-from pbem.core.models import Player
 from tests.conftest import START
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"

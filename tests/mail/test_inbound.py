@@ -8,9 +8,11 @@ from email import message_from_bytes, policy
 
 import pytest
 
+from pbem.core.mailin.models import InboundMessage
+from pbem.core.mailout.models import OutboxMessage
+from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import reissue, seat_for_reply_key
-from pbem.core.models import InboundMessage, Match, MatchStatus, OutboxMessage, Seat
 from pbem.mail.addresses import find_reply_key
 from pbem.mail.inbound import handle
 from tests.conftest import START, make_settings

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from pbem.core.mailin.models import InboundMessage
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.notify import thread_root_key
-from pbem.core.models import InboundMessage, Match, OutboxMessage
+from pbem.core.matches.models import Match
 from tests.mail.conftest import INBOUND_SECRET
 from tests.mail.inbound_support import ALICE, as_sent, latest, start
 

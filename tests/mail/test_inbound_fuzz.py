@@ -9,7 +9,8 @@ from email.message import EmailMessage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.core.models import Match, Move, OutboxMessage
+from pbem.core.mailout.models import OutboxMessage
+from pbem.core.matches.models import Match, Move
 from pbem.games import get_rules
 from pbem.mail.inbound import handle
 from tests.conftest import START

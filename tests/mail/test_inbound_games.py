@@ -15,9 +15,11 @@ from email.message import EmailMessage
 
 import pytest
 
+from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.contexts import RenderCache, context_for
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.notify import message_key
-from pbem.core.models import InboundMessage, Match, MatchStatus, Move, OutboxMessage
+from pbem.core.matches.models import Match, MatchStatus, Move
 from pbem.games import REGISTRY
 from pbem.mail.addresses import reply_address_for
 from pbem.mail.inbound import handle

@@ -7,7 +7,9 @@ import threading
 from datetime import timedelta
 
 from pbem.core.db.connection import database
-from pbem.core.models import InboundMessage, Match, Move, OutboxMessage
+from pbem.core.mailin.models import InboundMessage
+from pbem.core.mailout.models import OutboxMessage
+from pbem.core.matches.models import Match, Move
 from pbem.mail.inbound import handle
 from tests.conftest import START
 from tests.mail.inbound_support import ALICE, as_sent, latest, reply, start

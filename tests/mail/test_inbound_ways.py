@@ -13,7 +13,8 @@ import pytest
 from imap_tools import AND, MailBoxUnencrypted
 
 from pbem.core.db.connection import bind_database
-from pbem.core.models import InboundMessage, Match
+from pbem.core.mailin.models import InboundMessage
+from pbem.core.matches.models import Match
 from pbem.mail.inbound import handle
 from pbem.mail.inbound.imap import poll
 from pbem.worker import Worker

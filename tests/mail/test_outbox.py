@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.mailout.notify import message_key
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
-from pbem.core.models import Match, MessageStatus, OutboxMessage
 from pbem.mail.outbox import backoff
 from pbem.worker import Worker
 from tests.conftest import START, SUPPORT_TEMPLATES, Clock, SMTPRecorder

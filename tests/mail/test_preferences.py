@@ -8,11 +8,13 @@ from datetime import timedelta
 
 import pytest
 
+from pbem.core.accounts.models import Player
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.preferences import clear_undeliverable, sends_now, update_preferences
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.vacations import declare
-from pbem.core.models import Match, OutboxMessage, Player
 from tests.conftest import START
 
 ALICE, BOB = "alice@example.org", "bob@example.org"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
+from pbem.core.accounts.models import Player
 from pbem.core.matches.creation import create_match
-from pbem.core.models import Player
 from tests.conftest import START
 
 BLACK, WHITE = "black@example.org", "white@example.org"

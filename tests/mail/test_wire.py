@@ -19,9 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbem.core.mailout import accounts as account_mail
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.play import submit_move
-from pbem.core.models import MessageStatus, OutboxMessage
 from pbem.mail.compose import _UTF8, Composer, _header
 from pbem.mail.wire import alternative
 from pbem.worker import Worker

@@ -6,8 +6,8 @@ import random
 from datetime import datetime, timedelta
 
 from pbem.core.matches.creation import current_state, rules_for
+from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
-from pbem.core.models import Match
 
 
 def play_randomly(match_id: int, seed: int, start: datetime, max_plies: int = 10_000) -> Match:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pbem.core.models import Match, MatchStatus
+from pbem.core.matches.models import Match, MatchStatus
 from pbem.core.records.exports import match_record
 from pbem.games import get_rules
 

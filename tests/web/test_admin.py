@@ -6,8 +6,11 @@ import re
 from datetime import timedelta
 
 from pbem.core.accounts.admins import create_admin
+from pbem.core.accounts.models import Player
+from pbem.core.admin.models import AuditEntry
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
-from pbem.core.models import Adjudication, AuditEntry, Match, OutboxMessage, Player
+from pbem.core.matches.models import Adjudication, Match
 from tests.conftest import START, SUPPORT_TEMPLATES, make_settings
 
 PASSWORD = "correct horse battery"

@@ -10,9 +10,11 @@ from datetime import timedelta
 import pytest
 
 from pbem.core.accounts.admins import create_admin
+from pbem.core.admin.models import AuditEntry
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Adjudication, Match, Seat
 from pbem.core.matches.sweep import sweep
-from pbem.core.models import Adjudication, AuditEntry, Match, OutboxMessage, Seat
 from tests.conftest import START
 from tests.web.test_admin import PASSWORD, csrf_from
 
@@ -266,9 +268,9 @@ def test_healthz_reports_the_worker_heartbeat(client, clock, worker) -> None:
 def test_player_actions_resend_links_revoke_sessions_and_block_once(
         settings, client, clock, worker, smtp, app) -> None:
     from pbem.core.accounts import sessions
+    from pbem.core.accounts.models import Player, Session, SessionKind
     from pbem.core.admin.players import BlockedError
     from pbem.core.lobby.challenges import ChallengeRequest, create_challenge
-    from pbem.core.models import Player, Session, SessionKind
 
     created = create_match("nim", ["ann@example.org", "ben@example.org"], {},
                            settings.secret_key, clock.now)
@@ -318,7 +320,7 @@ def test_a_reply_address_is_shown_without_its_key() -> None:
 
 
 def test_an_admin_clears_an_undeliverable_mark_once(settings, client, clock) -> None:
-    from pbem.core.models import Player
+    from pbem.core.accounts.models import Player
 
     create_match("nim", ["ann@example.org", "ben@example.org"], {}, settings.secret_key,
                  clock.now)

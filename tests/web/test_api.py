@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.core.matches.creation import create_match
-from pbem.core.models import Match
+from pbem.core.matches.models import Match
 from tests.conftest import START
 
 PLAYERS = ["ann@example.org", "ben@example.org", "cat@example.org"]

@@ -7,8 +7,11 @@ from __future__ import annotations
 import pytest
 
 from pbem.core.accounts import api_tokens
+from pbem.core.accounts.models import Player
+from pbem.core.lobby.models import Challenge, Seek
+from pbem.core.mailout.models import OutboxMessage
+from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
-from pbem.core.models import Challenge, Match, OutboxMessage, Player, Seek
 from tests.conftest import START
 from tests.support.players import last_mail, link_in
 

@@ -11,9 +11,10 @@ from xml.etree import ElementTree
 
 import pytest
 
+from pbem.core.accounts.models import Player
 from pbem.core.matches.creation import create_match, rules_for
+from pbem.core.matches.models import Match, MatchStatus, Move
 from pbem.core.matches.play import submit_move
-from pbem.core.models import Match, MatchStatus, Move, Player
 from pbem.core.records.archive import encode_cursor
 from pbem.core.records.standings import set_hidden_from_archive, settle
 from tests.conftest import START

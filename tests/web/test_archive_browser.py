@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import database
 from pbem.core.matches.creation import create_match
-from pbem.core.models import Player
 from tests.conftest import START
 from tests.support.playing import play_randomly
 from tests.web.test_accessibility import violations

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 from pbem.core.accounts.admins import create_admin
-from pbem.core.models import Admin, Attempt, Session
+from pbem.core.accounts.models import Admin, Attempt, Session
 from tests.conftest import START
 from tests.web.test_admin import PASSWORD, csrf_from
 

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.core.matches import lifecycle
 from pbem.core.matches.creation import create_match
-from pbem.core.models import Match
+from pbem.core.matches.models import Match
 from pbem.templating import move_rows
 from tests.conftest import START
 from tests.support.playing import play_randomly

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import database
 from pbem.core.matches.creation import create_match, current_state, get_match, rules_for
 from pbem.core.matches.play import submit_move
-from pbem.core.models import Player
 from pbem.web.clicks import click_moves
 from tests.conftest import START
 from tests.web.test_browser import watch_console

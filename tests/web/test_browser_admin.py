@@ -13,11 +13,12 @@ from playwright.sync_api import Browser, expect
 from werkzeug.serving import make_server
 
 from pbem.core.accounts.admins import create_admin
+from pbem.core.admin.models import AuditEntry
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import migrate
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Match
 from pbem.core.matches.sweep import sweep
-from pbem.core.models import AuditEntry, Match
 from pbem.web import create_app
 from tests.conftest import START, free_port, make_settings
 from tests.web.test_browser import browser, watch_console  # noqa: F401 (fixture)

@@ -7,9 +7,10 @@ from datetime import UTC, timedelta
 
 from icalendar import Calendar
 
+from pbem.core.accounts.models import Player
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Seat
 from pbem.core.matches.play import submit_move
-from pbem.core.models import Player, Seat
 from tests.conftest import START
 
 ANN, BEN = "ann@example.org", "ben@example.org"

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 
+from pbem.core.lobby.models import Challenge, Invite
+from pbem.core.mailout.models import OutboxMessage, Suppression
+from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
-from pbem.core.models import Challenge, Invite, Match, OutboxMessage, Suppression
 from tests.conftest import make_settings
 from tests.support.players import csrf_from, last_mail, link_in, post_form, sign_in, text_of
 

@@ -12,8 +12,8 @@ import pytest
 
 from pbem.core.matches.creation import create_match, current_state, get_match, rules_for
 from pbem.core.matches.lifecycle import draw_yes
+from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
-from pbem.core.models import Match
 from pbem.games import REGISTRY
 from pbem.web.clicks import click_moves
 from tests.conftest import START

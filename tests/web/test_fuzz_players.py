@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.core.accounts import api_tokens, sessions
+from pbem.core.accounts.models import Player, SessionKind
 from pbem.core.lobby import challenges
 from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.matches.creation import create_match
-from pbem.core.models import Player, SessionKind
 from pbem.web import create_app
 from tests.conftest import START, SUPPORT_TEMPLATES, make_settings
 

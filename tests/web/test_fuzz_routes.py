@@ -18,9 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.core.accounts.admins import create_admin
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Adjudication
 from pbem.core.matches.sweep import sweep
-from pbem.core.models import Adjudication, OutboxMessage
 from pbem.web import create_app
 from tests.conftest import START, SUPPORT_TEMPLATES, make_settings
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from pbem.core.models import InboundMessage, Match, OutboxMessage
+from pbem.core.mailin.models import InboundMessage
+from pbem.core.mailout.models import OutboxMessage
+from pbem.core.matches.models import Match
 from tests.conftest import SUPPORT_TEMPLATES, Clock, make_settings
 from tests.mail.inbound_support import ALICE, start
 from tests.web.test_admin import log_in

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 from pbem.cli import main
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import DrawOffer, Match
 from pbem.core.matches.sweep import sweep
-from pbem.core.models import DrawOffer, Match
 from tests.conftest import START, SMTPRecorder
 
 ANN, BEN, CY, DI = "ann@example.org", "ben@example.org", "cy@example.org", "di@example.org"
@@ -132,7 +132,7 @@ def test_an_operator_acts_for_a_seat_from_the_shell(settings, db_url, tmp_path,
 def test_the_admin_entry_shows_the_offers_and_answers_a_repeated_ruling(
         settings, client) -> None:
     from pbem.core.matches.lifecycle import draw_no, draw_yes
-    from pbem.core.models import Adjudication
+    from pbem.core.matches.models import Adjudication
     from tests.web.test_admin import csrf_from, log_in
 
     match = nim(settings, time_control="45s").match
@@ -157,7 +157,7 @@ def test_the_admin_entry_shows_the_offers_and_answers_a_repeated_ruling(
 
 
 def test_a_damaged_match_can_still_be_ruled_on_from_admin(settings, client) -> None:
-    from pbem.core.models import Adjudication
+    from pbem.core.matches.models import Adjudication
     from tests.web.test_admin import csrf_from, log_in
 
     match = nim(settings, time_control="45s").match

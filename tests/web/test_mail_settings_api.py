@@ -4,8 +4,8 @@ get a problem+json 400 and change nothing. Signing in clears an undeliverable ma
 from __future__ import annotations
 
 from pbem.core.accounts import api_tokens
+from pbem.core.accounts.models import Player
 from pbem.core.mailout.preferences import mark_undeliverable
-from pbem.core.models import Player
 from tests.conftest import START
 
 ANN = "ann@example.org"

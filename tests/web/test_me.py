@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
+from pbem.core.accounts.models import ApiToken, Player
 from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import Seat
 from pbem.core.matches.play import submit_move
-from pbem.core.models import ApiToken, Player, Seat
 from tests.support.players import csrf_from, last_mail, link_in, post_form, sign_in
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
+from pbem.core.accounts.models import Player
 from pbem.core.matches.creation import create_match
-from pbem.core.models import Match, Move, Player
+from pbem.core.matches.models import Match, Move
 from tests.conftest import START, SMTPRecorder
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -74,8 +75,8 @@ def test_a_stale_form_gets_a_conflict_page(settings, client) -> None:
 
 
 def test_a_wrong_or_revoked_token_gets_a_plain_404(settings, client) -> None:
+    from pbem.core.matches.models import Seat
     from pbem.core.matches.seat_links import reissue
-    from pbem.core.models import Seat
 
     token = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).tokens[0]
     assert client.get("/play/not-a-real-token").status_code == 404

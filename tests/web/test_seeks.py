@@ -3,7 +3,8 @@ fills the seek starts the match, and its mails go out over SMTP."""
 
 from __future__ import annotations
 
-from pbem.core.models import Match, Seek
+from pbem.core.lobby.models import Seek
+from pbem.core.matches.models import Match
 from tests.support.players import last_mail, post_form, sign_in
 
 

@@ -4,7 +4,8 @@ sign-in mails are rate-limited, and signing out ends the session on the server."
 
 from __future__ import annotations
 
-from pbem.core.models import OutboxMessage, Player, Session, SignInLink
+from pbem.core.accounts.models import Player, Session, SignInLink
+from pbem.core.mailout.models import OutboxMessage
 from tests.support.players import csrf_from, last_mail, link_in, post_form, sign_in, text_of
 
 

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import database
 from pbem.core.matches.creation import create_match
-from pbem.core.models import Player
 from tests.support.players import csrf_from, post_form, sign_in
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"

@@ -9,8 +9,8 @@ from datetime import datetime
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from pbem.addresses import check_address
+from pbem.core.accounts.models import Admin, AdminRole
 from pbem.core.accounts.sessions import end_admin_sessions
-from pbem.core.models import Admin, AdminRole
 from pbem.errors import InvalidRequestError
 
 MIN_PASSWORD = 10

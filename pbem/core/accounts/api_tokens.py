@@ -11,7 +11,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from pbem.core.accounts.keys import Purpose, purpose_key
-from pbem.core.models import ApiToken, Player
+from pbem.core.accounts.models import ApiToken, Player
 from pbem.errors import InvalidRequestError, NotFoundError
 
 PREFIX = "pbem_"

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pbem.core.models import Attempt
+from pbem.core.accounts.models import Attempt
 from pbem.errors import PbemError
 
 

@@ -12,12 +12,14 @@ from zoneinfo import available_timezones
 import peewee
 from email_validator import EmailNotValidError, validate_email
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import accounts as account_mail
+from pbem.core.mailout.models import Suppression
 from pbem.core.matches.clocks import deadline_info
 from pbem.core.matches.creation import rules_for
+from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.matches.seat_links import reissue
-from pbem.core.models import Match, MatchStatus, Player, Seat, Suppression
 from pbem.errors import InvalidRequestError, NotFoundError
 
 MAX_NAME = 40

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pbem.core.accounts.keys import Purpose, purpose_key
-from pbem.core.models import Admin, Player, Session, SessionKind
+from pbem.core.accounts.models import Admin, Player, Session, SessionKind
 
 MAX_COOKIE = 100
 # Writing `last_seen_at` on every request would make every page a write; a minute is plenty

@@ -18,11 +18,11 @@ from datetime import datetime, timedelta
 from pbem.config import Settings
 from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.accounts.limits import Limit, release
+from pbem.core.accounts.models import Player, SignInLink
 from pbem.core.accounts.players import normalize_email
 from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import accounts as account_mail
 from pbem.core.mailout.preferences import clear_undeliverable
-from pbem.core.models import Player, SignInLink
 from pbem.errors import NotFoundError
 
 LIFETIME = timedelta(minutes=30)

@@ -13,10 +13,11 @@ from pbem.core.admin import audit
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.text import check_text
 from pbem.core.mailout import lifecycle as lifecycle_mail
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches import deadlines
 from pbem.core.matches.changes import Locked, apply_change
+from pbem.core.matches.models import MatchStatus
 from pbem.core.matches.rulings import MAX_EXTENSION
-from pbem.core.models import MatchStatus, MessageStatus, OutboxMessage
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 
 

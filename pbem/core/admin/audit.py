@@ -17,7 +17,7 @@ from typing import Any
 
 import peewee
 
-from pbem.core.models import AuditEntry
+from pbem.core.admin.models import AuditEntry
 from pbem.errors import ConflictError
 
 SYSTEM_ACTOR = "pbem"  # the sweep and the door acting on a policy, not a person

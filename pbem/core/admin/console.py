@@ -8,23 +8,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem.core.accounts.models import Player
+from pbem.core.admin.models import AuditEntry
 from pbem.core.db.connection import database
+from pbem.core.mailin.models import InboundMessage
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches import offers
 from pbem.core.matches.clocks import describe_left
 from pbem.core.matches.creation import rules_for
+from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move, Seat, Vacation
 from pbem.core.matches.rulings import make_ruling
-from pbem.core.models import (
-    Adjudication,
-    AdjudicationStatus,
-    AuditEntry,
-    InboundMessage,
-    Match,
-    Move,
-    OutboxMessage,
-    Player,
-    Seat,
-    Vacation,
-)
 from pbem.core.records.match_record import stored_event
 from pbem.errors import InvalidRequestError
 

@@ -12,9 +12,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pbem.core.accounts.admins import admins_to_mail
+from pbem.core.accounts.models import Player
 from pbem.core.admin import console
+from pbem.core.admin.models import JobRun
 from pbem.core.db.connection import locking, write_transaction
-from pbem.core.models import Adjudication, JobRun, MessageStatus, OutboxMessage, Player, Seat
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
+from pbem.core.matches.models import Adjudication, Seat
 
 JOB = "admin-digest"
 STALE_AFTER = timedelta(days=1)

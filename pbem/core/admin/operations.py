@@ -11,17 +11,11 @@ from typing import Any
 
 import peewee
 
+from pbem.core.admin.models import Heartbeat, JobRun
 from pbem.core.db.connection import UNAVAILABLE, database, unavailable_reason
-from pbem.core.models import (
-    Adjudication,
-    AdjudicationStatus,
-    Heartbeat,
-    InboundMessage,
-    JobRun,
-    Match,
-    MessageStatus,
-    OutboxMessage,
-)
+from pbem.core.mailin.models import InboundMessage
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
+from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match
 
 
 def record_run(name: str, seconds: float, now: datetime,

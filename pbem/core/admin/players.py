@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from pbem.core.accounts.models import Player, Session
 from pbem.core.accounts.players import reissue_seat_link
 from pbem.core.admin import audit
 from pbem.core.db.connection import write_transaction
-from pbem.core.models import Match, MatchStatus, Player, Seat, Session
+from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.errors import ConflictError, NotFoundError, PbemError
 
 

@@ -23,7 +23,7 @@ import peewee
 from pbem.core.db.connection import database
 
 if TYPE_CHECKING:
-    from pbem.core.models import BaseModel
+    from pbem.core.db.base import BaseModel
 
 M = TypeVar("M", bound="BaseModel")
 

@@ -18,23 +18,17 @@ from typing import Any, TypeVar
 
 from pbem.config import Settings
 from pbem.core.accounts.limits import Limit, release
+from pbem.core.accounts.models import Player
 from pbem.core.accounts.players import is_suppressed, normalize_email
 from pbem.core.accounts.signin import derived_token, token_hash
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.db.connection import locking, write_transaction
+from pbem.core.lobby.models import Challenge, ChallengeStatus, Invite, InviteStatus
 from pbem.core.mailout import accounts as account_mail
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
-from pbem.core.models import (
-    Challenge,
-    ChallengeStatus,
-    Invite,
-    InviteStatus,
-    Match,
-    MatchStatus,
-    Player,
-)
+from pbem.core.matches.models import Match, MatchStatus
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError, PbemError
 from pbem.games import get_rules
 

@@ -17,12 +17,13 @@ from typing import Any
 import peewee
 
 from pbem.config import Settings
+from pbem.core.accounts.models import Player
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.db.connection import write_transaction
+from pbem.core.lobby.models import Seek, SeekEntry, SeekStatus
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
-from pbem.core.models import Player, Seek, SeekEntry, SeekStatus
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 

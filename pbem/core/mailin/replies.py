@@ -22,11 +22,13 @@ from typing import Any
 import peewee
 
 from pbem.core.db.connection import database, write_transaction
+from pbem.core.mailin.models import InboundMessage
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.mailout.notify import outbox_id
 from pbem.core.matches import lifecycle
+from pbem.core.matches.models import Match, Seat
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_for_reply_key
-from pbem.core.models import InboundMessage, Match, MessageStatus, OutboxMessage, Seat
 from pbem.errors import ConflictError, PbemError
 from pbem.games.base import IllegalMoveError, InvalidMoveError, RulesError
 

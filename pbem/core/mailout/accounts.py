@@ -8,7 +8,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pbem.core.models import Match, MessageStatus, OutboxMessage
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
+from pbem.core.matches.models import Match
 
 
 def queue(to_address: str, template: str, context: dict[str, Any], now: datetime,

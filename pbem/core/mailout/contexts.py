@@ -15,11 +15,13 @@ from typing import Any
 
 from peewee import Tuple
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.prepared import Planned
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches.clocks import TimeControl, deadline_info
 from pbem.core.matches.creation import state_after
-from pbem.core.models import Match, Move, OutboxMessage, Player, Seat
+from pbem.core.matches.models import Match, Move, Seat
 from pbem.games import get_rules
 from pbem.games.base import Event, GameRules, Outcome
 

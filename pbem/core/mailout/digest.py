@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import notify
 from pbem.core.mailout.preferences import MailPreference, next_digest_at
-from pbem.core.models import Match, MatchStatus, Player, Seat
+from pbem.core.matches.models import Match, MatchStatus, Seat
 
 FIRST_WINDOW = timedelta(days=1)
 

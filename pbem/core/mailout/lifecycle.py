@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.core.mailout import notify
 from pbem.core.matches.changes import Locked
-from pbem.core.models import DrawOffer
+from pbem.core.matches.models import DrawOffer
 
 
 def queue_draw_offer(door: Locked, offer: DrawOffer) -> None:

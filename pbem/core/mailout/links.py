@@ -17,7 +17,7 @@ import hmac
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from pbem.core.accounts.keys import Purpose, purpose_key
-from pbem.core.models import Player
+from pbem.core.accounts.models import Player
 from pbem.errors import NotFoundError
 
 PREFERENCES = Purpose.MAIL_PREFERENCES

@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pbem.core.db.prepared import insert_row
-from pbem.core.models import Match, MessageStatus, OutboxMessage, Seat
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
+from pbem.core.matches.models import Match, Seat
 from pbem.games.base import Event, GameRules, Outcome
 
 

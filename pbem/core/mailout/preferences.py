@@ -17,8 +17,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
-from pbem.core.models import Player
 from pbem.errors import InvalidRequestError, NotFoundError
 
 

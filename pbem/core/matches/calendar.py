@@ -8,8 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 from icalendar import Alarm, Calendar, Event
 
+from pbem.core.accounts.models import Player
 from pbem.core.matches.clocks import reminder_lead
-from pbem.core.models import Match, MatchStatus, Player, Seat
+from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.games import get_rules
 
 EVENT_LENGTH = timedelta(minutes=15)

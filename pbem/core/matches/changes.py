@@ -30,11 +30,12 @@ from typing import Any, TypeVar
 
 import peewee
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import locking, write_transaction
 from pbem.core.db.prepared import Prepared, Shapes
 from pbem.core.matches import deadlines
 from pbem.core.matches.creation import thin_snapshots
-from pbem.core.models import DrawOffer, DrawOfferStatus, Match, MatchStatus, Player, Seat
+from pbem.core.matches.models import DrawOffer, DrawOfferStatus, Match, MatchStatus, Seat
 from pbem.core.records import standings
 from pbem.errors import ConflictError, NotFoundError
 from pbem.games import get_rules

@@ -9,13 +9,14 @@ from datetime import datetime
 from typing import Any
 
 from pbem.addresses import check_address
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.core.matches.models import Match, MatchStatus, Move, Seat
 from pbem.core.matches.seat_links import seat_token, token_hash
-from pbem.core.models import Match, MatchStatus, Move, Player, Seat
 from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules

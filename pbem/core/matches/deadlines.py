@@ -12,13 +12,7 @@ from typing import Any
 
 from pbem.core.db.prepared import Prepared, update_columns
 from pbem.core.matches.clocks import TimeControl, deadline, reminder_lead, running_time
-from pbem.core.models import (
-    Adjudication,
-    AdjudicationStatus,
-    Match,
-    Seat,
-    Vacation,
-)
+from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Seat, Vacation
 
 # What starting, stopping or refreshing a clock changes: only these are written, so a change
 # never puts back a column it did not touch (and its UPDATE is compiled once).

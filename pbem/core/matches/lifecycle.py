@@ -25,8 +25,8 @@ from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches import offers
 from pbem.core.matches.changes import Locked, apply_change
 from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.core.matches.models import Match, MatchStatus, Move, Seat
 from pbem.core.matches.rulings import finish, lose
-from pbem.core.models import Match, MatchStatus, Move, Seat
 from pbem.errors import ConflictError
 
 ACTIONS = ("move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort",

@@ -14,7 +14,7 @@ from typing import Any
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches.changes import Locked
-from pbem.core.models import DrawOffer, DrawOfferStatus, Match, Move
+from pbem.core.matches.models import DrawOffer, DrawOfferStatus, Match, Move
 from pbem.errors import ConflictError
 
 MOVES_BETWEEN_OFFERS = 2

@@ -15,7 +15,7 @@ from pbem.core.db.text import check_text
 from pbem.core.mailout import notify
 from pbem.core.matches import offers
 from pbem.core.matches.changes import Locked, apply_change
-from pbem.core.models import Match, MatchStatus, Move
+from pbem.core.matches.models import Match, MatchStatus, Move
 from pbem.errors import (
     ConflictError,
     InvalidRequestError,

@@ -16,13 +16,8 @@ from pbem.core.db.text import check_text
 from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.changes import Locked, apply_change
+from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, MatchStatus
 from pbem.core.matches.play import move_in
-from pbem.core.models import (
-    Adjudication,
-    AdjudicationStatus,
-    Match,
-    MatchStatus,
-)
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games.base import KeepsScore, Outcome
 

@@ -22,8 +22,9 @@ import hmac
 import re
 
 from pbem.core.accounts.keys import Purpose, purpose_key
+from pbem.core.accounts.models import Player
 from pbem.core.db.prepared import Prepared
-from pbem.core.models import Match, Player, Seat
+from pbem.core.matches.models import Match, Seat
 from pbem.errors import NotFoundError
 
 MAX_TOKEN_LENGTH = 100

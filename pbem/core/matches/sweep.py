@@ -24,22 +24,15 @@ from typing import Any
 import peewee
 
 from pbem.core.admin import audit
+from pbem.core.admin.models import Heartbeat
 from pbem.core.db.connection import UNAVAILABLE, write_transaction
 from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.mailout import notify
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.changes import Locked, apply_change, is_transient, lock_match, retrying
 from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move, Seat
 from pbem.core.matches.rulings import autoplay_in, forfeit
-from pbem.core.models import (
-    Adjudication,
-    AdjudicationStatus,
-    Heartbeat,
-    Match,
-    MessageStatus,
-    Move,
-    OutboxMessage,
-    Seat,
-)
 
 log = logging.getLogger(__name__)
 

@@ -10,12 +10,13 @@ import functools
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.changes import finish_change, lock_player, locked, retrying
-from pbem.core.models import Match, MatchStatus, Player, Seat, Vacation
+from pbem.core.matches.models import Match, MatchStatus, Seat, Vacation
 from pbem.errors import InvalidRequestError
 
 MAX_AHEAD = timedelta(days=366)

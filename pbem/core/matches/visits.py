@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem.core.models import Seat
+from pbem.core.matches.models import Seat
 
 # Precise enough for a ruling measured in days; at most one write per seat this often, so a
 # page reloaded by polling stays a read.

@@ -16,7 +16,8 @@ from typing import Any
 
 import peewee
 
-from pbem.core.models import Match, MatchStatus, Player, Seat
+from pbem.core.accounts.models import Player
+from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.records.standings import DRAW, LOSS, WIN, find_player
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY

@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import rules_for
-from pbem.core.models import Adjudication, AdjudicationStatus, Match, Move
+from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move
 from pbem.core.records.archive import STATUS_WORDS, seats_of
 from pbem.core.records.match_record import revealed_through, stored_event
 from pbem.errors import InvalidRequestError

@@ -10,21 +10,21 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from pbem.core.accounts.models import Player
+from pbem.core.admin.models import AuditEntry
 from pbem.core.db.connection import write_transaction
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import MAX_SEED
 from pbem.core.matches.deadlines import TimeoutPolicy
-from pbem.core.matches.seat_links import seat_token, token_hash
-from pbem.core.models import (
+from pbem.core.matches.models import (
     Adjudication,
     AdjudicationStatus,
-    AuditEntry,
     Match,
     MatchStatus,
     Move,
-    Player,
     Seat,
 )
+from pbem.core.matches.seat_links import seat_token, token_hash
 from pbem.core.records import standings
 from pbem.core.records.exports import FORMAT, VERSION
 from pbem.errors import InvalidRequestError

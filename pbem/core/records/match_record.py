@@ -9,20 +9,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem.core.accounts.models import Player
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches import lifecycle, offers, vacations
 from pbem.core.matches.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.matches.creation import rules_for, state_after
-from pbem.core.models import (
-    Adjudication,
-    AdjudicationStatus,
-    DrawOffer,
-    Match,
-    Move,
-    Player,
-    Seat,
-)
+from pbem.core.matches.models import Adjudication, AdjudicationStatus, DrawOffer, Match, Move, Seat
 from pbem.errors import InvalidRequestError
 from pbem.games.base import Event, GameRules, Outcome
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import peewee
 
-from pbem.core.models import Match, MatchStatus, Player, Seat
+from pbem.core.accounts.models import Player
+from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY
 

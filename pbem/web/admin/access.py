@@ -14,8 +14,8 @@ from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
+from pbem.core.accounts.models import Admin, AdminRole
 from pbem.core.admin.audit import MAX_KEY
-from pbem.core.models import Admin, AdminRole
 from pbem.web.auth import current_admin
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")

@@ -13,8 +13,9 @@ from werkzeug.wrappers import Response
 from pbem.core.admin import actions as admin_actions
 from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.mailin.replies import recent as recent_inbound
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
+from pbem.core.matches.models import Seat
 from pbem.core.matches.seat_links import token_for
-from pbem.core.models import MessageStatus, OutboxMessage, Seat
 from pbem.errors import PbemError
 from pbem.mail.compose import Composer
 from pbem.web.admin.access import actor, admin_required, bp, posted_action_key

@@ -13,7 +13,7 @@ from pbem.core.admin import console
 from pbem.core.admin import players as player_admin
 from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.matches.clocks import TimeControl
-from pbem.core.models import Match, MatchStatus
+from pbem.core.matches.models import Match, MatchStatus
 from pbem.errors import PbemError
 from pbem.games import REGISTRY
 from pbem.web.admin.access import actor, bp, posted_action_key, staff_required

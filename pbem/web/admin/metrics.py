@@ -12,8 +12,8 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 from werkzeug.wrappers import Response
 
+from pbem.core.accounts.models import AdminRole
 from pbem.core.admin.operations import Sample, metric_values
-from pbem.core.models import AdminRole
 from pbem.web.admin.access import bp, current_staff
 from pbem.web.clock import now
 

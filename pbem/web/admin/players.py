@@ -7,11 +7,13 @@ from flask import abort, current_app, flash, redirect, render_template, request,
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts import api_tokens, sessions
+from pbem.core.accounts.models import Player
 from pbem.core.accounts.players import is_suppressed
 from pbem.core.admin import console
 from pbem.core.admin import players as player_admin
 from pbem.core.admin.audit import AlreadyDoneError
-from pbem.core.models import MessageStatus, OutboxMessage, Player, Seat
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
+from pbem.core.matches.models import Seat
 from pbem.errors import PbemError
 from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
 from pbem.web.clock import now

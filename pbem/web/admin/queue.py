@@ -14,8 +14,8 @@ from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.mailout.preferences import undeliverable_players
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import get_match
+from pbem.core.matches.models import Adjudication
 from pbem.core.matches.rulings import RULINGS, make_ruling
-from pbem.core.models import Adjudication
 from pbem.core.records.match_record import public_record
 from pbem.errors import PbemError
 from pbem.web.admin.access import actor, bp, posted_action_key, staff_required

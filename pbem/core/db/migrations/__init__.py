@@ -49,7 +49,7 @@ def migrate() -> list[str]:
 
 def schema_diff() -> SchemaDiff:
     """What differs between the models and the database (falsy when nothing does)."""
-    from pbem.core.models import ALL_MODELS
+    from pbem.core.schema import ALL_MODELS
 
     return diff_models(database.obj, list(ALL_MODELS))
 
@@ -65,7 +65,7 @@ def draft(name: str) -> Path:
 
 def drop_everything() -> None:
     """Drop every table and the migration history (benchmarks and tests start afresh)."""
-    from pbem.core.models import ALL_MODELS
+    from pbem.core.schema import ALL_MODELS
 
     database.drop_tables(list(ALL_MODELS), safe=True)
     database.execute_sql("DROP TABLE IF EXISTS schema_migration")

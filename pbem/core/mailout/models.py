@@ -1,0 +1,59 @@
+"""Outgoing mail's tables: the outbox, and addresses the mail server refused for good.
+"""
+
+from __future__ import annotations
+
+import peewee
+
+from pbem.core.db.base import BaseModel, JSONField
+from pbem.core.matches.models import Match
+
+
+class MessageStatus:
+    PENDING = "pending"
+    SENDING = "sending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+class OutboxMessage(BaseModel):
+    """An email to send, and afterwards the small record of it.
+
+    A row names what to render (`template`, recipient, `match`, `seat`, `ply` and a few
+    kind-specific `params`), never a rendered copy: the mail layer renders at send time from
+    the match as it stood at `ply`, so no body, seat link or reply key is ever stored. After
+    sending, the row keeps the record (recipient, subject, kind, status, times; its Message-ID
+    is derived from the row, see `notify.message_key`);
+    `params` are dropped after the retention period (`mail_retention_days`).
+    """
+
+    match = peewee.ForeignKeyField(Match, null=True, backref="messages", on_delete="CASCADE")
+    match_id: int | None
+    seat = peewee.IntegerField(null=True)
+    ply = peewee.IntegerField(null=True)
+    to_address = peewee.CharField(max_length=254)
+    template = peewee.CharField(max_length=40)
+    params = JSONField(null=True)
+    subject = peewee.TextField(null=True)
+    status = peewee.CharField(max_length=16, default=MessageStatus.PENDING)
+    attempts = peewee.IntegerField(default=0)
+    version = peewee.IntegerField(default=0)
+    # Due messages are found through the (status, next_attempt_at) index below.
+    next_attempt_at = peewee.DateTimeField()
+    claimed_until = peewee.DateTimeField(null=True)
+    last_error = peewee.TextField(null=True)
+    created_at = peewee.DateTimeField()
+    sent_at = peewee.DateTimeField(null=True)
+    # The match's ply when the message was written: a reply to it by email is stale once the
+    # position has moved on from this ply (see core/mailin.py).
+    ply = peewee.IntegerField(null=True)
+
+    class Meta:
+        indexes = ((("status", "next_attempt_at"), False),)
+
+
+class Suppression(BaseModel):
+    """An address that asked never to be invited again."""
+
+    email = peewee.CharField(max_length=254, unique=True)
+    created_at = peewee.DateTimeField()

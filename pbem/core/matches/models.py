@@ -1,0 +1,175 @@
+"""Matches' tables: the match, its seats, its moves, draw offers, timeouts awaiting
+an admin, and players' vacations. Times are naive UTC datetimes; JSON columns hold rules
+dumps and views.
+"""
+
+from __future__ import annotations
+
+import peewee
+
+from pbem.core.accounts.models import Player
+from pbem.core.db.base import BaseModel, JSONField
+from pbem.core.db.prepared import Prepared
+
+
+class MatchStatus:
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class Match(BaseModel):
+    game = peewee.CharField(max_length=40, index=True)
+    rules_version = peewee.IntegerField()
+    options = JSONField(default=dict)
+    seed = peewee.BigIntegerField()
+    status = peewee.CharField(max_length=16, default=MatchStatus.ACTIVE, index=True)
+    # `ply` counts moves made; `turn` counts decisions (a simultaneous decision by several
+    # seats is one turn of several plies). Both guard conditional updates in `play.py`.
+    ply = peewee.IntegerField(default=0)
+    turn = peewee.IntegerField(default=0)
+    to_move = JSONField(default=list)
+    state = JSONField()
+    result = JSONField(null=True)
+    thread_key = peewee.CharField(max_length=32)
+    time_control = peewee.CharField(max_length=40, default="3d")
+    on_timeout = peewee.CharField(max_length=16, default="adjudicate")
+    created_at = peewee.DateTimeField()
+    updated_at = peewee.DateTimeField()
+    finished_at = peewee.DateTimeField(null=True)
+    # Bumped by every change (changes.py): the guard of the door's conditional update.
+    version = peewee.IntegerField(default=0)
+    # "win" (someone won) or "draw" (nobody won alone), set with the result by
+    # `standings.settle`; the archive filters on it without reading `result`.
+    outcome = peewee.CharField(max_length=8, null=True)
+    # Set while an admin holds the clocks (`admin_actions.pause`): no deadline runs.
+    paused_at = peewee.DateTimeField(null=True)
+
+    class Meta:
+        # The archive pages newest first by id (keyset, never OFFSET) within each filter.
+        indexes = (
+            (("game", "id"), False),
+            (("status", "id"), False),
+            (("game", "status", "id"), False),
+            (("outcome", "id"), False),
+            (("game", "outcome", "id"), False),
+        )
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == MatchStatus.ACTIVE
+
+    def seat_rows(self) -> list[Seat]:
+        return _SEAT_ROWS.rows(self.id)
+
+
+class Seat(BaseModel):
+    match = peewee.ForeignKeyField(Match, backref="seats", on_delete="CASCADE")
+    match_id: int  # peewee's accessor for the raw foreign key, declared for the type checker
+    seat = peewee.IntegerField()
+    player = peewee.ForeignKeyField(Player, backref="seats")
+    player_id: int
+    # SHA-256 of the seat's link token; the token itself is derived (see tokens.py).
+    token_hash = peewee.CharField(max_length=64, unique=True)
+    token_generation = peewee.IntegerField(default=1)
+    # The clock (see deadlines.py). `allowance_seconds` is the running time the seat has for
+    # its current or next move; while it owes a move, `owes_since` is set and `deadline` is
+    # when that allowance runs out (vacations and outages push it back). The indexed
+    # `deadline` and `remind_at` let the sweep read only what is due.
+    allowance_seconds = peewee.IntegerField(default=0)
+    owes_since = peewee.DateTimeField(null=True)
+    deadline = peewee.DateTimeField(null=True, index=True)
+    remind_at = peewee.DateTimeField(null=True, index=True)
+    version = peewee.IntegerField(default=0)
+    # Under the `claim` timeout policy: when this seat's time ran out. The others may claim
+    # the win from then on; the seat may still move until someone does (moving clears it).
+    out_of_time_at = peewee.DateTimeField(null=True)
+    # "win", "loss" or "draw" once the match has a result (`standings.settle`): player records
+    # and the archive's result filter count these.
+    outcome = peewee.CharField(max_length=8, null=True)
+    # The seat's last visit to its page (GET /play/<token>), kept to within a few minutes:
+    # evidence for an admin ruling on a timeout.
+    last_seen_at = peewee.DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("match", "seat"), True), (("player", "match"), False))
+
+
+class Move(BaseModel):
+    match = peewee.ForeignKeyField(Match, backref="moves", on_delete="CASCADE")
+    match_id: int
+    ply = peewee.IntegerField()
+    turn = peewee.IntegerField()
+    seat = peewee.IntegerField()
+    text = peewee.CharField(max_length=200)
+    # Seats that may read `text` while the match runs; null means everyone.
+    visible_to = JSONField(null=True)
+    events = JSONField(default=list)
+    # Set when the server moved for the seat (autoplay policy or ruling): why.
+    note = peewee.TextField(null=True)
+    created_at = peewee.DateTimeField()
+    # The rules' dump of the position after this move, so showing any ply reads one row
+    # instead of replaying from the seed. Null only for a game no longer installed when the
+    # column was backfilled; `matches.state_after` then replays.
+    state = JSONField(null=True)
+
+    class Meta:
+        indexes = ((("match", "ply"), True),)
+
+
+class Vacation(BaseModel):
+    """A declared absence: the player's clocks stop from `starts_at` to `ends_at`."""
+
+    player = peewee.ForeignKeyField(Player, backref="vacations", on_delete="CASCADE")
+    starts_at = peewee.DateTimeField()
+    ends_at = peewee.DateTimeField()
+    created_at = peewee.DateTimeField()
+
+
+class AdjudicationStatus:
+    OPEN = "open"
+    RULED = "ruled"
+    CLOSED = "closed"  # moot: the late seat moved, or the match ended, before a ruling
+
+
+class Adjudication(BaseModel):
+    """An entry in the admin's queue: a seat timed out, or its turn email never arrived."""
+
+    match = peewee.ForeignKeyField(Match, backref="adjudications", on_delete="CASCADE")
+    match_id: int
+    seat = peewee.IntegerField()
+    cause = peewee.CharField(max_length=16)  # "timeout" or "undelivered"
+    status = peewee.CharField(max_length=16, default=AdjudicationStatus.OPEN, index=True)
+    opened_at = peewee.DateTimeField()
+    ruling = peewee.CharField(max_length=16, null=True)
+    reason = peewee.TextField(null=True)
+    ruled_by = peewee.CharField(max_length=254, null=True)
+    ruled_at = peewee.DateTimeField(null=True)
+
+
+class DrawOfferStatus:
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    LAPSED = "lapsed"  # the match ended another way while the offer stood
+
+
+class DrawOffer(BaseModel):
+    """A seat's offer of a draw: it stands until every other seat accepts it, one says no,
+    or one of them moves instead (which declines it)."""
+
+    match = peewee.ForeignKeyField(Match, backref="draw_offers", on_delete="CASCADE")
+    match_id: int
+    seat = peewee.IntegerField()
+    ply = peewee.IntegerField()  # the match's ply when the offer was made
+    status = peewee.CharField(max_length=16, default=DrawOfferStatus.OPEN)
+    accepted_by = JSONField(default=list)
+    answered_by = peewee.IntegerField(null=True)  # the seat that declined, if one did
+    how = peewee.CharField(max_length=40, null=True)  # "said no", "moved instead", …
+    offered_at = peewee.DateTimeField()
+    answered_at = peewee.DateTimeField(null=True)
+
+
+# A match's seats with their players, in seat order: read by nearly every page and mail.
+_SEAT_ROWS = Prepared(lambda match_id: Seat.select(Seat, Player).join(Player)
+                      .where(Seat.match == match_id).order_by(Seat.seat))
