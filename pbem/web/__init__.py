@@ -15,30 +15,20 @@ from pbem.config import Settings, load_settings
 from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.db.connection import bind_database, release
 from pbem.paths import TEMPLATES
-from pbem.web import (
-    admin,
-    api,
-    api_players,
-    archive,
-    archive_api,
-    auth,
-    challenges,
-    devmail,
-    errors,
-    games,
-    health,
-    inbound,
-    inputs,
-    lifecycle,
-    mailprefs,
-    matches,
-    me,
-    play,
-    security,
-    seeks,
-    signin,
-)
-from pbem.web.errors import connect_or_unavailable
+from pbem.web import admin
+from pbem.web.accounts import api as api_players
+from pbem.web.accounts import auth, me, signin
+from pbem.web.games import rules as games
+from pbem.web.lobby import challenges, seeks
+from pbem.web.mail import devmail, inbound
+from pbem.web.mail import preferences as mailprefs
+from pbem.web.matches import api, lifecycle
+from pbem.web.matches import public as matches
+from pbem.web.matches import seat as play
+from pbem.web.records import api as archive_api
+from pbem.web.records import pages as archive
+from pbem.web.site import errors, health, inputs, security
+from pbem.web.site.errors import connect_or_unavailable
 
 
 def _remembering_url_for() -> Callable[..., str]:

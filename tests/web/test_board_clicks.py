@@ -18,7 +18,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.db.connection import database
 from pbem.core.matches.creation import create_match, current_state, get_match, rules_for
 from pbem.core.matches.play import submit_move
-from pbem.web.clicks import click_moves
+from pbem.web.matches.clicks import click_moves
 from tests.conftest import START
 from tests.web.test_browser import watch_console
 

@@ -15,7 +15,7 @@ from pbem.core.matches.lifecycle import draw_yes
 from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
 from pbem.games import REGISTRY
-from pbem.web.clicks import click_moves
+from pbem.web.matches.clicks import click_moves
 from tests.conftest import START
 
 ALICE, BOB = "alice@example.org", "bob@example.org"

@@ -48,7 +48,7 @@ def test_pages_answer_503_with_a_clear_page_and_static_files_still_load(
     assert "cannot reach its database" in api.json["detail"]
     with client.get("/static/pbem.css") as css:
         assert css.status_code == 200 and css.mimetype == "text/css"
-    logged = [r for r in caplog.records if r.name == "pbem.web.errors"]
+    logged = [r for r in caplog.records if r.name == "pbem.web.site.errors"]
     assert logged and all(r.exc_info is None for r in logged), "one line each, no traceback"
     assert "database unavailable on GET /matches" in caplog.text
 

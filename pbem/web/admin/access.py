@@ -16,13 +16,13 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from pbem.core.accounts.models import Admin, AdminRole
 from pbem.core.admin.audit import MAX_KEY
-from pbem.web.auth import current_admin
+from pbem.web.accounts.auth import current_admin
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
 
 def current_staff() -> Admin | None:
-    """The signed-in admin or moderator (a server-side session, see pbem.web.auth)."""
+    """The signed-in admin or moderator (a server-side session, see pbem.web.accounts.auth)."""
     return current_admin()
 
 

@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.admin import audit
 from pbem.web.admin.access import admin_required, bp
-from pbem.web.inputs import whole_number
+from pbem.web.site.inputs import whole_number
 
 
 @bp.get("/audit")

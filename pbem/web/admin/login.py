@@ -11,9 +11,9 @@ from werkzeug.wrappers import Response
 from pbem.core.accounts.admins import authenticate
 from pbem.core.accounts.limits import Limit, LimitReachedError, release
 from pbem.core.accounts.models import SessionKind
+from pbem.web.accounts.auth import sign_in, sign_out
 from pbem.web.admin.access import bp
-from pbem.web.auth import sign_in, sign_out
-from pbem.web.clock import now
+from pbem.web.site.clock import now
 
 
 @bp.route("/login", methods=["GET", "POST"])

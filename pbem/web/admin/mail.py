@@ -19,7 +19,7 @@ from pbem.core.matches.seat_links import token_for
 from pbem.errors import PbemError
 from pbem.mail.compose import Composer
 from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
-from pbem.web.clock import now
+from pbem.web.site.clock import now
 
 # Private links in a re-rendered mail: an admin sees which kind of link it was, not the link.
 _LINK = re.compile(r"(https?://\S+?/(?:play|mail/preferences|mail/unsubscribe))/\S+")

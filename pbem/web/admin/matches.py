@@ -17,8 +17,8 @@ from pbem.core.matches.models import Match, MatchStatus
 from pbem.errors import PbemError
 from pbem.games import REGISTRY
 from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
-from pbem.web.clock import now
-from pbem.web.inputs import whole_number
+from pbem.web.site.clock import now
+from pbem.web.site.inputs import whole_number
 
 STATUSES = (MatchStatus.ACTIVE, MatchStatus.FINISHED, MatchStatus.ABORTED)
 

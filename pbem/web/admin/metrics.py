@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response
 from pbem.core.accounts.models import AdminRole
 from pbem.core.admin.operations import Sample, metric_values
 from pbem.web.admin.access import bp, current_staff
-from pbem.web.clock import now
+from pbem.web.site.clock import now
 
 
 @bp.get("/metrics")

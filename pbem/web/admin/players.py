@@ -16,7 +16,7 @@ from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.models import Seat
 from pbem.errors import PbemError
 from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
-from pbem.web.clock import now
+from pbem.web.site.clock import now
 
 
 @bp.get("/players")

@@ -19,8 +19,8 @@ from pbem.core.matches.rulings import RULINGS, make_ruling
 from pbem.core.records.match_record import public_record
 from pbem.errors import PbemError
 from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
-from pbem.web.clock import now
-from pbem.web.matches import requested_moves
+from pbem.web.matches.public import requested_moves
+from pbem.web.site.clock import now
 
 log = logging.getLogger(__name__)
 

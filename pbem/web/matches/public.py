@@ -13,9 +13,9 @@ from pbem.core.records.archive import Filters, list_matches
 from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
-from pbem.web.auth import current_player
-from pbem.web.clock import now
-from pbem.web.inputs import whole_number
+from pbem.web.accounts.auth import current_player
+from pbem.web.site.clock import now
+from pbem.web.site.inputs import whole_number
 
 bp = Blueprint("matches", __name__)
 

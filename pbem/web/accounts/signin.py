@@ -19,8 +19,8 @@ from pbem.core.accounts import signin
 from pbem.core.accounts.limits import LimitReachedError
 from pbem.core.accounts.models import SessionKind
 from pbem.errors import InvalidRequestError
-from pbem.web.auth import current_player, safe_next, sign_in, sign_out
-from pbem.web.clock import now
+from pbem.web.accounts.auth import current_player, safe_next, sign_in, sign_out
+from pbem.web.site.clock import now
 
 bp = Blueprint("signin", __name__)
 

@@ -20,9 +20,9 @@ from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError
-from pbem.web.clock import now
-from pbem.web.matches import requested_moves, requested_ply
-from pbem.web.play import record_for
+from pbem.web.matches.public import requested_moves, requested_ply
+from pbem.web.matches.seat import record_for
+from pbem.web.site.clock import now
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

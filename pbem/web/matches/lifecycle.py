@@ -23,8 +23,8 @@ from werkzeug.wrappers import Response
 from pbem.core.matches import lifecycle
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.errors import PbemError
-from pbem.web.clock import now
-from pbem.web.play import page, record_for
+from pbem.web.matches.seat import page, record_for
+from pbem.web.site.clock import now
 
 bp = Blueprint("lifecycle", __name__)
 

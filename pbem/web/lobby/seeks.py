@@ -19,9 +19,9 @@ from pbem.core.lobby import seeks
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
-from pbem.web.auth import current_player, player_required
-from pbem.web.challenges import parse_options
-from pbem.web.clock import now
+from pbem.web.accounts.auth import current_player, player_required
+from pbem.web.lobby.challenges import parse_options
+from pbem.web.site.clock import now
 
 bp = Blueprint("seeks", __name__, url_prefix="/seeks")
 

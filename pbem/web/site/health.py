@@ -7,7 +7,7 @@ from flask import Blueprint, Flask, current_app, jsonify
 from werkzeug.wrappers import Response
 
 from pbem.core.admin.operations import health
-from pbem.web.clock import now
+from pbem.web.site.clock import now
 
 bp = Blueprint("health", __name__)
 

@@ -31,7 +31,7 @@ from pbem.core.mailout.preferences import (
 )
 from pbem.core.matches.calendar import calendar_for
 from pbem.errors import PbemError
-from pbem.web.clock import now
+from pbem.web.site.clock import now
 
 bp = Blueprint("mailprefs", __name__)
 

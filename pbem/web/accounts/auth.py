@@ -23,7 +23,7 @@ from pbem.core.accounts import api_tokens, sessions
 from pbem.core.accounts.models import Admin, Player, Session, SessionKind
 from pbem.core.db.connection import UNAVAILABLE
 from pbem.errors import PbemError
-from pbem.web.clock import now
+from pbem.web.site.clock import now
 
 COOKIES = {SessionKind.PLAYER: "pbem_player", SessionKind.ADMIN: "pbem_admin"}
 

@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.records.archive import PAGE_SIZE, Filters, list_matches
 from pbem.errors import InvalidRequestError
-from pbem.web.inputs import whole_number
+from pbem.web.site.inputs import whole_number
 
 bp = Blueprint("archive_api", __name__, url_prefix="/api")
 

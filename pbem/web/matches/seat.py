@@ -30,11 +30,11 @@ from pbem.core.matches.visits import note_visit
 from pbem.core.records.match_record import public_record, seat_record
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games.base import RulesError
-from pbem.web.clicks import click_moves
-from pbem.web.clock import now
-from pbem.web.errors import problem
-from pbem.web.inputs import tick_box, whole_number
-from pbem.web.matches import poll_tag, requested_moves, requested_ply
+from pbem.web.matches.clicks import click_moves
+from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
+from pbem.web.site.clock import now
+from pbem.web.site.errors import problem
+from pbem.web.site.inputs import tick_box, whole_number
 
 bp = Blueprint("play", __name__)
 

@@ -29,8 +29,8 @@ from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
-from pbem.web.auth import current_player, player_required, sign_in
-from pbem.web.clock import now
+from pbem.web.accounts.auth import current_player, player_required, sign_in
+from pbem.web.site.clock import now
 
 bp = Blueprint("challenges", __name__)
 REPEAT_SIGN_IN = timedelta(minutes=10)

@@ -17,8 +17,8 @@ from werkzeug.wrappers import Response
 
 from pbem.mail.inbound import TEMPORARY_ERRORS, handle
 from pbem.mail.inbound.reading import MAX_BYTES
-from pbem.web.clock import now
-from pbem.web.errors import problem
+from pbem.web.site.clock import now
+from pbem.web.site.errors import problem
 
 bp = Blueprint("inbound", __name__)
 log = logging.getLogger(__name__)

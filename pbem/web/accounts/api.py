@@ -21,8 +21,8 @@ from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.seat_links import token_for
 from pbem.errors import InvalidRequestError
-from pbem.web.auth import current_player, player_required
-from pbem.web.clock import now
+from pbem.web.accounts.auth import current_player, player_required
+from pbem.web.site.clock import now
 
 bp = Blueprint("api_players", __name__, url_prefix="/api")
 

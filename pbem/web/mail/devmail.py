@@ -30,7 +30,7 @@ from pbem.games import REGISTRY
 from pbem.games.base import RulesError
 from pbem.mail.compose import Composer
 from pbem.mail.inbound import TEMPORARY_ERRORS, handle
-from pbem.web.clock import now
+from pbem.web.site.clock import now
 
 bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
 _URL = re.compile(r"https?://[^\s<>\"]+")

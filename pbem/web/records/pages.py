@@ -17,8 +17,8 @@ from pbem.core.records.exports import match_record, record_text
 from pbem.core.records.standings import public_player, record_by_game, set_hidden_from_archive
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY
-from pbem.web.auth import current_player, player_required
-from pbem.web.matches import requested_ply, site_url
+from pbem.web.accounts.auth import current_player, player_required
+from pbem.web.matches.public import requested_ply, site_url
 
 bp = Blueprint("archive", __name__)
 

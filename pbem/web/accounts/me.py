@@ -25,10 +25,10 @@ from pbem.core.accounts.models import Player, SessionKind
 from pbem.core.lobby import challenges, seeks
 from pbem.core.matches.seat_links import token_for
 from pbem.errors import PbemError
-from pbem.web.auth import current_player, current_session, player_required
-from pbem.web.clock import now
-from pbem.web.inputs import tick_box
-from pbem.web.play import SUBMIT_WITHOUT_CONFIRM
+from pbem.web.accounts.auth import current_player, current_session, player_required
+from pbem.web.matches.seat import SUBMIT_WITHOUT_CONFIRM
+from pbem.web.site.clock import now
+from pbem.web.site.inputs import tick_box
 
 bp = Blueprint("me", __name__, url_prefix="/me")
 

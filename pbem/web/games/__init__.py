@@ -1,0 +1,1 @@
+"""The games on the web: the list and each game's rules page."""

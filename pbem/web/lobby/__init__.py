@@ -1,0 +1,1 @@
+"""The lobby on the web: challenges and open seeks."""
