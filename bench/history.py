@@ -30,11 +30,12 @@ from flask import render_template
 
 from pbem.config import load_settings
 from pbem.core.db.connection import bind_database, database
-from pbem.core.db.migrations import drop_everything, migrate
+from pbem.core.db.migrations import migrate
 from pbem.core.matches.creation import create_match, current_state, replay, rules_for, state_after
 from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
 from pbem.core.records.match_record import public_record
+from pbem.core.schema import drop_everything
 from pbem.web import create_app
 
 NOW = datetime(2026, 6, 1, 12, 0)

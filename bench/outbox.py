@@ -35,11 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.config import load_settings
 from pbem.core.db.connection import bind_database, database
-from pbem.core.db.migrations import drop_everything, migrate
+from pbem.core.db.migrations import migrate
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match, Seat
 from pbem.core.matches.play import submit_move
+from pbem.core.schema import drop_everything
 from pbem.games import get_rules
 from pbem.mail.compose import Composer
 from pbem.mail.outbox import deliver_due

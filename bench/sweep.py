@@ -26,10 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pbem.core.accounts.models import Player
 from pbem.core.admin.models import Heartbeat
 from pbem.core.db.connection import bind_database, database, open_database
-from pbem.core.db.migrations import drop_everything, migrate
+from pbem.core.db.migrations import migrate
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.models import Adjudication, Match, Seat
 from pbem.core.matches.sweep import sweep
+from pbem.core.schema import drop_everything
 from pbem.games import get_rules
 
 NOW = datetime(2026, 6, 1, 12, 0)

@@ -43,9 +43,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pbem.core.db.connection import bind_database, database  # noqa: E402
-from pbem.core.db.migrations import drop_everything, migrate  # noqa: E402
+from pbem.core.db.migrations import migrate  # noqa: E402
 from pbem.core.matches.creation import create_match  # noqa: E402
 from pbem.core.matches.play import submit_move  # noqa: E402
+from pbem.core.schema import drop_everything  # noqa: E402
 from pbem.games import get_rules  # noqa: E402
 
 SECRET = secrets.token_urlsafe(32)

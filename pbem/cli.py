@@ -70,7 +70,8 @@ def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_migration_status(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.core.db.migrations import applied, pending, schema_diff
+    from pbem.core.db.migrations import applied, pending
+    from pbem.core.schema import schema_diff
 
     bind_database(settings.database_url)
     with database.connection_context():
@@ -85,7 +86,8 @@ def cmd_migration_status(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_migration_draft(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.core.db.migrations import draft, pending
+    from pbem.core.db.migrations import pending
+    from pbem.core.schema import draft
 
     _migrate(settings)
     bind_database(settings.database_url)

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.addresses import AddressError, check_address, parse_sender
-from pbem.core.accounts.keys import HOW_TO_MAKE_ONE, weakness
 from pbem.errors import ConfigError
+from pbem.keys import HOW_TO_MAKE_ONE, weakness
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pbem.config import load_settings
-from pbem.core.accounts.keys import weakness
 from pbem.errors import ConfigError
+from pbem.keys import weakness
 from tests.conftest import STRONG_KEY
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.toml"

@@ -28,7 +28,7 @@ import pbem
 ROOT = Path(pbem.__file__).resolve().parent
 LAYERS = (
     ("pbem.errors", "pbem.clock", "pbem.paths", "pbem.addresses", "pbem.keys"),
-    ("pbem.games", "pbem.bots"),
+    ("pbem.games", "pbem.bots", "pbem.boards"),
     ("pbem.core",),
     ("pbem.config", "pbem.templating"),
     ("pbem.mail",),
@@ -157,3 +157,29 @@ def test_every_package_says_what_it_owns() -> None:
     packages = [p for p in (ROOT / "core").iterdir() if (p / "__init__.py").exists()]
     missing = [p.name for p in packages if not (p / "README.md").exists()]
     assert missing == []
+
+
+# The prepared-query layer reaches into peewee's internals for speed, so it stays on the paths
+# where it was measured to matter (a move, a page, the outbox), and peewee is pinned to the
+# minor version it was written against (pyproject.toml). Another module that wants it should
+# bring a benchmark that shows the gain.
+HOT_PATHS = {
+    "pbem.core.matches.models", "pbem.core.matches.changes", "pbem.core.matches.play",
+    "pbem.core.matches.offers", "pbem.core.matches.lifecycle", "pbem.core.matches.deadlines",
+    "pbem.core.matches.vacations", "pbem.core.matches.seat_links",
+    "pbem.core.records.match_record", "pbem.core.mailout.notify", "pbem.core.mailout.contexts",
+    "pbem.mail.outbox",
+}
+
+
+def test_prepared_queries_stay_on_the_hot_paths() -> None:
+    users = {m for m, ts in GRAPH.items() if "pbem.core.db.prepared" in ts}
+    assert users - HOT_PATHS == set()
+
+
+def test_peewee_is_the_minor_version_the_prepared_layer_was_written_for() -> None:
+    import peewee
+
+    from pbem.core.db import prepared
+
+    assert peewee.__version__.split(".")[:2] == prepared.PEEWEE_MINOR.split(".")

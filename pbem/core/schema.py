@@ -1,13 +1,21 @@
-"""Every table of every package, in the order they are created (foreign keys point back).
+"""Every table of every package, in the order they are created (foreign keys point back), and
+the tools that hold them against a database: the difference, a draft migration, a clean slate.
 
-The migrations and the tests read this list; each package owns its own tables.
+Each package owns its own tables; the migrations in `db/migrations` are the schema's history.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from playhouse.migrations import template
+from playhouse.schema_diff import SchemaDiff, diff_models
+
 from pbem.core.accounts.models import Admin, ApiToken, Attempt, Player, Session, SignInLink
 from pbem.core.admin.models import AuditEntry, Heartbeat, JobRun
 from pbem.core.db.base import BaseModel
+from pbem.core.db.connection import database
+from pbem.core.db.migrations import runner
 from pbem.core.lobby.models import Challenge, Invite, Seek, SeekEntry
 from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.models import OutboxMessage, Suppression
@@ -18,3 +26,23 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
     Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage,
 )
+
+
+def schema_diff() -> SchemaDiff:
+    """What differs between the models and the database (falsy when nothing does)."""
+    return diff_models(database.obj, list(ALL_MODELS))
+
+
+def draft(name: str) -> Path:
+    """Write a new migration file from the difference between the models and a database
+    migrated to the latest file; review it before committing (it is a draft)."""
+    diff = schema_diff()
+    if not diff:
+        raise SystemExit("the models match the database: nothing to migrate")
+    return Path(runner().create(name, body=template(diff)))
+
+
+def drop_everything() -> None:
+    """Drop every table and the migration history (benchmarks and tests start afresh)."""
+    database.drop_tables(list(ALL_MODELS), safe=True)
+    database.execute_sql("DROP TABLE IF EXISTS schema_migration")

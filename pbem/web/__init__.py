@@ -12,8 +12,8 @@ from jinja2 import FileSystemLoader, StrictUndefined
 from pbem import templating
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
-from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.db.connection import bind_database, release
+from pbem.keys import Purpose, purpose_key
 from pbem.paths import TEMPLATES
 from pbem.web import admin
 from pbem.web.accounts import api as api_players

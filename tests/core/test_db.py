@@ -12,8 +12,9 @@ from playhouse.pool import PooledDatabase
 
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import database, open_database
-from pbem.core.db.migrations import applied, drop_everything, migrate, pending, runner, schema_diff
+from pbem.core.db.migrations import applied, migrate, pending, runner
 from pbem.core.matches.models import Vacation
+from pbem.core.schema import drop_everything, schema_diff
 
 
 def test_sqlite_runs_with_wal_foreign_keys_normal_sync_and_a_busy_timeout(tmp_path: Path) -> None:

@@ -9,11 +9,11 @@ import hmac
 import pytest
 from flask.sessions import SecureCookieSessionInterface
 
-from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Seat
 from pbem.core.matches.seat_links import reissue, seat_for_token, token_for, token_hash
 from pbem.errors import NotFoundError
+from pbem.keys import Purpose, purpose_key
 from tests.conftest import START
 
 PLAYERS = ["ann@example.org", "ben@example.org"]

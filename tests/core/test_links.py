@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from itsdangerous import URLSafeSerializer
 
-from pbem.core.accounts.keys import purpose_key
 from pbem.core.mailout.links import (
     PREFERENCES,
     UNSUBSCRIBE,
@@ -15,6 +14,7 @@ from pbem.core.mailout.links import (
     unsubscribe_token,
 )
 from pbem.errors import NotFoundError
+from pbem.keys import purpose_key
 from tests.conftest import STRONG_KEY
 
 IDS = [0, 1, 9, 10, 99, 12345, 10**6, 999_999_999, 10**9, 10**12, 2**62]

@@ -10,9 +10,9 @@ import hmac
 import secrets
 from datetime import datetime, timedelta
 
-from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.accounts.models import ApiToken, Player
 from pbem.errors import InvalidRequestError, NotFoundError
+from pbem.keys import Purpose, purpose_key
 
 PREFIX = "pbem_"
 MAX_TOKEN = 100

@@ -1,7 +1,7 @@
 """Server-side sessions for players and admins.
 
 The browser's cookie holds a random id; the table holds only its HMAC under the session key
-(`accounts/keys.py`), so neither a copy of the database nor a guess opens a session. A session
+(`pbem/keys.py`), so neither a copy of the database nor a guess opens a session. A session
 ends when its row goes: on sign-out, on revocation from the settings page, when an admin's
 password changes, when its admin or player is deleted (cascade), after `idle` unused, or at
 its absolute expiry.
@@ -16,8 +16,8 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.accounts.models import Admin, Player, Session, SessionKind
+from pbem.keys import Purpose, purpose_key
 
 MAX_COOKIE = 100
 # Writing `last_seen_at` on every request would make every page a write; a minute is plenty

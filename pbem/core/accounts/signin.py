@@ -14,9 +14,8 @@ import hashlib
 import hmac
 import secrets
 from datetime import datetime, timedelta
+from typing import Protocol
 
-from pbem.config import Settings
-from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.accounts.limits import Limit, release
 from pbem.core.accounts.models import Player, SignInLink
 from pbem.core.accounts.players import normalize_email
@@ -24,9 +23,23 @@ from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import accounts as account_mail
 from pbem.core.mailout.preferences import clear_undeliverable
 from pbem.errors import NotFoundError
+from pbem.keys import Purpose, purpose_key
 
 LIFETIME = timedelta(minutes=30)
 MAX_TOKEN = 100
+
+
+class SignInPolicy(Protocol):
+    """What signing in needs of the server's settings (the adapters pass `Settings`)."""
+
+    @property
+    def secret_key(self) -> str: ...
+    @property
+    def rate_window_minutes(self) -> int: ...
+    @property
+    def signin_mails_per_address(self) -> int: ...
+    @property
+    def signin_mails_per_client(self) -> int: ...
 
 
 def derived_token(secret_key: str, kind: str, row_id: int, nonce: str) -> str:
@@ -44,7 +57,7 @@ def link_token(secret_key: str, link: SignInLink) -> str:
     return derived_token(secret_key, "sign-in", link.id, link.nonce)
 
 
-def mail_limits(settings: Settings) -> tuple[Limit, Limit]:
+def mail_limits(settings: SignInPolicy) -> tuple[Limit, Limit]:
     window = timedelta(minutes=settings.rate_window_minutes)
     return (Limit("signin-address", settings.signin_mails_per_address, window,
                   "sign-in emails to this address"),
@@ -52,7 +65,7 @@ def mail_limits(settings: Settings) -> tuple[Limit, Limit]:
                   "sign-in emails from your connection"))
 
 
-def request_link(settings: Settings, email: str, client: str, now: datetime) -> str:
+def request_link(settings: SignInPolicy, email: str, client: str, now: datetime) -> str:
     """Queue a sign-in mail; return the normalised address. Refuses a malformed address
     (InvalidRequestError) or one over a rate limit (LimitReachedError)."""
     address = normalize_email(email)

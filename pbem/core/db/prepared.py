@@ -9,6 +9,10 @@ substitute the values.
 The values are passed to the driver as they are (no field conversion), so give them as the
 database stores them: integers, strings, datetimes. `insert_row` and `update_columns` do that
 conversion themselves, for writes whose columns vary.
+
+It reads peewee's internals (a query's cursor wrapper, a model's metadata), so peewee is pinned
+to the minor version below in pyproject.toml, a test holds the two together, and only the hot
+paths listed in tests/test_layers.py use it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ from pbem.core.db.connection import database
 
 if TYPE_CHECKING:
     from pbem.core.db.base import BaseModel
+
+# The peewee release this layer was written and tested against (major.minor).
+PEEWEE_MINOR = "4.5"
 
 M = TypeVar("M", bound="BaseModel")
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import peewee
 
-from pbem.config import Settings
 from pbem.core.accounts.models import Player
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.db.connection import write_transaction
 from pbem.core.lobby.models import Seek, SeekEntry, SeekStatus
+from pbem.core.lobby.policy import LobbyPolicy
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
@@ -30,7 +30,7 @@ from pbem.games import get_rules
 RETRIES = 8
 
 
-def create_seek(settings: Settings, creator: Player, game: str, options: Mapping[str, Any],
+def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapping[str, Any],
                 clock: str, players: Any, now: datetime,
                 on_timeout: str = TimeoutPolicy.ADJUDICATE) -> Seek:
     check_may_challenge(creator)
@@ -55,7 +55,7 @@ def create_seek(settings: Settings, creator: Player, game: str, options: Mapping
     return seek
 
 
-def join(settings: Settings, seek_id: int, player: Player, now: datetime) -> Seek:
+def join(settings: LobbyPolicy, seek_id: int, player: Player, now: datetime) -> Seek:
     """Take a seat; the join that fills the seek starts its match."""
     for _ in range(RETRIES):
         try:
@@ -112,7 +112,7 @@ class _LostRace(Exception):
     pass
 
 
-def _join_once(settings: Settings, seek_id: int, player: Player, now: datetime) -> Seek:
+def _join_once(settings: LobbyPolicy, seek_id: int, player: Player, now: datetime) -> Seek:
     seek = _get(seek_id)
     if seek.status != SeekStatus.OPEN:
         raise ConflictError(_closed(seek))

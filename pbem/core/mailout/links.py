@@ -16,9 +16,9 @@ import hmac
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.accounts.models import Player
 from pbem.errors import NotFoundError
+from pbem.keys import Purpose, purpose_key
 
 PREFERENCES = Purpose.MAIL_PREFERENCES
 UNSUBSCRIBE = Purpose.UNSUBSCRIBE

@@ -3,7 +3,7 @@
 A seat's token is HMAC-SHA256(seat-link key, match, seat, generation), 32 bytes in URL-safe
 base64: as unguessable as `secrets.token_urlsafe(32)`, but derivable, so every later email can
 carry the link without the database ever holding it. The seat-link key is derived from the
-secret key for this purpose only (`accounts/keys.py`). Only its SHA-256 is stored, for lookup.
+secret key for this purpose only (`pbem/keys.py`). Only its SHA-256 is stored, for lookup.
 Re-issuing bumps the generation, which revokes the old link. Changing the secret key revokes
 every link (say so before rotating it).
 
@@ -21,11 +21,11 @@ import hashlib
 import hmac
 import re
 
-from pbem.core.accounts.keys import Purpose, purpose_key
 from pbem.core.accounts.models import Player
 from pbem.core.db.prepared import Prepared
 from pbem.core.matches.models import Match, Seat
 from pbem.errors import NotFoundError
+from pbem.keys import Purpose, purpose_key
 
 MAX_TOKEN_LENGTH = 100
 REPLY_MAC_CHARS = 26  # 130 bits of base32

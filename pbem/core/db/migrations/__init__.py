@@ -15,8 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import peewee
-from playhouse.migrations import Runner, template
-from playhouse.schema_diff import SchemaDiff, diff_models
+from playhouse.migrations import Runner
 
 from pbem.core.db.connection import database
 
@@ -45,30 +44,6 @@ def migrate() -> list[str]:
         steps = runner()
         _adopt_legacy_schema(steps)
         return steps.up()
-
-
-def schema_diff() -> SchemaDiff:
-    """What differs between the models and the database (falsy when nothing does)."""
-    from pbem.core.schema import ALL_MODELS
-
-    return diff_models(database.obj, list(ALL_MODELS))
-
-
-def draft(name: str) -> Path:
-    """Write a new migration file from the difference between the models and a database
-    migrated to the latest file; review it before committing (it is a draft)."""
-    diff = schema_diff()
-    if not diff:
-        raise SystemExit("the models match the database: nothing to migrate")
-    return Path(runner().create(name, body=template(diff)))
-
-
-def drop_everything() -> None:
-    """Drop every table and the migration history (benchmarks and tests start afresh)."""
-    from pbem.core.schema import ALL_MODELS
-
-    database.drop_tables(list(ALL_MODELS), safe=True)
-    database.execute_sql("DROP TABLE IF EXISTS schema_migration")
 
 
 def _adopt_legacy_schema(steps: Runner) -> None:
