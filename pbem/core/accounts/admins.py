@@ -21,8 +21,8 @@ def create_admin(email: str, password: str, now: datetime,
     address = check_address(email, dotted_domain=False)
     if len(password) < MIN_PASSWORD:
         raise InvalidRequestError(f"The password needs at least {MIN_PASSWORD} characters.")
-    if role not in AdminRole.ALL:
-        raise InvalidRequestError(f"{role!r} is not a role (one of: {', '.join(AdminRole.ALL)})")
+    if role not in tuple(AdminRole):
+        raise InvalidRequestError(f"{role!r} is not a role (one of: {', '.join(AdminRole)})")
     admin = Admin.get_or_none(Admin.email == address)
     if admin is None:
         return Admin.create(email=address, password_hash=generate_password_hash(password),

@@ -5,6 +5,7 @@ and counted attempts (rate limits).
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 import peewee
 
@@ -56,10 +57,9 @@ class Player(BaseModel):
         return self.name or self.email.split("@", 1)[0]
 
 
-class AdminRole:
+class AdminRole(StrEnum):
     ADMIN = "admin"  # everything
     MODERATOR = "moderator"  # the queue and the matches only
-    ALL = ("admin", "moderator")
 
 
 class Admin(BaseModel):
@@ -69,7 +69,7 @@ class Admin(BaseModel):
     role = peewee.CharField(max_length=16, default=AdminRole.ADMIN)
 
 
-class SessionKind:
+class SessionKind(StrEnum):
     PLAYER = "player"
     ADMIN = "admin"
 

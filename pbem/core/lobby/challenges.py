@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from pbem.config import Settings
 from pbem.core.accounts.limits import Limit, release
 from pbem.core.accounts.models import Player
 from pbem.core.accounts.players import is_suppressed, normalize_email
@@ -24,6 +23,7 @@ from pbem.core.accounts.signin import derived_token, token_hash
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.db.connection import locking, write_transaction
 from pbem.core.lobby.models import Challenge, ChallengeStatus, Invite, InviteStatus
+from pbem.core.lobby.policy import LobbyPolicy
 from pbem.core.mailout import accounts as account_mail
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import create_match
@@ -62,7 +62,7 @@ def invite_token(secret_key: str, invite: Invite) -> str:
     return derived_token(secret_key, "invite", invite.id, invite.nonce)
 
 
-def create_challenge(settings: Settings, challenger: Player, request: ChallengeRequest,
+def create_challenge(settings: LobbyPolicy, challenger: Player, request: ChallengeRequest,
                      now: datetime, seating: Sequence[int] | None = None,
                      rematch_of: Match | None = None) -> Challenge:
     """Check everything, then write the challenge and queue one invitation per invitee."""
@@ -156,7 +156,7 @@ def visible_challenge(challenge_id: int, player: Player) -> Challenge:
     return challenge
 
 
-def accept(settings: Settings, invite_id: int, now: datetime) -> Answer:
+def accept(settings: LobbyPolicy, invite_id: int, now: datetime) -> Answer:
     """Accept; when it is the last acceptance, start the match in the same transaction."""
     def attempt() -> Answer:
         challenge, invite = _current(invite_id)
@@ -243,7 +243,7 @@ def sent(player: Player, limit: int = 20) -> list[Challenge]:
                           Challenge.created_at.desc()).limit(limit))
 
 
-def rematch(settings: Settings, match_id: int, player: Player, now: datetime) -> Challenge:
+def rematch(settings: LobbyPolicy, match_id: int, player: Player, now: datetime) -> Challenge:
     """A challenge to the same players with the same settings, every seat moved one on."""
     match = Match.get_or_none(Match.id == match_id)
     seats = match.seat_rows() if match is not None else []
@@ -292,7 +292,7 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
     }
 
 
-def _start(settings: Settings, challenge: Challenge, now: datetime) -> None:
+def _start(settings: LobbyPolicy, challenge: Challenge, now: datetime) -> None:
     invites = list(Invite.select(Invite, Player).join(Player)
                    .where(Invite.challenge == challenge).order_by(Invite.position))
     by_id = {invite.player_id: invite.player for invite in invites}
@@ -350,10 +350,11 @@ def _bump(challenge: Challenge, **changes: Any) -> None:
 def _closed_message(challenge: Challenge) -> str:
     if challenge.status == ChallengeStatus.STARTED:
         return f"This challenge has started already: it is match {challenge.match_id}."
-    return {ChallengeStatus.DECLINED: "This challenge was declined.",
-            ChallengeStatus.CANCELLED: "This challenge was cancelled by its sender.",
-            ChallengeStatus.EXPIRED: "This challenge has expired."}.get(
-        challenge.status, f"This challenge is {challenge.status}.")
+    closed: dict[str, str] = {
+        ChallengeStatus.DECLINED: "This challenge was declined.",
+        ChallengeStatus.CANCELLED: "This challenge was cancelled by its sender.",
+        ChallengeStatus.EXPIRED: "This challenge has expired."}
+    return closed.get(challenge.status, f"This challenge is {challenge.status}.")
 
 
 def _mail_context(challenge: Challenge, title: str, invite: Invite | None = None

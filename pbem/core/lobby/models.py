@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import peewee
 
 from pbem.core.accounts.models import Player
@@ -10,7 +12,7 @@ from pbem.core.db.base import BaseModel, JSONField
 from pbem.core.matches.models import Match
 
 
-class ChallengeStatus:
+class ChallengeStatus(StrEnum):
     PENDING = "pending"
     STARTED = "started"
     DECLINED = "declined"
@@ -41,7 +43,7 @@ class Challenge(BaseModel):
     rematch_of_id: int | None
 
 
-class InviteStatus:
+class InviteStatus(StrEnum):
     PENDING = "pending"
     ACCEPTED = "accepted"
     DECLINED = "declined"
@@ -65,7 +67,7 @@ class Invite(BaseModel):
         indexes = ((("challenge", "player"), True),)
 
 
-class SeekStatus:
+class SeekStatus(StrEnum):
     OPEN = "open"
     STARTED = "started"
     CANCELLED = "cancelled"

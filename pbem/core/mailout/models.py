@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import peewee
 
 from pbem.core.db.base import BaseModel, JSONField
 from pbem.core.matches.models import Match
 
 
-class MessageStatus:
+class MessageStatus(StrEnum):
     PENDING = "pending"
     SENDING = "sending"
     SENT = "sent"

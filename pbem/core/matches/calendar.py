@@ -30,7 +30,8 @@ def calendar_for(player: Player, base_url: str, domain: str, now: datetime) -> b
     for seat in owed:
         match = seat.match
         title = get_rules(match.game).title
-        assert seat.deadline is not None  # the query reads only seats with a deadline
+        if seat.deadline is None:  # the query reads only seats with a deadline
+            continue
         due = seat.deadline.replace(tzinfo=UTC)
         event = Event()
         event.add("uid", f"deadline.m{match.id}.s{seat.seat}.p{match.ply}@{domain}")

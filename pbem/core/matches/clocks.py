@@ -97,7 +97,8 @@ class TimeControl:
         """What the seat has for its next move, after using `used` of `allowance` on this one."""
         if not self.is_fischer:
             return self.bank
-        assert self.increment is not None and self.cap is not None
+        if self.increment is None or self.cap is None:
+            raise ValueError(f"{self} is a Fischer clock without an increment or a cap")
         return min(max(allowance - used, timedelta(0)) + self.increment, self.cap)
 
 

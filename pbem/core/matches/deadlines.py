@@ -96,7 +96,9 @@ _VACATIONS = Prepared(lambda player_id: Vacation.select().where(Vacation.player 
 def _set_deadline(seat: Seat, now: datetime) -> None:
     allowance = timedelta(seconds=seat.allowance_seconds)
     since = seat.owes_since
-    assert since is not None, "only a seat that owes a move has a deadline"
+    if since is None:
+        raise ValueError(f"seat {seat.seat} of match {seat.match_id} owes no move, so it has "
+                         "no deadline")
     pauses = pauses_for(seat, since)
     seat.deadline = deadline(since, allowance, pauses)
     remind = deadline(since, allowance - reminder_lead(allowance), pauses)

@@ -5,6 +5,8 @@ dumps and views.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import peewee
 
 from pbem.core.accounts.models import Player
@@ -12,7 +14,7 @@ from pbem.core.db.base import BaseModel, JSONField
 from pbem.core.db.prepared import Prepared
 
 
-class MatchStatus:
+class MatchStatus(StrEnum):
     ACTIVE = "active"
     FINISHED = "finished"
     ABORTED = "aborted"
@@ -126,7 +128,7 @@ class Vacation(BaseModel):
     created_at = peewee.DateTimeField()
 
 
-class AdjudicationStatus:
+class AdjudicationStatus(StrEnum):
     OPEN = "open"
     RULED = "ruled"
     CLOSED = "closed"  # moot: the late seat moved, or the match ended, before a ruling
@@ -147,7 +149,7 @@ class Adjudication(BaseModel):
     ruled_at = peewee.DateTimeField(null=True)
 
 
-class DrawOfferStatus:
+class DrawOfferStatus(StrEnum):
     OPEN = "open"
     ACCEPTED = "accepted"
     DECLINED = "declined"

@@ -95,7 +95,9 @@ def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, no
             raise ConflictError("The match is no longer in play.")
         door.write(status=MatchStatus.ABORTED, finished_at=now, to_move=[])
     elif ruling == "extend":
-        assert extension is not None
+        if extension is None:
+            raise InvalidRequestError("An extension needs a length: how long the late seat "
+                                      "gets from now.")
         seat = door.seat(late)
         seat.allowance_seconds = int(extension.total_seconds())
         seat.owes_since = None

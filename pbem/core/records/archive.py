@@ -27,7 +27,7 @@ MAX_PAGE_SIZE = 100
 # The archive's words for statuses, and what each means in the table.
 STATUSES = {"live": MatchStatus.ACTIVE, "finished": MatchStatus.FINISHED,
             "aborted": MatchStatus.ABORTED}
-STATUS_WORDS = {stored: word for word, stored in STATUSES.items()}
+STATUS_WORDS: dict[str, str] = {stored: word for word, stored in STATUSES.items()}
 RESULTS = (WIN, LOSS, DRAW)
 _CURSOR_PREFIX = "before:"
 

@@ -21,7 +21,7 @@ from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.seat_links import token_for
 from pbem.errors import InvalidRequestError
-from pbem.web.accounts.auth import current_player, player_required
+from pbem.web.accounts.auth import player_required, signed_in_player
 from pbem.web.site.clock import now
 
 bp = Blueprint("api_players", __name__, url_prefix="/api")
@@ -199,9 +199,7 @@ _KIND_NAMES = {str: "string", list: "list", dict: "object", int: "whole number"}
 
 
 def _player() -> Player:
-    player = current_player()
-    assert player is not None
-    return player
+    return signed_in_player()
 
 
 def _private(response: Response) -> Response:

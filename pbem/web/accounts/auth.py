@@ -25,7 +25,7 @@ from pbem.core.db.connection import UNAVAILABLE
 from pbem.errors import PbemError
 from pbem.web.site.clock import now
 
-COOKIES = {SessionKind.PLAYER: "pbem_player", SessionKind.ADMIN: "pbem_admin"}
+COOKIES: dict[str, str] = {SessionKind.PLAYER: "pbem_player", SessionKind.ADMIN: "pbem_admin"}
 
 
 class SignInRequiredError(PbemError):
@@ -44,6 +44,15 @@ def current_player() -> Player | None:
             player = session.player if session is not None else None
         g.pbem_player = player
     return g.pbem_player
+
+
+def signed_in_player() -> Player:
+    """The signed-in player, for views behind `player_required`; a view reached without one
+    answers 401 rather than failing on a missing player."""
+    player = current_player()
+    if player is None:
+        raise SignInRequiredError("Sign in first: this page is for a signed-in player.")
+    return player
 
 
 def current_admin() -> Admin | None:

@@ -25,7 +25,11 @@ from pbem.core.accounts.models import Player, SessionKind
 from pbem.core.lobby import challenges, seeks
 from pbem.core.matches.seat_links import token_for
 from pbem.errors import PbemError
-from pbem.web.accounts.auth import current_player, current_session, player_required
+from pbem.web.accounts.auth import (
+    current_session,
+    player_required,
+    signed_in_player,
+)
 from pbem.web.matches.seat import SUBMIT_WITHOUT_CONFIRM
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import tick_box
@@ -108,9 +112,7 @@ def reissue(match_id: int, seat: int) -> Response:
 
 
 def _player() -> Player:
-    player = current_player()
-    assert player is not None  # player_required ran first
-    return player
+    return signed_in_player()
 
 
 def _settings_page(error: str | None = None, status: int = 200,

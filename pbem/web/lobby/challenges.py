@@ -29,7 +29,7 @@ from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
-from pbem.web.accounts.auth import current_player, player_required, sign_in
+from pbem.web.accounts.auth import current_player, player_required, sign_in, signed_in_player
 from pbem.web.site.clock import now
 
 bp = Blueprint("challenges", __name__)
@@ -184,9 +184,7 @@ def _form_page(form: Any, error: str | None, status: int | None = None
 
 
 def _player():
-    player = current_player()
-    assert player is not None
-    return player
+    return signed_in_player()
 
 
 def _settings():

@@ -19,7 +19,7 @@ from pbem.core.lobby import seeks
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
-from pbem.web.accounts.auth import current_player, player_required
+from pbem.web.accounts.auth import current_player, player_required, signed_in_player
 from pbem.web.lobby.challenges import parse_options
 from pbem.web.site.clock import now
 
@@ -82,9 +82,7 @@ def _page(error: str | None, status: int = 200) -> tuple[str, int]:
 
 
 def _player() -> Player:
-    player = current_player()
-    assert player is not None  # player_required ran first
-    return player
+    return signed_in_player()
 
 
 def init_app(app: Flask) -> None:

@@ -17,7 +17,7 @@ from pbem.core.records.exports import match_record, record_text
 from pbem.core.records.standings import public_player, record_by_game, set_hidden_from_archive
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY
-from pbem.web.accounts.auth import current_player, player_required
+from pbem.web.accounts.auth import player_required, signed_in_player
 from pbem.web.matches.public import requested_ply, site_url
 
 bp = Blueprint("archive", __name__)
@@ -91,8 +91,7 @@ def board_svg(match_id: int) -> Response:
 def archive_choice() -> WerkzeugResponse:
     """The signed-in player's choice, from their settings page: keep their page out of the
     archive, or show it again."""
-    player = current_player()
-    assert player is not None  # player_required let us in
+    player = signed_in_player()
     hidden = request.form.get("hidden_from_archive") == "on"
     set_hidden_from_archive(player.id, hidden)
     flash("Your player page is now hidden from the archive." if hidden
