@@ -163,7 +163,7 @@ def test_the_preferences_link_in_a_mail_opens_the_page_and_undoes_an_unsubscribe
 
 def test_a_permanent_refusal_marks_the_address_undeliverable_for_opponents_and_admins(
         settings, worker, smtp, client) -> None:
-    from tests.web.test_admin import log_in
+    from tests.web.admin.test_queue import log_in
 
     smtp.refuse.add(BOB)
     match_id = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START, seed=1).match.id
@@ -194,7 +194,7 @@ def test_a_temporary_refusal_does_not_mark_the_address(settings, worker, smtp) -
 
 def test_sent_mail_keeps_a_small_record_and_drops_its_params_after_retention(
         settings, worker, smtp, clock, client) -> None:
-    from tests.web.test_admin import log_in
+    from tests.web.admin.test_queue import log_in
 
     play_to_the_end(settings, clock)
     worker.send_outbox()

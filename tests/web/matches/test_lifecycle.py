@@ -133,7 +133,7 @@ def test_the_admin_entry_shows_the_offers_and_answers_a_repeated_ruling(
         settings, client) -> None:
     from pbem.core.matches.lifecycle import draw_no, draw_yes
     from pbem.core.matches.models import Adjudication
-    from tests.web.test_admin import csrf_from, log_in
+    from tests.web.admin.test_queue import csrf_from, log_in
 
     match = nim(settings, time_control="45s").match
     draw_yes(match.id, 1, START)
@@ -158,7 +158,7 @@ def test_the_admin_entry_shows_the_offers_and_answers_a_repeated_ruling(
 
 def test_a_damaged_match_can_still_be_ruled_on_from_admin(settings, client) -> None:
     from pbem.core.matches.models import Adjudication
-    from tests.web.test_admin import csrf_from, log_in
+    from tests.web.admin.test_queue import csrf_from, log_in
 
     match = nim(settings, time_control="45s").match
     Match.update(state={"broken": True}).where(Match.id == match.id).execute()

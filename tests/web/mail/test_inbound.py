@@ -10,7 +10,7 @@ from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.models import Match
 from tests.conftest import SUPPORT_TEMPLATES, Clock, make_settings
 from tests.mail.inbound_support import ALICE, start
-from tests.web.test_admin import log_in
+from tests.web.admin.test_queue import log_in
 
 
 def _dev_client(db_url, tmp_path):

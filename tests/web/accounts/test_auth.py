@@ -9,7 +9,7 @@ import threading
 from pbem.core.accounts.admins import create_admin
 from pbem.core.accounts.models import Admin, Attempt, Session
 from tests.conftest import START
-from tests.web.test_admin import PASSWORD, csrf_from
+from tests.web.admin.test_queue import PASSWORD, csrf_from
 
 EMAIL = "ref@club.org"
 

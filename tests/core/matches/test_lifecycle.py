@@ -20,7 +20,7 @@ from pbem.core.records import match_record
 from pbem.core.records.match_record import seat_record
 from pbem.errors import ConflictError, InvalidRequestError, MatchNotLiveError
 from tests.conftest import START
-from tests.core.test_races import race
+from tests.core.matches.test_races import race
 
 SECRET = "test-secret-key"
 ANN, BEN, CY, DI = "ann@example.org", "ben@example.org", "cy@example.org", "di@example.org"

@@ -16,7 +16,7 @@ from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Adjudication, Match, Seat
 from pbem.core.matches.sweep import sweep
 from tests.conftest import START
-from tests.web.test_admin import PASSWORD, csrf_from
+from tests.web.admin.test_queue import PASSWORD, csrf_from
 
 ADMIN_PAGES = ["/admin/players", "/admin/mail", "/admin/inbound", "/admin/audit",
                "/admin/audit.csv", "/admin/metrics"]
