@@ -7,8 +7,7 @@ Layers, lowest first (a module imports only from its own layer or a lower one):
 2. `pbem.core`: the services, the only code that joins rules, database and time.
 3. `pbem.config` and `pbem.templating`: settings and the template helpers the adapters share.
 4. `pbem.mail`: SMTP and IMAP, composing, the outbox loop, the inbound pipeline.
-5. the adapters people and processes talk to: `pbem.web`, `pbem.worker`, `pbem.cli`,
-   `pbem.policies`.
+5. the adapters people and processes talk to: `pbem.web`, `pbem.worker`, `pbem.cli`.
 
 Inside core, `core.db` imports no other core package, and a package's `models` imports only
 other `models` and `core.db`. Every import counts, also one inside a function: a lazy import is
@@ -32,7 +31,7 @@ LAYERS = (
     ("pbem.core",),
     ("pbem.config", "pbem.templating"),
     ("pbem.mail",),
-    ("pbem.web", "pbem.worker", "pbem.cli", "pbem.policies"),
+    ("pbem.web", "pbem.worker", "pbem.cli"),
 )
 
 
