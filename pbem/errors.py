@@ -40,6 +40,14 @@ class InvalidRequestError(PbemError):
     status = 400
 
 
+class UnprocessableError(InvalidRequestError):
+    """Well-formed, but nothing this server can act on: a cursor it never gave out, a move
+    number the match has not reached, a time zone that does not exist (422, where a malformed
+    request is 400)."""
+
+    status = 422
+
+
 class UnavailableError(PbemError):
     """A service the request needs (the database) is down; trying again later may work."""
 

@@ -27,7 +27,7 @@ from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
 from pbem.web.records import pages as archive
-from pbem.web.site import errors, health, inputs, security
+from pbem.web.site import errors, health, inputs, openapi, security
 from pbem.web.site.errors import connect_or_unavailable
 
 
@@ -100,8 +100,7 @@ def create_app(settings: Settings | None = None,
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, seeks, mailprefs, health, security,
-                   errors,
-                   inbound):
+                   errors, inbound, openapi):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)

@@ -156,7 +156,7 @@ def test_the_preferences_link_in_a_mail_opens_the_page_and_undoes_an_unsubscribe
     bad = client.post(url, data={"mail_pref": "sometimes", "digest_hour": "7"})
     assert bad.status_code == 400 and b"is not a mail preference" in bad.data
     bad_zone = client.post(url, data={"mail_pref": "each", "timezone": "Mars/Base"})
-    assert bad_zone.status_code == 400 and b"is not a time zone" in bad_zone.data
+    assert bad_zone.status_code == 422 and b"is not a time zone" in bad_zone.data
     assert client.get(url.replace("/preferences/", "/unsubscribe/")).status_code == 404, \
         "a preferences link is not an unsubscribe link"
 

@@ -20,7 +20,7 @@ from pbem.core.matches.clocks import deadline_info
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.matches.seat_links import reissue
-from pbem.errors import InvalidRequestError, NotFoundError
+from pbem.errors import InvalidRequestError, NotFoundError, UnprocessableError
 
 MAX_NAME = 40
 _NAME = re.compile(r"[\w][\w .'-]*[\w.]", re.UNICODE)
@@ -36,7 +36,13 @@ def normalize_email(text: str) -> str:
     try:
         checked = validate_email(raw, check_deliverability=False, allow_smtputf8=False)
     except EmailNotValidError as error:
-        raise InvalidRequestError(f"{raw[:60]!r} is not a valid email address: {error}") from None
+        local, at, domain = raw.rpartition("@")
+        # Text shaped like an address (something@domain.tld) that still is not one we can
+        # write to (a reserved domain, a bad character) is unprocessable (422); anything else
+        # is malformed (400).
+        shaped = bool(at and local and "." in domain.strip("."))
+        kind = UnprocessableError if shaped else InvalidRequestError
+        raise kind(f"{raw[:60]!r} is not a valid email address: {error}") from None
     return checked.normalized.lower()
 
 

@@ -29,7 +29,13 @@ from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Match, MatchStatus
-from pbem.errors import ConflictError, InvalidRequestError, NotFoundError, PbemError
+from pbem.errors import (
+    ConflictError,
+    InvalidRequestError,
+    NotFoundError,
+    PbemError,
+    UnprocessableError,
+)
 from pbem.games import get_rules
 
 SEAT_ORDERS = ("random", "as-listed")
@@ -81,7 +87,7 @@ def create_challenge(settings: LobbyPolicy, challenger: Player, request: Challen
         raise InvalidRequestError(f"A challenge names at most {MAX_OPPONENTS} opponents.")
     addresses = [normalize_email(text) for text in request.opponents]
     if len(set(addresses)) != len(addresses):
-        raise InvalidRequestError("An opponent is listed twice.")
+        raise UnprocessableError("An opponent is listed twice.")
     if challenger.email in addresses:
         raise InvalidRequestError("You cannot challenge yourself.")
     rules.check_player_count(1 + len(addresses))
@@ -93,7 +99,7 @@ def create_challenge(settings: LobbyPolicy, challenger: Player, request: Challen
     pending = Challenge.select().where(Challenge.challenger == challenger,
                                        Challenge.status == ChallengeStatus.PENDING).count()
     if pending >= settings.max_pending_challenges:
-        raise InvalidRequestError(
+        raise ConflictError(
             f"You have {pending} challenges waiting for answers, the most allowed; wait for "
             "them or cancel one first.")
     daily = Limit("invitations", settings.invitations_per_day, timedelta(days=1),

@@ -45,7 +45,7 @@ def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapp
     resolved = rules.resolve_options(options)
     mine = Seek.select().where(Seek.creator == creator, Seek.status == SeekStatus.OPEN).count()
     if mine >= settings.max_pending_challenges:
-        raise InvalidRequestError(f"You have {mine} open seeks, the most allowed; cancel one "
+        raise ConflictError(f"You have {mine} open seeks, the most allowed; cancel one "
                                   "first.")
     with write_transaction():
         seek = Seek.create(creator=creator, game=rules.slug, options=resolved,

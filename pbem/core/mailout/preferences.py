@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
-from pbem.errors import InvalidRequestError, NotFoundError
+from pbem.errors import InvalidRequestError, NotFoundError, UnprocessableError
 
 
 class MailPreference:
@@ -150,7 +150,7 @@ def _zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise InvalidRequestError(f"{name!r} is not a time zone; use a name like "
+        raise UnprocessableError(f"{name!r} is not a time zone; use a name like "
                                   f"Europe/Paris or America/New_York") from None
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pbem.errors import InvalidRequestError
+from pbem.errors import InvalidRequestError, UnprocessableError
 
 _UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
 _SPAN = r"([0-9]{1,9})\s*([dhms])"
@@ -53,7 +53,7 @@ class TimeControl:
         """Read a clock someone typed; refuse it clearly if any of its times is above a year."""
         control = cls._read(text)
         if max(span for span in (control.bank, control.increment, control.cap) if span) > MAX_SPAN:
-            raise InvalidRequestError(
+            raise UnprocessableError(
                 f"{text.strip()!r}: a clock's times (bank, increment and cap) are at most "
                 f"{MAX_SPAN.days} days each")
         return control
@@ -76,7 +76,7 @@ class TimeControl:
         if fischer := _FISCHER.fullmatch(spec):
             bank, plus, cap = (_span(fischer.group(i), fischer.group(i + 1)) for i in (1, 3, 5))
             if cap < bank:
-                raise InvalidRequestError(f"in {text!r} the cap is below the starting bank")
+                raise UnprocessableError(f"in {text!r} the cap is below the starting bank")
             return cls(bank, plus, cap)
         raise InvalidRequestError(
             f"{text!r} is not a time control: write a time per move like 3d, 36h, 90m or 45s, "
@@ -148,7 +148,7 @@ def describe_left(left: timedelta) -> str:
 def _span(number: str, unit: str) -> timedelta:
     seconds = int(number) * _UNITS[unit]  # at most 9 digits: `_SPAN` says so
     if seconds <= 0:
-        raise InvalidRequestError("a time control needs a time above zero")
+        raise UnprocessableError("a time control needs a time above zero")
     return timedelta(seconds=seconds)
 
 

@@ -19,7 +19,7 @@ import peewee
 from pbem.core.accounts.models import Player
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.records.standings import DRAW, LOSS, WIN, find_player
-from pbem.errors import InvalidRequestError
+from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.games import REGISTRY
 
 PAGE_SIZE = 50
@@ -57,13 +57,15 @@ class Filters:
         if result is not None and result not in RESULTS:
             raise InvalidRequestError(f"result must be one of {', '.join(RESULTS)}, "
                                       f"not {result!r}.")
+        # Each filter is well-formed from here on; what is left is a combination that means
+        # nothing (422, not 400).
         if result == LOSS and player is None:
-            raise InvalidRequestError("result=loss needs a player: whose losses? Without a "
-                                      "player, result=win lists decided matches and "
-                                      "result=draw drawn ones.")
+            raise UnprocessableError("result=loss needs a player: whose losses? Without a "
+                                     "player, result=win lists decided matches and "
+                                     "result=draw drawn ones.")
         if status in ("live", "aborted") and result is not None:
-            raise InvalidRequestError(f"{status} matches have no result: drop the result "
-                                      "filter or ask for finished matches.")
+            raise UnprocessableError(f"{status} matches have no result: drop the result "
+                                     "filter or ask for finished matches.")
         return cls(game, player, status, result)
 
     def as_args(self) -> dict[str, str]:
@@ -120,8 +122,8 @@ def encode_cursor(match_id: int) -> str:
 
 
 def decode_cursor(cursor: str) -> int:
-    """The match id a cursor stands for; anything else is a 400 with a way forward."""
-    problem = InvalidRequestError(f"{cursor[:40]!r} is not a cursor this archive gave out: "
+    """The match id a cursor stands for; anything else is a 422 with a way forward."""
+    problem = UnprocessableError(f"{cursor[:40]!r} is not a cursor this archive gave out: "
                                   "follow the links to the next page, or start again without "
                                   "a cursor.")
     if len(cursor) > 40:

@@ -16,7 +16,7 @@ from pbem.core.matches import lifecycle, offers, vacations
 from pbem.core.matches.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.matches.creation import rules_for, state_after
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, DrawOffer, Match, Move, Seat
-from pbem.errors import InvalidRequestError
+from pbem.errors import UnprocessableError
 from pbem.games.base import Event, GameRules, Outcome
 
 MOVES_PER_PAGE = 50
@@ -111,7 +111,7 @@ def move_window(latest: int, shown: int | None, upto: int | None,
     per_page = per_page or MOVES_PER_PAGE
     if upto is not None:
         if not (1 if latest else 0) <= upto <= latest:
-            raise InvalidRequestError(f"moves must be a move number from 1 to {latest}, "
+            raise UnprocessableError(f"moves must be a move number from 1 to {latest}, "
                                       f"not {upto}")
         last = upto
     elif shown is not None and shown <= latest - per_page:

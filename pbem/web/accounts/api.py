@@ -23,6 +23,7 @@ from pbem.core.matches.seat_links import token_for
 from pbem.errors import InvalidRequestError
 from pbem.web.accounts.auth import player_required, signed_in_player
 from pbem.web.site.clock import now
+from pbem.web.site.inputs import json_whole
 
 bp = Blueprint("api_players", __name__, url_prefix="/api")
 
@@ -38,12 +39,16 @@ SEEK_FIELDS: dict[str, type] = {"game": str, "options": dict, "clock": str, "pla
 def me() -> Response:
     player = _player()
     settings = current_app.config["PBEM_SETTINGS"]
-    matches = [{
-        "id": row["id"], "game": row["game"], "status": row["status"],
-        "your_turn": row["your_turn"],
-        "link": f"{settings.base_url}/play/{token_for(settings.secret_key, row['seat'])}",
-        "deadline": row["deadline"]["at"] if row["deadline"] else None,
-    } for row in players.my_matches(player, now())]
+    matches = []
+    for row in players.my_matches(player, now()):
+        token = token_for(settings.secret_key, row["seat"])
+        matches.append({
+            "id": row["id"], "game": row["game"], "status": row["status"],
+            "your_turn": row["your_turn"],
+            # The token alone too, for a client that calls /api/play/<token> next.
+            "link": f"{settings.base_url}/play/{token}", "token": token,
+            "deadline": row["deadline"]["at"] if row["deadline"] else None,
+        })
     return _private(jsonify({
         "email": player.email, "name": player.name, "matches": matches,
         "challenges": {
@@ -69,8 +74,8 @@ def mail_settings() -> Response:
     if not isinstance(body.get("mail_pref", ""), str):
         raise InvalidRequestError('"mail_pref" must be one of "each", "turns", "digest", "off"')
     player = _player()
-    hour = body.get("digest_hour", player.digest_hour)
-    if isinstance(hour, bool) or not isinstance(hour, int):
+    hour = json_whole(body.get("digest_hour", player.digest_hour))
+    if hour is None:
         raise InvalidRequestError('"digest_hour" must be a whole number from 0 to 23')
     zone = body.get("timezone", player.timezone)
     if zone is not None and not isinstance(zone, str):
@@ -190,6 +195,8 @@ def _body(fields: dict[str, type], required: tuple[str, ...]) -> dict[str, Any]:
         if name not in body:
             raise InvalidRequestError(f'"{name}" is required')
     for name, kind in fields.items():
+        if name in body and kind is int and json_whole(body[name]) is not None:
+            body[name] = json_whole(body[name])
         if name in body and (not isinstance(body[name], kind) or isinstance(body[name], bool)):
             raise InvalidRequestError(f'"{name}" must be a JSON {_KIND_NAMES[kind]}')
     return body

@@ -23,6 +23,7 @@ from pbem.errors import InvalidRequestError
 from pbem.web.matches.public import requested_moves, requested_ply
 from pbem.web.matches.seat import record_for
 from pbem.web.site.clock import now
+from pbem.web.site.inputs import json_whole
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -36,10 +37,10 @@ def seat_state(token: str) -> Response:
 def seat_move(token: str) -> Response:
     seat = seat_for_token(token)
     body = _json_object()
-    text, ply = body.get("move"), body.get("ply")
+    text, ply = body.get("move"), json_whole(body.get("ply"))
     if not isinstance(text, str) or not text.strip():
         raise InvalidRequestError('"move" must be a non-empty string, like "e2-e3"')
-    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+    if ply is None or ply < 0:
         raise InvalidRequestError('"ply" must be the move number you saw (a whole number)')
     offer_draw = body.get("offer_draw", False)
     if not isinstance(offer_draw, bool):

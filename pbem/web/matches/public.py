@@ -111,7 +111,10 @@ def site_url(endpoint: str, **values: Any) -> str:
 
 
 def _number_arg(name: str, what: str) -> int | None:
-    raw = request.args.get(name)
+    given = request.args.getlist(name)
+    if len(given) > 1:
+        raise InvalidRequestError(f"give {name} once, not {len(given)} times")
+    raw = given[0] if given else None
     if raw is None or raw == "":
         return None
     number = whole_number(raw)

@@ -4,10 +4,11 @@ bad input; the service layer's messages are written to be shown as they are."""
 from __future__ import annotations
 
 import logging
+import re
 
 from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from pbem.core.db.connection import UNAVAILABLE, database, unavailable_reason
 from pbem.errors import PbemError, UnavailableError
@@ -43,8 +44,17 @@ def problem(status: int, detail: str) -> Response:
     return response
 
 
+# JSON answered outside /api/ (the downloadable record, the waiting page's poll): its errors
+# are problem+json too, so a script reading it never gets an HTML page.
+_JSON_PATHS = re.compile(r"^/matches/[^/]+/(?:record\.json|ply)$")
+
+
+def wants_problem() -> bool:
+    return request.path.startswith("/api/") or bool(_JSON_PATHS.match(request.path))
+
+
 def error_response(status: int, detail: str) -> Response | tuple[str, int]:
-    if request.path.startswith("/api/"):
+    if wants_problem():
         return problem(status, detail)
     return render_template("errors/error.html", status=status,
                            title=TITLES.get(status, "Error"), detail=detail), status
@@ -83,7 +93,11 @@ def init_app(app: Flask) -> None:
             404: "There is nothing at this address.",
             413: "That request is too large.",
         }.get(status, error.description or TITLES.get(status, "Error"))
-        return error_response(status, detail)
+        response = make_response(error_response(status, detail))
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            # RFC 9110: a 405 names the methods the address does take.
+            response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
+        return response
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):

@@ -43,6 +43,18 @@ def whole_number(raw: str) -> int | None:
     return int(text)
 
 
+def json_whole(value: object) -> int | None:
+    """A JSON number that is a whole number (`15` or `15.0`: JSON, and JSON Schema's
+    "integer", do not tell them apart), else None; true and false are not numbers."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return None
+
+
 def tick_box(form: MultiDict[str, str], name: str, label: str) -> bool:
     """Whether the check box `name` (shown as `label`) was ticked; InvalidRequestError if the
     form sent something a check box of ours never sends."""

@@ -229,7 +229,7 @@ def test_limits_on_pending_challenges_and_daily_invitations(db_url, tmp_path, sm
     assert challenge(client, BEN).status_code == 303
     assert challenge(client, CY).status_code == 303
     full = challenge(client, "dee@example.org")
-    assert full.status_code == 400 and b"You have 2 challenges waiting" in full.data
+    assert full.status_code == 409 and b"You have 2 challenges waiting" in full.data
     post_form(client, f"/challenges/{Challenge.get().id}/cancel", page="/me")
     assert challenge(client, "dee@example.org").status_code == 303  # the third invitation
     post_form(client, f"/challenges/{Challenge.get().id + 1}/cancel", page="/me")

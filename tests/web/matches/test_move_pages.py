@@ -44,8 +44,10 @@ def test_the_public_page_lists_the_latest_moves_and_links_to_earlier_ones(client
     assert b"after move 3 of 10" in old.data and _plies(old.data) == [1, 2, 3, 4]
     assert b'<li value="3" class="current" aria-current="step">' in old.data
     assert f'href="/matches/{match_id}?ply=5&amp;moves=6"'.encode() in earlier.data
-    for bad in ("0", "11", "x"):
-        assert client.get(f"/matches/{match_id}?moves={bad}").status_code == 400
+    # A move number the match has not reached is unprocessable; one that is no number at all
+    # is malformed.
+    for bad, status in (("0", 422), ("11", 422), ("x", 400)):
+        assert client.get(f"/matches/{match_id}?moves={bad}").status_code == status
 
 
 def test_the_play_page_and_the_api_page_the_move_list_too(client, long_nim) -> None:
@@ -63,4 +65,4 @@ def test_the_play_page_and_the_api_page_the_move_list_too(client, long_nim) -> N
     assert [m["ply"] for m in public["moves"]] == [7, 8, 9, 10]
     assert public["moves_page"]["earlier"] == 6 and public["moves_page"]["later"] is None
     bad = client.get(f"/api/matches/{long_nim.match.id}?moves=99")
-    assert bad.status_code == 400 and "from 1 to 10" in bad.get_json()["detail"]
+    assert bad.status_code == 422 and "from 1 to 10" in bad.get_json()["detail"]

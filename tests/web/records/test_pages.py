@@ -125,20 +125,19 @@ def test_keyset_pages_follow_next_to_the_end_and_past_it(client, made) -> None:
 
 @pytest.mark.parametrize("cursor", ["abc", "bm90LWEtY3Vyc29y", encode_cursor(5) + "!",
                                     "x" * 300, "YmVmb3JlOi0x"])
-def test_bad_cursors_are_400s_that_say_what_to_do(client, made, cursor: str) -> None:
+def test_bad_cursors_are_422s_that_say_what_to_do(client, made, cursor: str) -> None:
     answer = client.get(f"/api/matches?cursor={cursor}")
-    assert answer.status_code == 400 and answer.mimetype == "application/problem+json"
+    # Well-formed, but not a cursor this server gave out: 422, not 400 (malformed).
+    assert answer.status_code == 422 and answer.mimetype == "application/problem+json"
     assert "not a cursor this archive gave out" in answer.get_json()["detail"]
     page = client.get(f"/matches?cursor={cursor}")
-    assert page.status_code == 400 and b"start again without a cursor" in page.data
+    assert page.status_code == 422 and b"start again without a cursor" in page.data
 
 
 @pytest.mark.parametrize(("query", "message"), [
     ("?game=chess", "no game called 'chess'"),
     ("?status=paused", "status must be one of live, finished, aborted"),
-    ("?result=loss", "result=loss needs a player"),
     ("?result=won", "result must be one of win, loss, draw"),
-    ("?status=live&result=draw", "live matches have no result"),
     ("?limit=0", "limit must be from 1 to 100"),
     ("?limit=many", "limit must be a whole number"),
     ("?limit=%C2%B2", "limit must be a whole number"),
@@ -147,6 +146,16 @@ def test_bad_cursors_are_400s_that_say_what_to_do(client, made, cursor: str) -> 
 def test_bad_filters_are_400s(client, made, query: str, message: str) -> None:
     answer = client.get(f"/api/matches{query}")
     assert answer.status_code == 400 and message in answer.get_json()["detail"]
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ("?result=loss", "result=loss needs a player"),
+    ("?status=live&result=draw", "live matches have no result"),
+])
+def test_filters_that_mean_nothing_together_are_422s(client, made, query: str,
+                                                      message: str) -> None:
+    answer = client.get(f"/api/matches{query}")
+    assert answer.status_code == 422 and message in answer.get_json()["detail"]
 
 
 def test_a_player_page_shows_the_public_record_and_nothing_private(client, made) -> None:

@@ -1,0 +1,428 @@
+"""The JSON API described in OpenAPI 3.1: served at `/api/openapi.json` and browsable at
+`/api/docs` (drawn by the server from the same document, with no third-party assets).
+
+The description is data built here, next to nothing else, so that client generators, API
+explorers and property-based testers (schemathesis) read what the server really does.
+`tests/web/site/test_openapi.py` holds it to the app: every JSON route is described and every
+described operation is routed; CI runs schemathesis against a live server with it.
+
+Schemas name the fields a client may rely on; objects stay open (`additionalProperties` is
+allowed) so that adding a field is never a breaking change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template
+
+from pbem.core.lobby.challenges import MAX_OPPONENTS
+from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.games import REGISTRY
+
+bp = Blueprint("openapi", __name__)
+
+JSON = "application/json"
+PROBLEM = "application/problem+json"
+
+# --- building blocks -------------------------------------------------------------------------
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _object(required: tuple[str, ...] = (), **properties: Any) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+STRING: dict[str, Any] = {"type": "string"}
+INTEGER: dict[str, Any] = {"type": "integer"}
+BOOLEAN: dict[str, Any] = {"type": "boolean"}
+TIME: dict[str, Any] = {"type": "string", "description": "UTC, ISO 8601, ending in Z"}
+ANY_OBJECT: dict[str, Any] = {"type": "object"}
+GAME: dict[str, Any] = {"type": "string", "enum": sorted(REGISTRY),
+                        "description": "a game's slug (GET /games lists them)"}
+ON_TIMEOUT: dict[str, Any] = {"type": "string", "enum": list(TimeoutPolicy.ALL)}
+# A time control: a bank per move ("3d"), or Fischer: bank + increment / cap ("7d+1d/14d");
+# units d, h, m, s; no span over a year (a longer one is refused with 422).
+CLOCK: dict[str, Any] = {
+    "type": "string", "examples": ["3d", "7d+1d/14d"],
+    "pattern": (r"^\s*[0-9]{1,9}\s*[dhms]\s*"
+                r"(\+\s*[0-9]{1,9}\s*[dhms]\s*/\s*[0-9]{1,9}\s*[dhms]\s*)?$")}
+# Options are each game's own (GET /games/<slug> describes them); a name or value the game
+# does not take is refused with 422.
+OPTIONS: dict[str, Any] = {"type": "object",
+                           "additionalProperties": {"type": ["string", "boolean", "integer"]}}
+
+
+def _answer(description: str, schema: dict[str, Any], status: str = "200") -> dict[str, Any]:
+    return {status: {"description": description, "content": {JSON: {"schema": schema}}}}
+
+
+def _problems(*statuses: int) -> dict[str, Any]:
+    words = {400: "The request is malformed; `detail` says how.",
+             401: "No valid Bearer token.",
+             403: "Not yours, or not allowed for this token.",
+             404: "No such match, seat link, challenge or seek.",
+             409: "Not allowed now (stale, repeated, or the match moved on); `detail` says why.",
+             413: "The body is too large.",
+             415: "The body's content type is not accepted.",
+             422: "The rules refuse this move; `detail` quotes them.",
+             429: "Too many requests; see `Retry-After`.",
+             503: "The database is unavailable; try again after `Retry-After` seconds."}
+    return {str(status): {"description": words[status],
+                          "content": {PROBLEM: {"schema": _ref("Problem")}}}
+            for status in statuses}
+
+
+def _operation(summary: str, responses: dict[str, Any], *, tag: str,
+               body: dict[str, Any] | None = None, bearer: bool = False,
+               parameters: list[dict[str, Any]] | None = None,
+               operation_id: str) -> dict[str, Any]:
+    operation: dict[str, Any] = {"summary": summary, "tags": [tag],
+                                 "operationId": operation_id,
+                                 "responses": {**responses, **_problems(503)}}
+    if parameters:
+        operation["parameters"] = parameters
+    if body is not None:
+        operation["requestBody"] = {"required": True, "content": {JSON: {"schema": body}}}
+    if bearer:
+        operation["security"] = [{"bearer": []}]
+        operation["responses"].update(_problems(401))
+    return operation
+
+
+def _path_parameter(name: str, description: str, integer: bool = False) -> dict[str, Any]:
+    schema = {"type": "integer", "minimum": 1, "maximum": 2**31 - 1} if integer else STRING
+    return {"name": name, "in": "path", "required": True, "description": description,
+            "schema": schema}
+
+
+def _query_parameter(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "description": description,
+            "schema": schema}
+
+
+TOKEN = _path_parameter("token", "The seat's private link token (from its mail or /api/me).")
+MATCH_ID = _path_parameter("match_id", "The match's number.", integer=True)
+CHALLENGE_ID = _path_parameter("challenge_id", "The challenge's number.", integer=True)
+SEEK_ID = _path_parameter("seek_id", "The seek's number.", integer=True)
+# Move numbers: at most nine digits (a longer number is malformed, 400); one the match has not
+# reached is 422.
+# An empty value is the same as none (forms send one).
+MOVE_NUMBER: dict[str, Any] = {"anyOf": [
+    {"type": "integer", "minimum": 0, "maximum": 999_999_999},
+    {"type": "string", "maxLength": 0}]}
+PLY = _query_parameter("ply", "Show the position after this move (0 is the start).",
+                       MOVE_NUMBER)
+MOVES = _query_parameter("moves", "The page of the move list that ends at this move.",
+                         MOVE_NUMBER)
+
+# --- schemas ---------------------------------------------------------------------------------
+
+DEADLINE = _nullable(_object(("at",), at=TIME, utc=STRING, left=STRING, time_control=STRING))
+
+SCHEMAS: dict[str, Any] = {
+    "Problem": _object(("title", "status", "detail"), type=STRING, title=STRING,
+                       status=INTEGER, detail=STRING),
+    "Player": _object(("seat", "name"), seat=INTEGER, label=STRING, name=STRING,
+                      undeliverable=BOOLEAN,
+                      email={"type": "string", "description": "only your own seat's"}),
+    "Result": _nullable(_object(
+        ("winners",), headline=STRING, reason=STRING,
+        winners={"type": "array", "items": INTEGER},
+        scores={"type": "array", "items": _object(seat=INTEGER, name=STRING,
+                                                  score={"type": "number"})})),
+    "Move": _object(("ply", "seat", "text"), ply=INTEGER, seat=INTEGER, by=STRING,
+                    text=STRING, events={"type": "array", "items": STRING}, at=TIME,
+                    autoplayed=_nullable(STRING)),
+    "MovesPage": _object(("first", "last", "total"), first=INTEGER, last=INTEGER,
+                         total=INTEGER, earlier=_nullable(INTEGER), later=_nullable(INTEGER)),
+    "Clock": _object(("seat",), seat=INTEGER, label=STRING, deadline=DEADLINE,
+                     allowance=STRING),
+    "MatchRecord": _object(
+        ("match", "game", "status", "ply", "to_move", "players", "view", "moves"),
+        match=INTEGER, game=STRING, title=STRING,
+        status={"type": "string", "enum": ["active", "finished", "aborted"]},
+        ply=INTEGER, to_move={"type": "array", "items": INTEGER},
+        players={"type": "array", "items": _ref("Player")}, result=_ref("Result"),
+        created_at=TIME, time_control=STRING, on_timeout=STRING,
+        rulings={"type": "array", "items": ANY_OBJECT},
+        view={"type": "object", "description": "the position as this reader may see it; "
+                                               "its shape is the game's"},
+        board_text=STRING, moves={"type": "array", "items": _ref("Move")},
+        moves_page=_ref("MovesPage"), clocks={"type": "array", "items": _ref("Clock")},
+        shown_ply=INTEGER, shown_to_move={"type": "array", "items": STRING}),
+    "SeatRecord": {"allOf": [_ref("MatchRecord"), _object(
+        ("seat", "your_turn", "legal_moves", "can"),
+        seat=INTEGER, seat_label=STRING, your_turn=BOOLEAN,
+        legal_moves={"type": "array", "items": STRING}, deadline=DEADLINE,
+        timezone=_nullable(STRING), submit_without_confirm=BOOLEAN, vacation=ANY_OBJECT,
+        draw_offer=_nullable(_object(("by",), by=INTEGER, label=STRING,
+                                     accepted_by={"type": "array", "items": INTEGER},
+                                     at=TIME)),
+        out_of_time={"type": "array", "items": INTEGER},
+        can={"type": "array", "items": {"type": "string", "enum": [
+            "move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort",
+            "claim-victory"]}},
+        applied=_object(("move",), move=STRING, events={"type": "array", "items": STRING}),
+        done=STRING)]},
+    "MoveRequest": {**_object(("move", "ply"), move={"type": "string", "minLength": 1,
+                                                      "maxLength": 200, "pattern": r"\S",
+                                                      "examples": ["e2-e3"]},
+                              ply={"type": "integer", "minimum": 0},
+                              offer_draw=BOOLEAN),
+                    "additionalProperties": False},
+    "ArchiveRow": _object(("id", "game", "status", "players"), id=INTEGER, game=STRING,
+                          title=STRING, status=STRING,
+                          players={"type": "array", "items": _object(
+                              ("seat", "name"), seat=INTEGER, name=STRING,
+                              public_page=BOOLEAN, outcome=_nullable(STRING))},
+                          result=_nullable(ANY_OBJECT), moves=INTEGER, created_at=TIME,
+                          last_activity=TIME, url=STRING, record=STRING),
+    "ArchivePage": _object(("matches", "next"), filters=ANY_OBJECT,
+                           matches={"type": "array", "items": _ref("ArchiveRow")},
+                           next=_nullable(STRING), next_url=_nullable(STRING)),
+    "Challenge": _object(("id", "status"), id=INTEGER, status=STRING, game=STRING,
+                         title=STRING, options=ANY_OBJECT, clock=STRING, clock_text=STRING,
+                         on_timeout=STRING, seat_order=STRING, challenger=STRING,
+                         opponents={"type": "array", "items": _object(
+                             ("name", "status"), name=STRING, status=STRING, email=STRING)},
+                         created_at=TIME, expires_at=TIME, expires_text=STRING,
+                         rematch_of=_nullable(INTEGER),
+                         match=_nullable({"anyOf": [INTEGER, _object(
+                             ("id",), id=INTEGER, link=_nullable(STRING))]}),
+                         your_answer=_nullable(STRING)),
+    "ChallengeRequest": {**_object(
+        ("game", "opponents"), game=GAME,
+        opponents={"type": "array", "items": {"type": "string", "format": "email"},
+                   "minItems": 1, "maxItems": MAX_OPPONENTS, "uniqueItems": True},
+        options=OPTIONS, clock=CLOCK, on_timeout=ON_TIMEOUT,
+        seat_order={"type": "string", "enum": ["random", "as-listed"]}),
+        "additionalProperties": False},
+    "Seek": _object(("id",), id=INTEGER, game=STRING, title=STRING, options=ANY_OBJECT,
+                    clock=STRING, clock_text=STRING, on_timeout=STRING, players=INTEGER,
+                    status=STRING, creator=STRING, joined={"type": "array", "items": STRING},
+                    you_joined=BOOLEAN, yours=BOOLEAN, match=_nullable(INTEGER),
+                    created_at=TIME),
+    "SeekRequest": {**_object(("game", "players"), game=GAME, options=OPTIONS,
+                              clock=CLOCK,
+                              players={"type": "integer", "minimum": 2, "maximum": 4},
+                              on_timeout=ON_TIMEOUT),
+                    "additionalProperties": False},
+    "Me": _object(("email", "matches", "challenges"), email=STRING, name=_nullable(STRING),
+                  matches={"type": "array", "items": _object(
+                      ("id", "game", "link", "token"), id=INTEGER, game=STRING,
+                      status=STRING, your_turn=BOOLEAN, link=STRING, token=STRING,
+                      deadline=_nullable(TIME))},
+                  challenges=_object(received={"type": "array", "items": _ref("Challenge")},
+                                     sent={"type": "array", "items": _ref("Challenge")})),
+    "MailSettings": {**_object(mail_pref={"type": "string",
+                                          "enum": ["each", "turns", "digest", "off"]},
+                               digest_hour={"type": "integer", "minimum": 0, "maximum": 23},
+                               timezone=_nullable(STRING)),
+                     "additionalProperties": False},
+    "MailSettingsAnswer": _object(("mail_pref", "digest_hour"), mail_pref=STRING,
+                                  digest_hour=INTEGER, timezone=_nullable(STRING),
+                                  next_digest_at=_nullable(TIME)),
+    "Ply": _object(("ply", "status", "version"), ply=INTEGER, status=STRING, version=INTEGER),
+    "Record": _object(("format", "version", "match", "game", "players", "moves"),
+                      format={"const": "pbem-record"}, version=INTEGER, match=INTEGER,
+                      game=STRING, title=STRING, rules_version=INTEGER, options=ANY_OBJECT,
+                      seed=_nullable(INTEGER), status=STRING,
+                      players={"type": "array", "items": ANY_OBJECT},
+                      moves={"type": "array", "items": ANY_OBJECT},
+                      result=_nullable(ANY_OBJECT)),
+}
+
+# --- operations ------------------------------------------------------------------------------
+
+_SEAT_ACTIONS = (
+    ("resign", "Resign the match."),
+    ("draw/yes", "Offer a draw, or accept the standing offer."),
+    ("draw/no", "Decline the standing draw offer."),
+    ("abort", "Abort the match (only before it is under way)."),
+    ("claim-victory", "Claim the win when an opponent's time has run out."),
+)
+
+
+def _seat_action(path: str, summary: str) -> dict[str, Any]:
+    return {"post": _operation(
+        summary, {**_answer("The new record, with `done` saying what happened.",
+                            _ref("SeatRecord")), **_problems(404, 409)},
+        tag="Seat", parameters=[TOKEN],
+        operation_id="seat_" + path.replace("/", "_").replace("-", "_"))}
+
+
+def _challenge_action(verb: str, summary: str) -> dict[str, Any]:
+    return {"post": _operation(summary, {**_answer("The challenge as it is now.",
+                                                   _ref("Challenge")),
+                                         **_problems(403, 404, 409)},
+                               tag="Challenges", bearer=True, parameters=[CHALLENGE_ID],
+                               operation_id=f"challenge_{verb}")}
+
+
+PATHS: dict[str, Any] = {
+    "/api/play/{token}": {
+        "get": _operation("A seat's record: the position as the seat sees it, its legal "
+                          "moves, clocks and what it may do now.",
+                          {**_answer("The seat's record.", _ref("SeatRecord")),
+                           **_problems(400, 404, 422)},
+                          tag="Seat", parameters=[TOKEN, MOVES], operation_id="seat_state"),
+        "post": _operation("Make a move. Send the ply you saw: a stale or repeated "
+                           "submission is refused, never applied twice.",
+                           {**_answer("The new record, with `applied`.", _ref("SeatRecord")),
+                            **_problems(400, 404, 409, 422)},
+                           tag="Seat", body=_ref("MoveRequest"), parameters=[TOKEN],
+                           operation_id="seat_move"),
+    },
+    **{f"/api/play/{{token}}/{path}": _seat_action(path, summary)
+       for path, summary in _SEAT_ACTIONS},
+    "/api/matches": {"get": _operation(
+        "The archive, newest first, a keyset page at a time.",
+        {**_answer("A page of matches and the cursor of the next.", _ref("ArchivePage")),
+         **_problems(400, 422)},
+        tag="Archive", operation_id="archive",
+        parameters=[_query_parameter("game", "A game's slug (empty: any).",
+                                     {"type": "string", "enum": ["", *sorted(REGISTRY)]}),
+                    _query_parameter("player", "A player's display name (any case).",
+                                     STRING),
+                    _query_parameter("status", "live, finished or aborted (empty: any).",
+                                     {"type": "string",
+                                      "enum": ["", "live", "finished", "aborted"]}),
+                    _query_parameter("result", "win, loss or draw (with player; empty: any).",
+                                     {"type": "string", "enum": ["", "win", "loss", "draw"]}),
+                    _query_parameter("cursor", "From the previous page's `next`.", STRING),
+                    _query_parameter("limit", "Matches per page (at most 100).",
+                                     {"type": "integer", "minimum": 1, "maximum": 100})])},
+    "/api/matches/{match_id}": {"get": _operation(
+        "A match's public record, as a spectator sees it.",
+        {**_answer("The public record.", _ref("MatchRecord")), **_problems(400, 404, 422)},
+        tag="Archive", parameters=[MATCH_ID, PLY, MOVES], operation_id="match_record")},
+    "/matches/{match_id}/record.json": {"get": _operation(
+        "The downloadable record: enough to replay the match with the rules.",
+        {**_answer("The record.", _ref("Record")), **_problems(404)},
+        tag="Archive", parameters=[MATCH_ID], operation_id="record_json")},
+    "/matches/{match_id}/ply": {"get": _operation(
+        "How far a match has come, for a waiting page: answers 304 to a matching "
+        "If-None-Match.",
+        {**_answer("The match's ply, status and version.", _ref("Ply")),
+         "304": {"description": "Nothing changed since the ETag you sent."},
+         **_problems(404)},
+        tag="Archive", parameters=[MATCH_ID], operation_id="match_ply")},
+    "/api/me": {"get": _operation(
+        "Who am I: my matches with their links, and my challenges.",
+        _answer("The signed-in player.", _ref("Me")), tag="Players", bearer=True,
+        operation_id="me")},
+    "/api/me/settings": {"put": _operation(
+        "Change my mail preferences; fields left out keep their value.",
+        {**_answer("The preferences now.", _ref("MailSettingsAnswer")),
+         **_problems(400, 422)},
+        tag="Players", bearer=True, body=_ref("MailSettings"),
+        operation_id="mail_settings")},
+    "/api/challenges": {"post": _operation(
+        "Challenge players by address; the match starts when all accept.",
+        {**_answer("The new challenge.", _ref("Challenge"), "201"),
+         **_problems(400, 409, 422, 429)},
+        tag="Challenges", bearer=True, body=_ref("ChallengeRequest"),
+        operation_id="create_challenge")},
+    "/api/challenges/{challenge_id}": {"get": _operation(
+        "A challenge I sent or received.",
+        {**_answer("The challenge.", _ref("Challenge")), **_problems(403, 404)},
+        tag="Challenges", bearer=True, parameters=[CHALLENGE_ID],
+        operation_id="show_challenge")},
+    "/api/challenges/{challenge_id}/accept": _challenge_action(
+        "accept", "Accept a challenge I received."),
+    "/api/challenges/{challenge_id}/decline": _challenge_action(
+        "decline", "Decline a challenge I received."),
+    "/api/challenges/{challenge_id}/cancel": _challenge_action(
+        "cancel", "Cancel a challenge I sent."),
+    "/api/matches/{match_id}/rematch": {"post": _operation(
+        "Challenge the same players to the same game again.",
+        {**_answer("The new challenge.", _ref("Challenge"), "201"),
+         **_problems(403, 404, 409, 429)},
+        tag="Challenges", bearer=True, parameters=[MATCH_ID], operation_id="rematch")},
+    "/api/seeks": {
+        "get": _operation("The open seeks.",
+                          _answer("Every open seek.",
+                                  _object(("seeks",), seeks={"type": "array",
+                                                             "items": _ref("Seek")})),
+                          tag="Seeks", bearer=True, operation_id="list_seeks"),
+        "post": _operation("Offer a game anyone signed in may join.",
+                           {**_answer("The new seek.", _ref("Seek"), "201"),
+                            **_problems(400, 409, 422, 429)},
+                           tag="Seeks", bearer=True, body=_ref("SeekRequest"),
+                           operation_id="create_seek"),
+    },
+    "/api/seeks/{seek_id}/join": {"post": _operation(
+        "Take a seat in a seek; the match starts when it is full.",
+        {**_answer("The seek as it is now.", _ref("Seek")), **_problems(404, 409)},
+        tag="Seeks", bearer=True, parameters=[SEEK_ID], operation_id="join_seek")},
+}
+
+
+def _link(operation_id: str, **parameters: str) -> dict[str, Any]:
+    return {"operationId": operation_id, "parameters": parameters}
+
+
+# Where an answer's fields feed the next request (OpenAPI links): clients and schemathesis's
+# stateful phase follow them from a new challenge to its answers, from a seek to joining it,
+# and from /api/me to the seats and matches it lists.
+LINKS: dict[tuple[str, str, str], dict[str, Any]] = {
+    ("/api/challenges", "post", "201"): {
+        name: _link(op, challenge_id="$response.body#/id")
+        for name, op in (("ShowChallenge", "show_challenge"), ("Accept", "challenge_accept"),
+                         ("Decline", "challenge_decline"), ("Cancel", "challenge_cancel"))},
+    ("/api/seeks", "post", "201"): {"Join": _link("join_seek", seek_id="$response.body#/id")},
+    ("/api/me", "get", "200"): {
+        **{name: _link(op, token="$response.body#/matches/0/token")
+           for name, op in (("SeatState", "seat_state"), ("SeatMove", "seat_move"),
+                            ("Resign", "seat_resign"), ("OfferDraw", "seat_draw_yes"),
+                            ("DeclineDraw", "seat_draw_no"), ("Abort", "seat_abort"),
+                            ("ClaimVictory", "seat_claim_victory"))},
+        **{name: _link(op, match_id="$response.body#/matches/0/id")
+           for name, op in (("MatchRecord", "match_record"), ("RecordJson", "record_json"),
+                            ("MatchPly", "match_ply"), ("Rematch", "rematch"))}},
+}
+for (_path, _method, _status), _links in LINKS.items():
+    PATHS[_path][_method]["responses"][_status]["links"] = _links
+
+
+def document(base_url: str) -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "pbem", "version": "1",
+                 "description": "Play by email: a seat plays by its private link token; "
+                                "a player acts with a personal API token (Bearer). Errors "
+                                "are problem+json (RFC 9457)."},
+        "servers": [{"url": base_url}],
+        "tags": [{"name": name} for name in
+                 ("Seat", "Archive", "Players", "Challenges", "Seeks")],
+        "paths": PATHS,
+        "components": {"schemas": SCHEMAS, "securitySchemes": {
+            "bearer": {"type": "http", "scheme": "bearer",
+                       "description": "A personal API token from your settings page."}}},
+    }
+
+
+@bp.get("/api/openapi.json")
+def openapi_json() -> Response:
+    return jsonify(document(current_app.config["PBEM_SETTINGS"].base_url))
+
+
+@bp.get("/api/docs")
+def docs() -> str:
+    described = document(current_app.config["PBEM_SETTINGS"].base_url)
+    return render_template("site/api_docs.html", doc=described)
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
