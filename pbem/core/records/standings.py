@@ -58,10 +58,12 @@ def find_player(name: str) -> Player | None:
     folded = list(Player.select().where(peewee.fn.LOWER(Player.name) == name.lower()).limit(2))
     if len(folded) == 1:
         return folded[0]
+    # Addresses are stored in lower case, so the local part is found in any case too.
+    local = name.lower()
     candidates = Player.select().where(Player.name.is_null(),
-                                       Player.email.startswith(name + "@")).limit(20)
+                                       Player.email.startswith(local + "@")).limit(20)
     # LIKE treats _ and % as wildcards and may ignore case: keep exact local parts only.
-    unnamed = [p for p in candidates if p.email.split("@", 1)[0] == name]
+    unnamed = [p for p in candidates if p.email.split("@", 1)[0] == local]
     return unnamed[0] if len(unnamed) == 1 else None
 
 

@@ -57,7 +57,8 @@ def record_json(match_id: int) -> Response:
 def record_txt(match_id: int) -> Response:
     match = get_match(match_id)
     url = site_url("matches.show", match_id=match.id)
-    return _download(record_text(match_record(match), url), "text/plain; charset=utf-8",
+    # Werkzeug adds "; charset=utf-8" to a text/* mimetype itself (it was written twice).
+    return _download(record_text(match_record(match), url), "text/plain",
                      f"pbem-match-{match.id}.txt", match.is_live)
 
 

@@ -313,3 +313,17 @@ def test_only_a_signed_in_player_can_hide_a_page(app, made) -> None:
     answer = stranger.post("/me/archive", data={"hidden_from_archive": "on"})
     assert answer.status_code in (302, 303, 400)
     assert not Player.select().where(Player.hidden_from_archive).count()
+
+
+def test_a_player_without_a_display_name_is_found_in_any_case(client, made) -> None:
+    """Cy has no display name and goes by the address's local part: `CY` finds her too."""
+    by_api = client.get("/api/matches?player=CY").get_json()
+    assert by_api["matches"] and by_api["matches"] == client.get(
+        "/api/matches?player=cy").get_json()["matches"]
+    page = client.get("/players/CY")
+    assert page.status_code == 301 and page.location.endswith("/players/cy")
+
+
+def test_the_text_record_names_its_charset_once(client, made) -> None:
+    answer = client.get(f"/matches/{made['ann_beats_ben']}/record.txt")
+    assert answer.headers["Content-Type"] == "text/plain; charset=utf-8"
