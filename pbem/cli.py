@@ -8,6 +8,7 @@ command failed (the configuration, the database, the network).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import re
@@ -120,6 +121,7 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.web import create_app
     from pbem.worker import Worker, start_in_background
 
+    settings = served_settings(settings, args.host, args.port)
     _migrate(settings)
     app = create_app(settings)
     scheduler = start_in_background(Worker(settings))
@@ -137,6 +139,16 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         scheduler.shutdown(wait=False)
     return 0
+
+
+def served_settings(settings: Settings, host: str, port: int) -> Settings:
+    """With no base URL configured, links in pages and mails point at where `serve` listens
+    (`--port 5057` wrote every link with port 5000)."""
+    if settings.base_url != Settings.base_url:
+        return settings
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    return dataclasses.replace(settings, base_url=f"http://{shown}:{port}")
 
 
 def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:

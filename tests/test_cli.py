@@ -407,3 +407,16 @@ def test_no_command_line_gives_a_traceback_or_a_duplicate(env, monkeypatch,
         assert err and _rows() == before
         # Retrying a refused command is refused again, and still writes nothing.
         assert _run(argv)[0] == 2 and _rows() == before
+
+
+def test_serve_writes_links_with_the_port_it_listens_on(tmp_path) -> None:
+    """`pbem --dev serve --port 5057` wrote every link with port 5000."""
+    from pbem.cli import served_settings
+    from pbem.config import load_settings
+
+    unset = load_settings({"development": True, "instance_path": str(tmp_path)}, environ={})
+    assert served_settings(unset, "127.0.0.1", 5057).base_url == "http://127.0.0.1:5057"
+    assert served_settings(unset, "0.0.0.0", 8080).base_url == "http://127.0.0.1:8080"
+    configured = load_settings({"development": True, "instance_path": str(tmp_path),
+                                "base_url": "https://games.example.org"}, environ={})
+    assert served_settings(configured, "0.0.0.0", 8080).base_url == "https://games.example.org"
