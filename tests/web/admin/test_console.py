@@ -103,12 +103,16 @@ def test_a_preview_changes_nothing_and_lists_the_mails(settings, client, clock) 
     match, entry = timed_out(settings, clock)
     sign_in(client)
     before = OutboxMessage.select().count()
+    # Typed as a sentence, with its full stop.
     data = form(client, f"/admin/adjudications/{entry.id}", ruling="award",
-                reason="no reply", do="preview")
+                reason="no reply.", do="preview")
     page = client.post(f"/admin/adjudications/{entry.id}", data=data)
     assert page.status_code == 200
     text = page.data.decode()
     assert "Preview (nothing has been done yet)" in text and "finished" in text
+    # The ruling's reason ends its own sentence: the preview never shows "..".
+    preview = text[text.index("Preview (nothing"):text.index("</section>", text.index("Preview"))]
+    assert ".." not in preview and "no reply." in preview
     assert "result to ann" in text and "result to ben" in text
     assert Match.get_by_id(match.id).status == "active"
     assert OutboxMessage.select().count() == before
