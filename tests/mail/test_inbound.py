@@ -129,6 +129,21 @@ def test_board_and_help_answer_without_changing_the_match(mail_settings, command
     assert Match.get_by_id(1).ply == 0
 
 
+def test_a_mail_lists_the_first_moves_and_a_moves_reply_gets_them_all(mail_settings) -> None:
+    """Mimic's first position has 50 legal moves: a turn mail lists 30 and says how to get
+    the rest by mail, and the answer to `moves` lists every one."""
+    start("mimic")
+    turn = as_sent(mail_settings, latest(ALICE))
+    text = turn.get_body(("plain",)).get_content()
+    assert 'and 20 more (reply "moves" for all of them)' in text
+    receipt = handle(reply(turn, "moves"), mail_settings, "pipe", LATER)
+    assert (receipt.action, receipt.answer) == ("command", "moves")
+    answer = as_sent(mail_settings, answers()[-1]).get_body(("plain",)).get_content()
+    listed = answer.split("Your legal moves: ", 1)[1].split("\n", 1)[0]
+    assert len(listed.split(", ")) == 50 and "more" not in listed
+    assert Match.get_by_id(1).ply == 0
+
+
 def test_resign_by_reply_ends_the_match(mail_settings) -> None:
     start()
     receipt = handle(reply(as_sent(mail_settings, latest(ALICE)), "Resign"), mail_settings,

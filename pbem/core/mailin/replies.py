@@ -42,6 +42,7 @@ COMMANDS = {
     "draw": "offer a draw, or accept the one offered",
     "decline": "decline a draw offer",
     "board": "get the position and your legal moves again",
+    "moves": "get every legal move (a mail lists the first 30)",
     "help": "get this help",
 }
 # The lifecycle services the commands call: each takes (match_id, seat, now) and returns a
@@ -194,7 +195,7 @@ def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime) 
 
 def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
                  now: datetime) -> Receipt:
-    if command in ("help", "board"):
+    if command in ("help", "board", "moves"):
         return _at(seat, Action.COMMAND, command,
                    _answer(seat, command, letter, policy, now, reason=""))
     try:  # the lifecycle's change runs in its own transaction, through the door

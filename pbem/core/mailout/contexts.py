@@ -126,8 +126,10 @@ def recipient(message: OutboxMessage, cache: RenderCache) -> Player | None:
 def _turn(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
           seats: list[Seat], params: dict[str, Any]) -> None:
     moves = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
-    context["legal_moves"] = moves[:MAX_LISTED_MOVES]
-    context["more_moves"] = max(0, len(moves) - MAX_LISTED_MOVES)
+    # A mail lists the first few; the answer to a `moves` reply lists them all.
+    listed = len(moves) if params.get("answer") == "moves" else MAX_LISTED_MOVES
+    context["legal_moves"] = moves[:listed]
+    context["more_moves"] = max(0, len(moves) - listed)
 
 
 def _result(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
