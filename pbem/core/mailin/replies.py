@@ -187,7 +187,8 @@ def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime) 
         if type(error) is ConflictError:  # stale or repeated; the core speaks of pages
             kind, reason = "stale", STALE
         answer = _answer(seat, "refused", letter, policy, now, reason=reason)
-        return _at(seat, Action.REFUSED, f"{kind}: {error}", answer)
+        # The record (the admin's inbound page, the dev mailbox) words it as the answer does.
+        return _at(seat, Action.REFUSED, f"{kind}: {reason}", answer)
     answer = _answer(seat, "moved", letter, policy, now, move=result.text,
                      move_events=list(result.events))
     return _at(seat, Action.MOVED, result.text, answer, changed=True)

@@ -67,3 +67,17 @@ def test_the_admin_sees_every_inbound_message(db_url, tmp_path) -> None:
     page = client.get("/admin/inbound").get_data(as_text=True)
     assert "alice@example.org" in page and "<code>take 9</code>" in page
     assert "refused: illegal: you cannot take 9" in page
+
+
+def test_the_dev_mailbox_words_a_stale_reply_as_the_answer_mail_does(db_url, tmp_path) -> None:
+    """A reply to an older mail is refused in mail's words, not the web page's ("since this
+    page was loaded")."""
+    client = _dev_client(db_url, tmp_path)
+    start()
+    first = _turn_mail_id()
+    client.post(f"/dev/mail/{first}/reply", data={"body": "take 1"})
+    done = client.post(f"/dev/mail/{first}/reply", data={"body": "take 1"},
+                       follow_redirects=True)
+    text = done.get_data(as_text=True)
+    assert "Reply handled: refused (stale: it answers an older mail" in text
+    assert "page was loaded" not in text
