@@ -135,6 +135,13 @@ def _result_for(match: Match, seat: int) -> str | None:
     return f"{verdict}: {reason}" if reason else verdict
 
 
+def check_own_seat(match_id: int, seat_number: int, player: Player) -> None:
+    """NotFoundError unless the seat is the player's own (before asking to replace its link)."""
+    if not Seat.select().where(Seat.match == match_id, Seat.seat == seat_number,
+                               Seat.player == player).exists():
+        raise NotFoundError(f"Match {match_id} has no seat {seat_number} of yours.")
+
+
 def reissue_seat_link(secret_key: str, match_id: int, seat_number: int, now: datetime,
                       player: Player | None = None) -> Seat:
     """Revoke a seat's link and email the new one to its player. With `player`, only that

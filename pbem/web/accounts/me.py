@@ -103,8 +103,13 @@ def revoke_token(token_id: int) -> Response:
 
 @bp.post("/seats/<int:match_id>/<int:seat>/reissue")
 @player_required
-def reissue(match_id: int, seat: int) -> Response:
+def reissue(match_id: int, seat: int) -> Response | str:
+    """Replacing a link asks first: the old one stops working at once, in every mail that
+    carries it."""
     settings = current_app.config["PBEM_SETTINGS"]
+    if request.form.get("confirm") != "yes":
+        players.check_own_seat(match_id, seat, _player())
+        return render_template("me/confirm_reissue.html", match_id=match_id, seat=seat)
     players.reissue_seat_link(settings.secret_key, match_id, seat, now(), player=_player())
     flash(f"Your old link to match {match_id} no longer works; the new one is below and on "
           "its way by email.", "ok")

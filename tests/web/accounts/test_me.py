@@ -82,7 +82,11 @@ def test_a_player_replaces_a_lost_link_from_home(app, client, worker, smtp, sett
     # Not Ben's seat: refused, nothing changes.
     assert post_form(client, f"/me/seats/{match_id}/1/reissue", page="/me").status_code == 404
     assert Seat.get(Seat.seat == 1).token_generation == 1
-    done = post_form(client, f"/me/seats/{match_id}/0/reissue", page="/me")
+    # The button asks first: the old link still works until the player says yes.
+    asked = post_form(client, f"/me/seats/{match_id}/0/reissue", page="/me")
+    assert asked.status_code == 200 and b"Replace your link?" in asked.data
+    assert client.get(f"/play/{old}").status_code == 200
+    done = post_form(client, f"/me/seats/{match_id}/0/reissue", page="/me", confirm="yes")
     assert done.status_code == 303
     assert client.get(f"/play/{old}").status_code == 404
     worker.run_once()
