@@ -100,3 +100,20 @@ def test_a_finished_matchs_move_list_speaks_to_every_reader_alike(settings, clie
     assert match.status == "finished"
     page = client.get(f"/matches/{match.id}").data.decode()
     assert "chose to" in page and "You chose" not in page and "You kept" not in page
+
+
+def test_the_first_tab_stop_skips_to_what_the_page_is_for(settings, client) -> None:
+    """Keyboard and screen-reader users get past the site's links at once: to the board on a
+    seat's page, to the content elsewhere."""
+    import re
+
+    created = create_match("mimic", ["ann@example.org", "ben@example.org"], {},
+                           settings.secret_key, START)
+    for path, target, words in ((f"/play/{created.tokens[0]}", "board", "Skip to the board"),
+                                ("/games", "main", "Skip to the content"),
+                                (f"/matches/{created.match.id}", "main", "Skip to the content")):
+        page = client.get(path).get_data(as_text=True)
+        body = page[page.index("<body"):]
+        first = re.search(r"<a [^>]*>[^<]*</a>", body)
+        assert first and f'href="#{target}"' in first.group(0) and words in first.group(0)
+        assert f'id="{target}"' in page
