@@ -117,3 +117,15 @@ def test_the_first_tab_stop_skips_to_what_the_page_is_for(settings, client) -> N
         first = re.search(r"<a [^>]*>[^<]*</a>", body)
         assert first and f'href="#{target}"' in first.group(0) and words in first.group(0)
         assert f'id="{target}"' in page
+
+
+def test_the_frozen_forest_board_has_a_key(settings, client) -> None:
+    """Trees, unvisited squares, Yuki and Mina are told apart in words beside the board."""
+    created = create_match("frozen-forest", ["ann@example.org", "ben@example.org"], {},
+                           settings.secret_key, START)
+    for path in (f"/play/{created.tokens[0]}", f"/matches/{created.match.id}"):
+        page = client.get(path).get_data(as_text=True)
+        key = page[page.index('<ul class="legend"'):]
+        key = key[:key.index("</ul>")]
+        for words in ("Yuki", "Mina", "a tree", "an unvisited square"):
+            assert words in key, (path, words)
