@@ -58,7 +58,7 @@ def update_settings(player: Player, name: str, zone: str, *,
             f"A display name has 2 to {MAX_NAME} letters, digits, spaces, dots, dashes or "
             "apostrophes (and no @: it is shown instead of your address).")
     if zone and (len(zone) > 64 or zone not in available_timezones()):
-        raise InvalidRequestError(f"{zone[:64]!r} is not a time zone name (like Europe/Paris).")
+        raise UnprocessableError(f"{zone[:64]!r} is not a time zone name (like Europe/Paris).")
     taken = f"The name {name!r} is taken; choose another."
     if name and Player.select().where(peewee.fn.LOWER(Player.name) == name.lower(),
                                       Player.id != player.id).exists():

@@ -23,6 +23,7 @@ from werkzeug.wrappers import Response
 from pbem.core.accounts import api_tokens, players, sessions
 from pbem.core.accounts.models import Player, SessionKind
 from pbem.core.lobby import challenges, seeks
+from pbem.core.mailout import links
 from pbem.core.matches.seat_links import token_for
 from pbem.errors import PbemError
 from pbem.web.accounts.auth import (
@@ -47,6 +48,8 @@ def home() -> str:
         row["link"] = url_for("play.show", token=token_for(secret, row["seat"]))
     return render_template(
         "me/home.html", player=player, matches=matches,
+        mail_preferences=url_for("mailprefs.show",
+                                 token=links.preferences_token(secret, player.id)),
         received=[challenges.describe(c, player) for c in challenges.received(player)],
         sent=[challenges.describe(c, player) for c in challenges.sent(player)],
         seeks=[seeks.describe(s, player) for s in seeks.seeks_of(player)])
@@ -68,7 +71,10 @@ def save_settings() -> Response:
             submit_without_confirm=tick_box(request.form, "submit_without_confirm",
                                             SUBMIT_WITHOUT_CONFIRM))
     except PbemError as error:
-        return _settings_page(error=str(error), status=error.status)
+        # Shown again as typed, so a refused time zone is corrected rather than retyped.
+        return _settings_page(error=str(error), status=error.status,
+                              typed={name: request.form.get(name, "")
+                                     for name in ("name", "timezone")})
     flash("Settings saved.", "ok")
     return redirect(url_for("me.settings"), 303)
 
@@ -121,11 +127,17 @@ def _player() -> Player:
 
 
 def _settings_page(error: str | None = None, status: int = 200,
-                   new_token: tuple[str, str] | None = None) -> Response:
+                   new_token: tuple[str, str] | None = None,
+                   typed: dict[str, str] | None = None) -> Response:
     player = _player()
     current = current_session(SessionKind.PLAYER)
+    secret = current_app.config["PBEM_SETTINGS"].secret_key
     response = make_response(render_template(
         "me/settings.html", player=player, error=error, new_token=new_token,
+        typed=typed or {"name": player.name or "", "timezone": player.timezone or ""},
+        # The same signed page every mail links to: preferences and the calendar feed.
+        mail_preferences=url_for("mailprefs.show",
+                                 token=links.preferences_token(secret, player.id)),
         submit_label=SUBMIT_WITHOUT_CONFIRM,
         sessions=sessions.player_sessions(player),
         current_session_id=current.id if current is not None else None,

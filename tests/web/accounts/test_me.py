@@ -45,10 +45,12 @@ def test_settings_name_and_time_zone(app, client, worker, smtp, settings, clock)
     assert b"(Europe/Paris)" in client.get("/me").data
     ben = app.test_client()
     sign_in(ben, BEN, worker, smtp)
-    for name, zone, words in (("queen ann", "", b"is taken"), ("x", "", b"2 to 40"),
-                              ("b@d", "", b"no @"), ("Ben", "Mars/Olympus", b"time zone")):
+    for name, zone, words, status in (("queen ann", "", b"is taken", 400),
+                                      ("x", "", b"2 to 40", 400), ("b@d", "", b"no @", 400),
+                                      # a zone name that names no zone: unprocessable
+                                      ("Ben", "Mars/Olympus", b"time zone", 422)):
         refused = post_form(ben, "/me/settings", name=name, timezone=zone)
-        assert refused.status_code == 400 and words in refused.data
+        assert refused.status_code == status and words in refused.data
     assert Player.get(Player.email == BEN).name is None
 
 
@@ -95,3 +97,22 @@ def test_a_player_replaces_a_lost_link_from_home(app, client, worker, smtp, sett
     assert new in client.get("/me").data.decode()
     page = app.test_client().get(new)
     assert page.status_code == 200 and csrf_from(client.get("/me").data)
+
+
+def test_mail_preferences_and_the_calendar_are_reached_from_home(client, worker, smtp,
+                                                                 settings) -> None:
+    sign_in(client, ANN, worker, smtp)
+    for page in ("/me", "/me/settings"):
+        text = client.get(page).get_data(as_text=True)
+        link = re.search(r'href="(/mail/preferences/[^"]+)"', text)
+        assert link, page
+        shown = client.get(link.group(1)).get_data(as_text=True)
+        assert "calendar" in shown.lower() and "digest" in shown.lower()
+
+
+def test_a_refused_time_zone_is_shown_again_as_typed(client, worker, smtp) -> None:
+    sign_in(client, ANN, worker, smtp)
+    refused = post_form(client, "/me/settings", name="Annie", timezone="Europe/Pariss")
+    assert refused.status_code == 422
+    text = refused.get_data(as_text=True)
+    assert 'value="Europe/Pariss"' in text and 'value="Annie"' in text
