@@ -11,7 +11,15 @@ from pathlib import Path
 from playhouse.migrations import template
 from playhouse.schema_diff import SchemaDiff, diff_models
 
-from pbem.core.accounts.models import Admin, ApiToken, Attempt, Player, Session, SignInLink
+from pbem.core.accounts.models import (
+    Admin,
+    ApiToken,
+    Attempt,
+    FormerName,
+    Player,
+    Session,
+    SignInLink,
+)
 from pbem.core.admin.models import AuditEntry, Heartbeat, JobRun
 from pbem.core.db.base import BaseModel
 from pbem.core.db.connection import database
@@ -24,7 +32,7 @@ from pbem.core.matches.models import Adjudication, DrawOffer, Match, Move, Seat,
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
     AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
-    Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage,
+    Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage, FormerName,
 )
 
 

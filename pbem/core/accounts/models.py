@@ -124,3 +124,12 @@ class ApiToken(BaseModel):
     created_at = peewee.DateTimeField()
     last_used_at = peewee.DateTimeField(null=True)
     player_id: int
+
+
+class FormerName(BaseModel):
+    """A display name the player had before, kept so links to their old page still work (and
+    no one else can take the name over at once: see players.update_settings)."""
+
+    player = peewee.ForeignKeyField(Player, backref="former_names", on_delete="CASCADE")
+    name = peewee.CharField(max_length=40, index=True)
+    until = peewee.DateTimeField()

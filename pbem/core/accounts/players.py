@@ -12,7 +12,7 @@ from zoneinfo import available_timezones
 import peewee
 from email_validator import EmailNotValidError, validate_email
 
-from pbem.core.accounts.models import Player
+from pbem.core.accounts.models import FormerName, Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import accounts as account_mail
 from pbem.core.mailout.models import Suppression
@@ -47,9 +47,10 @@ def normalize_email(text: str) -> str:
 
 
 def update_settings(player: Player, name: str, zone: str, *,
-                    submit_without_confirm: bool) -> None:
+                    submit_without_confirm: bool, now: datetime) -> None:
     """Set the display name, time zone and board confirmation together: all are checked
-    before any is written, so a refused form changes nothing."""
+    before any is written, so a refused form changes nothing. A name given up is kept as a
+    former name, so links to the old player page still find the player."""
     name = " ".join((name or "").split())
     zone = (zone or "").strip()
     if name and (len(name) > MAX_NAME or len(name) < 2 or not _NAME.fullmatch(name)
@@ -65,6 +66,8 @@ def update_settings(player: Player, name: str, zone: str, *,
         raise InvalidRequestError(taken)
     try:
         with write_transaction():
+            if player.name and player.name != (name or None):
+                FormerName.create(player=player.id, name=player.name, until=now)
             Player.update(name=name or None, timezone=zone or None,
                           submit_without_confirm=submit_without_confirm).where(
                 Player.id == player.id).execute()

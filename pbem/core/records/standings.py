@@ -11,7 +11,7 @@ from typing import Any
 
 import peewee
 
-from pbem.core.accounts.models import Player
+from pbem.core.accounts.models import FormerName, Player
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY
@@ -39,10 +39,22 @@ def settle(match_id: int) -> None:
 def public_player(name: str) -> Player:
     """The player others know as `name`, unless they keep their page out of the archive (then,
     as for no such player, a NotFoundError: hiding must not be tellable from absence)."""
-    player = find_player(name)
+    player = find_player(name) or _formerly_named(name)
     if player is None or player.hidden_from_archive:
         raise NotFoundError(f"There is no public page for a player called {name!r}.")
     return player
+
+
+def _formerly_named(name: str) -> Player | None:
+    """The player who last gave up the display name `name` (any case), unless someone has
+    it now: old links to a renamed player's page lead to their page under the new name."""
+    name = name.strip()
+    if not name or len(name) > 40:
+        return None
+    row = (FormerName.select(FormerName, Player).join(Player)
+           .where(peewee.fn.LOWER(FormerName.name) == name.lower())
+           .order_by(FormerName.until.desc(), FormerName.id.desc()).first())
+    return row.player if row is not None else None
 
 
 def find_player(name: str) -> Player | None:

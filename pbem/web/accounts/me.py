@@ -69,7 +69,7 @@ def save_settings() -> Response:
         players.update_settings(
             player, request.form.get("name", ""), request.form.get("timezone", ""),
             submit_without_confirm=tick_box(request.form, "submit_without_confirm",
-                                            SUBMIT_WITHOUT_CONFIRM))
+                                            SUBMIT_WITHOUT_CONFIRM), now=now())
     except PbemError as error:
         # Shown again as typed, so a refused time zone is corrected rather than retyped.
         return _settings_page(error=str(error), status=error.status,

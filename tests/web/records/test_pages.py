@@ -327,3 +327,14 @@ def test_a_player_without_a_display_name_is_found_in_any_case(client, made) -> N
 def test_the_text_record_names_its_charset_once(client, made) -> None:
     answer = client.get(f"/matches/{made['ann_beats_ben']}/record.txt")
     assert answer.headers["Content-Type"] == "text/plain; charset=utf-8"
+
+
+def test_a_renamed_players_old_page_leads_to_the_new_one(client, made, worker, smtp) -> None:
+    """Links to /players/Ann keep working after Ann renames herself (they 404ed)."""
+    sign_in(client, ANN, worker, smtp)
+    renamed = post_form(client, "/me/settings", name="Queen Ann", timezone="")
+    assert renamed.status_code == 303
+    for old in ("Ann", "ann"):
+        moved = client.get(f"/players/{old}")
+        assert moved.status_code == 301 and moved.location.endswith("/players/Queen%20Ann")
+    assert client.get("/players/Queen%20Ann").status_code == 200
