@@ -6,6 +6,7 @@ by `pbem.boards`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 
 import jinja2
@@ -108,9 +109,15 @@ class Environment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
+def utc(moment: datetime | None, form: str = "%Y-%m-%d %H:%M") -> str:
+    """A stored (naive UTC) time, saying so: "2026-11-22 20:00 UTC"; "—" for none."""
+    return "—" if moment is None else f"{moment.strftime(form)} UTC"
+
+
 def register(env: jinja2.Environment) -> jinja2.Environment:
     env.globals.update(options=options, option_values=option_values, move_rows=move_rows)
     env.filters["timeout_words"] = timeout_words
+    env.filters["utc"] = utc
     return boards.install(env)
 
 

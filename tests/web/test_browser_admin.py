@@ -80,6 +80,12 @@ def test_an_admin_rules_a_timeout_from_the_queue_on_a_phone(browser: Browser,  #
     expect(page.get_by_text("Nothing to rule on.")).to_be_visible()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the queue scrolls sideways ({width}px)"
+    # Nor does any table scroll sideways inside the page: on a phone a row is a card.
+    for path in (f"/admin/matches/{match.id}", "/admin/audit", "/admin/matches", "/dev/mail"):
+        page.goto(base + path)
+        wide = page.evaluate("""[...document.querySelectorAll('table')]
+            .filter(t => t.scrollWidth > t.clientWidth + 1).length""")
+        assert wide == 0 and page.evaluate("document.documentElement.scrollWidth") <= 390, path
     with database.connection_context():
         assert Match.get_by_id(match.id).result["winners"] == [1]
         ruled = AuditEntry.get(AuditEntry.action == "ruling:award")

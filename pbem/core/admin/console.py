@@ -43,6 +43,8 @@ class Evidence:
     prior_rulings: list[Adjudication]
     offers: list[dict[str, Any]] = field(default_factory=list)
     replies: list[InboundMessage] = field(default_factory=list)
+    # How the game names each seat ("Blue", "Yuki"): pages say that, never "seat 0".
+    labels: dict[int, str] = field(default_factory=dict)
 
     @property
     def undelivered(self) -> int:
@@ -70,7 +72,19 @@ def evidence(entry: Adjudication, now: datetime) -> Evidence:
                    .order_by(InboundMessage.id))
     return Evidence(entry, match, late, late.player.public_name,
                     late_for(entry.opened_at, now), mails, late.last_seen_at, away, prior,
-                    offers.history(match), replies)
+                    offers.history(match), replies, seat_labels(match))
+
+
+def seat_labels(match: Match) -> dict[int, str]:
+    """Each seat as the game names it; "Player N" (counting from 1) when the stored state
+    cannot be read (a damaged match an admin is looking into)."""
+    seats = range(len(match.seat_rows()))
+    try:
+        rules = rules_for(match)
+        state = rules.load(match.state)
+        return {seat: rules.seat_label(state, seat) for seat in seats}
+    except Exception:  # a game removed, or a dump the rules cannot read
+        return {seat: f"Player {seat + 1}" for seat in seats}
 
 
 def queue(now: datetime) -> list[Evidence]:
@@ -182,7 +196,8 @@ def full_record(match: Match, now: datetime) -> dict[str, Any]:
         rules = rules_for(match)
         state = rules.load(match.state)
     except Exception as error:  # a game removed, or a dump the rules cannot read
-        record.update(error=str(error) or type(error).__name__, moves=[], views=[])
+        record.update(error=str(error) or type(error).__name__, moves=[], views=[],
+                      labels=seat_labels(match))
         return record
     labels = {seat.seat: rules.seat_label(state, seat.seat) for seat in seats}
     record["labels"] = labels

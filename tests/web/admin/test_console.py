@@ -339,3 +339,16 @@ def test_an_admin_clears_an_undeliverable_mark_once(settings, client, clock) -> 
     assert Player.get_by_id(ann.id).undeliverable_at is None
     assert AuditEntry.select().where(
         AuditEntry.action == "player-clear-undeliverable").count() == 1
+
+
+def test_the_console_names_seats_as_the_game_does_and_every_time_its_zone(settings, client,
+                                                                          clock) -> None:
+    """No bare "seat 0" for a person to decode, and no time without its zone."""
+    match, entry = timed_out(settings, clock)
+    sign_in(client)
+    for path in ("/admin", f"/admin/adjudications/{entry.id}", f"/admin/matches/{match.id}",
+                 "/admin/matches", "/admin/audit", "/admin/players/1"):
+        text = client.get(path).get_data(as_text=True)
+        assert not re.search(r"\bseat [0-9]", text, re.I), path
+        for moment in re.findall(r"\b20\d\d-\d\d-\d\d \d\d:\d\d(?::\d\d)?.{0,4}", text):
+            assert moment.endswith(" UTC"), (path, moment)
