@@ -26,7 +26,7 @@ from pbem.core.lobby import challenges
 from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.lobby.models import Challenge, Invite
 from pbem.core.matches.deadlines import TimeoutPolicy
-from pbem.errors import InvalidRequestError, PbemError
+from pbem.errors import PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
 from pbem.web.accounts.auth import current_player, player_required, sign_in, signed_in_player
@@ -50,7 +50,7 @@ def create() -> Response | tuple[str, int]:
         request_ = ChallengeRequest(
             game=form.get("game", ""),
             opponents=[a for a in re.split(r"[\s,;]+", form.get("opponents", "")) if a],
-            options=parse_options(form.get("options", "")),
+            options=options_from_form(form, form.get("game", "")),
             clock=(form.get("clock") or "").strip() or _settings().default_time_control,
             on_timeout=form.get("on_timeout") or _settings().default_on_timeout,
             seat_order=form.get("seat_order") or "random")
@@ -144,16 +144,21 @@ def never_confirm(token: str) -> Response:
     return redirect(url_for("challenges.never", token=token), 303)
 
 
-def parse_options(text: str) -> dict[str, Any]:
-    """`name=value` pairs, one per line or separated by commas."""
+def options_from_form(form: Any, game: str) -> dict[str, Any]:
+    """The chosen game's options from its form controls (`option.<slug>.<name>`; see
+    templates/games/_option_controls.html). A check box left unticked is off; an empty box
+    keeps the default. The values are checked by the game's own options when the match is
+    made, so a bad one is refused with that option's message."""
+    rules = REGISTRY.get(game)
+    if rules is None:
+        return {}  # the service refuses the unknown game, naming the known ones
     options: dict[str, Any] = {}
-    for part in re.split(r"[\n,;]+", text or ""):
-        if not part.strip():
-            continue
-        name, sep, value = part.partition("=")
-        if not sep or not name.strip():
-            raise InvalidRequestError(f"Write options as name=value, not {part.strip()!r}.")
-        options[name.strip()] = value.strip()
+    for option in rules.options:
+        field = f"option.{game}.{option.name}"
+        if isinstance(option.default, bool):
+            options[option.name] = form.get(field) == "on"
+        elif (form.get(field) or "").strip():
+            options[option.name] = form.get(field).strip()
     return options
 
 

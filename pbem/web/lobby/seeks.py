@@ -20,7 +20,7 @@ from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
 from pbem.web.accounts.auth import current_player, player_required, signed_in_player
-from pbem.web.lobby.challenges import parse_options
+from pbem.web.lobby.challenges import options_from_form
 from pbem.web.site.clock import now
 
 bp = Blueprint("seeks", __name__, url_prefix="/seeks")
@@ -41,7 +41,7 @@ def create() -> Response | tuple[str, int]:
         if not count.isdigit() or len(count) > 2:
             raise InvalidRequestError("The number of players is a whole number, like 2.")
         seeks.create_seek(settings, _player(), form.get("game", ""),
-                          parse_options(form.get("options", "")),
+                          options_from_form(form, form.get("game", "")),
                           (form.get("clock") or "").strip() or settings.default_time_control,
                           int(count), now(),
                           on_timeout=form.get("on_timeout") or settings.default_on_timeout)

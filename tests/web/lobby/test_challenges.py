@@ -30,7 +30,7 @@ def test_a_challenge_accepted_by_the_emailed_link_starts_the_match(app, client, 
     # The timeout policies are offered in words; the form posts their ids.
     form = client.get("/challenges/new").data.decode()
     assert '<option value="autoplay"' in form and ">the server moves for the late player<" in form
-    sent = challenge(client, BEN, options="pile=5", clock="2d", seat_order="as-listed",
+    sent = challenge(client, BEN, **{"option.nim.pile": "5"}, clock="2d", seat_order="as-listed",
                      on_timeout="forfeit")
     assert sent.status_code == 303
     worker.run_once()
@@ -155,7 +155,7 @@ def test_a_signed_in_invitee_answers_from_the_home_page(app, client, worker, smt
 def test_a_rematch_from_the_finished_matchs_page_rotates_the_seats(app, client, worker,
                                                                  smtp, clock) -> None:
     sign_in(client, ANN, worker, smtp)
-    challenge(client, BEN, options="pile=1", seat_order="as-listed")
+    challenge(client, BEN, **{"option.nim.pile": "1"}, seat_order="as-listed")
     ben = app.test_client()
     sign_in(ben, BEN, worker, smtp)
     post_form(ben, f"/challenges/{Challenge.get().id}/accept", page="/me")
@@ -206,7 +206,7 @@ def test_bad_challenges_are_refused_with_a_message_and_nothing_sent(client, work
              ({"opponents": ANN}, b"cannot challenge yourself"),
              ({"opponents": f"{BEN} {CY}"}, b"played by 2 players"),
              ({"opponents": BEN, "clock": "soon"}, b"is not a time control"),
-             ({"opponents": BEN, "options": "pile=99"}, b"pile"),
+             ({"opponents": BEN, "option.nim.pile": "99"}, b"pile"),
              ({"opponents": BEN, "game": "chess"}, b"there is no game called"),
              ({"opponents": BEN, "seat_order": "tallest"}, b"seat order")]
     mails = OutboxMessage.select().count()
@@ -238,3 +238,35 @@ def test_limits_on_pending_challenges_and_daily_invitations(db_url, tmp_path, sm
     assert Invite.select().count() == 3
     clock.advance(days=1)
     assert challenge(client, "eve@example.org").status_code == 303
+
+
+def test_the_form_draws_each_games_options_as_controls(client, worker, smtp) -> None:
+    """A check box for on/off, a list for a fixed set, a number box with its bounds, each with
+    the option's help text: nothing is typed as name=value."""
+    sign_in(client, ANN, worker, smtp)
+    for page in ("/challenges/new", "/seeks"):
+        form = client.get(page).get_data(as_text=True)
+        box = re.search(r'<input type="checkbox" id="opt-mimic-mimic_goal_wins"[^>]*>', form)
+        assert box and 'name="option.mimic.mimic_goal_wins"' in box.group(0)
+        assert " checked" in box.group(0)  # on by default, as the game declares
+        assert re.search(r'<select id="opt-frozen-forest-forest_size"[^>]*>.*?'
+                         r'<option value="10" selected>10 \(default\)</option>', form, re.S)
+        assert re.search(r'<input type="number" id="opt-move-in-synch-size"[^>]*min="4" '
+                         r'max="19"', form)
+        assert 'name="options"' not in form  # no free-text box any more
+        assert "Options for Move In Synch" in form
+
+
+def test_options_from_controls_make_the_match_and_bad_ones_get_the_options_message(
+        app, client, worker, smtp) -> None:
+    sign_in(client, ANN, worker, smtp)
+    too_big = challenge(client, BEN, game="move-in-synch",
+                        **{"option.move-in-synch.size": "25"})
+    assert too_big.status_code == 422 and b"option size must be at most 19" in too_big.data
+    # The refused form comes back as it was sent.
+    assert b'name="option.move-in-synch.size" value="25"' in too_big.data
+    # An unticked box is off; other games' fields are ignored.
+    sent = challenge(client, BEN, game="mimic", **{"option.mimic-taking.face_up": "on"})
+    assert sent.status_code == 303
+    made = Challenge.select().order_by(Challenge.id.desc()).get()
+    assert made.options == {"mimic_goal_wins": False}

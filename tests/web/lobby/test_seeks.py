@@ -15,7 +15,7 @@ def test_post_list_and_join_a_seek(app, client, worker, smtp) -> None:
     bad = post_form(client, "/seeks", page="/seeks", game="nim", players="5", clock="3d")
     assert bad.status_code == 422 and b"played by 2 players" in bad.data
     posted = post_form(client, "/seeks", page="/seeks", game="nim", players="2",
-                       options="pile=4", clock="1d")
+                       clock="1d", **{"option.nim.pile": "4"})
     assert posted.status_code == 303
     listing = app.test_client().get("/seeks").data
     assert b"Nim (test game)" in listing and b"1 of 2 seats taken" in listing
@@ -37,7 +37,7 @@ def test_post_list_and_join_a_seek(app, client, worker, smtp) -> None:
 def test_a_seeks_options_read_on_and_off_not_true_and_false(app, client, worker, smtp) -> None:
     sign_in(client, "ann@example.org", worker, smtp)
     posted = post_form(client, "/seeks", page="/seeks", game="mimic-taking", players="3",
-                       options="face_up=yes", clock="3d")
+                       clock="3d", **{"option.mimic-taking.face_up": "on"})
     assert posted.status_code == 303
     listing = app.test_client().get("/seeks").data
     assert b"face_up=on" in listing and b"True" not in listing
