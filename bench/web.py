@@ -14,10 +14,15 @@ ratio to the bare endpoint's rate in the same round: the median and the spread o
 
 Default database: a temporary SQLite file. Pass a PostgreSQL URL to measure that (its pbem
 tables are dropped and recreated); pbem runs on it as given (use `postgresql+pool://`, as in
-production). The bare endpoint is the usual Flask + peewee app, which opens a connection for
-each request and closes it after: with a `+pool` URL it gets the same URL without `+pool`
-(the baseline the targets were set against), and a second bare app on the pooled URL is
-measured as well, each ratio printed against both.
+production).
+
+The baseline (`bare`) keeps its database connection exactly as pbem does: on SQLite one
+connection per thread, never closed between requests; on a `+pool` URL the same pool. A second,
+labelled line (`bare, connection per request`) is the usual Flask + peewee app that opens a
+connection for each request and closes it after, on the URL without `+pool`: the older, more
+flattering baseline, kept only for comparison. Beside each rate is the server's CPU time per
+request (its gunicorn worker's user + system time over the same requests, from /proc), and
+its ratio to the baseline's.
 """
 
 from __future__ import annotations
@@ -49,6 +54,8 @@ from pbem.core.matches.play import submit_move  # noqa: E402
 from pbem.core.schema import drop_everything  # noqa: E402
 from pbem.games import get_rules  # noqa: E402
 
+BASE = "bare"
+OLD_BASE = "bare, connection per request"
 SECRET = secrets.token_urlsafe(32)
 NOW = datetime(2026, 6, 1, 12, 0)
 GAME = "mimic"
@@ -78,9 +85,11 @@ BARE_APP = textwrap.dedent("""
     def _connect():
         db.connect(reuse_if_open=True)
 
+    # BARE_KEEP=1: keep the connection between requests, as pbem does (SQLite: one per
+    # thread; a +pool URL: closing hands it back to the pool, so it is kept either way).
     @app.teardown_request
     def _close(_exc):
-        if not db.is_closed():
+        if os.environ.get("BARE_KEEP") != "1" and not db.is_closed():
             db.close()
 
     @app.route("/row/<int:match_id>", methods=["GET", "POST"])
@@ -106,15 +115,18 @@ def main() -> None:
                "PBEM_BASE_URL": "http://127.0.0.1", "PBEM_INSTANCE_PATH": folder,
                "PYTHONPATH": f"{folder}:{ROOT}"}
         scheme, rest = url.split(":", 1)
-        bare_urls = {"bare": scheme.removesuffix("+pool") + ":" + rest}
-        if scheme.endswith("+pool"):
-            bare_urls["bare pooled"] = url
+        # The baseline keeps its connection as pbem does; the old one opens one per request.
+        bares = {BASE: (url, "1"),
+                 OLD_BASE: (scheme.removesuffix("+pool") + ":" + rest, "0")}
         servers = {"pbem": _serve("pbem.web:create_app()", env)}
-        for name, bare_url in bare_urls.items():
-            servers[name] = _serve("bare_app:app", {**env, "BARE_DATABASE_URL": bare_url})
+        for name, (bare_url, keep) in bares.items():
+            servers[name] = _serve("bare_app:app", {**env, "BARE_DATABASE_URL": bare_url,
+                                                    "BARE_KEEP": keep})
         try:
             ports = {name: port for name, (_, port) in servers.items()}
-            _report(_measure(fixtures, ports, args.rounds, args.requests), scheme, args)
+            workers = {name: _worker_pid(process.pid) for name, (process, _) in servers.items()}
+            _report(*_measure(fixtures, ports, workers, args.rounds, args.requests), scheme,
+                    args)
         finally:
             for process, _ in servers.values():
                 process.terminate()
@@ -176,8 +188,9 @@ def _serve(target: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], i
     raise SystemExit(f"gunicorn did not start for {target}")
 
 
-def _measure(fixtures: dict[str, object], ports: dict[str, int], rounds: int,
-             count: int) -> dict[str, list[float]]:
+def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[str, int],
+             rounds: int, count: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Each endpoint's rate per round, and its server CPU seconds per request per round."""
     pbem = ports["pbem"]
     short_token, _ = fixtures["short"]  # type: ignore[misc]
     long_token, _ = fixtures["long"]  # type: ignore[misc]
@@ -190,6 +203,9 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], rounds: int,
     endpoints: dict[str, Callable[[], None]] = {
         name: functools.partial(_request, port, "GET", f"/row/{fixtures['row']}")
         for name, port in ports.items() if name.startswith("bare")}
+    server_of = {name: name for name in endpoints}
+    server_of |= {"POST move": "pbem", "GET play": "pbem", "GET play@500": "pbem",
+                  "GET api": "pbem"}
     endpoints |= {
         "POST move": post_move,
         "GET play": lambda: _request(pbem, "GET", f"/play/{short_token}"),
@@ -199,13 +215,34 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], rounds: int,
     for call in endpoints.values():  # warm up every code path once
         call()
     rates: dict[str, list[float]] = {name: [] for name in endpoints}
+    cpu: dict[str, list[float]] = {name: [] for name in endpoints}
     for _ in range(rounds):
         for name, call in endpoints.items():
+            worker = workers[server_of[name]]
+            used = _cpu_seconds(worker)
             started = time.perf_counter()
             for _ in range(count - 1):
                 call()
             rates[name].append((count - 1) / (time.perf_counter() - started))
-    return rates
+            cpu[name].append((_cpu_seconds(worker) - used) / (count - 1))
+    return rates, cpu
+
+
+def _worker_pid(master: int) -> int:
+    """gunicorn's (one) worker process: the master's child, where requests are served."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        if children:
+            return int(children[0])
+        time.sleep(0.1)
+    raise SystemExit(f"gunicorn {master} started no worker")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc; clock ticks to seconds)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _request(port: int, method: str, path: str, body: str | None = None,
@@ -220,21 +257,27 @@ def _request(port: int, method: str, path: str, body: str | None = None,
         raise SystemExit(f"{method} {path} answered {response.status}, not {expect}")
 
 
-def _report(rates: dict[str, list[float]], backend: str, args: argparse.Namespace) -> None:
+def _report(rates: dict[str, list[float]], cpu: dict[str, list[float]], backend: str,
+            args: argparse.Namespace) -> None:
     print(f"{backend}: {args.rounds} interleaved rounds of {args.requests} sequential "
           "requests, one gunicorn sync worker per app")
     bases = [name for name in rates if name.startswith("bare")]
     for base in bases:
-        print(f"  {base + ' row read:':27} {statistics.median(rates[base]):7.0f} req/s")
+        print(f"  {base + ' row read:':38} {statistics.median(rates[base]):7.0f} req/s   "
+              f"cpu {statistics.median(cpu[base]) * 1000:.2f} ms/req")
     for name, values in rates.items():
         if name in bases:
             continue
-        against = []
-        for base in bases:
-            ratios = [value / rate for value, rate in zip(values, rates[base], strict=True)]
-            against.append(f"÷ {base} {statistics.median(ratios):.2f} "
-                           f"(spread {min(ratios):.2f} to {max(ratios):.2f})")
-        print(f"  {name:13} {statistics.median(values):7.0f} req/s   " + "   ".join(against))
+        ratios = [value / rate for value, rate in zip(values, rates[BASE], strict=True)]
+        cpu_ratios = [mine / theirs for mine, theirs in zip(cpu[name], cpu[BASE], strict=True)
+                      if theirs > 0]
+        old = [value / rate for value, rate in zip(values, rates[OLD_BASE], strict=True)]
+        print(f"  {name:13} {statistics.median(values):7.0f} req/s   "
+              f"÷ {BASE} {statistics.median(ratios):.2f} "
+              f"(spread {min(ratios):.2f} to {max(ratios):.2f})   "
+              f"cpu {statistics.median(cpu[name]) * 1000:.2f} ms/req "
+              f"({statistics.median(cpu_ratios) if cpu_ratios else float('nan'):.1f}x bare)   "
+              f"[÷ {OLD_BASE} {statistics.median(old):.2f}]")
     deep = [long / short for long, short in
             zip(rates["GET play"], rates["GET play@500"], strict=True)]
     print(f"  play page at ply 500 ÷ at ply 10 (time): {statistics.median(deep):.2f} "
