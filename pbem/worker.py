@@ -25,7 +25,7 @@ from pbem.config import Settings
 from pbem.core.accounts.sessions import SessionPolicy
 from pbem.core.admin.digest import DigestReport, send_if_due
 from pbem.core.admin.operations import record_run
-from pbem.core.db.connection import UNAVAILABLE, database, unavailable_reason
+from pbem.core.db.connection import UNAVAILABLE, database, reclaim_space, unavailable_reason
 from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
@@ -119,12 +119,17 @@ class Worker:
                      report.digests, report.pruned)
         return report
 
+    def compact_storage(self) -> int:
+        """Give the database's free pages back (SQLite), so the file does not keep what
+        finished matches, pruned sessions and old mail no longer use."""
+        return _guarded("storage", 0, reclaim_space)
+
     def run_once(self) -> dict[str, object]:
         inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
         return {"deadlines": self.sweep_deadlines(), "accounts": self.housekeeping(), **inbox,
                 "digests": self.queue_digests(),
                 "admin_digest": self.mail_admins(),
-                "outbox": self.send_outbox()}
+                "outbox": self.send_outbox(), "storage": self.compact_storage()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
         every = self.settings.deadline_interval_seconds
@@ -134,6 +139,7 @@ class Worker:
             (self.mail_admins, "admin-digest", 600, 3600),
             (self.housekeeping, "accounts", every, 300),
             (self.queue_digests, "digests", every, 300),
+            (self.compact_storage, "storage", 3600, 3600),
         ]
         if self.settings.imap_host:
             jobs.append((self.read_inbox, "inbox", self.settings.imap_interval_seconds, 300))

@@ -23,7 +23,7 @@ from pbem.config import Settings
 from pbem.core.db.connection import database, write_transaction
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout.contexts import RenderCache
-from pbem.core.mailout.models import MessageStatus, OutboxMessage
+from pbem.core.mailout.models import RETAINED, UNSENT, MessageStatus, OutboxMessage
 from pbem.core.mailout.preferences import mark_undeliverable
 from pbem.mail.compose import Composer
 from pbem.mail.senders import DeliveryError, Sender, open_session
@@ -97,9 +97,8 @@ def prune_sent(now: datetime, retention: timedelta) -> int:
     """Drop what renders a sent message (its params) once the retention period is over; the
     record (recipient, subject, kind, Message-ID, status, times) stays."""
     return (OutboxMessage.update(params=None)
-            .where(OutboxMessage.status == MessageStatus.SENT,
-                   OutboxMessage.sent_at < now - retention,
-                   OutboxMessage.params.is_null(False)).execute())
+            .where(RETAINED, OutboxMessage.status == MessageStatus.SENT,
+                   OutboxMessage.sent_at < now - retention).execute())
 
 
 def _compose(composer: Composer, message: OutboxMessage, now: datetime,
@@ -121,7 +120,7 @@ def _due(now: datetime) -> peewee.Expression:
         OutboxMessage.next_attempt_at <= now)
     abandoned = (OutboxMessage.status == MessageStatus.SENDING) & (
         OutboxMessage.claimed_until < now)
-    return pending | abandoned
+    return UNSENT & (pending | abandoned)
 
 
 def _claim(message_id: int, now: datetime) -> OutboxMessage | None:

@@ -14,7 +14,7 @@ import peewee
 from pbem.core.admin.models import Heartbeat, JobRun
 from pbem.core.db.connection import UNAVAILABLE, database, unavailable_reason
 from pbem.core.mailin.models import InboundMessage
-from pbem.core.mailout.models import MessageStatus, OutboxMessage
+from pbem.core.mailout.models import UNSENT, MessageStatus, OutboxMessage
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match
 
 
@@ -97,7 +97,7 @@ def metric_values(now: datetime) -> list[Sample]:
     samples.append(Sample("pbem_queue_oldest_age_seconds",
                           "Age of the oldest open queue entry (0 when empty)",
                           _age(now, oldest)))
-    backlog = OutboxMessage.select().where(OutboxMessage.status.in_(
+    backlog = OutboxMessage.select().where(UNSENT, OutboxMessage.status.in_(
         [MessageStatus.PENDING, MessageStatus.SENDING]))
     samples.append(Sample("pbem_outbox_backlog", "Emails waiting to be sent", backlog.count()))
     samples.append(Sample("pbem_outbox_retrying", "Emails waiting after a failed attempt",
@@ -107,7 +107,7 @@ def metric_values(now: datetime) -> list[Sample]:
                                .scalar())))
     samples.append(Sample("pbem_outbox_failed", "Emails that failed for good",
                           OutboxMessage.select().where(
-                              OutboxMessage.status == MessageStatus.FAILED).count()))
+                              UNSENT, OutboxMessage.status == MessageStatus.FAILED).count()))
     beat = Heartbeat.get_or_none(Heartbeat.name == "worker")
     samples.append(Sample("pbem_worker_heartbeat_age_seconds",
                           "Seconds since the worker's last deadline sweep (-1: never)",

@@ -32,6 +32,11 @@ UNAVAILABLE = (peewee.OperationalError, peewee.InterfaceError)
 CONNECT_TIMEOUT_SECONDS = 10
 
 SQLITE_PRAGMAS = {
+    # Pages freed by deleted rows (a finished match's thinned positions, pruned sessions, mail
+    # past retention) are kept in the file's free list, to be given back by `reclaim_space`
+    # (the worker's storage job) rather than left in the file for good. It takes effect when
+    # the first table is made; `pbem init` converts an older file once (a VACUUM).
+    "auto_vacuum": "incremental",
     "journal_mode": "wal",
     "foreign_keys": 1,
     "synchronous": "normal",
@@ -178,3 +183,35 @@ def write_transaction() -> Any:
     if is_sqlite():
         return database.obj.atomic(lock_type="IMMEDIATE")
     return database.atomic()
+
+
+# SQLite's auto_vacuum setting for incremental (PRAGMA auto_vacuum returns 0, 1 or 2).
+_INCREMENTAL = 2
+
+
+def use_incremental_vacuum() -> bool:
+    """Make an SQLite file made before incremental auto-vacuum use it (one VACUUM, outside any
+    transaction; `pbem init` calls this after migrating). True when it converted the file."""
+    if not isinstance(database.obj, peewee.SqliteDatabase):
+        return False
+    mode = database.execute_sql("PRAGMA auto_vacuum").fetchone()[0]
+    if mode == _INCREMENTAL:
+        return False
+    database.execute_sql("PRAGMA auto_vacuum = INCREMENTAL")
+    database.execute_sql("VACUUM")
+    return True
+
+
+def reclaim_space() -> int:
+    """Give the database's free pages back to the file system; return how many (SQLite; on
+    PostgreSQL and MariaDB the server's own vacuuming does this, and it returns 0)."""
+    if not isinstance(database.obj, peewee.SqliteDatabase):
+        return 0
+    free = database.execute_sql("PRAGMA freelist_count").fetchone()[0]
+    if free:
+        # The PRAGMA frees one page per step, and Python's execute() steps once: a script
+        # runs it to the end.
+        database.connection().executescript("PRAGMA incremental_vacuum;")
+        # In WAL mode the shrunken pages reach the file at the next checkpoint: make it now.
+        database.execute_sql("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    return int(free)

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 from pbem.core.admin import actions as admin_actions
 from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.mailin.replies import recent as recent_inbound
-from pbem.core.mailout.models import MessageStatus, OutboxMessage
+from pbem.core.mailout.models import UNSENT, MessageStatus, OutboxMessage
 from pbem.core.matches.models import Seat
 from pbem.core.matches.seat_links import token_for
 from pbem.errors import PbemError
@@ -24,10 +24,10 @@ from pbem.web.site.clock import now
 # Private links in a re-rendered mail: an admin sees which kind of link it was, not the link.
 _LINK = re.compile(r"(https?://\S+?/(?:play|mail/preferences|mail/unsubscribe))/\S+")
 FILTERS = {
-    "failed": lambda q: q.where(OutboxMessage.status == MessageStatus.FAILED),
-    "retrying": lambda q: q.where(OutboxMessage.status.in_(
+    "failed": lambda q: q.where(UNSENT, OutboxMessage.status == MessageStatus.FAILED),
+    "retrying": lambda q: q.where(UNSENT, OutboxMessage.status.in_(
         [MessageStatus.PENDING, MessageStatus.SENDING]), OutboxMessage.attempts > 0),
-    "waiting": lambda q: q.where(OutboxMessage.status.in_(
+    "waiting": lambda q: q.where(UNSENT, OutboxMessage.status.in_(
         [MessageStatus.PENDING, MessageStatus.SENDING])),
     "sent": lambda q: q.where(OutboxMessage.status == MessageStatus.SENT),
     "all": lambda q: q,

@@ -17,7 +17,7 @@ from pathlib import Path
 import peewee
 from playhouse.migrations import Runner
 
-from pbem.core.db.connection import database
+from pbem.core.db.connection import database, use_incremental_vacuum
 
 FOLDER = Path(__file__).resolve().parent
 INITIAL = "0001_initial"
@@ -43,7 +43,10 @@ def migrate() -> list[str]:
     with _exclusive():
         steps = runner()
         _adopt_legacy_schema(steps)
-        return steps.up()
+        done = steps.up()
+        # Not a numbered migration: a VACUUM cannot run inside the runner's transaction.
+        use_incremental_vacuum()
+        return done
 
 
 def _adopt_legacy_schema(steps: Runner) -> None:
