@@ -124,6 +124,8 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     settings = served_settings(settings, args.host, args.port)
     _migrate(settings)
     app = create_app(settings)
+    # The development server runs each request on a new thread: its connection ends with it.
+    app.config["PBEM_THREAD_PER_REQUEST"] = True
     scheduler = start_in_background(Worker(settings))
     where = f"http://{args.host}:{args.port}"
     print(f"pbem is serving {where} (database {settings.database_url})")

@@ -96,7 +96,8 @@ def create_app(settings: Settings | None = None,
 
     @app.teardown_request
     def _close(_exc: BaseException | None) -> None:
-        release()
+        # `pbem serve` runs each request on a thread of its own (PBEM_THREAD_PER_REQUEST).
+        release(thread_ends=app.config.get("PBEM_THREAD_PER_REQUEST", False))
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, seeks, mailprefs, health, security,

@@ -152,16 +152,19 @@ def _forget_inherited_connections() -> None:
 os.register_at_fork(after_in_child=_forget_inherited_connections)
 
 
-def release() -> None:
+def release(thread_ends: bool = False) -> None:
     """End a request's or job's use of the database. A pooled connection goes back to its
     pool. A plain SQLite connection stays open for the thread's next request: opening one is
     cheap, but closing the last one to a file checkpoints the whole WAL into it on the spot
-    (most of a small write's cost); SQLite checkpoints on its own as the WAL grows."""
+    (most of a small write's cost); SQLite checkpoints on its own as the WAL grows. With
+    `thread_ends` (a server that runs each request on a thread of its own, as `pbem serve`
+    does), there is no next request on this thread: the connection is closed, not left for
+    the garbage collector to find (dozens stayed open)."""
     if database.obj is None or database.is_closed():
         return
     # Never carry a half-done transaction over to the next request.
     if (is_sqlite() and not isinstance(database.obj, PooledDatabase)
-            and not database.in_transaction()):
+            and not database.in_transaction() and not thread_ends):
         return
     database.close()
 

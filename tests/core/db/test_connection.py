@@ -46,3 +46,39 @@ def test_init_converts_a_file_made_before_incremental_vacuum(tmp_path: Path) -> 
     with database.connection_context():
         migrate()
     assert _pages(path)[0] == 2
+
+
+def test_a_server_with_a_thread_per_request_leaves_no_connection_open(tmp_path: Path) -> None:
+    """`pbem serve` (werkzeug, a new thread per request) left each finished thread's SQLite
+    connection open: dozens of handles after a few thousand requests."""
+    import os
+    import threading
+    import urllib.request
+
+    from werkzeug.serving import make_server
+
+    from pbem.config import load_settings
+    from pbem.web import create_app
+    from tests.conftest import STRONG_KEY, free_port
+
+    path = tmp_path / "serve.sqlite3"
+    url = f"sqlite:///{path}"
+    settings = load_settings({"database_url": url, "secret_key": STRONG_KEY,
+                              "instance_path": str(tmp_path)}, environ={})
+    bind_database(url)
+    with database.connection_context():
+        migrate()
+    app = create_app(settings)
+    app.config["PBEM_THREAD_PER_REQUEST"] = True
+    port = free_port()
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        for _ in range(60):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/matches").read()
+    finally:
+        server.shutdown()
+    opened = [name for name in os.listdir("/proc/self/fd")
+              if os.path.realpath(f"/proc/self/fd/{name}") == str(path)]
+    assert len(opened) <= 1, f"{len(opened)} connections to the file left open"
