@@ -1,13 +1,16 @@
 """Peak memory of one web worker next to a bare Flask + peewee app's, under gunicorn.
 
-    python bench/memory.py [--database-url URL] [--rounds 3]
+    python bench/memory.py [--database-url URL] [--rounds 3] [--requests 10000]
 
 Each round serves pbem and the bare app of `bench/web.py` (one gunicorn sync worker each, as
-the Procfile does), warms pbem's worker up on every kind of page (home, games, a game's rules,
-the archive, a public match page now and at an earlier ply, its board image and records, a
-seat's play page, a move posted, the API's match and seat reads) and the bare app on its one
-endpoint, then reads each worker's peak resident memory (VmHWM in /proc) and prints the ratio.
-The servers are restarted every round, alternating which starts first.
+the Procfile does, the bare app keeping its connection as pbem does). pbem's worker gets
+`--requests` mixed requests, round after round of every kind of page (home, games, a game's
+rules, the archive, a public match page now and at an earlier ply, its board image and
+records, a seat's play page, the API's match and seat reads) with a move posted in each; the
+bare app as many requests to its one endpoint. Then each worker's peak resident memory
+(VmHWM in /proc) is read and the ratio printed, with pbem's resident memory after the first
+round of pages and at the end, so growth under load shows apart from the warm-up. The servers
+are restarted every round, alternating which starts first.
 """
 
 from __future__ import annotations
@@ -30,76 +33,100 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--requests", type=int, default=10_000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
-        fixtures = _build(url, args.rounds + 1)
+        per_round = -(-args.requests // (len(PAGES) + 1))  # a move posted in each round
+        fixtures = _build(url, args.rounds * per_round)
         (Path(folder) / "bare_app.py").write_text(BARE_APP)
         env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": SECRET,
                "PBEM_BASE_URL": "http://127.0.0.1", "PBEM_INSTANCE_PATH": folder,
-               "BARE_DATABASE_URL": url, "PYTHONPATH": f"{folder}:{ROOT}"}
+               "BARE_DATABASE_URL": url, "BARE_KEEP": "1", "PYTHONPATH": f"{folder}:{ROOT}"}
         fresh = iter(fixtures["fresh"])  # type: ignore[call-overload]
-        pbem_peaks, bare_peaks = [], []
+        pbem_peaks, bare_peaks, warmed, ended = [], [], [], []
         for number in range(args.rounds):
             order = ["pbem", "bare"] if number % 2 == 0 else ["bare", "pbem"]
             for name in order:
                 if name == "pbem":
-                    pbem_peaks.append(_peak("pbem.web:create_app()", env,
-                                            lambda port: _warm_pbem(port, fixtures,
-                                                                    next(fresh))))
+                    peak, (after_warmup, at_end) = _peak(
+                        "pbem.web:create_app()", env,
+                        lambda port, worker: _load_pbem(port, worker, fixtures, fresh,
+                                                        per_round))
+                    pbem_peaks.append(peak)
+                    warmed.append(after_warmup)
+                    ended.append(at_end)
                 else:
-                    bare_peaks.append(_peak("bare_app:app", env, lambda port: _warm_bare(
-                        port, fixtures["row"])))
+                    peak, _ = _peak("bare_app:app", env, lambda port, worker: _load_bare(
+                        port, fixtures["row"], args.requests))
+                    bare_peaks.append(peak)
         ratios = [mine / bare for mine, bare in zip(pbem_peaks, bare_peaks, strict=True)]
-        print(f"{url.split(':', 1)[0]}: peak RSS of one gunicorn sync worker after a warm-up "
-              f"of every page kind, {args.rounds} rounds")
+        print(f"{url.split(':', 1)[0]}: peak RSS of one gunicorn sync worker after "
+              f"{args.requests:,} mixed requests, {args.rounds} rounds")
         print(f"  bare app: {statistics.median(bare_peaks) / 1024:6.1f} MiB")
         print(f"  pbem:     {statistics.median(pbem_peaks) / 1024:6.1f} MiB   ÷ bare "
               f"{statistics.median(ratios):.2f} (spread {min(ratios):.2f} to {max(ratios):.2f})")
+        print(f"  pbem's resident memory after one round of every page: "
+              f"{statistics.median(warmed) / 1024:.1f} MiB; after all requests: "
+              f"{statistics.median(ended) / 1024:.1f} MiB")
 
 
-def _peak(target: str, env: dict[str, str], warm) -> int:  # type: ignore[no-untyped-def]
+PAGES = ["/", "/games", "/games/mimic", "/matches", "/matches/{long_id}",
+         "/matches/{long_id}?ply=250", "/matches/{match_id}/board.svg",
+         "/matches/{match_id}/record.json", "/matches/{match_id}/record.txt",
+         "/play/{token}", "/play/{long_token}", "/api/play/{token}",
+         "/api/matches/{match_id}"]
+
+
+def _peak(target: str, env: dict[str, str], load) -> tuple[int, object]:  # type: ignore[no-untyped-def]
     process, port = _serve(target, env)
     try:
-        warm(port)
-        return _worker_peak_kib(process.pid)
+        worker = _worker(process.pid)
+        seen = load(port, worker)
+        return _status_kib(worker, "VmHWM"), seen
     finally:
         process.terminate()
         process.wait()
 
 
-def _warm_pbem(port: int, fixtures: dict[str, object], fresh_token: str) -> None:
+def _load_pbem(port: int, worker: int, fixtures: dict[str, object], fresh,  # type: ignore[no-untyped-def]
+               rounds: int) -> tuple[int, int]:
     token, match_id = fixtures["short"]  # type: ignore[misc]
     long_token, long_id = fixtures["long"]  # type: ignore[misc]
-    pages = ["/", "/games", "/games/mimic", "/matches", f"/matches/{long_id}",
-             f"/matches/{long_id}?ply=250", f"/matches/{match_id}/board.svg",
-             f"/matches/{match_id}/record.json", f"/matches/{match_id}/record.txt",
-             f"/play/{token}", f"/play/{long_token}", f"/api/play/{token}",
-             f"/api/matches/{match_id}"]
-    for _ in range(3):
+    pages = [page.format(token=token, match_id=match_id, long_token=long_token,
+                         long_id=long_id) for page in PAGES]
+    form = urllib.parse.urlencode({"move": fixtures["move"], "ply": 0})
+    after_warmup = 0
+    for number in range(rounds):
         for page in pages:
             _request(port, "GET", page)
-    form = urllib.parse.urlencode({"move": fixtures["move"], "ply": 0})
-    _request(port, "POST", f"/play/{fresh_token}", form, expect=303)
+        _request(port, "POST", f"/play/{next(fresh)}", form, expect=303)
+        if number == 0:
+            after_warmup = _status_kib(worker, "VmRSS")
+    return after_warmup, _status_kib(worker, "VmRSS")
 
 
-def _warm_bare(port: int, row: object) -> None:
-    for _ in range(40):
+def _load_bare(port: int, row: object, count: int) -> None:
+    for _ in range(count):
         _request(port, "GET", f"/row/{row}")
 
 
-def _worker_peak_kib(master: int) -> int:
-    """VmHWM of the gunicorn master's (only) worker process."""
+def _worker(master: int) -> int:
+    """The gunicorn master's (only) worker process."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
         if children:
-            status = Path(f"/proc/{children[0]}/status").read_text()
-            for line in status.splitlines():
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
+            return int(children[0])
         time.sleep(0.1)
     raise SystemExit("gunicorn has no worker process")
+
+
+def _status_kib(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise SystemExit(f"no {field} for process {pid}")
 
 
 if __name__ == "__main__":

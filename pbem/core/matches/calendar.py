@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from icalendar import Alarm, Calendar, Event
-
 from pbem.core.accounts.models import Player
 from pbem.core.matches.clocks import reminder_lead
 from pbem.core.matches.models import Match, MatchStatus, Seat
@@ -17,6 +15,10 @@ EVENT_LENGTH = timedelta(minutes=15)
 
 
 def calendar_for(player: Player, base_url: str, domain: str, now: datetime) -> bytes:
+    # Imported here, not at the top: icalendar is 3 MiB of every web worker's memory, for a
+    # feed that calendar clients fetch now and then (bench/memory.py).
+    from icalendar import Alarm, Calendar, Event
+
     calendar = Calendar()
     calendar.add("prodid", "-//pbem//deadlines//EN")
     calendar.add("version", "2.0")

@@ -4,16 +4,12 @@ scraper sending `Authorization: Bearer <metrics_token>` when that setting is set
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterator
 
 from flask import current_app, make_response, redirect, render_template, request, url_for
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
-from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.registry import Collector
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts.models import AdminRole
-from pbem.core.admin.operations import Sample, metric_values
+from pbem.core.admin.operations import metric_values
 from pbem.web.admin.access import bp, current_staff
 from pbem.web.site.clock import now
 
@@ -28,10 +24,13 @@ def metrics() -> Response | tuple[str, int]:
             return redirect(url_for("admin.login", next=request.path))
         if staff.role != AdminRole.ADMIN:
             return render_template("admin/forbidden.html"), 403
-    registry = CollectorRegistry(auto_describe=False)
-    registry.register(_Snapshot(metric_values(now())))
-    response = make_response(generate_latest(registry))
-    response.headers["Content-Type"] = CONTENT_TYPE_LATEST
+    # Imported here, not at the top: prometheus_client is over a MiB of every web worker's
+    # memory, for a page a scraper reads once a minute (bench/memory.py).
+    from pbem.web.admin.exposition import exposition
+
+    body, content_type = exposition(metric_values(now()))
+    response = make_response(body)
+    response.headers["Content-Type"] = content_type
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -41,22 +40,3 @@ def _bearer_ok() -> bool:
     scheme, _, given = request.headers.get("Authorization", "").partition(" ")
     return bool(token) and scheme.lower() == "bearer" and hmac.compare_digest(
         given.strip().encode(), token.encode())
-
-
-class _Snapshot(Collector):
-    """The values read for this one request, as gauges (the database holds the truth, so
-    every web process reports the same numbers)."""
-
-    def __init__(self, samples: list[Sample]) -> None:
-        self.samples = samples
-
-    def collect(self) -> Iterator[GaugeMetricFamily]:
-        families: dict[str, GaugeMetricFamily] = {}
-        for sample in self.samples:
-            names = [name for name, _ in sample.labels]
-            family = families.get(sample.name)
-            if family is None:
-                family = families[sample.name] = GaugeMetricFamily(sample.name, sample.help,
-                                                                   labels=names)
-            family.add_metric([value for _, value in sample.labels], sample.value)
-        yield from families.values()
