@@ -39,6 +39,11 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
+class StorageReport:
+    freed_pages: int = 0  # SQLite pages given back to the file system
+
+
+@dataclass(frozen=True)
 class MailReport:
     digests: int = 0
     pruned: int = 0  # sent mails whose params were dropped after the retention period
@@ -119,10 +124,10 @@ class Worker:
                      report.digests, report.pruned)
         return report
 
-    def compact_storage(self) -> int:
+    def compact_storage(self) -> StorageReport:
         """Give the database's free pages back (SQLite), so the file does not keep what
         finished matches, pruned sessions and old mail no longer use."""
-        return _guarded("storage", 0, reclaim_space)
+        return _guarded("storage", StorageReport(), lambda: StorageReport(reclaim_space()))
 
     def run_once(self) -> dict[str, object]:
         inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
