@@ -19,7 +19,7 @@ GAMES = (("mimic", 2), ("eximo", 2), ("frozen-forest", 2), ("move-in-synch", 2),
 
 
 def board_part(page: str) -> str:
-    return re.search(r'<div class="board-wrap">(.*?)<details class="text-board"', page,
+    return re.search(r'<div class="board-wrap"[^>]*>(.*?)<details class="text-board"', page,
                      re.S).group(1)
 
 
