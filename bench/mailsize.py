@@ -32,7 +32,7 @@ from pbem.core.matches.changes import apply_change
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match, Move
 from pbem.core.matches.play import submit_move
-from pbem.core.matches.rulings import forfeit
+from pbem.core.matches.rulings import Forfeit
 from pbem.core.schema import drop_everything
 from pbem.games import get_rules
 from pbem.mail.compose import Composer
@@ -78,7 +78,7 @@ def play(game: str, plies: int, settings: object) -> tuple[int, datetime]:
         seat = min(rules.to_move(state))
         now += timedelta(minutes=10)
         if match.ply >= plies:
-            apply_change(match.id, lambda door, late=seat: forfeit(door, late), now)
+            apply_change(match.id, Forfeit(seat=seat), now)
             continue
         move = chooser.choice(list(rules.legal_moves(state, seat)))
         submit_move(match.id, seat, rules.format_move(state, move), match.ply, now)

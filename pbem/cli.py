@@ -190,6 +190,7 @@ MATCH_ACTIONS = {
 def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
     from pbem.core.matches import lifecycle
+    from pbem.core.matches.changes import Channel
 
     services = {"resign": lifecycle.resign, "draw-yes": lifecycle.draw_yes,
                 "draw-no": lifecycle.draw_no, "abort": lifecycle.abort,
@@ -197,7 +198,7 @@ def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
     bind_database(settings.database_url)
     with database.connection_context():
         try:
-            done = services[args.action](args.match, args.seat, utcnow())
+            done = services[args.action](args.match, args.seat, utcnow(), via=Channel.CLI)
         except PbemError as error:
             print(f"pbem: {error}", file=sys.stderr)
             return 2

@@ -27,12 +27,21 @@ from pbem.core.db.migrations import runner
 from pbem.core.lobby.models import Challenge, Invite, Seek, SeekEntry
 from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.models import OutboxMessage, Suppression
-from pbem.core.matches.models import Adjudication, DrawOffer, Match, Move, Seat, Vacation
+from pbem.core.matches.models import (
+    Adjudication,
+    ChangeLog,
+    DrawOffer,
+    Match,
+    Move,
+    Seat,
+    Vacation,
+)
 
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
     AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
     Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage, FormerName,
+    ChangeLog,
 )
 
 

@@ -129,3 +129,17 @@ def test_the_frozen_forest_board_has_a_key(settings, client) -> None:
         key = key[:key.index("</ul>")]
         for words in ("Yuki", "Mina", "a tree", "an unvisited square"):
             assert words in key, (path, words)
+
+
+def test_the_public_page_lists_what_happened_besides_the_moves(settings, client) -> None:
+    from pbem.core.matches import lifecycle
+
+    created = create_match("mimic", ["ann@example.org", "ben@example.org"], {},
+                           settings.secret_key, START)
+    lifecycle.draw_yes(created.match.id, 0, START)
+    lifecycle.resign(created.match.id, 1, START)
+    page = client.get(f"/matches/{created.match.id}").get_data(as_text=True)
+    history = page[page.index("Besides the moves"):]
+    history = history[:history.index("</section>")]
+    assert "Blue · draw offered or accepted" in history and "Red · resigned" in history
+    assert "@" not in history

@@ -7,7 +7,9 @@ Each takes the form's one-time `action_key` (audit.py): a form posted twice acts
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import ClassVar
 
 from pbem.core.admin import audit
 from pbem.core.db.connection import write_transaction
@@ -15,7 +17,7 @@ from pbem.core.db.text import check_text
 from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches import deadlines
-from pbem.core.matches.changes import Locked, apply_change
+from pbem.core.matches.changes import UNLOGGED, Change, Channel, Locked, apply_change
 from pbem.core.matches.models import MatchStatus
 from pbem.core.matches.rulings import MAX_EXTENSION
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
@@ -24,43 +26,15 @@ from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 def pause(match_id: int, actor: str, reason: str, now: datetime,
           action_key: str | None = None) -> None:
     """Hold every clock of the match: no deadline or reminder falls until `resume`."""
-    reason = _reason(reason)
-
-    def change(door: Locked) -> None:
-        audit.check_fresh(action_key)
-        _check_live(door)
-        if door.match.paused_at is not None:
-            raise ConflictError(f"Match {match_id}'s clocks are already paused.")
-        door.write(paused_at=now)
-        for seat in door.seats:
-            if seat.deadline is not None or seat.remind_at is not None:
-                seat.deadline = seat.remind_at = None
-                seat.version += 1
-                seat.save()
-        audit.record(actor, "pause", now, reason, match_id, {}, action_key)
-    apply_change(match_id, change, now)
+    apply_change(match_id, Pause(by=actor, via=Channel.ADMIN, reason=_reason(reason),
+                                 action_key=action_key), now)
 
 
 def resume(match_id: int, actor: str, reason: str, now: datetime,
            action_key: str | None = None) -> None:
     """Start the clocks again; the time they were held is not charged to anyone."""
-    reason = _reason(reason)
-
-    def change(door: Locked) -> None:
-        audit.check_fresh(action_key)
-        _check_live(door)
-        paused_at = door.match.paused_at
-        if paused_at is None:
-            raise ConflictError(f"Match {match_id}'s clocks are not paused.")
-        door.write(paused_at=None)
-        for seat in door.seats:
-            if seat.owes_since is not None:
-                # Move the start of the owed time on by the part of the pause it spent owing.
-                seat.owes_since += now - max(seat.owes_since, paused_at)
-                deadlines.refresh_deadline(seat, now)
-        audit.record(actor, "resume", now, reason, match_id,
-                     {"paused_seconds": int((now - paused_at).total_seconds())}, action_key)
-    apply_change(match_id, change, now)
+    apply_change(match_id, Resume(by=actor, via=Channel.ADMIN, reason=_reason(reason),
+                                  action_key=action_key), now)
 
 
 def extend_seat(match_id: int, seat: int, extension: timedelta, actor: str, reason: str,
@@ -73,38 +47,106 @@ def extend_seat(match_id: int, seat: int, extension: timedelta, actor: str, reas
     if extension > max_extension:
         raise InvalidRequestError(f"An extension is at most {max_extension.days} days "
                                   f"(setting max_extension_days).")
-
-    def change(door: Locked) -> None:
-        audit.check_fresh(action_key)
-        _check_live(door)
-        row = door.seat(seat)
-        if row.owes_since is None:
-            raise ConflictError(f"Seat {seat} owes no move now: there is no clock to extend.")
-        row.allowance_seconds += int(extension.total_seconds())
-        if door.match.paused_at is None:
-            deadlines.refresh_deadline(row, now)
-        else:
-            row.version += 1
-            row.save()
-        door.touch()
-        audit.record(actor, "extend-seat", now, reason, match_id,
-                     {"seat": seat, "extension_seconds": int(extension.total_seconds())},
-                     action_key)
-    apply_change(match_id, change, now)
+    apply_change(match_id, Extension(seat=seat, by=actor, via=Channel.ADMIN, reason=reason,
+                                     extension=extension, action_key=action_key), now)
 
 
 def abort(match_id: int, actor: str, reason: str, now: datetime,
           action_key: str | None = None) -> None:
     """End a live match with no result; every player is told."""
-    reason = _reason(reason)
+    apply_change(match_id, AdminAbort(by=actor, via=Channel.ADMIN, reason=_reason(reason),
+                                      action_key=action_key), now)
 
-    def change(door: Locked) -> None:
-        audit.check_fresh(action_key)
+
+@dataclass(frozen=True, kw_only=True)
+class Pause(Change):
+    kind: ClassVar[str] = "pause"
+    reason: str
+    action_key: str | None = field(default=None, metadata=UNLOGGED)
+
+    def apply(self, door: Locked) -> None:
+        audit.check_fresh(self.action_key)
         _check_live(door)
-        door.write(status=MatchStatus.ABORTED, finished_at=now, to_move=[], paused_at=None)
+        if door.match.paused_at is not None:
+            raise ConflictError(f"Match {door.match.id}'s clocks are already paused.")
+        door.write(paused_at=door.now)
+        for seat in door.seats:
+            if seat.deadline is not None or seat.remind_at is not None:
+                seat.deadline = seat.remind_at = None
+                seat.version += 1
+                seat.save()
+        audit.record(self.by, "pause", door.now, self.reason, door.match.id, {},
+                     self.action_key)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resume(Change):
+    kind: ClassVar[str] = "resume"
+    reason: str
+    action_key: str | None = field(default=None, metadata=UNLOGGED)
+
+    def apply(self, door: Locked) -> None:
+        audit.check_fresh(self.action_key)
+        _check_live(door)
+        paused_at, now = door.match.paused_at, door.now
+        if paused_at is None:
+            raise ConflictError(f"Match {door.match.id}'s clocks are not paused.")
+        door.write(paused_at=None)
+        for seat in door.seats:
+            if seat.owes_since is not None:
+                # Move the start of the owed time on by the part of the pause it spent owing.
+                seat.owes_since += now - max(seat.owes_since, paused_at)
+                deadlines.refresh_deadline(seat, now)
+        paused = int((now - paused_at).total_seconds())
+        door.note(paused_seconds=paused)
+        audit.record(self.by, "resume", now, self.reason, door.match.id,
+                     {"paused_seconds": paused}, self.action_key)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Extension(Change):
+    """An admin gives a seat that owes a move more time."""
+
+    kind: ClassVar[str] = "extension"
+    reason: str
+    extension: timedelta
+    action_key: str | None = field(default=None, metadata=UNLOGGED)
+
+    def apply(self, door: Locked) -> None:
+        audit.check_fresh(self.action_key)
+        _check_live(door)
+        seat = self.seat if self.seat is not None else -1
+        row = door.seat(seat)
+        if row.owes_since is None:
+            raise ConflictError(f"Seat {seat} owes no move now: there is no clock to extend.")
+        row.allowance_seconds += int(self.extension.total_seconds())
+        if door.match.paused_at is None:
+            deadlines.refresh_deadline(row, door.now)
+        else:
+            row.version += 1
+            row.save()
+        door.touch()
+        audit.record(self.by, "extend-seat", door.now, self.reason, door.match.id,
+                     {"seat": seat, "extension_seconds": int(self.extension.total_seconds())},
+                     self.action_key)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdminAbort(Change):
+    """An admin ends a live match with no result."""
+
+    kind: ClassVar[str] = "abort"
+    reason: str
+    action_key: str | None = field(default=None, metadata=UNLOGGED)
+
+    def apply(self, door: Locked) -> None:
+        audit.check_fresh(self.action_key)
+        _check_live(door)
+        door.write(status=MatchStatus.ABORTED, finished_at=door.now, to_move=[],
+                   paused_at=None)
         door.then(lambda: lifecycle_mail.queue_aborted(door, None))
-        audit.record(actor, "abort", now, reason, match_id, {}, action_key)
-    apply_change(match_id, change, now)
+        audit.record(self.by, "abort", door.now, self.reason, door.match.id, {},
+                     self.action_key)
 
 
 def _check_live(door: Locked) -> None:

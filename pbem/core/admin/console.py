@@ -13,7 +13,7 @@ from pbem.core.admin.models import AuditEntry
 from pbem.core.db.connection import database
 from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.models import OutboxMessage
-from pbem.core.matches import offers
+from pbem.core.matches import history, offers
 from pbem.core.matches.clocks import describe_left
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move, Seat, Vacation
@@ -186,6 +186,7 @@ def full_record(match: Match, now: datetime) -> dict[str, Any]:
     """Everything about a match, hidden information included (marked `hidden`)."""
     seats = match.seat_rows()
     record: dict[str, Any] = {"seats": seats, "error": None, "labels": {},
+                              "changes": history.changes_of(match),
                               "offers": offers.history(match),
                               "entries": list(Adjudication.select().where(
                                   Adjudication.match == match).order_by(Adjudication.id)),

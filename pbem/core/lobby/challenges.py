@@ -22,6 +22,7 @@ from pbem.core.accounts.players import is_suppressed, normalize_email
 from pbem.core.accounts.signin import derived_token, token_hash
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.db.connection import locking, write_transaction
+from pbem.core.db.retry import LostRace, retrying
 from pbem.core.lobby.models import Challenge, ChallengeStatus, Invite, InviteStatus
 from pbem.core.lobby.policy import LobbyPolicy
 from pbem.core.mailout import accounts as account_mail
@@ -40,7 +41,6 @@ from pbem.games import get_rules
 
 SEAT_ORDERS = ("random", "as-listed")
 MAX_OPPONENTS = 8
-RETRIES = 8
 T = TypeVar("T")
 
 
@@ -315,18 +315,12 @@ def _start(settings: LobbyPolicy, challenge: Challenge, now: datetime) -> None:
                      version=Challenge.version + 1).where(Challenge.id == challenge.id).execute()
 
 
-class _LostRace(Exception):
-    pass
-
-
 def _retrying(attempt: Callable[[], T]) -> T:
-    for _ in range(RETRIES):
-        try:
-            with write_transaction():
-                return attempt()
-        except _LostRace:
-            continue
-    raise ConflictError("Too many people answered this challenge at once; try again.")
+    """One transaction, run again after a lost race or a deadlock (the project's one retry)."""
+    def once() -> T:
+        with write_transaction():
+            return attempt()
+    return retrying(once, "Too many people answered this challenge at once; try again.")
 
 
 def _current(invite_id: int) -> tuple[Challenge, Invite]:
@@ -350,7 +344,7 @@ def _bump(challenge: Challenge, **changes: Any) -> None:
                .where(Challenge.id == challenge.id, Challenge.version == challenge.version,
                       Challenge.status == ChallengeStatus.PENDING).execute())
     if changed != 1:
-        raise _LostRace
+        raise LostRace
 
 
 def _closed_message(challenge: Challenge) -> str:

@@ -19,6 +19,7 @@ import peewee
 from pbem.core.accounts.models import Player
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.db.connection import write_transaction
+from pbem.core.db.retry import LostRace, retrying
 from pbem.core.lobby.models import Seek, SeekEntry, SeekStatus
 from pbem.core.lobby.policy import LobbyPolicy
 from pbem.core.matches.clocks import TimeControl
@@ -26,8 +27,6 @@ from pbem.core.matches.creation import create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games import get_rules
-
-RETRIES = 8
 
 
 def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapping[str, Any],
@@ -57,13 +56,10 @@ def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapp
 
 def join(settings: LobbyPolicy, seek_id: int, player: Player, now: datetime) -> Seek:
     """Take a seat; the join that fills the seek starts its match."""
-    for _ in range(RETRIES):
-        try:
-            with write_transaction():
-                return _join_once(settings, seek_id, player, now)
-        except _LostRace:
-            continue
-    raise ConflictError("Many players are joining this seek at once; try again.")
+    def once() -> Seek:
+        with write_transaction():
+            return _join_once(settings, seek_id, player, now)
+    return retrying(once, "Many players are joining this seek at once; try again.")
 
 
 def cancel(seek_id: int, player: Player, now: datetime) -> Seek:
@@ -108,10 +104,6 @@ def describe(seek: Seek, viewer: Player | None = None) -> dict[str, Any]:
     }
 
 
-class _LostRace(Exception):
-    pass
-
-
 def _join_once(settings: LobbyPolicy, seek_id: int, player: Player, now: datetime) -> Seek:
     seek = _get(seek_id)
     if seek.status != SeekStatus.OPEN:
@@ -123,7 +115,7 @@ def _join_once(settings: LobbyPolicy, seek_id: int, player: Player, now: datetim
                .where(Seek.id == seek.id, Seek.version == seek.version,
                       Seek.status == SeekStatus.OPEN).execute())
     if changed != 1:
-        raise _LostRace
+        raise LostRace
     try:
         with write_transaction():  # a savepoint: a duplicate row must not end the transaction
             SeekEntry.create(seek=seek, player=player, joined_at=now)

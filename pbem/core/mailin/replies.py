@@ -22,10 +22,12 @@ from typing import Any
 import peewee
 
 from pbem.core.db.connection import database, write_transaction
+from pbem.core.db.retry import retrying
 from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.mailout.notify import outbox_id
 from pbem.core.matches import lifecycle
+from pbem.core.matches.changes import Channel
 from pbem.core.matches.models import Match, Seat
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_for_reply_key
@@ -47,7 +49,7 @@ COMMANDS = {
 }
 # The lifecycle services the commands call: each takes (match_id, seat, now) and returns a
 # sentence for the player.
-LIFECYCLE: dict[str, Callable[[int, int, datetime], Any]] = {
+LIFECYCLE: dict[str, Callable[..., Any]] = {
     "resign": lifecycle.resign, "draw": lifecycle.draw_yes, "decline": lifecycle.draw_no}
 DONE = {"resign": "You resigned the match.",
         "draw": "Your draw offer (or your acceptance of the one offered) is recorded.",
@@ -107,18 +109,19 @@ class Policy:
 
 def receive(letter: Letter, policy: Policy, now: datetime) -> Receipt:
     """Act on one letter exactly once; return what was done. Raises only for database trouble
-    (the caller retries the message later)."""
-    with write_transaction():
-        record = _claim(letter, now)
-        if record is None:
-            return Receipt(Action.DUPLICATE, "this message was already handled")
-        receipt = _decide(letter, policy, now)
-        record.action = receipt.action
-        record.detail = receipt.detail[:2000]
-        record.answer = receipt.answer
-        record.match_id = receipt.match_id
-        record.seat = receipt.seat
-        record.save()
+    (the caller retries the message later).
+
+    Three steps, none inside another's transaction: the message is claimed by its
+    Message-ID's hash (a second delivery finds the claim and does nothing); then what it asks
+    is done, each change through the match door in the door's own transaction (so a lost race
+    or a deadlock is retried there, as for the web); then the outcome is written on the claim.
+    A process that dies between the first and the last leaves the claim saying "received",
+    shown so on the admin's inbound page, and the message is not acted on twice."""
+    record = retrying(lambda: _claim_once(letter, now))
+    if record is None:
+        return Receipt(Action.DUPLICATE, "this message was already handled")
+    receipt = _decide(letter, policy, now)
+    retrying(lambda: _record_outcome(record, receipt))
     if receipt.action in (Action.OVERSIZED, Action.NO_KEY, Action.UNKNOWN_KEY):
         log.warning("inbound mail dropped (%s) from %s to %s: %s", receipt.action,
                     letter.sender, letter.recipient, receipt.detail)
@@ -131,6 +134,21 @@ def receive(letter: Letter, policy: Policy, now: datetime) -> Receipt:
 def recent(limit: int = 200) -> list[InboundMessage]:
     """The latest inbound messages, newest first, for the admin page."""
     return list(InboundMessage.select().order_by(InboundMessage.id.desc()).limit(limit))
+
+
+def _claim_once(letter: Letter, now: datetime) -> InboundMessage | None:
+    with write_transaction():
+        return _claim(letter, now)
+
+
+def _record_outcome(record: InboundMessage, receipt: Receipt) -> None:
+    with write_transaction():
+        record.action = receipt.action
+        record.detail = receipt.detail[:2000]
+        record.answer = receipt.answer
+        record.match_id = receipt.match_id
+        record.seat = receipt.seat
+        record.save()
 
 
 def _claim(letter: Letter, now: datetime) -> InboundMessage | None:
@@ -175,9 +193,8 @@ def _decide(letter: Letter, policy: Policy, now: datetime) -> Receipt:
 
 def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime) -> Receipt:
     expected = _expected_ply(seat, letter.answers_to)
-    try:
-        with database.atomic():  # a savepoint: a refusal leaves the rest of our work intact
-            result = submit_move(seat.match_id, seat.seat, line, expected, now)
+    try:  # the move runs in the door's own transaction
+        result = submit_move(seat.match_id, seat.seat, line, expected, now, via=Channel.MAIL)
     except InvalidMoveError as error:
         answer = _answer(seat, "help", letter, policy, now, reason=str(error))
         return _at(seat, Action.UNREADABLE, str(error), answer)
@@ -200,7 +217,7 @@ def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
         return _at(seat, Action.COMMAND, command,
                    _answer(seat, command, letter, policy, now, reason=""))
     try:  # the lifecycle's change runs in its own transaction, through the door
-        said = LIFECYCLE[command](seat.match_id, seat.seat, now)
+        said = LIFECYCLE[command](seat.match_id, seat.seat, now, via=Channel.MAIL)
     except (RulesError, PbemError) as error:
         answer = _answer(seat, "refused", letter, policy, now, reason=str(error))
         return _at(seat, Action.REFUSED, f"{command}: {error}", answer)

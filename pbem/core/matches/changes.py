@@ -14,45 +14,91 @@ which
 3. settles the seats' clocks from what changed (who moved, who owes a move now, whether the
    match ended) and then runs the mail the change queued, inside the same transaction.
 
-A lost race, a deadlock or a serialization failure is retried here, a bounded number of times
-with jittered back-off; callers never see one as a 500.
+A change is a **value**: a frozen dataclass naming its kind, the seat it concerns, who made it
+(`by`: "player", an admin's address, or "server") and through which channel (`via`: web, api,
+mail, worker, admin, cli), with its own parameters; its `apply` makes it on the locked match.
+Every change that writes is stored as one row of the match's **change log** (`ChangeLog`),
+in the same transaction: its kind, seat, who, channel, what it did (`payload`) and when. The
+log is the match's history: the record export, the admin's view and the public page's list
+of events read it, and nothing can change a match without leaving a row there.
+
+A lost race, a deadlock or a serialization failure is retried here (`pbem.core.db.retry`, the
+one retry the project has), a bounded number of times with jittered back-off; callers never
+see one as a 500.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-import random
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, TypeVar
-
-import peewee
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any, ClassVar
 
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import locking, write_transaction
-from pbem.core.db.prepared import Prepared, Shapes
+from pbem.core.db.prepared import Prepared, Shapes, insert_row
+from pbem.core.db.retry import LostRace, is_transient, retrying
 from pbem.core.matches import deadlines
 from pbem.core.matches.creation import thin_snapshots
-from pbem.core.matches.models import DrawOffer, DrawOfferStatus, Match, MatchStatus, Seat
+from pbem.core.matches.models import (
+    ChangeLog,
+    DrawOffer,
+    DrawOfferStatus,
+    Match,
+    MatchStatus,
+    Seat,
+)
 from pbem.core.records import standings
-from pbem.errors import ConflictError, NotFoundError
+from pbem.errors import NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-ATTEMPTS = 8
-BACKOFF_SECONDS = 0.02
-# SQLSTATEs (PostgreSQL) and error numbers (MariaDB) that mean "try the transaction again".
-_RETRY_SQLSTATES = {"40001", "40P01", "55P03"}
-_RETRY_MYSQL_CODES = {1205, 1213}
+__all__ = ["LostRace", "is_transient", "retrying"]  # the one retry, also re-exported here
 
 
-class LostRace(Exception):
-    """Another change wrote the match between our read and our write: start again."""
+class Channel(StrEnum):
+    """Through which way a change came in."""
+
+    WEB = "web"
+    API = "api"
+    MAIL = "mail"
+    WORKER = "worker"
+    ADMIN = "admin"
+    CLI = "cli"
+
+
+PLAYER = "player"  # `by` for a change a seat's own player made (the seat says which)
+SERVER = "server"  # `by` for what the server does by itself (timeouts, reminders, outages)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Change:
+    """One thing done to a match, as a value. Subclasses set `kind`, add their parameters as
+    fields and make the change in `apply`, on a match the door has locked."""
+
+    kind: ClassVar[str] = "change"
+    seat: int | None = None
+    by: str = SERVER
+    via: Channel = Channel.WORKER
+
+    def apply(self, door: Locked) -> Any:
+        raise NotImplementedError
+
+    def payload(self) -> dict[str, Any]:
+        """The change's own parameters, JSON-safe, for its row in the change log."""
+        own = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+               if f.name not in ("seat", "by", "via") and not f.metadata.get("unlogged")}
+        return {name: _json_safe(value) for name, value in own.items() if value is not None}
+
+
+# A field's metadata for what a change needs but the log does not keep (a form's one-time key,
+# a policy object): `field(default=None, metadata=UNLOGGED)`.
+UNLOGGED = {"unlogged": True}
 
 
 @dataclass
@@ -67,6 +113,8 @@ class Locked:
     _rules: GameRules | None = None
     _state: Any = None
     _after: list[Callable[[], None]] = field(default_factory=list)
+    # What the change did, beside its parameters, for its row in the change log.
+    logged: dict[str, Any] = field(default_factory=dict)
 
     @property
     def rules(self) -> GameRules:
@@ -123,27 +171,31 @@ class Locked:
         """Run `action` (queue mail) after the clocks are settled, in the same transaction."""
         self._after.append(action)
 
+    def note(self, **what: Any) -> None:
+        """Say what the change did (a move's notation, a result), for the change log."""
+        self.logged.update({name: _json_safe(value) for name, value in what.items()})
 
-def apply_change(match_id: int, change: Callable[[Locked], T], now: datetime) -> T:
-    """Apply `change` to the match under the door's locks; retry lost races and deadlocks."""
-    return retrying(lambda: _apply_once(match_id, change, now))
+
+def apply_change(match_id: int, change: Change, now: datetime) -> Any:
+    """Apply `change` to the match under the door's locks; retry lost races and deadlocks.
+    Returns what the change's `apply` returns."""
+    return retrying(lambda: _apply_once(match_id, change, now),
+                    "The server is very busy with this match right now; nothing was changed. "
+                    "Try again in a moment.")
 
 
-def retrying(attempt: Callable[[], T]) -> T:
-    """Run `attempt` (one whole transaction) again after a lost race, a deadlock or a
-    serialization failure, with jittered back-off; after ATTEMPTS, a clear 409."""
-    for number in range(ATTEMPTS):
-        try:
-            return attempt()
-        except LostRace:
-            pass
-        except peewee.OperationalError as error:
-            if not is_transient(error):
-                raise
-            log.info("retrying a change after a transient database error: %s", error)
-        time.sleep(random.uniform(0, BACKOFF_SECONDS * 2 ** min(number, 4)))
-    raise ConflictError("The server is very busy with this match right now; nothing was "
-                        "changed. Try again in a moment.")
+def apply_within(match_id: int, change: Change, now: datetime) -> Any:
+    """Apply `change` inside a transaction the caller already holds (a vacation changes
+    several matches in one, in match id order, after locking the player): the same locks,
+    checks, clocks, mail and log row as `apply_change`, without its retry (the caller's
+    transaction is retried whole)."""
+    door = locked(match_id, now)
+    before = list(door.match.to_move)
+    version = door.match.version
+    result = change.apply(door)
+    finish_change(door, before)
+    _log(door, change, version)
+    return result
 
 
 def lock_match(match_id: int) -> Match:
@@ -231,21 +283,26 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
         action()
 
 
-def is_transient(error: peewee.OperationalError) -> bool:
-    original = error.args[0] if error.args else None
-    if getattr(original, "sqlstate", None) in _RETRY_SQLSTATES:
-        return True
-    codes = getattr(original, "args", ())
-    if codes and codes[0] in _RETRY_MYSQL_CODES:
-        return True
-    text = str(error).lower()
-    return "database is locked" in text or "deadlock" in text
-
-
-def _apply_once(match_id: int, change: Callable[[Locked], T], now: datetime) -> T:
+def _apply_once(match_id: int, change: Change, now: datetime) -> Any:
     with write_transaction():
-        door = locked(match_id, now)
-        before = list(door.match.to_move)
-        result = change(door)
-        finish_change(door, before)
-        return result
+        return apply_within(match_id, change, now)
+
+
+def _log(door: Locked, change: Change, version: int) -> None:
+    """One row of the change log for a change that wrote (one that found nothing to do, a
+    reminder already sent, leaves none)."""
+    if door.match.version == version:
+        return
+    insert_row(ChangeLog, match=door.match.id, version=door.match.version, kind=change.kind,
+               seat=change.seat, actor=change.by, channel=str(change.via),
+               payload={**change.payload(), **door.logged}, at=door.now)
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, timedelta):
+        return int(value.total_seconds())
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, frozenset | set | tuple):
+        return sorted(value) if isinstance(value, frozenset | set) else list(value)
+    return value

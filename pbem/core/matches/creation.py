@@ -15,7 +15,7 @@ from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.deadlines import TimeoutPolicy
-from pbem.core.matches.models import Match, MatchStatus, Move, Seat
+from pbem.core.matches.models import ChangeLog, Match, MatchStatus, Move, Seat
 from pbem.core.matches.seat_links import seat_token, token_hash
 from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.games import get_rules
@@ -78,6 +78,12 @@ def create_match(
             if number in rules.to_move(state):
                 deadlines.start_clock(match, seat, now)
             tokens.append(token)
+        # A match's history begins with its creation (the door logs every later change).
+        ChangeLog.create(match=match, version=match.version, kind="create", seat=None,
+                         actor="server", channel="web",
+                         payload={"game": game, "players": len(addresses),
+                                  "options": resolved, "clock": str(control),
+                                  "on_timeout": on_timeout}, at=now)
         notify.queue_match_started(match, rules, state, now)
     return CreatedMatch(match, tuple(tokens))
 

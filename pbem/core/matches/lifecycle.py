@@ -18,12 +18,14 @@ with the reason).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
+from typing import ClassVar
 
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches import offers
-from pbem.core.matches.changes import Locked, apply_change
+from pbem.core.matches.changes import PLAYER, Change, Channel, Locked, apply_change
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Match, MatchStatus, Move, Seat
 from pbem.core.matches.rulings import finish, lose
@@ -33,59 +35,110 @@ ACTIONS = ("move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort
            "claim-victory")
 
 
-def resign(match_id: int, seat: int, now: datetime) -> str:
-    def change(door: Locked) -> str:
+@dataclass(frozen=True, kw_only=True)
+class Resign(Change):
+    kind: ClassVar[str] = "resign"
+
+    def apply(self, door: Locked) -> str:
+        seat = _seat(self)
         _check_live(door.match)
         door.seat(seat)
         name = door.rules.seat_label(door.state, seat)
         lose(door, {seat}, f"{name} resigned")
         return "You resigned. Every player has been told the result."
-    return apply_change(match_id, change, now)
 
 
-def draw_yes(match_id: int, seat: int, now: datetime) -> str:
+@dataclass(frozen=True, kw_only=True)
+class OfferDraw(Change):
     """Offer a draw, or accept the standing offer of another seat."""
-    def change(door: Locked) -> str:
+
+    kind: ClassVar[str] = "draw-offer"
+
+    def apply(self, door: Locked) -> str:
+        seat = _seat(self)
         _check_live(door.match)
         door.seat(seat)
         found = offers.standing(door.match)
         if found is None or found.seat == seat:
             offers.offer(door, seat)
+            door.note(did="offered")
             return "You offered a draw. It stands until the others answer or move."
         if not offers.accept(door, seat):
+            door.note(did="accepted")
             return "You accepted the draw offer; waiting for the other players to answer."
         count = len(door.seats)
         finish(door, frozenset(range(count)), [1 / count] * count, "drawn by agreement")
+        door.note(did="accepted", result="drawn by agreement")
         return "The match is drawn by agreement."
-    return apply_change(match_id, change, now)
 
 
-def draw_no(match_id: int, seat: int, now: datetime) -> str:
-    def change(door: Locked) -> str:
-        door.seat(seat)
-        offers.decline(door, seat)
+@dataclass(frozen=True, kw_only=True)
+class DeclineDraw(Change):
+    kind: ClassVar[str] = "draw-decline"
+
+    def apply(self, door: Locked) -> str:
+        door.seat(_seat(self))
+        offers.decline(door, _seat(self))
         return "You declined the draw offer; the match goes on."
-    return apply_change(match_id, change, now)
 
 
-def abort(match_id: int, seat: int, now: datetime) -> str:
-    def change(door: Locked) -> str:
+@dataclass(frozen=True, kw_only=True)
+class Abort(Change):
+    kind: ClassVar[str] = "abort"
+
+    def apply(self, door: Locked) -> str:
+        seat = _seat(self)
         door.seat(seat)
         check_abortable(door.match)
-        door.write(status=MatchStatus.ABORTED, finished_at=now, to_move=[])
+        door.write(status=MatchStatus.ABORTED, finished_at=door.now, to_move=[])
         door.then(lambda: lifecycle_mail.queue_aborted(door, seat))
         return "The match is aborted: it has no result."
-    return apply_change(match_id, change, now)
 
 
-def claim_victory(match_id: int, seat: int, now: datetime) -> str:
-    def change(door: Locked) -> str:
+@dataclass(frozen=True, kw_only=True)
+class ClaimVictory(Change):
+    kind: ClassVar[str] = "claim"
+
+    def apply(self, door: Locked) -> str:
+        seat = _seat(self)
         late = claimable_from(door.match, door.seats, seat)
         names = " and ".join(door.rules.seat_label(door.state, s) for s in sorted(late))
         claimer = door.rules.seat_label(door.state, seat)
         lose(door, late, f"{names} ran out of time; {claimer} claimed the win")
+        door.note(late=sorted(late))
         return "You claimed the win. Every player has been told the result."
-    return apply_change(match_id, change, now)
+
+
+def resign(match_id: int, seat: int, now: datetime, via: Channel = Channel.WEB) -> str:
+    return _apply(match_id, Resign(seat=seat, by=PLAYER, via=via), now)
+
+
+def draw_yes(match_id: int, seat: int, now: datetime, via: Channel = Channel.WEB) -> str:
+    """Offer a draw, or accept the standing offer of another seat."""
+    return _apply(match_id, OfferDraw(seat=seat, by=PLAYER, via=via), now)
+
+
+def draw_no(match_id: int, seat: int, now: datetime, via: Channel = Channel.WEB) -> str:
+    return _apply(match_id, DeclineDraw(seat=seat, by=PLAYER, via=via), now)
+
+
+def abort(match_id: int, seat: int, now: datetime, via: Channel = Channel.WEB) -> str:
+    return _apply(match_id, Abort(seat=seat, by=PLAYER, via=via), now)
+
+
+def claim_victory(match_id: int, seat: int, now: datetime, via: Channel = Channel.WEB) -> str:
+    return _apply(match_id, ClaimVictory(seat=seat, by=PLAYER, via=via), now)
+
+
+def _apply(match_id: int, change: Change, now: datetime) -> str:
+    said: str = apply_change(match_id, change, now)
+    return said
+
+
+def _seat(change: Change) -> int:
+    if change.seat is None:
+        raise ConflictError("This change needs the seat that makes it.")
+    return change.seat
 
 
 def allowed(match: Match, seat: int, seats: list[Seat] | None = None,

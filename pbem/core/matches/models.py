@@ -119,6 +119,29 @@ class Move(BaseModel):
         indexes = ((("match", "ply"), True),)
 
 
+class ChangeLog(BaseModel):
+    """One row per change made to a match through the door (see changes.py): the match's
+    history, for the record export, the admin's view and the public page's events. Written in
+    the change's own transaction, so a refused or rolled-back change leaves none. Matches
+    made before the log began have rows only for what happened since."""
+
+    match = peewee.ForeignKeyField(Match, backref="changes", on_delete="CASCADE")
+    match_id: int
+    # The match's version after the change: the log reads in the order changes were made.
+    version = peewee.IntegerField()
+    kind = peewee.CharField(max_length=32)
+    seat = peewee.IntegerField(null=True)
+    # "player" (the seat's own player), an admin's address, or "server".
+    actor = peewee.CharField(max_length=254)
+    channel = peewee.CharField(max_length=8)
+    payload = JSONField(default=dict)
+    at = peewee.DateTimeField()
+
+    class Meta:
+        table_name = "change_log"
+        indexes = ((("match", "version"), False),)
+
+
 class Vacation(BaseModel):
     """A declared absence: the player's clocks stop from `starts_at` to `ends_at`."""
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import ClassVar
 
 from pbem.core.db.prepared import insert_row, update_columns
 from pbem.core.db.text import check_text
 from pbem.core.mailout import notify
 from pbem.core.matches import offers
-from pbem.core.matches.changes import Locked, apply_change
+from pbem.core.matches.changes import PLAYER, SERVER, Change, Channel, Locked, apply_change
 from pbem.core.matches.models import Match, MatchStatus, Move
 from pbem.errors import (
     ConflictError,
@@ -33,9 +34,43 @@ class MoveResult:
     events: tuple[str, ...]  # the mover's own view of what the move caused
 
 
+@dataclass(frozen=True, kw_only=True)
+class MakeMove(Change):
+    """A seat's move, given as notation (a player's, or the server's for a late seat)."""
+
+    kind: ClassVar[str] = "move"
+    text: str
+    expected_ply: int | None = None
+    offer_draw: bool = False
+    autoplayed: str | None = None
+
+    def apply(self, door: Locked) -> MoveResult:
+        seat = self.seat if self.seat is not None else -1
+        if self.offer_draw and door.match.is_live:
+            offers.check_can_offer(door.match, seat)
+        result = move_in(door, seat, self.text, self.expected_ply, self.autoplayed)
+        if self.offer_draw and door.match.is_live:
+            offers.offer(door, seat)
+        return result
+
+
+@dataclass(frozen=True, kw_only=True)
+class ComputerMove(MakeMove):
+    """A move the computer chose for its seat (a worker job claims it exactly once)."""
+
+    kind: ClassVar[str] = "computer-move"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConditionalAnswer(MakeMove):
+    """A seat's stored answer to the move just made, played in the same transaction."""
+
+    kind: ClassVar[str] = "conditional-answer"
+
+
 def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
                 now: datetime, autoplayed: str | None = None,
-                offer_draw: bool = False) -> MoveResult:
+                offer_draw: bool = False, via: Channel = Channel.WEB) -> MoveResult:
     """Apply `seat`'s move given as notation; raise a RulesError or PbemError saying why not.
 
     `expected_ply` is the ply the player saw. A submission made on an older ply is refused,
@@ -47,15 +82,11 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
         raise InvalidRequestError(f"That move is {len(text)} characters long; a move is at "
                                   f"most {MAX_MOVE_TEXT}.")
     check_text(text, "move")
-
-    def change(door: Locked) -> MoveResult:
-        if offer_draw and door.match.is_live:
-            offers.check_can_offer(door.match, seat)
-        result = move_in(door, seat, text, expected_ply, autoplayed)
-        if offer_draw and door.match.is_live:
-            offers.offer(door, seat)
-        return result
-    return apply_change(match_id, change, now)
+    change = MakeMove(seat=seat, by=PLAYER if autoplayed is None else SERVER, via=via,
+                      text=text, expected_ply=expected_ply, offer_draw=offer_draw,
+                      autoplayed=autoplayed)
+    result: MoveResult = apply_change(match_id, change, now)
+    return result
 
 
 def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
@@ -86,6 +117,7 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
                        result={"winners": sorted(outcome.winners),
                                "scores": list(outcome.scores), "reason": outcome.reason})
     door.write(**changes)
+    door.note(move=canonical, ply=ply + 1, **({"result": outcome.reason} if outcome else {}))
     door.movers.add(seat)
     if door.match.is_live:
         offers.on_move(door, seat)

@@ -9,13 +9,15 @@ adjudication entry) and is kept in the audit log with who made it and when.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import ClassVar
 
 from pbem.core.admin import audit
 from pbem.core.db.text import check_text
 from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
-from pbem.core.matches.changes import Locked, apply_change
+from pbem.core.matches.changes import UNLOGGED, Change, Channel, Locked, apply_change
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, MatchStatus
 from pbem.core.matches.play import move_in
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
@@ -53,7 +55,7 @@ class AlreadyRuledError(ConflictError):
 def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: datetime,
                 extension: timedelta | None = None, entry_id: int | None = None,
                 max_extension: timedelta = MAX_EXTENSION,
-                action_key: str | None = None) -> Adjudication:
+                action_key: str | None = None, via: Channel = Channel.ADMIN) -> Adjudication:
     """Rule on a match's open entry (or on entry `entry_id`). Raise a PbemError with a clear
     message if it cannot be; a repeat of a ruling already made is AlreadyRuledError."""
     if ruling not in RULINGS:
@@ -68,15 +70,31 @@ def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: dateti
         raise InvalidRequestError(f"An extension is at most {max_extension.days} days "
                                   f"(setting max_extension_days); {extension.days} is too long.")
 
-    def rule(door: Locked) -> int:
-        audit.check_fresh(action_key)
-        entry = _entry_to_rule(door.match, entry_id)
-        apply_ruling(door, entry, ruling, reason, now, extension)
-        _record(door, entry, ruling, reason, actor, now, extension, action_key)
-        return entry.id
-
-    ruled = apply_change(match_id, rule, now)
+    change = Ruling(by=actor, via=via, ruling=ruling, reason=reason, extension=extension,
+                    entry_id=entry_id, action_key=action_key)
+    ruled = apply_change(match_id, change, now)
     return Adjudication.get_by_id(ruled)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ruling(Change):
+    """An admin's ruling on a queue entry: award, draw, extend, autoplay or abort."""
+
+    kind: ClassVar[str] = "ruling"
+    ruling: str
+    reason: str
+    extension: timedelta | None = None
+    entry_id: int | None = None
+    action_key: str | None = field(default=None, metadata=UNLOGGED)
+
+    def apply(self, door: Locked) -> int:
+        audit.check_fresh(self.action_key)
+        entry = _entry_to_rule(door.match, self.entry_id)
+        apply_ruling(door, entry, self.ruling, self.reason, door.now, self.extension)
+        _record(door, entry, self.ruling, self.reason, self.by, door.now, self.extension,
+                self.action_key)
+        door.note(entry=entry.id, late=entry.seat)
+        return entry.id
 
 
 def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, now: datetime,
@@ -112,6 +130,19 @@ def forfeit(door: Locked, seat: int, reason: str | None = None) -> None:
     standing is settled by the game's scores so far (a shared win on equal scores)."""
     late_name = door.rules.seat_label(door.state, seat)
     lose(door, {seat}, reason or f"{late_name} ran out of time and forfeits")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Forfeit(Change):
+    """The seat loses by forfeit (a timeout under the forfeit policy, or an operator's say)."""
+
+    kind: ClassVar[str] = "forfeit"
+    reason: str | None = None
+
+    def apply(self, door: Locked) -> None:
+        if self.seat is None:
+            raise ConflictError("A forfeit needs the seat that forfeits.")
+        forfeit(door, self.seat, self.reason)
 
 
 def lose(door: Locked, losers: set[int], reason: str) -> None:
@@ -154,8 +185,22 @@ def _autoplay_for_ruling(door: Locked, seat: int, reason: str) -> str | None:
     return autoplay_in(door, seat, reason)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Autoplay(Change):
+    """The server moves for a late seat (the autoplay policy), or an admin has it do so."""
+
+    kind: ClassVar[str] = "autoplay"
+    reason: str
+
+    def apply(self, door: Locked) -> str | None:
+        if self.seat is None:
+            return None
+        return autoplay_in(door, self.seat, self.reason)
+
+
 def autoplay(match_id: int, seat: int, now: datetime, reason: str) -> str | None:
-    return apply_change(match_id, lambda door: autoplay_in(door, seat, reason), now)
+    played: str | None = apply_change(match_id, Autoplay(seat=seat, reason=reason), now)
+    return played
 
 
 def finish(door: Locked, winners: frozenset[int], scores: list[float], reason: str) -> None:

@@ -17,19 +17,20 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 import peewee
 
 from pbem.core.admin import audit
 from pbem.core.admin.models import Heartbeat
 from pbem.core.db.connection import UNAVAILABLE, write_transaction
+from pbem.core.db.retry import is_transient, retrying
 from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.mailout import notify
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
-from pbem.core.matches.changes import Locked, apply_change, is_transient, lock_match, retrying
+from pbem.core.matches.changes import UNLOGGED, Change, Locked, apply_change
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move, Seat
 from pbem.core.matches.rulings import autoplay_in, forfeit
@@ -105,15 +106,31 @@ def _guarded(due: _Due, now: datetime, action: Callable[[], Any]) -> Any:
         log.exception("could not settle seat %s of match %s; opening an admin entry",
                       due.number, due.match_id)
         try:
-            retrying(lambda: _open_error_entry(due, now))
+            _open_error_entry(due, now)
         except Exception:
             log.exception("could not open an admin entry for match %s either", due.match_id)
         return "failed"
 
 
 def _remind(due: _Due, now: datetime) -> bool:
-    def remind(door: Locked) -> bool:
-        seat = door.seat(due.number)
+    reminded: bool = apply_change(due.match_id, Reminder(seat=due.number), now)
+    return reminded
+
+
+def _settle(due: _Due, now: datetime, limits: Limits) -> str:
+    settled: str = apply_change(due.match_id, Timeout(seat=due.number, limits=limits), now)
+    return settled
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reminder(Change):
+    """The seat's reminder time has come: mail it that its move is still due."""
+
+    kind: ClassVar[str] = "reminder"
+
+    def apply(self, door: Locked) -> bool:
+        number, now = _number(self), door.now
+        seat = door.seat(number)
         if not door.match.is_live:
             _clear_stray_times(seat)
             return False
@@ -128,14 +145,21 @@ def _remind(due: _Due, now: datetime) -> bool:
             # "still your turn" about a turn that is over.
             return False
         door.then(lambda: notify.queue_reminder(door.match, door.rules, door.state,
-                                                due.number, now))
+                                                number, now))
         return True
-    return apply_change(due.match_id, remind, now)
 
 
-def _settle(due: _Due, now: datetime, limits: Limits) -> str:
-    def settle(door: Locked) -> str:
-        seat = door.seat(due.number)
+@dataclass(frozen=True, kw_only=True)
+class Timeout(Change):
+    """The seat's deadline has passed: the match's timeout policy settles it."""
+
+    kind: ClassVar[str] = "timeout"
+    limits: Limits | None = field(default=None, metadata=UNLOGGED)
+
+    def apply(self, door: Locked) -> str:
+        number, now = _number(self), door.now
+        limits = self.limits or Limits()
+        seat = door.seat(number)
         if not door.match.is_live:
             _clear_stray_times(seat)
             return "skipped"
@@ -145,36 +169,93 @@ def _settle(due: _Due, now: datetime, limits: Limits) -> str:
         seat.version += 1
         seat.save()
         door.touch()
-        if _turn_email_undelivered(door.match, due.number):
+        if _turn_email_undelivered(door.match, number):
             # The player may never have been told: an admin looks before anything happens.
-            open_entry(door, due.number, "undelivered")
+            open_entry(door, number, "undelivered")
+            door.note(settled="held", cause="undelivered")
             return "held"
         policy, cause = door.match.on_timeout, "timeout"
-        if policy == TimeoutPolicy.AUTOPLAY and _autoplay_streak(door.match, due.number,
+        if policy == TimeoutPolicy.AUTOPLAY and _autoplay_streak(door.match, number,
                                                                  limits.autoplay_limit):
             policy, cause = limits.after_limit, "autoplay-limit"
-        detail = {"seat": due.number, "cause": cause}
+        detail = {"seat": number, "cause": cause}
+        door.note(policy=policy, cause=cause)
         if policy == TimeoutPolicy.AUTOPLAY:
             autoplay_why = "the clock ran out (autoplay policy)"
-            played = autoplay_in(door, due.number, autoplay_why)
+            played = autoplay_in(door, number, autoplay_why)
             audit.record(audit.SYSTEM_ACTOR, "autoplay", now, autoplay_why, door.match.id,
                          {**detail, "move": played})
         elif policy == TimeoutPolicy.FORFEIT:
-            why = _forfeit_reason(door, due.number, cause, limits)
-            forfeit(door, due.number, why)
+            why = _forfeit_reason(door, number, cause, limits)
+            forfeit(door, number, why)
             audit.record(audit.SYSTEM_ACTOR, "forfeit", now,
                          why or "the clock ran out (forfeit policy)", door.match.id, detail)
         elif policy == TimeoutPolicy.CLAIM:
             seat.out_of_time_at = now
             seat.save()
-            door.then(lambda: lifecycle_mail.queue_claim_available(door, due.number))
+            door.then(lambda: lifecycle_mail.queue_claim_available(door, number))
             audit.record(audit.SYSTEM_ACTOR, "out-of-time", now,
                          "the clock ran out (claim policy): the others may claim the win",
                          door.match.id, detail)
         else:
-            open_entry(door, due.number, cause)
+            open_entry(door, number, cause)
         return "settled"
-    return apply_change(due.match_id, settle, now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SweepFailure(Change):
+    """The sweep could not settle the seat: put the match in front of an admin, once, and
+    stop the sweep retrying it every minute (the entry stands for the seat's deadline)."""
+
+    kind: ClassVar[str] = "sweep-failure"
+
+    def apply(self, door: Locked) -> None:
+        number = _number(self)
+        seat = door.seat(number)
+        seat.deadline = seat.remind_at = None
+        seat.version += 1
+        seat.save()
+        door.touch()
+        already = Adjudication.select().where(Adjudication.match == door.match,
+                                              Adjudication.status == AdjudicationStatus.OPEN,
+                                              Adjudication.cause == "error").exists()
+        if not already:
+            entry = Adjudication.create(match=door.match, seat=number, cause="error",
+                                        opened_at=door.now)
+            audit.record(audit.SYSTEM_ACTOR, "queued", door.now,
+                         "sent to the admin queue: the sweep could not settle the seat",
+                         door.match.id, {"seat": number, "cause": "error", "entry": entry.id})
+
+
+@dataclass(frozen=True, kw_only=True)
+class OutageCredit(Change):
+    """The worker was silent (an outage): no clock ran meanwhile, so every deadline still
+    running in the match moves back by the silence."""
+
+    kind: ClassVar[str] = "outage-credit"
+    outage: timedelta
+    since: datetime
+
+    def apply(self, door: Locked) -> int:
+        moved = 0
+        for seat in door.seats:
+            if seat.deadline is None or seat.deadline < self.since:
+                continue
+            seat.deadline = seat.deadline + self.outage
+            seat.remind_at = seat.remind_at and seat.remind_at + self.outage
+            seat.version += 1
+            seat.save()
+            moved += 1
+        if moved:
+            door.touch()
+            door.note(seats=moved)
+        return moved
+
+
+def _number(change: Change) -> int:
+    if change.seat is None:
+        raise ValueError(f"a {change.kind} change needs its seat")
+    return change.seat
 
 
 def _clear_stray_times(seat: Seat) -> None:
@@ -194,22 +275,7 @@ def open_entry(door: Locked, seat: int, cause: str) -> None:
 
 
 def _open_error_entry(due: _Due, now: datetime) -> None:
-    """The seat could not be settled: put the match in front of an admin, once, and stop the
-    sweep from retrying it every minute (the entry now stands for the seat's deadline)."""
-    with write_transaction():
-        match = lock_match(due.match_id)
-        Seat.update(deadline=None, remind_at=None, version=Seat.version + 1).where(
-            Seat.id == due.seat_id).execute()
-        Match.update(version=Match.version + 1).where(Match.id == match.id).execute()
-        already = Adjudication.select().where(Adjudication.match == match,
-                                              Adjudication.status == AdjudicationStatus.OPEN,
-                                              Adjudication.cause == "error").exists()
-        if not already:
-            entry = Adjudication.create(match=match, seat=due.number, cause="error",
-                                        opened_at=now)
-            audit.record(audit.SYSTEM_ACTOR, "queued", now,
-                         "sent to the admin queue: the sweep could not settle the seat",
-                         match.id, {"seat": due.number, "cause": "error", "entry": entry.id})
+    apply_change(due.match_id, SweepFailure(seat=due.number), now)
 
 
 def _autoplay_streak(match: Match, seat: int, limit: int) -> bool:
@@ -241,18 +307,13 @@ def _turn_email_undelivered(match: Match, seat: int) -> bool:
     return latest.status == MessageStatus.FAILED or latest.attempts > 0
 
 
-def _claim(seat: Seat, **changes: Any) -> bool:
-    """Change a seat only if nobody else did since we read it (exactly-once)."""
-    updated = (Seat.update(version=Seat.version + 1, **changes)
-               .where(Seat.id == seat.id, Seat.version == seat.version).execute())
-    return updated == 1
-
-
 # --- outages --------------------------------------------------------------------------------
 
 def _extend_for_outage(now: datetime, grace: timedelta) -> int:
     """If the worker was silent longer than `grace`, no clock ran meanwhile: push back every
-    deadline still running by the length of the silence, instead of letting it expire."""
+    deadline still running by the length of the silence, instead of letting it expire. The
+    silence is claimed once (a conditional update of the heartbeat); each match then gets its
+    credit through the door, in match order, like any other change."""
     with write_transaction():
         beat = Heartbeat.get_or_none(Heartbeat.name == "worker")
         if beat is None:
@@ -264,15 +325,18 @@ def _extend_for_outage(now: datetime, grace: timedelta) -> int:
                    .where(Heartbeat.id == beat.id, Heartbeat.seen_at == last).execute())
         if claimed != 1 or now - last <= grace:
             return 0
-        outage = now - last
-        # In the door's order (match, then seat) so this never deadlocks with a change.
-        running = (Seat.select().where(Seat.deadline >= last)
-                   .order_by(Seat.match, Seat.seat))
-        extended = sum(_claim(seat, deadline=seat.deadline and seat.deadline + outage,
-                              remind_at=seat.remind_at and seat.remind_at + outage)
-                       for seat in running)
+    outage = now - last
+    matches = [row.match_id for row in Seat.select(Seat.match).distinct()
+               .where(Seat.deadline >= last).order_by(Seat.match)]
+    extended = sum(apply_change(match_id, OutageCredit(outage=outage, since=last), now)
+                   for match_id in matches)
+    retrying(lambda: _audit_outage(now, last, outage, extended))
+    return extended
+
+
+def _audit_outage(now: datetime, last: datetime, outage: timedelta, extended: int) -> None:
+    with write_transaction():
         audit.record(audit.SYSTEM_ACTOR, "outage-extension", now,
                      f"the worker was silent for {outage}: running deadlines pushed back",
                      None, {"seats": extended, "outage_seconds": int(outage.total_seconds()),
                             "since": last.isoformat()})
-        return extended

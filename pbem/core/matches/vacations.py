@@ -7,15 +7,25 @@ calendar year, `vacation_days_per_year`); the opponents in every live match are 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from typing import ClassVar
 
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.prepared import Prepared
+from pbem.core.db.retry import retrying
 from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
-from pbem.core.matches.changes import finish_change, lock_player, locked, retrying
+from pbem.core.matches.changes import (
+    PLAYER,
+    UNLOGGED,
+    Change,
+    Channel,
+    Locked,
+    apply_within,
+    lock_player,
+)
 from pbem.core.matches.models import Match, MatchStatus, Seat, Vacation
 from pbem.errors import InvalidRequestError
 
@@ -105,18 +115,34 @@ def _push_back_deadlines(player_id: int, vacation: Vacation, now: datetime) -> N
                         Seat.select(Seat.match).join(Match)
                         .where(Seat.player == player_id, Match.status == MatchStatus.ACTIVE)})
     for match_id in match_ids:
-        door = locked(match_id, now)
-        before = list(door.match.to_move)
+        apply_within(match_id, VacationDeclared(by=PLAYER, via=Channel.WEB, player=player_id,
+                                                name=player.public_name,
+                                                starts_at=vacation.starts_at,
+                                                ends_at=vacation.ends_at), now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class VacationDeclared(Change):
+    """A player's declared absence, in one of their live matches: their clocks there are
+    recomputed (the vacation does not run) and the match's mail says so."""
+
+    kind: ClassVar[str] = "vacation"
+    player: int
+    name: str = field(default="", metadata=UNLOGGED)
+    starts_at: datetime
+    ends_at: datetime
+
+    def apply(self, door: Locked) -> None:
         door.touch()
         for seat in door.seats:
-            if seat.player_id == player_id and seat.owes_since is not None:
-                deadlines.refresh_deadline(seat, now)
+            if seat.player_id == self.player and seat.owes_since is not None:
+                deadlines.refresh_deadline(seat, door.now)
         for seat in door.seats:
-            if seat.player_id == player_id:
+            if seat.player_id == self.player:
+                door.note(seat=seat.seat)
                 door.then(functools.partial(
                     notify.queue_vacation, door.match, door.rules, door.state, seat.seat,
-                    player.public_name, vacation.starts_at, vacation.ends_at, now))
-        finish_change(door, before)
+                    self.name, self.starts_at, self.ends_at, door.now))
 
 
 def _vacations(player_id: int) -> list[Vacation]:

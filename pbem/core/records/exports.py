@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import rules_for
+from pbem.core.matches.history import public_changes
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move
 from pbem.core.records.archive import STATUS_WORDS, seats_of
 from pbem.core.records.match_record import revealed_through, stored_event
@@ -63,6 +64,8 @@ def match_record(match: Match) -> dict[str, Any]:
         "moves": listed,
         "result": result,
         "rulings": rulings_of(match),
+        # Everything that happened to the match, from its change log (public details only).
+        "changes": public_changes(match),
     }
 
 

@@ -19,6 +19,7 @@ from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import (
     Adjudication,
     AdjudicationStatus,
+    ChangeLog,
     Match,
     MatchStatus,
     Move,
@@ -85,6 +86,7 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
         raise InvalidRequestError("The record's time control or timeout policy is unreadable.")
     TimeControl.parse(clock)
     rulings = _rulings(record.get("rulings", []), len(names))
+    history = _history(record.get("changes", []), len(names))
     with write_transaction():
         match = Match.create(
             game=rules.slug, rules_version=rules.rules_version, options=options, seed=seed,
@@ -105,11 +107,40 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
                                 status=AdjudicationStatus.RULED, opened_at=ruling["at"],
                                 ruling=ruling["ruling"], reason=ruling["reason"],
                                 ruled_by="import", ruled_at=ruling["at"])
+        for row in history:  # the match's history, as the record tells it
+            ChangeLog.create(match=match, **row)
         standings.settle(match.id)
         AuditEntry.create(at=now, actor=actor, action="import", match=match,
                           reason=f"imported from {source}",
                           detail={"original_match": record.get("match")})
     return match
+
+
+# The fields every row of a record's `changes` has; the rest are the change's details.
+_CHANGE_FIELDS = ("version", "kind", "seat", "by", "channel", "at")
+
+
+def _history(raw: Any, seats: int) -> list[dict[str, Any]]:
+    """A record's `changes` (its change log, public details only) as rows to store."""
+    if not isinstance(raw, list):
+        raise InvalidRequestError("The record's changes must be a list.")
+    rows = []
+    for number, item in enumerate(raw, start=1):
+        change = _object(item, f"change {number}")
+        version, kind, seat = change.get("version"), change.get("kind"), change.get("seat")
+        by, channel = change.get("by"), change.get("channel")
+        if (not isinstance(version, int) or isinstance(version, bool)
+                or not isinstance(kind, str) or not 0 < len(kind) <= 32
+                or not (seat is None or (isinstance(seat, int) and 0 <= seat < seats))
+                or by not in ("player", "server", "admin")
+                or not isinstance(channel, str) or len(channel) > 8):
+            raise InvalidRequestError(f"Change {number} of the record is unreadable.")
+        details = {name: value for name, value in change.items()
+                   if name not in _CHANGE_FIELDS}
+        rows.append({"version": version, "kind": kind, "seat": seat, "actor": by,
+                     "channel": channel, "payload": details,
+                     "at": _time(change.get("at"), f"change {number}'s time")})
+    return rows
 
 
 def _replay(rules: GameRules, seats: int, options: dict[str, Any], seed: int,

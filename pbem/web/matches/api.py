@@ -8,13 +8,13 @@ rules' message).
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Flask, jsonify, request
 from werkzeug.wrappers import Response
 
 from pbem.core.matches import lifecycle
+from pbem.core.matches.changes import Channel
 from pbem.core.matches.creation import get_match
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_for_token
@@ -45,7 +45,8 @@ def seat_move(token: str) -> Response:
     offer_draw = body.get("offer_draw", False)
     if not isinstance(offer_draw, bool):
         raise InvalidRequestError('"offer_draw" must be true or false')
-    result = submit_move(seat.match_id, seat.seat, text, ply, now(), offer_draw=offer_draw)
+    result = submit_move(seat.match_id, seat.seat, text, ply, now(), offer_draw=offer_draw,
+                         via=Channel.API)
     # The answer is built from the match as the move left it (no second lookup of the link).
     seat.match = result.match
     record = record_for(seat)
@@ -53,10 +54,10 @@ def seat_move(token: str) -> Response:
     return _private(jsonify(record))
 
 
-def _lifecycle(service: Callable[[int, int, datetime], str]) -> Callable[[str], Response]:
+def _lifecycle(service: Callable[..., str]) -> Callable[[str], Response]:
     def view(token: str) -> Response:
         seat = seat_for_token(token)
-        done = service(seat.match_id, seat.seat, now())
+        done = service(seat.match_id, seat.seat, now(), via=Channel.API)
         record = record_for(seat_for_token(token))
         record["done"] = done
         return _private(jsonify(record))

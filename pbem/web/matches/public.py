@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from pbem.core.matches import history
 from pbem.core.matches.creation import get_match
 from pbem.core.matches.models import Match
 from pbem.core.records.archive import Filters, list_matches
@@ -40,8 +41,14 @@ def show(match_id: int) -> str:
     viewer = current_player()
     can_rematch = (viewer is not None and not match.is_live
                    and any(seat.player_id == viewer.id for seat in match.seat_rows()))
+    labels = {p["seat"]: p["label"] for p in record["players"]}
+    # The match's history besides its moves (the moves have their own list), in words.
+    events = [{**row, "words": history.words(row["kind"])}
+              for row in history.public_changes(match)
+              if row["kind"] not in history.MOVE_KINDS]
     return render_template("matches/show.html", record=record, poll_tag=poll,
-                           preview=preview(record), can_rematch=can_rematch)
+                           preview=preview(record), can_rematch=can_rematch, events=events,
+                           labels=labels)
 
 
 def preview(record: dict[str, Any]) -> dict[str, str | None]:

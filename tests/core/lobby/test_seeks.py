@@ -69,3 +69,25 @@ def test_bad_seeks_are_refused_and_only_the_creator_cancels(settings) -> None:
     assert seeks.cancel(seek.id, ann, START).status == "cancelled"
     with pytest.raises(ConflictError, match="cancelled"):
         seeks.join(settings, seek.id, ben, START)
+
+
+def test_a_deadlock_while_joining_is_retried_not_shown(settings, monkeypatch) -> None:
+    """Joins had their own retry loop that let a deadlock through as an error; now the one
+    retry (pbem.core.db.retry) runs the join again."""
+    import peewee
+
+    ann = Player.for_email("ann@example.org", START)
+    ben = Player.for_email("ben@example.org", START)
+    seek = seeks.create_seek(settings, ann, "nim", {}, "3d", 2, START)
+    real = seeks._join_once
+    calls = []
+
+    def deadlocked_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise peewee.OperationalError("deadlock detected")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(seeks, "_join_once", deadlocked_once)
+    joined = seeks.join(settings, seek.id, ben, START)
+    assert len(calls) == 2 and joined.match_id is not None

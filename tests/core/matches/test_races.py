@@ -162,3 +162,31 @@ def test_a_failed_autoplay_keeps_the_seat_deadline_or_opens_an_entry(db_url: str
     (entry,) = Adjudication.select().where(Adjudication.match == match)
     assert (entry.cause, entry.status) == ("error", "open") and Move.select().count() == 0
 
+
+
+def test_an_outage_credit_racing_a_move_goes_through_the_door_one_after_the_other(
+        db_url: str) -> None:
+    """The outage credit used to move deadlines without the match lock or a version bump;
+    now each is a change like a move, so the two queue at the door: both land, each logged
+    once, and the version counts them both."""
+    from pbem.core.admin.models import Heartbeat
+    from pbem.core.matches.models import ChangeLog
+
+    grace = timedelta(minutes=10)
+    for round_number in range(20):
+        start = START + timedelta(days=round_number)
+        created = create_match("nim", [ANN, BEN], {"pile": "9"}, SECRET, start,
+                               time_control="1d")
+        match_id = created.match.id
+        Heartbeat.delete().execute()
+        Heartbeat.create(name="worker", seen_at=start)
+        later = start + timedelta(hours=2)
+        results = race(lambda at=later: sweep(at, grace),
+                       lambda at=later, m=match_id: submit_move(m, 0, "take 1", 0, at))
+        assert not any(isinstance(r, Exception) for r in results), results
+        kinds = [row.kind for row in ChangeLog.select().where(ChangeLog.match == match_id)]
+        assert kinds.count("move") == 1 and kinds.count("outage-credit") <= 1
+        versions = [row.version for row in ChangeLog.select().where(
+            ChangeLog.match == match_id).order_by(ChangeLog.version)]
+        assert versions[-1] == Match.get_by_id(match_id).version
+        assert len(set(versions)) == len(versions)  # one after the other, never together

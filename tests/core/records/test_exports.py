@@ -17,7 +17,7 @@ from pbem.core.matches import lifecycle
 from pbem.core.matches.changes import apply_change
 from pbem.core.matches.creation import create_match, rules_for, state_after
 from pbem.core.matches.models import Match, Move, Seat
-from pbem.core.matches.rulings import forfeit
+from pbem.core.matches.rulings import Forfeit
 from pbem.core.records.exports import match_record, record_text
 from pbem.core.records.imports import import_record
 from pbem.core.records.standings import settle
@@ -85,7 +85,7 @@ def test_a_match_ended_off_the_board_imports_with_its_recorded_result(db_url: st
     play_randomly(match.id, 1, START, max_plies=2)
     later = START + timedelta(days=4)
     if ending == "forfeit":
-        apply_change(match.id, lambda door: forfeit(door, 0), later)
+        apply_change(match.id, Forfeit(seat=0), later)
     elif ending == "resign":
         lifecycle.resign(match.id, 0, later)
     else:

@@ -1,0 +1,66 @@
+"""A match's history, read from its change log: every change the door made, in order.
+
+The admin sees every row as stored. Everyone else (the public page, `record.json`) sees each
+change's kind, seat, when and through which channel, with only the details that are public:
+a move's notation is never here (the move list shows it, hiding what a hidden-card game
+hides), an admin is "an admin", not an address, and a form's one-time key is not logged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.matches.models import ChangeLog, Match
+
+# Per kind, the details anyone may read (a ruling's reason and an abort's are mailed to every
+# player; a pause's reason is the admin's note).
+PUBLIC_DETAILS: dict[str, tuple[str, ...]] = {
+    "create": ("game", "players", "options", "clock", "on_timeout"),
+    "move": ("ply",), "computer-move": ("ply",), "conditional-answer": ("ply",),
+    "autoplay": ("ply", "reason"),
+    "resign": ("result",), "draw-offer": ("did", "result"), "draw-decline": (),
+    "abort": (), "claim": ("late", "result"),
+    "ruling": ("ruling", "reason", "late", "extension"),
+    "timeout": ("policy", "cause", "settled"), "forfeit": ("reason",),
+    "reminder": (), "pause": (), "resume": ("paused_seconds",), "extension": ("extension",),
+    "outage-credit": ("outage", "seats"), "vacation": ("starts_at", "ends_at"),
+    "sweep-failure": (),
+}
+# Kinds that are moves (the move list shows them) and ones the server makes routinely.
+MOVE_KINDS = frozenset({"move", "computer-move", "conditional-answer", "reminder"})
+# What each kind is called on a page.
+WORDS: dict[str, str] = {
+    "create": "match started", "move": "move", "computer-move": "the computer moved",
+    "conditional-answer": "a conditional move answered",
+    "autoplay": "the server moved for a late player", "resign": "resigned",
+    "draw-offer": "draw offered or accepted", "draw-decline": "draw declined",
+    "abort": "aborted", "claim": "claimed the win", "ruling": "an admin ruled",
+    "timeout": "time ran out", "forfeit": "forfeited", "reminder": "reminded",
+    "pause": "clocks paused by an admin", "resume": "clocks resumed by an admin",
+    "extension": "more time given by an admin",
+    "outage-credit": "deadlines pushed back after a server outage",
+    "vacation": "a player's vacation", "sweep-failure": "sent to an admin",
+}
+
+
+def changes_of(match: Match | int) -> list[ChangeLog]:
+    """Every row, in the order the changes were made (the admin's view)."""
+    return list(ChangeLog.select().where(ChangeLog.match == match)
+                .order_by(ChangeLog.version, ChangeLog.id))
+
+
+def public_changes(match: Match | int) -> list[dict[str, Any]]:
+    """The history as anyone may read it (the public page, record.json)."""
+    return [public(row) for row in changes_of(match)]
+
+
+def public(row: ChangeLog) -> dict[str, Any]:
+    shown = PUBLIC_DETAILS.get(row.kind, ())
+    by = row.actor if row.actor in ("player", "server") else "admin"
+    return {"version": row.version, "kind": row.kind, "seat": row.seat, "by": by,
+            "channel": row.channel, "at": row.at.isoformat() + "Z",
+            **{name: row.payload[name] for name in shown if name in (row.payload or {})}}
+
+
+def words(kind: str) -> str:
+    return WORDS.get(kind, kind.replace("-", " "))
