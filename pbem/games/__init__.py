@@ -7,17 +7,21 @@ place, one line each, and a test can add a test-only game with
 
 from __future__ import annotations
 
-from pbem.games import eximo, frozen_forest, mimic, mimic_taking, move_in_synch
+from importlib import import_module
+
 from pbem.games.base import GameRules, RulesError
 from pbem.games.description import GameType
 
-GAMES: tuple[GameType, ...] = (
-    eximo.GAME,
-    frozen_forest.GAME,
-    mimic.GAME,
-    mimic_taking.GAME,
-    move_in_synch.GAME,
+# One line per game: its folder's name. Each folder's `GAME` is its description.
+FOLDERS = (
+    "eximo",
+    "frozen_forest",
+    "mimic",
+    "mimic_taking",
+    "move_in_synch",
 )
+GAMES: tuple[GameType, ...] = tuple(import_module(f"pbem.games.{folder}").GAME
+                                    for folder in FOLDERS)
 
 DESCRIPTIONS: dict[str, GameType] = {game.slug: game for game in GAMES}
 REGISTRY: dict[str, GameRules] = {game.slug: game.rules for game in GAMES}
