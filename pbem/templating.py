@@ -1,6 +1,6 @@
 """Template helpers shared by the web pages and the mail composer: register them on any Jinja
 environment with `register(env)`. The boards (SVG for pages, HTML tables for email) are drawn
-by `pbem.boards`.
+by each game's `board.py` in the shared frame of `pbem.games.boards`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from pbem import boards
 from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.games import DESCRIPTIONS
+from pbem.games.boards import grid, table
 
 
 def options(values: Iterable[str]) -> Markup:
@@ -118,7 +119,12 @@ def register(env: jinja2.Environment) -> jinja2.Environment:
     env.globals.update(options=options, option_values=option_values, move_rows=move_rows)
     env.filters["timeout_words"] = timeout_words
     env.filters["utc"] = utc
-    return boards.install(env)
+    env.globals.update(board_svg=grid.svg, board_table=table.board_table)
+    # Each game's templates call its own drawing functions by name (its description lists
+    # them), so adding a game adds none here.
+    for game in DESCRIPTIONS.values():
+        env.globals.update(game.template_globals)
+    return env
 
 
 def _option_word(value: Any) -> str:

@@ -27,7 +27,7 @@ import pbem
 ROOT = Path(pbem.__file__).resolve().parent
 LAYERS = (
     ("pbem.errors", "pbem.clock", "pbem.paths", "pbem.addresses", "pbem.keys"),
-    ("pbem.games", "pbem.bots", "pbem.boards"),
+    ("pbem.games", "pbem.bots"),
     ("pbem.core",),
     ("pbem.config", "pbem.templating"),
     ("pbem.mail",),
@@ -182,3 +182,12 @@ def test_peewee_is_the_minor_version_the_prepared_layer_was_written_for() -> Non
     from pbem.core.db import prepared
 
     assert peewee.__version__.split(".")[:2] == prepared.PEEWEE_MINOR.split(".")
+
+
+def test_production_code_asserts_nothing() -> None:
+    """`python -O` drops an `assert`: a condition that can happen is raised as an error."""
+    found = [f"{module}:{node.lineno}" for module, path in MODULES.items()
+             if ".migrations." not in module
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Assert)]
+    assert found == []

@@ -12,9 +12,9 @@ from pbem.core.matches.play import submit_move
 from pbem.core.records.match_record import moves_for, public_record
 from pbem.games import get_rules
 from tests.conftest import START
-from tests.games.test_eximo import RULES as EXIMO
-from tests.games.test_eximo import ZONE_BLACK, board
-from tests.games.test_move_in_synch import BLUE, play, pos
+from tests.games.eximo.test_rules import RULES as EXIMO
+from tests.games.eximo.test_rules import ZONE_BLACK, board
+from tests.games.move_in_synch.test_rules import BLUE, play, pos
 
 ANN, BEN, CY, DI = "ann@example.org", "ben@example.org", "cy@example.org", "di@example.org"
 

@@ -1,25 +1,30 @@
-"""The explicit registry of games. A game is available once it is listed here.
+"""The explicit registry of games. A game is available once its description is listed here.
 
 Registration is explicit (no import side effects) so that a reader sees every game in one
-place and a test can add a test-only game with `monkeypatch.setitem(REGISTRY, …)`.
+place, one line each, and a test can add a test-only game with
+`monkeypatch.setitem(REGISTRY, …)` (it then gets a plain description; see `describe`).
 """
 
 from __future__ import annotations
 
-from pbem.games.base import GameRules, RulesError
-from pbem.games.eximo import EximoRules
-from pbem.games.frozen_forest import FrozenForestRules
-from pbem.games.mimic import MimicRules
-from pbem.games.mimic_taking import MimicTakingRules
-from pbem.games.move_in_synch import MoveInSynchRules
+from importlib import import_module
 
-REGISTRY: dict[str, GameRules] = {
-    "eximo": EximoRules(),
-    "frozen-forest": FrozenForestRules(),
-    "mimic": MimicRules(),
-    "mimic-taking": MimicTakingRules(),
-    "move-in-synch": MoveInSynchRules(),
-}
+from pbem.games.base import GameRules, RulesError
+from pbem.games.description import GameType
+
+# One line per game: its folder's name. Each folder's `GAME` is its description.
+FOLDERS = (
+    "eximo",
+    "frozen_forest",
+    "mimic",
+    "mimic_taking",
+    "move_in_synch",
+)
+GAMES: tuple[GameType, ...] = tuple(import_module(f"pbem.games.{folder}").GAME
+                                    for folder in FOLDERS)
+
+DESCRIPTIONS: dict[str, GameType] = {game.slug: game for game in GAMES}
+REGISTRY: dict[str, GameRules] = {game.slug: game.rules for game in GAMES}
 
 
 def get_rules(slug: str) -> GameRules:
@@ -29,3 +34,12 @@ def get_rules(slug: str) -> GameRules:
     except KeyError:
         known = ", ".join(sorted(REGISTRY)) or "none yet"
         raise RulesError(f"there is no game called {slug!r} (games: {known})") from None
+
+
+def describe(slug: str) -> GameType:
+    """A game's description; a game registered without one (a test-only game) gets a plain
+    one made from its rules (no board drawing, no click data of its own)."""
+    found = DESCRIPTIONS.get(slug)
+    if found is not None and REGISTRY.get(slug) is found.rules:
+        return found
+    return GameType(rules=get_rules(slug))

@@ -290,7 +290,7 @@ class RulesBase:
     # Kinds of public event that reveal every hidden move made before them (a round's summary
     # that shows every stack): from then on those moves' notation is no secret to anyone.
     reveal_events: frozenset[str] = frozenset()
-    # True when the game's board.html draws an SVG board (pbem/boards/grid.py): the player
+    # True when the game's board.html draws an SVG board (pbem/games/boards/grid.py): the player
     # page shows it as a thumbnail and link previews as their image. A table of cards has none.
     board_picture: bool = False
 

@@ -20,15 +20,14 @@ from pbem.core.mailout.contexts import RenderCache, context_for
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.notify import message_key
 from pbem.core.matches.models import Match, MatchStatus, Move
-from pbem.games import REGISTRY
+from pbem.games import GAMES, REGISTRY
 from pbem.mail.addresses import reply_address_for
 from pbem.mail.inbound import handle
 from tests.conftest import START
 from tests.mail.inbound_support import as_sent, latest, reply, start
 
-# Seeds that make short matches (so the suite stays fast); any seed would do.
-SEEDS = {"eximo": 21, "frozen-forest": 38, "mimic": 10, "mimic-taking": 18,
-         "move-in-synch": 31}
+# Seeds that make short matches (so the suite stays fast), from each game's fixtures.
+SEEDS = {game.slug: game.fixtures.short_seed for game in GAMES}
 MAX_REPLIES = 1500
 
 

@@ -29,7 +29,17 @@ when only one legal card fits); `take O4 G4` (cards in trick order), `take none`
 `add` / `discard`. Position text: see `state.py`.
 """
 
+from pbem.games.description import Fixtures, GameType
+from pbem.games.mimic_taking import board, clicks
 from pbem.games.mimic_taking.rules import MimicTakingRules, Move
 from pbem.games.mimic_taking.state import MimicTakingState
 
-__all__ = ["MimicTakingRules", "MimicTakingState", "Move"]
+GAME = GameType(
+    rules=MimicTakingRules(),
+    notation="a card `O7` or `M`; `take O4 G4`, `take none`, `take all`; `add` or `discard`",
+    template_globals={"mimic_taking_card": board.card, "mimic_taking_cards": board.cards},
+    clicks=clicks.CLICKS,
+    fixtures=Fixtures(short_seed=18),
+)
+
+__all__ = ["GAME", "MimicTakingRules", "MimicTakingState", "Move"]

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
+from pbem.games.base import RulesError
 from pbem.games.notation import is_number
 
 MIMIC = "M"
@@ -117,7 +118,8 @@ def score_stack(stack: Iterable[str]) -> StackScore:
         candidate = _score_counts(counts, assignment)
         if best is None or candidate.score > best.score:
             best = candidate
-    assert best is not None
+    if best is None:  # the state says otherwise: a damaged dump
+        raise RulesError("this position is inconsistent (best is missing)")
     return best
 
 

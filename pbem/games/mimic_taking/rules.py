@@ -17,6 +17,7 @@ from pbem.games.base import (
     Option,
     Outcome,
     RulesBase,
+    RulesError,
     Seat,
     Transition,
 )
@@ -338,7 +339,8 @@ def _end_trick(state: MimicTakingState, winner: Seat, events: list[Event]) -> Tr
 
 
 def _choose_last(state: MimicTakingState, seat: Seat, choice: str) -> Transition:
-    assert state.choices is not None
+    if state.choices is None:  # the state says otherwise: a damaged dump
+        raise RulesError("this position is inconsistent (state.choices is missing)")
     choices = _with(state.choices, seat, choice)
     card = state.hands[seat][0]
     events = [
@@ -352,7 +354,8 @@ def _choose_last(state: MimicTakingState, seat: Seat, choice: str) -> Transition
 
 
 def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
-    assert state.choices is not None
+    if state.choices is None:  # the state says otherwise: a damaged dump
+        raise RulesError("this position is inconsistent (state.choices is missing)")
     last_cards = [hand[0] for hand in state.hands]
     events.append(Event("last_cards_revealed",
                         {"choices": list(state.choices), "cards": last_cards}))
@@ -363,7 +366,8 @@ def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
     totals = [sum(r[s] for r in scores) for s in range(state.players)]
     events.append(Event("round_scored", {"round": state.round, "seats": _summary(stacks, row),
                                          "totals": totals}))
-    assert state.previous is not None
+    if state.previous is None:  # the state says otherwise: a damaged dump
+        raise RulesError("this position is inconsistent (state.previous is missing)")
     last_leader, last_trick = state.previous
     # The winner of the round's last trick leads the next round.
     next_leader = (last_leader + trick_winner(last_trick).index) % state.players
@@ -419,7 +423,8 @@ def _read_cards(compact: str, text: str) -> list[str]:
 
 def _parse_play(state: MimicTakingState, seat: Seat, cards: list[str] | None,
                 number: int | None, text: str) -> Move:
-    assert cards is not None
+    if cards is None:  # the state says otherwise: a damaged dump
+        raise RulesError("this position is inconsistent (cards is missing)")
     hand = state.hands[seat]
     playable = _playable(hand, state.trick)
     if len(cards) != 1:
@@ -444,7 +449,8 @@ def _parse_play(state: MimicTakingState, seat: Seat, cards: list[str] | None,
         raise IllegalMoveError(f"you do not hold {name} (your hand: {' '.join(hand)})")
     if wanted not in playable:
         reference = reference_card(state.trick)
-        assert reference is not None
+        if reference is None:  # the state says otherwise: a damaged dump
+            raise RulesError("this position is inconsistent (reference is missing)")
         colour = COLOUR_NAMES[reference[0]]
         raise IllegalMoveError(
             f"you must follow {colour}: the trick's first numbered card is {reference} and you "
@@ -453,7 +459,8 @@ def _parse_play(state: MimicTakingState, seat: Seat, cards: list[str] | None,
 
 
 def _parse_take(trick: tuple[str, ...], cards: list[str] | None, text: str) -> Move:
-    assert cards is not None
+    if cards is None:  # the state says otherwise: a damaged dump
+        raise RulesError("this position is inconsistent (cards is missing)")
     if cards == ["none"] or cards == ["nothing"]:
         return Move(TAKE, ())
     if cards == ["all"]:

@@ -24,7 +24,7 @@ bp = Blueprint("archive", __name__)
 
 LIVE_SHOWN = 12
 FINISHED_SHOWN = 10
-# The board drawn by pbem/boards/grid.py: up to its own end tag, not the key's little pictures
+# The board drawn by pbem/games/boards/grid.py: up to its own end tag, not the key's little pictures
 # after it (Mimic's legend); a game drawn as HTML (Mimic Taking's cards) has none.
 _SVG = re.compile(r'<svg class="board\b.*?</svg>', re.DOTALL)
 

@@ -22,7 +22,7 @@ from pbem.core.records.exports import match_record, record_text
 from pbem.core.records.imports import import_record
 from pbem.core.records.standings import settle
 from pbem.errors import InvalidRequestError
-from pbem.games import REGISTRY
+from pbem.games import GAMES, REGISTRY
 from tests.conftest import START, STRONG_KEY
 from tests.support.playing import play_randomly
 from tests.support.records import every_finished_match_replays, replay_record
@@ -31,9 +31,9 @@ pytestmark = pytest.mark.usefixtures(every_finished_match_replays.__name__)
 
 SECRET = "test-secret-key"
 NAMES = ["ann", "ben", "cy", "di"]
-# (match seed = play seed) giving a short random game of each; every real game is here.
-SHORT = {"eximo": 21, "frozen-forest": 38, "mimic": 10, "mimic-taking": 18,
-         "move-in-synch": 31, "nim": 5, "bids": 1}
+# (match seed = play seed) giving a short random game of each: the real games' from their
+# fixtures, the test-only games' here.
+SHORT = {**{game.slug: game.fixtures.short_seed for game in GAMES}, "nim": 5, "bids": 1}
 
 
 def _finished(game: str) -> Match:

@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pbem.boards.grid import FILES, centres, square_x, square_y
+from pbem.games.boards.grid import FILES, centres, square_x, square_y
 
 SIZE = 10
 

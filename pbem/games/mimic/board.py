@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pbem.boards.grid import centres
+from pbem.games.boards.grid import centres
 
 
 def pieces(view: Mapping[str, Any], flip: bool, legal_moves: Iterable[str]) -> Markup:

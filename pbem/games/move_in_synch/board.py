@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pbem.boards.grid import centres, square_y
+from pbem.games.boards.grid import centres, square_y
 
 
 def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:

@@ -19,7 +19,7 @@ from pbem.games.base import (
     OptionError,
     RulesError,
 )
-from pbem.games.eximo import START_POSITION, EximoRules, EximoState
+from pbem.games.eximo.rules import START_POSITION, EximoRules, EximoState
 from tests.support.render import render
 
 RULES = EximoRules()

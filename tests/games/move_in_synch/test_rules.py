@@ -20,7 +20,7 @@ from pbem.games.base import (
     OptionError,
     RulesError,
 )
-from pbem.games.move_in_synch import MoveInSynchRules, SynchState
+from pbem.games.move_in_synch.rules import MoveInSynchRules, SynchState
 from tests.support.render import render
 
 RULES = get_rules("move-in-synch")

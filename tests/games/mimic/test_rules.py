@@ -19,7 +19,7 @@ from pbem.games.base import (
     OptionError,
     RulesError,
 )
-from pbem.games.mimic import MimicRules, MimicState
+from pbem.games.mimic.rules import MimicRules, MimicState
 
 RULES: MimicRules = get_rules("mimic")  # type: ignore[assignment]
 START = "10/1rrrrrrrr1/10/10/10/10/10/10/1bbbbbbbb1/10 b - goal:any -"

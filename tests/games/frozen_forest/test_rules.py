@@ -15,7 +15,7 @@ from pbem.games.base import (
     OptionError,
     RulesError,
 )
-from pbem.games.frozen_forest import ForestState, FrozenForestRules
+from pbem.games.frozen_forest.rules import ForestState, FrozenForestRules
 from pbem.games.notation import FILES
 from tests.support.render import template_env
 

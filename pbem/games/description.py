@@ -1,0 +1,74 @@
+"""A game described once, as OpenSpiel describes a game type: what it is (its rules object:
+name, seats, options, capabilities) and what the framework needs to show it (its notation in
+a line, the board-drawing functions its templates call, its click data) and to test it (its
+fixtures). The framework and the shared tests read descriptions, never a game's name.
+
+A game's folder (`pbem/games/<game>/`) ends in its `__init__.py` with one `GAME = GameType(…)`;
+`pbem/games/__init__.py` lists every `GAME`, one line each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.games.base import GameRules, HasPosition, HidesInformation, KeepsScore, Option
+from pbem.games.clicks import ClickData
+
+
+@dataclass(frozen=True)
+class Fixtures:
+    """What the shared tests need of a game beyond its rules: a seed whose random game is
+    short (whole matches are played through the mail and the records with it)."""
+
+    short_seed: int = 1
+
+
+@dataclass(frozen=True)
+class GameType:
+    rules: GameRules
+    # The move notation in one line, with examples (the rules page says it in full).
+    notation: str = ""
+    # The functions the game's templates call by name (its SVG pieces, its email cells).
+    template_globals: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    clicks: ClickData = field(default_factory=ClickData)
+    fixtures: Fixtures = field(default_factory=Fixtures)
+
+    @property
+    def slug(self) -> str:
+        return self.rules.slug
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+    @property
+    def player_counts(self) -> frozenset[int]:
+        return self.rules.player_counts
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        return tuple(self.rules.options)
+
+    @property
+    def hidden_information(self) -> bool:
+        return bool(getattr(self.rules, "hidden_information", False))
+
+    @property
+    def position_text(self) -> bool:
+        """A one-line position text that round-trips (every board game has one)."""
+        return isinstance(self.rules, HasPosition)
+
+    @property
+    def keeps_score(self) -> bool:
+        return isinstance(self.rules, KeepsScore)
+
+    @property
+    def shuffles_hidden(self) -> bool:
+        return isinstance(self.rules, HidesInformation)
+
+    @property
+    def board_picture(self) -> bool:
+        """Its board.html draws an SVG board (so pages and previews may show a picture)."""
+        return bool(getattr(self.rules, "board_picture", False))

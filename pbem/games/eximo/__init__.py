@@ -1,0 +1,19 @@
+"""EXIMO: the game's folder. Its rules (`rules.py`, with the rules summary), its board
+drawing (`board.py`), its click data (`clicks.py`) and its description, `GAME`, which the
+registry lists."""
+
+from __future__ import annotations
+
+from pbem.games.description import Fixtures, GameType
+from pbem.games.eximo import board, clicks
+from pbem.games.eximo.rules import EximoRules, EximoState
+
+GAME = GameType(
+    rules=EximoRules(),
+    notation="the full path: `c2-c3`, jumps `c1-c3-c5`, captures `e4xe6xg6`, drops after `drop`",
+    template_globals={"eximo_pieces": board.pieces, "eximo_cells": board.cells},
+    clicks=clicks.CLICKS,
+    fixtures=Fixtures(short_seed=21),
+)
+
+__all__ = ["GAME", "EximoRules", "EximoState"]

@@ -1,0 +1,63 @@
+"""EXIMO's click data: the checker, each landing square of a jump or capture chain, then the
+drop squares in any order."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from itertools import permutations
+from typing import Any
+
+from pbem.games.clicks import ClickData, Clicks, Notes, counts, empty_notes, squares
+
+_PATH_STEP = re.compile(r"[-x]")
+WORDS = {"start": "one of your checkers that can move",
+         "next": "a highlighted landing or drop square"}
+
+
+def split(text: str, _view: Mapping[str, Any]) -> list[Clicks]:
+    # `c1-c3-c5`, `e4xe6xg6 drop c1 d1`: the checker, each landing square, then the drops,
+    # which a player may click in any order.
+    head, _, tail = text.partition(" drop ")
+    path = _PATH_STEP.split(head)
+    drops = tail.split()
+    return [path + list(order) for order in permutations(drops)] if drops else [path]
+
+
+def _compulsory(legal: Sequence[str]) -> bool:
+    return bool(legal) and all("x" in text.split(" ")[0] for text in legal)
+
+
+def words_for(legal: Sequence[str]) -> Mapping[str, str]:
+    if _compulsory(legal):
+        return {**WORDS, "start": "one of your checkers that can capture (a capture is "
+                                  "compulsory)"}
+    return WORDS
+
+
+def notes(view: Mapping[str, Any], firsts: set[str], legal: Sequence[str]) -> Notes:
+    labels = [seat["label"] for seat in view["seats"]]
+    mine = view.get("viewer")
+    captures = _compulsory(legal)
+    found = dict(empty_notes(*counts(view["files"], view["ranks"])))
+    for piece in view["pieces"]:
+        square = piece["square"]
+        if piece["seat"] != mine:
+            found[square] = f"{square} is a {labels[piece['seat']]} checker, not yours."
+        elif captures:
+            found[square] = (f"{square} cannot capture, and a capture is compulsory: "
+                             "capture with one of the highlighted checkers.")
+        else:
+            found[square] = f"{square} has no legal move now."
+    return {square: note for square, note in found.items() if square not in firsts}
+
+
+def about(view: Mapping[str, Any]) -> Notes:
+    labels = [seat["label"] for seat in view["seats"]]
+    said = dict.fromkeys(squares(view["files"], view["ranks"]), "empty")
+    for piece in view["pieces"]:
+        said[piece["square"]] = f"{labels[piece['seat']]} checker"
+    return said
+
+
+CLICKS = ClickData(words=WORDS, split=split, notes=notes, about=about, words_for=words_for)

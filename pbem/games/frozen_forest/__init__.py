@@ -1,0 +1,19 @@
+"""Frozen Forest: the game's folder. Its rules (`rules.py`, with the rules summary), its board
+drawing (`board.py`), its click data (`clicks.py`) and its description, `GAME`, which the
+registry lists."""
+
+from __future__ import annotations
+
+from pbem.games.description import Fixtures, GameType
+from pbem.games.frozen_forest import board, clicks
+from pbem.games.frozen_forest.rules import ForestState, FrozenForestRules
+
+GAME = GameType(
+    rules=FrozenForestRules(),
+    notation="the destination square, `e4`",
+    template_globals={"frozen_forest_pieces": board.pieces, "frozen_forest_cells": board.cells},
+    clicks=clicks.CLICKS,
+    fixtures=Fixtures(short_seed=38),
+)
+
+__all__ = ["GAME", "ForestState", "FrozenForestRules"]

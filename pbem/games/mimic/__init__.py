@@ -1,0 +1,19 @@
+"""Mimic: the game's folder. Its rules (`rules.py`, with the rules summary), its board
+drawing (`board.py`), its click data (`clicks.py`) and its description, `GAME`, which the
+registry lists."""
+
+from __future__ import annotations
+
+from pbem.games.description import Fixtures, GameType
+from pbem.games.mimic import board, clicks
+from pbem.games.mimic.rules import MimicRules, MimicState
+
+GAME = GameType(
+    rules=MimicRules(),
+    notation="a move is from-to, `e2-e3`; the mimic is automatic",
+    template_globals={"mimic_pieces": board.pieces, "mimic_cells": board.cells},
+    clicks=clicks.CLICKS,
+    fixtures=Fixtures(short_seed=10),
+)
+
+__all__ = ["GAME", "MimicRules", "MimicState"]

@@ -1,0 +1,19 @@
+"""Move In Synch, In Opposition: the game's folder. Its rules (`rules.py`, with the rules
+summary), its board drawing (`board.py`), its click data (`clicks.py`) and its description,
+`GAME`, which the registry lists."""
+
+from __future__ import annotations
+
+from pbem.games.description import Fixtures, GameType
+from pbem.games.move_in_synch import board, clicks
+from pbem.games.move_in_synch.rules import MoveInSynchRules, SynchState
+
+GAME = GameType(
+    rules=MoveInSynchRules(),
+    notation="a placement is a square, `e4`; `synch` or `opposition`; a direction",
+    template_globals={"move_in_synch_pieces": board.pieces, "move_in_synch_cells": board.cells},
+    clicks=clicks.CLICKS,
+    fixtures=Fixtures(short_seed=31),
+)
+
+__all__ = ["GAME", "MoveInSynchRules", "SynchState"]
