@@ -68,16 +68,18 @@ def _answer(description: str, schema: dict[str, Any], status: str = "200") -> di
 
 
 def _problems(*statuses: int) -> dict[str, Any]:
-    words = {400: "The request is malformed; `detail` says how.",
+    words = {400: "The request is malformed; its detail says how.",
              401: "No valid Bearer token.",
              403: "Not yours, or not allowed for this token.",
              404: "No such match, seat link, challenge or seek.",
-             409: "Not allowed now (stale, repeated, or the match moved on); `detail` says why.",
+             409: "Not allowed now (stale, repeated, or the match moved on); the detail says "
+                  "why.",
              413: "The body is too large.",
              415: "The body's content type is not accepted.",
-             422: "The rules refuse this move; `detail` quotes them.",
-             429: "Too many requests; see `Retry-After`.",
-             503: "The database is unavailable; try again after `Retry-After` seconds."}
+             422: "Well-formed, but refused: a move the rules refuse, or a value nothing here "
+                  "can act on; the detail says why.",
+             429: "Too many requests; see the Retry-After header.",
+             503: "The database is unavailable; try again after Retry-After seconds."}
     return {str(status): {"description": words[status],
                           "content": {PROBLEM: {"schema": _ref("Problem")}}}
             for status in statuses}
@@ -256,7 +258,7 @@ _SEAT_ACTIONS = (
 
 def _seat_action(path: str, summary: str) -> dict[str, Any]:
     return {"post": _operation(
-        summary, {**_answer("The new record, with `done` saying what happened.",
+        summary, {**_answer("The new record, with its “done” saying what happened.",
                             _ref("SeatRecord")), **_problems(404, 409)},
         tag="Seat", parameters=[TOKEN],
         operation_id="seat_" + path.replace("/", "_").replace("-", "_"))}
@@ -279,7 +281,8 @@ PATHS: dict[str, Any] = {
                           tag="Seat", parameters=[TOKEN, MOVES], operation_id="seat_state"),
         "post": _operation("Make a move. Send the ply you saw: a stale or repeated "
                            "submission is refused, never applied twice.",
-                           {**_answer("The new record, with `applied`.", _ref("SeatRecord")),
+                           {**_answer("The new record, with “applied”: the move as played.",
+                                      _ref("SeatRecord")),
                             **_problems(400, 404, 409, 422)},
                            tag="Seat", body=_ref("MoveRequest"), parameters=[TOKEN],
                            operation_id="seat_move"),
@@ -300,7 +303,7 @@ PATHS: dict[str, Any] = {
                                       "enum": ["", "live", "finished", "aborted"]}),
                     _query_parameter("result", "win, loss or draw (with player; empty: any).",
                                      {"type": "string", "enum": ["", "win", "loss", "draw"]}),
-                    _query_parameter("cursor", "From the previous page's `next`.", STRING),
+                    _query_parameter("cursor", "From the previous page's “next”.", STRING),
                     _query_parameter("limit", "Matches per page (at most 100).",
                                      {"type": "integer", "minimum": 1, "maximum": 100})])},
     "/api/matches/{match_id}": {"get": _operation(
