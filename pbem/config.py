@@ -85,6 +85,9 @@ class Settings:
     imap_user: str = ""
     imap_password: str = ""
     imap_folder: str = "INBOX"
+    # Where a message goes that could not be handled even as a refusal (a bug of ours): out
+    # of the way, so it never blocks the messages after it; the admin's inbound page says so.
+    imap_quarantine_folder: str = "pbem-quarantine"
     imap_tls: bool = True
     imap_interval_seconds: int = 30
 

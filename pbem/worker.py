@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
+import peewee
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
@@ -25,7 +26,12 @@ from pbem.config import Settings
 from pbem.core.accounts.sessions import SessionPolicy
 from pbem.core.admin.digest import DigestReport, send_if_due
 from pbem.core.admin.operations import record_run
-from pbem.core.db.connection import UNAVAILABLE, database, reclaim_space, unavailable_reason
+from pbem.core.db.connection import (
+    database,
+    is_unavailable,
+    reclaim_space,
+    unavailable_reason,
+)
 from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
@@ -190,7 +196,9 @@ def _guarded(name: str, empty: Report, work: Callable[[], Report]) -> Report:
     try:
         with _connection():
             return work()
-    except UNAVAILABLE as error:
+    except peewee.DatabaseError as error:
+        if not is_unavailable(error):  # down, unreachable or read-only: the next tick retries
+            raise
         _log_unavailable(name, error)
         return empty
 
