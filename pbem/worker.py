@@ -10,6 +10,8 @@ item is claimed by a row lock or a conditional update (see the sweep, the outbox
 from __future__ import annotations
 
 import logging
+import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -65,11 +67,14 @@ class Worker:
         self.sender = sender or sender_for(settings)
         self.composer = Composer(settings, extra_template_dirs)
         self.clock = clock
+        # Set on SIGTERM or SIGINT: the outbox stops after the mail in flight.
+        self.stopping = threading.Event()
 
     def send_outbox(self) -> DrainReport:
         def work() -> DrainReport:
             started = time.monotonic()
-            report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+            report = deliver_due(self.settings, self.sender, self.composer, self.clock(),
+                                 stopping=self.stopping.is_set)
             record_run("outbox", time.monotonic() - started, self.clock(),
                        {"sent": report.sent, "failed": report.failed})
             return report
@@ -167,10 +172,18 @@ def run_forever(worker: Worker) -> None:
     scheduler = worker.schedule(BlockingScheduler(timezone=UTC))
     log.info("worker started: outbox every %ss, deadlines every %ss",
              worker.settings.outbox_interval_seconds, worker.settings.deadline_interval_seconds)
-    try:
-        scheduler.start()
-    except (KeyboardInterrupt, SystemExit):
-        log.info("worker stopped")
+
+    def stop(signum: int, _frame: object) -> None:
+        # A routine restart (systemd, a Procfile runner, docker stop): finish the mail in
+        # flight, hand the rest of its batch back, start no new job, then exit.
+        log.info("worker stopping (signal %s): after the mail in flight", signum)
+        worker.stopping.set()
+        scheduler.shutdown(wait=False)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, stop)
+    scheduler.start()
+    log.info("worker stopped")
 
 
 def start_in_background(worker: Worker) -> BackgroundScheduler:
