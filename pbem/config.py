@@ -39,6 +39,9 @@ class Settings:
     outbox_interval_seconds: int = 10
     outbox_max_attempts: int = 8
     outbox_batch_size: int = 50
+    # How long a worker's claim on a batch holds before another may send it (a worker killed
+    # mid-batch): long enough for a batch to a slow SMTP server.
+    outbox_lease_seconds: int = 90
     # Days a sent mail can still be shown as sent (its params); the record is kept after.
     mail_retention_days: int = 7
     max_request_bytes: int = 64 * 1024
@@ -85,6 +88,9 @@ class Settings:
     imap_user: str = ""
     imap_password: str = ""
     imap_folder: str = "INBOX"
+    # Where a message goes that could not be handled even as a refusal (a bug of ours): out
+    # of the way, so it never blocks the messages after it; the admin's inbound page says so.
+    imap_quarantine_folder: str = "pbem-quarantine"
     imap_tls: bool = True
     imap_interval_seconds: int = 30
 

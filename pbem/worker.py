@@ -10,12 +10,15 @@ item is claimed by a row lock or a conditional update (see the sweep, the outbox
 from __future__ import annotations
 
 import logging
+import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
+import peewee
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
@@ -25,7 +28,12 @@ from pbem.config import Settings
 from pbem.core.accounts.sessions import SessionPolicy
 from pbem.core.admin.digest import DigestReport, send_if_due
 from pbem.core.admin.operations import record_run
-from pbem.core.db.connection import UNAVAILABLE, database, reclaim_space, unavailable_reason
+from pbem.core.db.connection import (
+    database,
+    is_unavailable,
+    reclaim_space,
+    unavailable_reason,
+)
 from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
@@ -59,11 +67,14 @@ class Worker:
         self.sender = sender or sender_for(settings)
         self.composer = Composer(settings, extra_template_dirs)
         self.clock = clock
+        # Set on SIGTERM or SIGINT: the outbox stops after the mail in flight.
+        self.stopping = threading.Event()
 
     def send_outbox(self) -> DrainReport:
         def work() -> DrainReport:
             started = time.monotonic()
-            report = deliver_due(self.settings, self.sender, self.composer, self.clock())
+            report = deliver_due(self.settings, self.sender, self.composer, self.clock(),
+                                 stopping=self.stopping.is_set)
             record_run("outbox", time.monotonic() - started, self.clock(),
                        {"sent": report.sent, "failed": report.failed})
             return report
@@ -161,10 +172,18 @@ def run_forever(worker: Worker) -> None:
     scheduler = worker.schedule(BlockingScheduler(timezone=UTC))
     log.info("worker started: outbox every %ss, deadlines every %ss",
              worker.settings.outbox_interval_seconds, worker.settings.deadline_interval_seconds)
-    try:
-        scheduler.start()
-    except (KeyboardInterrupt, SystemExit):
-        log.info("worker stopped")
+
+    def stop(signum: int, _frame: object) -> None:
+        # A routine restart (systemd, a Procfile runner, docker stop): finish the mail in
+        # flight, hand the rest of its batch back, start no new job, then exit.
+        log.info("worker stopping (signal %s): after the mail in flight", signum)
+        worker.stopping.set()
+        scheduler.shutdown(wait=False)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, stop)
+    scheduler.start()
+    log.info("worker stopped")
 
 
 def start_in_background(worker: Worker) -> BackgroundScheduler:
@@ -190,7 +209,9 @@ def _guarded(name: str, empty: Report, work: Callable[[], Report]) -> Report:
     try:
         with _connection():
             return work()
-    except UNAVAILABLE as error:
+    except peewee.DatabaseError as error:
+        if not is_unavailable(error):  # down, unreachable or read-only: the next tick retries
+            raise
         _log_unavailable(name, error)
         return empty
 

@@ -12,7 +12,7 @@ and mark the address undeliverable.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,7 +29,11 @@ from pbem.mail.compose import Composer
 from pbem.mail.senders import DeliveryError, Sender, open_session
 from pbem.mail.wire import Outgoing
 
-LEASE = timedelta(minutes=5)
+# How long a claim holds: a batch of 50 takes well under a second to a nearby SMTP server and
+# under a minute to a slow one. A worker killed mid-batch (kill -9, a crash) leaves its claim
+# to expire; after this its mails go again (each recorded as sent the moment it was accepted,
+# so at most the one in flight is sent twice).
+LEASE = timedelta(seconds=90)
 FIRST_RETRY = timedelta(minutes=1)
 LONGEST_RETRY = timedelta(hours=2)
 
@@ -42,33 +46,54 @@ class DrainReport:
 
 
 def deliver_due(settings: Settings, sender: Sender, composer: Composer, now: datetime,
-                batch: int | None = None) -> DrainReport:
-    messages = claim_batch(now, batch or settings.outbox_batch_size)
+                batch: int | None = None,
+                stopping: Callable[[], bool] = lambda: False) -> DrainReport:
+    """Send one claimed batch. Each mail is recorded as sent as soon as the SMTP server
+    accepts it, so a worker stopped or killed mid-batch re-sends at most the mail in flight.
+    When `stopping()` turns true (SIGTERM), the rest of the batch is handed back at once."""
+    messages = claim_batch(now, batch or settings.outbox_batch_size,
+                           timedelta(seconds=settings.outbox_lease_seconds))
     if not messages:
         return DrainReport()
     cache = RenderCache()
     cache.prefetch(messages)
     failures: list[tuple[OutboxMessage, DeliveryError]] = []
-    sent: list[OutboxMessage] = []
+    sent = 0
+    left: list[OutboxMessage] = []
     with open_session(sender) as session:
-        for message in messages:
+        for position, message in enumerate(messages):
+            if stopping():
+                left = messages[position:]
+                break
             try:
                 session.send(_compose(composer, message, now, cache))
             except DeliveryError as error:
                 failures.append((message, error))
             else:
-                sent.append(message)
+                with write_transaction():
+                    _record_sent([message], now)
+                sent += 1
     with write_transaction():
-        _record_sent(sent, now)
+        _release(left)
         retrying = 0
         for message, failure in failures:
             retrying += _record_failure(message, settings, str(failure), failure.temporary, now)
             if failure.bounce:
                 mark_undeliverable(message.to_address, str(failure), now)
-    return DrainReport(len(sent), retrying, len(failures) - retrying)
+    return DrainReport(sent, retrying, len(failures) - retrying)
 
 
-def claim_batch(now: datetime, limit: int) -> list[OutboxMessage]:
+def _release(messages: Sequence[OutboxMessage]) -> None:
+    """Hand unsent claimed messages back (the worker is stopping): due again at once, for
+    whichever worker ticks next, instead of after the lease."""
+    if messages:
+        (OutboxMessage.update(status=MessageStatus.PENDING, claimed_until=None,
+                              version=OutboxMessage.version + 1)
+         .where(OutboxMessage.id.in_([m.id for m in messages]),
+                OutboxMessage.status == MessageStatus.SENDING).execute())
+
+
+def claim_batch(now: datetime, limit: int, lease: timedelta = LEASE) -> list[OutboxMessage]:
     """Claim up to `limit` due messages for this worker (see the module docstring)."""
     due = _due(now)
     chosen = (OutboxMessage.select(OutboxMessage.id).where(due)
@@ -77,9 +102,10 @@ def claim_batch(now: datetime, limit: int) -> list[OutboxMessage]:
         # MariaDB can neither UPDATE … RETURNING nor update a table it reads in a subquery:
         # claim row by row there, each with a conditional update.
         ids = [row.id for row in chosen]
-        return [m for m in (_claim(message_id, now) for message_id in ids) if m is not None]
+        return [m for m in (_claim(message_id, now, lease) for message_id in ids)
+                if m is not None]
     claim = OutboxMessage.update(status=MessageStatus.SENDING,
-                                 version=OutboxMessage.version + 1, claimed_until=now + LEASE)
+                                 version=OutboxMessage.version + 1, claimed_until=now + lease)
     if isinstance(database.obj, peewee.PostgresqlDatabase):
         # A CTE, not `id IN (subquery)`: PostgreSQL may run an IN subquery more than once
         # (and so take more than `limit` rows); a CTE holding FOR UPDATE is run exactly once.
@@ -123,7 +149,7 @@ def _due(now: datetime) -> peewee.Expression:
     return UNSENT & (pending | abandoned)
 
 
-def _claim(message_id: int, now: datetime) -> OutboxMessage | None:
+def _claim(message_id: int, now: datetime, lease: timedelta = LEASE) -> OutboxMessage | None:
     with write_transaction():
         message = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
         if message is None or message.status in (MessageStatus.SENT, MessageStatus.FAILED):
@@ -133,7 +159,7 @@ def _claim(message_id: int, now: datetime) -> OutboxMessage | None:
             return None
         claimed = (OutboxMessage.update(status=MessageStatus.SENDING,
                                         version=OutboxMessage.version + 1,
-                                        claimed_until=now + LEASE)
+                                        claimed_until=now + lease)
                    .where(OutboxMessage.id == message_id,
                           OutboxMessage.version == message.version).execute())
     if claimed != 1:

@@ -108,6 +108,30 @@ def open_database(url: str) -> peewee.Database:
     return connect(url, **kwargs)
 
 
+# A read-only database (a PostgreSQL hot standby after a failover, a MariaDB replica, a
+# read-only SQLite file): a write fails, and trying again later (on the new primary) is the
+# answer, as for a database that is down.
+_READ_ONLY_SQLSTATE = "25006"
+_READ_ONLY_MYSQL_CODES = {1290, 1792, 1836}
+
+
+def is_read_only(error: BaseException) -> bool:
+    original = getattr(error, "orig", None) or (error.args[0] if error.args else None)
+    if getattr(original, "sqlstate", None) == _READ_ONLY_SQLSTATE:
+        return True
+    codes = getattr(original, "args", ())
+    if codes and codes[0] in _READ_ONLY_MYSQL_CODES:
+        return True
+    text = str(error).lower()
+    return "read-only" in text or "readonly database" in text or "read only" in text
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """The database cannot do this now (down, unreachable, read-only): try again later."""
+    return isinstance(error, UNAVAILABLE) or (isinstance(error, peewee.DatabaseError)
+                                              and is_read_only(error))
+
+
 def unavailable_reason(error: BaseException) -> str:
     """The first line of a driver's error, for one clear log line instead of a traceback."""
     text = str(error).strip().splitlines()

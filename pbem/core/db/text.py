@@ -4,7 +4,11 @@ a clear message instead of failing deep inside a write."""
 
 from __future__ import annotations
 
+import re
+
 from pbem.errors import InvalidRequestError
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def storable(text: str) -> bool:
@@ -23,3 +27,11 @@ def check_text(text: str, what: str) -> str:
         raise InvalidRequestError(f"The {what} contains characters that cannot be stored "
                                   "(a NUL or a broken Unicode character). Type it again.")
     return text
+
+
+def cleaned(text: str | None) -> str | None:
+    """`text` made storable: NULs dropped and every unpaired surrogate replaced (mail from the
+    wild decodes to both, e.g. a UTF-7 body), so recording a message never fails on its text."""
+    if text is None or storable(text):
+        return text
+    return _SURROGATE.sub("\ufffd", text.replace("\x00", ""))

@@ -71,6 +71,7 @@ class Action:
     UNKNOWN_KEY = "unknown_key"
     AUTOMATIC = "automatic"
     FOREIGN = "foreign_sender"
+    MALFORMED = "malformed"  # could not be read at all (too deep, broken): refused, recorded
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class Letter:
     oversized: bool = False
     first_line: str | None = None      # the player's first non-empty line, quotes stripped
     answers_to: tuple[str, ...] = ()   # our outbox keys it references, the direct parent first
+    malformed: str | None = None       # why it could not be read at all, if it could not
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,8 @@ def _claim(letter: Letter, now: datetime) -> InboundMessage | None:
 def _decide(letter: Letter, policy: Policy, now: datetime) -> Receipt:
     if letter.oversized:
         return Receipt(Action.OVERSIZED, "larger than 1 MiB")
+    if letter.malformed:
+        return Receipt(Action.MALFORMED, letter.malformed)
     if not letter.reply_key:
         return Receipt(Action.NO_KEY, "not addressed to a reply address")
     seat = seat_for_reply_key(policy.secret_key, letter.reply_key)

@@ -45,7 +45,8 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
     listed = moves_for(match, rules, state, seat.seat,
                        move_window(match.ply, shown, moves_upto, SEAT_MOVES_PER_PAGE))
     return {
-        **_common(match, rules, state, seats, reveal_emails=True),
+        # The seat sees its own address (to sign in with), never another player's.
+        **_common(match, rules, state, seats, own_email_of=seat.seat),
         "seat": seat.seat,
         "seat_label": rules.seat_label(state, seat.seat),
         "your_turn": mine,
@@ -86,7 +87,7 @@ def public_record(match: Match, now: datetime, ply: int | None = None,
     current = state if shown_ply == match.ply else rules.load(match.state)
     view = rules.view(state, None)
     seats = match.seat_rows()
-    common = _common(match, rules, current, seats, reveal_emails=False)
+    common = _common(match, rules, current, seats, own_email_of=None)
     # Seats are named as they were in the position shown (Frozen Forest swaps roles between
     # games, so a replay of game 1 names game 1's roles).
     for player in common["players"]:
@@ -176,7 +177,7 @@ def _move_label(rules: GameRules, state: Any, seat: int, events: list[Event]) ->
 
 
 def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
-            reveal_emails: bool) -> dict[str, Any]:
+            own_email_of: int | None) -> dict[str, Any]:
     return {
         "match": match.id,
         "game": match.game,
@@ -187,7 +188,7 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
         "players": [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
                      "name": seat.player.public_name,
                      "undeliverable": seat.player.undeliverable_at is not None,
-                     **({"email": seat.player.email} if reveal_emails else {})}
+                     **({"email": seat.player.email} if seat.seat == own_email_of else {})}
                     for seat in seats],
         "result": _result(match, rules, state, seats),
         "created_at": match.created_at.isoformat() + "Z",

@@ -1,5 +1,6 @@
 """IMAP polling (the worker's `inbox` job): each unseen message in the folder goes through the
-same pipeline as the pipe and the HTTP endpoint, and is marked seen once handled.
+same pipeline as the pipe and the HTTP endpoint, and is marked seen once handled; one that
+could not be handled even as a refusal is moved to the quarantine folder.
 
 A message is marked seen only after its handling committed, and handling is exactly once per
 Message-ID: a crash between the two means the next poll meets it again and finds it already
@@ -59,12 +60,26 @@ def _handle_all(mailbox: BaseMailBox, uids: list[str], settings: Settings,
                         error, len(uids) - position)
             return PollReport(handled, len(uids) - position)
         except Exception:
-            log.exception("inbox: could not handle message %s; it stays unseen", uid)
+            # Not even a refusal could be recorded: move it aside so it never blocks the
+            # next ones (the quarantine folder), and keep going.
+            log.exception("inbox: could not handle message %s; moved to %s", uid,
+                          settings.imap_quarantine_folder)
+            _quarantine(mailbox, uid, settings.imap_quarantine_folder)
             continue
         mailbox.flag(uid, MailMessageFlags.SEEN, True)
         handled += 1
         log.debug("inbox: message %s: %s", uid, receipt.action)
     return PollReport(handled, len(uids) - handled)
+
+
+def _quarantine(mailbox: BaseMailBox, uid: str, folder: str) -> None:
+    try:
+        if not mailbox.folder.exists(folder):
+            mailbox.folder.create(folder)
+        mailbox.move(uid, folder)
+    except (imaplib.IMAP4.error, OSError) as error:  # at least never read it again
+        log.warning("inbox: could not move message %s aside (%s); marked seen", uid, error)
+        mailbox.flag(uid, MailMessageFlags.SEEN, True)
 
 
 def _raw(mailbox: BaseMailBox, uid: str) -> bytes | None:

@@ -46,9 +46,10 @@ def run(stream: BinaryIO, load_settings: Callable[[], Settings],
               file=sys.stderr)
         return EX_TEMPFAIL
     except Exception:
-        # A bug of ours: keep the message queued at the mail server rather than lose it.
-        log.exception("pbem inbound: could not handle the message")
-        return EX_TEMPFAIL
+        # Not even a refusal could be recorded. Asking the mail server to retry would bring
+        # the same message back for days: it is logged, and the exit says it was taken.
+        log.exception("pbem inbound: could not handle the message; dropped after logging")
+        return EX_OK
     print(f"pbem inbound: {receipt.action}"
           + (f" (match {receipt.match_id}, seat {receipt.seat})" if receipt.match_id else "")
           + (f": {receipt.detail}" if receipt.detail else ""), file=sys.stderr)

@@ -20,6 +20,17 @@ from email.utils import parseaddr
 from pbem.mail.inbound.text import first_line, html_to_text
 
 MAX_BYTES = 1024 * 1024
+# A reply is a text part, perhaps with its HTML twin and a signature or an attachment or two.
+# Parsing a multipart nested a thousand deep takes seconds and ends in a RecursionError, so the
+# structure is counted in the raw bytes first, and a message past these is refused unread.
+MAX_MULTIPARTS = 20
+MAX_PARTS = 200
+_MULTIPART = re.compile(rb"(?im)^content-type:[ \t]*multipart/")
+_PART = re.compile(rb"(?im)^content-type:")
+
+
+class MalformedMail(ValueError):
+    """The message's structure is beyond what a reply could be."""
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _MESSAGE_ID = re.compile(r"<([^<>\s]{1,250})>")
 # Headers that may carry the address the mail was sent to, most reliable first.
@@ -49,6 +60,10 @@ def oversized(raw: bytes) -> bool:
 
 
 def read(raw: bytes) -> Reading:
+    if len(_MULTIPART.findall(raw)) > MAX_MULTIPARTS:
+        raise MalformedMail(f"more than {MAX_MULTIPARTS} nested or sibling multiparts")
+    if len(_PART.findall(raw)) > MAX_PARTS:
+        raise MalformedMail(f"more than {MAX_PARTS} parts")
     message = email.message_from_bytes(raw, policy=compat32)
     message_id = _ids(_header(message, "Message-ID"))
     key_source = message_id[0].encode() if message_id else raw

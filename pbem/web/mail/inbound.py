@@ -3,8 +3,10 @@ mail over HTTP. `Authorization: Bearer <inbound_secret>`; without that setting t
 does not exist.
 
 Answers are JSON: 200 with what was done (handled, refused or ignored alike, so the provider
-does not retry), 401 without the right secret, 413 over 1 MiB, 503 with `Retry-After` when
-the database cannot be reached (the provider should try again).
+does not retry), 401 without the right secret, 413 over 1 MiB, 415 for a form body (curl's
+default: the mail would be lost; send it raw as message/rfc822), 503 with `Retry-After` when
+the database cannot be reached or is read-only (the provider should try again). Every error
+is problem+json.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pbem.web.site.clock import now
 from pbem.web.site.errors import problem
 
 bp = Blueprint("inbound", __name__)
+_FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
 log = logging.getLogger(__name__)
 
 
@@ -42,6 +45,11 @@ def mime() -> Response:
         response = problem(401, "A valid `Authorization: Bearer …` header is required.")
         response.headers["WWW-Authenticate"] = 'Bearer realm="pbem inbound"'
         return response
+    if request.mimetype in _FORM_TYPES:
+        # A form body is parsed (and so consumed) before this view runs: the mail would be
+        # lost. Refused, so the sender sends it again as it should.
+        return problem(415, "Send the raw message as the body, with Content-Type: "
+                            "message/rfc822 (not a form).")
     raw = request.stream.read(MAX_BYTES + 1)
     receipt = handle(raw, settings, "http", now())
     if receipt.action == "oversized":

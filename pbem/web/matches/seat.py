@@ -4,8 +4,10 @@ POSTs declare a vacation and set the board's confirmation step."""
 from __future__ import annotations
 
 import json
+import logging
 from datetime import date
 
+import peewee
 from flask import (
     Blueprint,
     Flask,
@@ -22,6 +24,7 @@ from jinja2.utils import htmlsafe_json_dumps
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts.players import set_submit_without_confirm
+from pbem.core.db.connection import database, is_unavailable, unavailable_reason
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_for_token
@@ -36,6 +39,7 @@ from pbem.web.site.clock import now
 from pbem.web.site.errors import problem
 from pbem.web.site.inputs import tick_box, whole_number
 
+log = logging.getLogger(__name__)
 bp = Blueprint("play", __name__)
 
 # The check box's label here and on /me/settings (and in the message refusing odd input).
@@ -45,7 +49,7 @@ SUBMIT_WITHOUT_CONFIRM = "Submit moves without confirming"
 @bp.get("/play/<token>")
 def show(token: str) -> Response:
     seat = seat_for_token(token)
-    note_visit(seat, now())
+    _note_visit(seat)
     shown = requested_ply(seat.match.ply)
     record = record_for(seat, shown)
     # `?ply=n` looks back at an earlier position, as spectators see it (a seat's own past
@@ -153,3 +157,15 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
 
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
+
+
+def _note_visit(seat: Seat) -> None:
+    """Note the visit for an admin weighing a timeout; a database that refuses the write
+    (read-only after a failover) must not cost the player their page."""
+    try:
+        with database.atomic():  # a savepoint: a refused write leaves the page's reads intact
+            note_visit(seat, now())
+    except peewee.DatabaseError as error:
+        if not is_unavailable(error):
+            raise
+        log.warning("visit to match %s not noted: %s", seat.match_id, unavailable_reason(error))

@@ -6,11 +6,12 @@ from __future__ import annotations
 import logging
 import re
 
+import peewee
 from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from pbem.core.db.connection import UNAVAILABLE, database, unavailable_reason
+from pbem.core.db.connection import UNAVAILABLE, database, is_read_only, unavailable_reason
 from pbem.errors import PbemError, UnavailableError
 from pbem.games.base import RulesError
 
@@ -50,7 +51,8 @@ _JSON_PATHS = re.compile(r"^/matches/[^/]+/(?:record\.json|ply)$")
 
 
 def wants_problem() -> bool:
-    return request.path.startswith("/api/") or bool(_JSON_PATHS.match(request.path))
+    return (request.path.startswith(("/api/", "/inbound/"))
+            or bool(_JSON_PATHS.match(request.path)))
 
 
 def error_response(status: int, detail: str) -> Response | tuple[str, int]:
@@ -77,6 +79,13 @@ def init_app(app: Flask) -> None:
     for kind in UNAVAILABLE:
         app.register_error_handler(kind, _database_gone)
 
+    @app.errorhandler(peewee.DatabaseError)
+    def _database_refused(error: peewee.DatabaseError):
+        # A read-only database (a standby after a failover) refuses writes: try again later.
+        if is_read_only(error):
+            return _database_gone(error)
+        return _unexpected(error)
+
     @app.errorhandler(RulesError)
     def _rules_error(error: RulesError):
         return error_response(422, str(error))
@@ -99,8 +108,9 @@ def init_app(app: Flask) -> None:
             response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
         return response
 
-    @app.errorhandler(Exception)
     def _unexpected(error: Exception):
         log.exception("unhandled error on %s %s", request.method, request.path)
         return error_response(500, "Something went wrong on our side. Nothing was changed; "
                                    "please try again in a moment.")
+
+    app.register_error_handler(Exception, _unexpected)
