@@ -55,13 +55,15 @@ class Settings:
     session_idle_days: int = 14
     session_max_days: int = 90
     # Rate limits, each counted over `rate_window_minutes` and stored in the database so every
-    # web process agrees: failed admin logins per account and per client address, sign-in
-    # mails per address and per client address.
+    # web process agrees: failed admin logins per client address and per account (the latter
+    # only from browsers the admin never signed in from), sign-in mails per address and per
+    # client address.
     rate_window_minutes: int = 15
     # How many reverse proxies in front of the web app set X-Forwarded-For (0: none). Rate
     # limits per client address need the real address, not the proxy's.
     trusted_proxies: int = 0
     login_failures_allowed: int = 5
+    login_failures_per_account: int = 50
     signin_mails_per_address: int = 3
     signin_mails_per_client: int = 10
     # Challenges: how long an invitation stays open, how many a player may have pending, and

@@ -1,11 +1,24 @@
-"""Admin login and logout (a password per admin; `pbem admin create` makes one). Failed logins
-are throttled per account and per client; a login starts a server-side session."""
+"""Admin login and logout (a password per admin; `pbem admin create` makes one).
+
+Failed logins are throttled so that guessing is slow but a stranger cannot lock an admin out:
+
+- per client address: `login_failures_allowed` (5) wrong passwords in the window, whatever the
+  accounts tried, then that client waits;
+- per account: `login_failures_per_account` (50) from browsers the admin has never signed in
+  from, so guesses spread over many addresses are slowed too. A browser the admin signed in
+  from before carries a signed *device cookie* (the OWASP "device cookies" defence) and is not
+  held back by the account's count, only by its own client's: the admin's usual browser still
+  signs in while a stranger is being refused.
+
+A login starts a server-side session.
+"""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 from flask import current_app, redirect, render_template, request, url_for
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts.admins import authenticate
@@ -15,6 +28,9 @@ from pbem.web.accounts.auth import sign_in, sign_out
 from pbem.web.admin.access import bp
 from pbem.web.site.clock import now
 
+DEVICE_COOKIE = "pbem_admin_device"
+DEVICE_DAYS = 365
+
 
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> Response | tuple[str, int] | str:
@@ -22,11 +38,17 @@ def login() -> Response | tuple[str, int] | str:
         return render_template("admin/login.html", error=None)
     settings = current_app.config["PBEM_SETTINGS"]
     email = (request.form.get("email") or "").strip().lower()[:254]
-    failures = Limit("admin-login", settings.login_failures_allowed,
-                     timedelta(minutes=settings.rate_window_minutes), "failed logins")
+    window = timedelta(minutes=settings.rate_window_minutes)
+    per_client = Limit("admin-login", settings.login_failures_allowed, window, "failed logins")
+    per_account = Limit("admin-login-account", settings.login_failures_per_account, window,
+                        "failed logins for this account from browsers it never signed in from")
+    counted: list[int] = []
     try:
-        counted = failures.reserve([f"account:{email}", f"client:{request.remote_addr}"], now())
+        counted += per_client.reserve([f"client:{request.remote_addr}"], now())
+        if not _known_device(email):
+            counted += per_account.reserve([f"account:{email}"], now())
     except LimitReachedError as error:
+        release(counted)
         return render_template("admin/login.html", error=str(error)), 429
     admin = authenticate(email, request.form.get("password", ""))
     if admin is None:
@@ -35,10 +57,32 @@ def login() -> Response | tuple[str, int] | str:
     sign_in(SessionKind.ADMIN, admin=admin)
     target = request.args.get("next", "")
     # Only ever return to a page of this site.
-    return redirect(target if target.startswith("/admin") else url_for("admin.queue"), 303)
+    response = redirect(target if target.startswith("/admin") else url_for("admin.queue"), 303)
+    response.set_cookie(DEVICE_COOKIE, _devices().dumps(admin.email),
+                        max_age=DEVICE_DAYS * 86_400, httponly=True, samesite="Lax",
+                        secure=not settings.development, path="/admin")
+    return response
 
 
 @bp.post("/logout")
 def logout() -> Response:
+    # The device cookie stays: signing out does not make this browser a stranger.
     sign_out(SessionKind.ADMIN)
     return redirect(url_for("admin.login"), 303)
+
+
+def _devices() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["PBEM_SETTINGS"].secret_key,
+                                  salt="pbem-admin-device")
+
+
+def _known_device(email: str) -> bool:
+    """Whether this browser signed in as `email` before (a device cookie signed by us)."""
+    cookie = request.cookies.get(DEVICE_COOKIE)
+    if not cookie:
+        return False
+    try:
+        signed = _devices().loads(cookie, max_age=DEVICE_DAYS * 86_400)
+    except BadSignature:
+        return False
+    return bool(signed == email)
