@@ -4,7 +4,8 @@ One check for all of them, so an address the server stores is one it can safely 
 header. Beyond the plain shape (`local@domain.tld`, no spaces or control characters, at most
 254 characters) it refuses RFC 2047 encoded words (`=?utf-8?q?…?=`): a mail program decodes
 them for display, so `=?utf-8?q?ann=40example.org?=@evil.example` would be shown to other
-players as if it were ann@example.org.
+players as if it were ann@example.org. It refuses colons too: `x:bob@example.org` is group
+syntax to a mail library, which would send the mail to bob@example.org.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ def check_address(text: str, dotted_domain: bool = True) -> str:
     except UnicodeEncodeError:  # a lone surrogate, e.g. from JSON's "\ud800"
         raise AddressError(f"{text!r} is not an email address: it has a broken character") \
             from None
+    if ":" in address:
+        raise AddressError(f"{text!r} is not an email address: a colon makes it a group "
+                           "(\"name: address;\"), whose mail goes elsewhere")
     if _ENCODED_WORD in address:
         raise AddressError(f"{text!r} is not an email address: encoded words (=?…?=) are not "
                            "allowed in an address")

@@ -28,6 +28,11 @@ def test_ordinary_addresses_are_kept_lower_cased(text: str, address: str) -> Non
     ("ann@example.org, ben@example.org", "not an email address"),
     ("a" * 250 + "@b.org", "not an email address"),
     ("", "not an email address"),
+    # Group syntax: a mail library reads "x:bob@example.org" as a group "x" holding bob's
+    # address, so the mail would go to someone other than the address shown.
+    ("x:bob@example.org", "group"),
+    ("team: bob@example.org;", "group"),
+    ("ann@exa:mple.org", "group"),
 ])
 def test_strange_addresses_are_refused_with_a_reason(text: str, why: str) -> None:
     with pytest.raises(AddressError, match="not an email address") as refused:
