@@ -288,7 +288,8 @@ def cmd_player_token(args: argparse.Namespace, settings: Settings) -> int:
     bind_database(settings.database_url)
     with database.connection_context(), write_transaction():
         player = Player.for_email(address, utcnow())
-        _, token = api_tokens.create(settings.secret_key, player, args.name, utcnow())
+        _, token = api_tokens.create(settings.secret_key, player, args.name, utcnow(),
+                                     scopes=args.scopes.split(","))
     print(token)
     return 0
 
@@ -426,6 +427,9 @@ def _parser() -> argparse.ArgumentParser:
                                             "(creating the player if needed)")
     token.add_argument("email")
     token.add_argument("--name", default="command line", help="what the token is for")
+    token.add_argument("--scopes", default="read,play",
+                       help="what it may do, comma-separated from read, play, account "
+                            "(default read,play)")
     token.set_defaults(handler=cmd_player_token)
 
     seat = commands.add_parser("seat", help="manage seats").add_subparsers(title="seat")

@@ -56,7 +56,8 @@ def world(db_url: str, tmp_path: Path, clock) -> dict[str, Any]:
     policy = sessions.SessionPolicy.from_days(14, 90)
     browser.set_cookie("pbem_player", sessions.start(settings_.secret_key, SessionKind.PLAYER,
                                                      START, policy, player=ann))
-    _, token = api_tokens.create(settings_.secret_key, ann, "fuzz", START)
+    _, token = api_tokens.create(settings_.secret_key, ann, "fuzz", START,
+                                 scopes=("read", "play", "account"))
     return {"app": app, "browser": browser, "bearer": {"Authorization": f"Bearer {token}"},
             "match_id": match.id, "challenge_id": challenge.id, "seek_id": 1, "token_id": 1,
             "session_id": 1, "seat": 0}

@@ -1,6 +1,14 @@
 """Personal API tokens: random, named, revocable; sent as `Authorization: Bearer <token>`.
 
 Only the token's HMAC under the API-token key is stored; the token is shown once, when made.
+Each token has scopes, chosen when it is made, so a script that only reads cannot play:
+
+- `read`: the player's own matches, challenges and seeks (`GET /api/...`);
+- `play`: challenge, accept, seek, rematch, and the seat links of `GET /api/me` (each is a key
+  to a seat, so a read-only token never sees them);
+- `account`: the player's settings (`PUT /api/me/settings`).
+
+A token never opens an HTML page: those are for a signed-in browser only.
 """
 
 from __future__ import annotations
@@ -8,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterable
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from pbem.core.accounts.models import ApiToken, Player
 from pbem.errors import InvalidRequestError, NotFoundError
@@ -21,13 +31,33 @@ MAX_TOKENS = 20
 TOUCH_EVERY = timedelta(minutes=5)
 
 
+class Scope(StrEnum):
+    READ = "read"
+    PLAY = "play"
+    ACCOUNT = "account"
+
+
+def parse_scopes(chosen: Iterable[str]) -> tuple[Scope, ...]:
+    """The scopes named (in a fixed order), or InvalidRequestError naming the unknown ones."""
+    names = {name.strip().lower() for name in chosen if name.strip()}
+    unknown = sorted(names - set(Scope))
+    if unknown:
+        raise InvalidRequestError(f"Unknown token scope(s): {', '.join(unknown)} (known: "
+                                  f"{', '.join(Scope)}).")
+    if not names:
+        raise InvalidRequestError("Choose what the token may do: read, play, account.")
+    return tuple(scope for scope in Scope if scope in names)
+
+
 def token_hash(secret_key: str, token: str) -> str:
     key = purpose_key(secret_key, Purpose.API_TOKEN)
     return hmac.new(key, token.encode(), hashlib.sha256).hexdigest()
 
 
-def create(secret_key: str, player: Player, name: str, now: datetime) -> tuple[ApiToken, str]:
+def create(secret_key: str, player: Player, name: str, now: datetime,
+           scopes: Iterable[str] = (Scope.READ,)) -> tuple[ApiToken, str]:
     """Make a token; return its row and the token itself (to show once)."""
+    chosen = parse_scopes(scopes)
     name = " ".join((name or "").split())
     if not name:
         raise InvalidRequestError("Give the token a name, so you know later what uses it.")
@@ -37,11 +67,16 @@ def create(secret_key: str, player: Player, name: str, now: datetime) -> tuple[A
         raise InvalidRequestError(f"You have {MAX_TOKENS} tokens already; revoke one first.")
     token = PREFIX + secrets.token_urlsafe(32)
     row = ApiToken.create(player=player, name=name, token_hash=token_hash(secret_key, token),
-                          created_at=now)
+                          created_at=now, scopes=" ".join(chosen))
     return row, token
 
 
-def player_for(secret_key: str, token: str, now: datetime) -> Player | None:
+def scopes_of(row: ApiToken) -> frozenset[str]:
+    return frozenset(row.scopes.split())
+
+
+def token_for(secret_key: str, token: str, now: datetime) -> ApiToken | None:
+    """The token's row (its player joined), or None for an unknown or malformed token."""
     if not token or len(token) > MAX_TOKEN or not token.startswith(PREFIX):
         return None
     row = (ApiToken.select(ApiToken, Player).join(Player)
@@ -50,7 +85,12 @@ def player_for(secret_key: str, token: str, now: datetime) -> Player | None:
         return None
     if row.last_used_at is None or now - row.last_used_at >= TOUCH_EVERY:
         ApiToken.update(last_used_at=now).where(ApiToken.id == row.id).execute()
-    return row.player
+    return row
+
+
+def player_for(secret_key: str, token: str, now: datetime) -> Player | None:
+    row = token_for(secret_key, token, now)
+    return row.player if row is not None else None
 
 
 def tokens_of(player: Player) -> list[ApiToken]:

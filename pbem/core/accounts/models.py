@@ -123,6 +123,8 @@ class ApiToken(BaseModel):
     token_hash = peewee.CharField(max_length=64, unique=True)
     created_at = peewee.DateTimeField()
     last_used_at = peewee.DateTimeField(null=True)
+    # What it may do, space-separated (see api_tokens.Scope): "read", "play", "account".
+    scopes = peewee.CharField(max_length=40, default="read")
     player_id: int
 
 

@@ -2,7 +2,9 @@
 and rematches, authenticated by personal tokens (`Authorization: Bearer …`).
 
 Only Bearer tokens count here (never a browser cookie), so these routes need no CSRF token.
-Errors are problem+json: 401 no or bad token, 403/404 someone else's challenge, 400 or 422 a
+Each route needs one scope of the token (`read`, `play` or `account`: see
+`pbem.core.accounts.api_tokens`). Errors are problem+json: 401 no or bad token, 403 a scope the
+token lacks, 403/404 someone else's challenge, 400 or 422 a
 bad body (with a message), 409 a challenge or seek that moved on. A refused request changes
 nothing.
 """
@@ -15,13 +17,14 @@ from flask import Blueprint, Flask, current_app, jsonify, request
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts import players
+from pbem.core.accounts.api_tokens import Scope
 from pbem.core.accounts.models import Player
 from pbem.core.lobby import challenges, seeks
 from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.seat_links import token_for
 from pbem.errors import InvalidRequestError
-from pbem.web.accounts.auth import player_required, signed_in_player
+from pbem.web.accounts.auth import scope_required, signed_in_player, token_may
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_whole
 
@@ -35,20 +38,24 @@ SEEK_FIELDS: dict[str, type] = {"game": str, "options": dict, "clock": str, "pla
 
 
 @bp.get("/me")
-@player_required
+@scope_required(Scope.READ)
 def me() -> Response:
     player = _player()
     settings = current_app.config["PBEM_SETTINGS"]
     matches = []
+    # A seat link is a key to the seat: only a token that may play sees them.
+    with_links = token_may(Scope.PLAY)
     for row in players.my_matches(player, now()):
-        token = token_for(settings.secret_key, row["seat"])
-        matches.append({
+        entry = {
             "id": row["id"], "game": row["game"], "status": row["status"],
             "your_turn": row["your_turn"],
-            # The token alone too, for a client that calls /api/play/<token> next.
-            "link": f"{settings.base_url}/play/{token}", "token": token,
             "deadline": row["deadline"]["at"] if row["deadline"] else None,
-        })
+        }
+        if with_links:
+            token = token_for(settings.secret_key, row["seat"])
+            # The token alone too, for a client that calls /api/play/<token> next.
+            entry |= {"link": f"{settings.base_url}/play/{token}", "token": token}
+        matches.append(entry)
     return _private(jsonify({
         "email": player.email, "name": player.name, "matches": matches,
         "challenges": {
@@ -59,7 +66,7 @@ def me() -> Response:
 
 
 @bp.put("/me/settings")
-@player_required
+@scope_required(Scope.ACCOUNT)
 def mail_settings() -> Response:
     """Mail preferences: `{"mail_pref": "each"|"turns"|"digest"|"off", "digest_hour": 0-23,
     "timezone": "Europe/Paris" or null}`; fields left out keep their value."""
@@ -90,7 +97,7 @@ def mail_settings() -> Response:
 
 
 @bp.post("/challenges")
-@player_required
+@scope_required(Scope.PLAY)
 def create_challenge() -> tuple[Response, int]:
     settings = current_app.config["PBEM_SETTINGS"]
     body = _body(CHALLENGE_FIELDS, required=("game", "opponents"))
@@ -106,7 +113,7 @@ def create_challenge() -> tuple[Response, int]:
 
 
 @bp.get("/challenges/<int:challenge_id>")
-@player_required
+@scope_required(Scope.READ)
 def show_challenge(challenge_id: int) -> Response:
     player = _player()
     return _private(jsonify(_challenge_json(challenges.visible_challenge(challenge_id, player),
@@ -114,7 +121,7 @@ def show_challenge(challenge_id: int) -> Response:
 
 
 @bp.post("/challenges/<int:challenge_id>/accept")
-@player_required
+@scope_required(Scope.PLAY)
 def accept(challenge_id: int) -> Response:
     invite = challenges.invite_of(challenge_id, _player())
     answer = challenges.accept(current_app.config["PBEM_SETTINGS"], invite.id, now())
@@ -122,7 +129,7 @@ def accept(challenge_id: int) -> Response:
 
 
 @bp.post("/challenges/<int:challenge_id>/decline")
-@player_required
+@scope_required(Scope.PLAY)
 def decline(challenge_id: int) -> Response:
     invite = challenges.invite_of(challenge_id, _player())
     answer = challenges.decline(invite.id, now())
@@ -130,21 +137,21 @@ def decline(challenge_id: int) -> Response:
 
 
 @bp.post("/challenges/<int:challenge_id>/cancel")
-@player_required
+@scope_required(Scope.PLAY)
 def cancel(challenge_id: int) -> Response:
     answer = challenges.cancel(challenge_id, _player(), now())
     return _private(jsonify(_challenge_json(answer.challenge, _player())))
 
 
 @bp.get("/seeks")
-@player_required
+@scope_required(Scope.READ)
 def list_seeks() -> Response:
     player = _player()
     return _private(jsonify({"seeks": [seeks.describe(s, player) for s in seeks.open_seeks()]}))
 
 
 @bp.post("/seeks")
-@player_required
+@scope_required(Scope.PLAY)
 def create_seek() -> tuple[Response, int]:
     settings = current_app.config["PBEM_SETTINGS"]
     body = _body(SEEK_FIELDS, required=("game", "players"))
@@ -156,14 +163,14 @@ def create_seek() -> tuple[Response, int]:
 
 
 @bp.post("/seeks/<int:seek_id>/join")
-@player_required
+@scope_required(Scope.PLAY)
 def join_seek(seek_id: int) -> Response:
     seek = seeks.join(current_app.config["PBEM_SETTINGS"], seek_id, _player(), now())
     return _private(jsonify(seeks.describe(seek, _player())))
 
 
 @bp.post("/matches/<int:match_id>/rematch")
-@player_required
+@scope_required(Scope.PLAY)
 def rematch(match_id: int) -> tuple[Response, int]:
     challenge = challenges.rematch(current_app.config["PBEM_SETTINGS"], match_id, _player(),
                                    now())

@@ -6,7 +6,9 @@ Other blueprints use `current_player()`, `player_required` (alias `login_require
 
 Each kind has its own cookie holding only a random session id (see `pbem.core.accounts.sessions`);
 Flask's own signed cookie keeps nothing but flash messages and the CSRF token. Under `/api/`
-only Bearer tokens count, so the CSRF-exempt API can never act on a browser's cookie.
+only Bearer tokens count, so the CSRF-exempt API can never act on a browser's cookie; outside
+it only the cookie counts, so a token never opens a page. A token's scopes (`read`, `play`,
+`account`) limit the API views it opens: see `scope_required`.
 """
 
 from __future__ import annotations
@@ -32,18 +34,50 @@ class SignInRequiredError(PbemError):
     status = 401
 
 
+class ScopeError(PbemError):
+    status = 403
+
+
 def current_player() -> Player | None:
-    """The signed-in player (session cookie, or a Bearer token; only Bearer under /api/)."""
+    """The signed-in player: under /api/ by Bearer token only, elsewhere by session cookie
+    only (a token never opens an HTML page, so a leaked token cannot read the pages' seat
+    links or act through their forms)."""
     if "pbem_player" not in g:
         player = None
-        bearer = _bearer()
-        if bearer is not None:
-            player = api_tokens.player_for(_secret(), bearer, now())
-        elif not request.path.startswith("/api/"):
+        g.pbem_token_scopes = frozenset()
+        if request.path.startswith("/api/"):
+            bearer = _bearer()
+            row = api_tokens.token_for(_secret(), bearer, now()) if bearer else None
+            if row is not None:
+                player = row.player
+                g.pbem_token_scopes = api_tokens.scopes_of(row)
+        else:
             session = current_session(SessionKind.PLAYER)
             player = session.player if session is not None else None
         g.pbem_player = player
     return g.pbem_player
+
+
+def token_may(scope: str) -> bool:
+    """Whether this API request's token has `scope`."""
+    current_player()
+    return scope in g.pbem_token_scopes
+
+
+def scope_required(scope: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """An API view a signed-in token may use only with `scope` (403 problem+json without)."""
+    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+        @player_required
+        @wraps(view)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            if not token_may(scope):
+                held = ", ".join(sorted(g.pbem_token_scopes)) or "none"
+                raise ScopeError(f"This token may not do that: it needs the {str(scope)!r} scope "
+                                 f"and has {held}. Make a token with that scope on your "
+                                 "settings page (or `pbem player token EMAIL --scopes ...`).")
+            return view(*args, **kwargs)
+        return wrapped
+    return decorate
 
 
 def signed_in_player() -> Player:

@@ -92,7 +92,8 @@ def revoke_session(session_id: int) -> Response:
 def create_token() -> Response:
     secret = current_app.config["PBEM_SETTINGS"].secret_key
     try:
-        row, token = api_tokens.create(secret, _player(), request.form.get("name", ""), now())
+        row, token = api_tokens.create(secret, _player(), request.form.get("name", ""), now(),
+                                       scopes=request.form.getlist("scope"))
     except PbemError as error:
         return _settings_page(error=str(error), status=error.status)
     # Shown once, on this answer only (never stored, never in a cookie or flash message).

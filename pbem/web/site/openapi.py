@@ -86,7 +86,7 @@ def _problems(*statuses: int) -> dict[str, Any]:
 
 
 def _operation(summary: str, responses: dict[str, Any], *, tag: str,
-               body: dict[str, Any] | None = None, bearer: bool = False,
+               body: dict[str, Any] | None = None, bearer: str = "",
                parameters: list[dict[str, Any]] | None = None,
                operation_id: str) -> dict[str, Any]:
     operation: dict[str, Any] = {"summary": summary, "tags": [tag],
@@ -96,9 +96,10 @@ def _operation(summary: str, responses: dict[str, Any], *, tag: str,
         operation["parameters"] = parameters
     if body is not None:
         operation["requestBody"] = {"required": True, "content": {JSON: {"schema": body}}}
-    if bearer:
+    if bearer:  # the token scope the operation needs
         operation["security"] = [{"bearer": []}]
-        operation["responses"].update(_problems(401))
+        operation["description"] = f"Needs a personal API token with the `{bearer}` scope."
+        operation["responses"].update(_problems(401, 403))
     return operation
 
 
@@ -222,7 +223,7 @@ SCHEMAS: dict[str, Any] = {
                     "additionalProperties": False},
     "Me": _object(("email", "matches", "challenges"), email=STRING, name=_nullable(STRING),
                   matches={"type": "array", "items": _object(
-                      ("id", "game", "link", "token"), id=INTEGER, game=STRING,
+                      ("id", "game"), id=INTEGER, game=STRING,
                       status=STRING, your_turn=BOOLEAN, link=STRING, token=STRING,
                       deadline=_nullable(TIME))},
                   challenges=_object(received={"type": "array", "items": _ref("Challenge")},
@@ -268,7 +269,7 @@ def _challenge_action(verb: str, summary: str) -> dict[str, Any]:
     return {"post": _operation(summary, {**_answer("The challenge as it is now.",
                                                    _ref("Challenge")),
                                          **_problems(403, 404, 409)},
-                               tag="Challenges", bearer=True, parameters=[CHALLENGE_ID],
+                               tag="Challenges", bearer="play", parameters=[CHALLENGE_ID],
                                operation_id=f"challenge_{verb}")}
 
 
@@ -323,24 +324,24 @@ PATHS: dict[str, Any] = {
         tag="Archive", parameters=[MATCH_ID], operation_id="match_ply")},
     "/api/me": {"get": _operation(
         "Who am I: my matches with their links, and my challenges.",
-        _answer("The signed-in player.", _ref("Me")), tag="Players", bearer=True,
+        _answer("The signed-in player.", _ref("Me")), tag="Players", bearer="read",
         operation_id="me")},
     "/api/me/settings": {"put": _operation(
         "Change my mail preferences; fields left out keep their value.",
         {**_answer("The preferences now.", _ref("MailSettingsAnswer")),
          **_problems(400, 422)},
-        tag="Players", bearer=True, body=_ref("MailSettings"),
+        tag="Players", bearer="account", body=_ref("MailSettings"),
         operation_id="mail_settings")},
     "/api/challenges": {"post": _operation(
         "Challenge players by address; the match starts when all accept.",
         {**_answer("The new challenge.", _ref("Challenge"), "201"),
          **_problems(400, 409, 422, 429)},
-        tag="Challenges", bearer=True, body=_ref("ChallengeRequest"),
+        tag="Challenges", bearer="play", body=_ref("ChallengeRequest"),
         operation_id="create_challenge")},
     "/api/challenges/{challenge_id}": {"get": _operation(
         "A challenge I sent or received.",
         {**_answer("The challenge.", _ref("Challenge")), **_problems(403, 404)},
-        tag="Challenges", bearer=True, parameters=[CHALLENGE_ID],
+        tag="Challenges", bearer="read", parameters=[CHALLENGE_ID],
         operation_id="show_challenge")},
     "/api/challenges/{challenge_id}/accept": _challenge_action(
         "accept", "Accept a challenge I received."),
@@ -352,23 +353,23 @@ PATHS: dict[str, Any] = {
         "Challenge the same players to the same game again.",
         {**_answer("The new challenge.", _ref("Challenge"), "201"),
          **_problems(403, 404, 409, 429)},
-        tag="Challenges", bearer=True, parameters=[MATCH_ID], operation_id="rematch")},
+        tag="Challenges", bearer="play", parameters=[MATCH_ID], operation_id="rematch")},
     "/api/seeks": {
         "get": _operation("The open seeks.",
                           _answer("Every open seek.",
                                   _object(("seeks",), seeks={"type": "array",
                                                              "items": _ref("Seek")})),
-                          tag="Seeks", bearer=True, operation_id="list_seeks"),
+                          tag="Seeks", bearer="read", operation_id="list_seeks"),
         "post": _operation("Offer a game anyone signed in may join.",
                            {**_answer("The new seek.", _ref("Seek"), "201"),
                             **_problems(400, 409, 422, 429)},
-                           tag="Seeks", bearer=True, body=_ref("SeekRequest"),
+                           tag="Seeks", bearer="play", body=_ref("SeekRequest"),
                            operation_id="create_seek"),
     },
     "/api/seeks/{seek_id}/join": {"post": _operation(
         "Take a seat in a seek; the match starts when it is full.",
         {**_answer("The seek as it is now.", _ref("Seek")), **_problems(404, 409)},
-        tag="Seeks", bearer=True, parameters=[SEEK_ID], operation_id="join_seek")},
+        tag="Seeks", bearer="play", parameters=[SEEK_ID], operation_id="join_seek")},
 }
 
 
@@ -412,7 +413,10 @@ def document(base_url: str) -> dict[str, Any]:
         "paths": PATHS,
         "components": {"schemas": SCHEMAS, "securitySchemes": {
             "bearer": {"type": "http", "scheme": "bearer",
-                       "description": "A personal API token from your settings page."}}},
+                       "description": "A personal API token from your settings page, with "
+                                      "scopes: `read` (GET), `play` (challenges, seeks, "
+                                      "rematches, and the seat links in /api/me), `account` "
+                                      "(settings)."}}},
     }
 
 

@@ -23,7 +23,7 @@ def tokens(settings) -> dict[str, dict[str, str]]:
     made = {}
     for email in (ANN, BEN, CY):
         _, token = api_tokens.create(settings.secret_key, Player.for_email(email, START),
-                                     "tests", START)
+                                     "tests", START, scopes=("read", "play", "account"))
         made[email] = {"Authorization": f"Bearer {token}"}
     return made
 

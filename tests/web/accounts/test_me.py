@@ -56,7 +56,7 @@ def test_settings_name_and_time_zone(app, client, worker, smtp, settings, clock)
 
 def test_api_tokens_are_made_shown_once_and_revoked(client, worker, smtp) -> None:
     sign_in(client, ANN, worker, smtp)
-    page = post_form(client, "/me/tokens", page="/me/settings", name="my bot")
+    page = post_form(client, "/me/tokens", page="/me/settings", name="my bot", scope="read")
     assert page.status_code == 201
     token = re.search(rb'<code class="token">(pbem_[\w-]+)</code>', page.data).group(1).decode()
     assert ApiToken.get().token_hash != token

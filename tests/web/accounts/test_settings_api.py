@@ -13,7 +13,7 @@ ANN = "ann@example.org"
 
 def bearer(settings) -> dict[str, str]:
     _, token = api_tokens.create(settings.secret_key, Player.for_email(ANN, START), "tests",
-                                 START)
+                                 START, scopes=("read", "play", "account"))
     return {"Authorization": f"Bearer {token}"}
 
 

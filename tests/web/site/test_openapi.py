@@ -73,7 +73,8 @@ def test_a_played_match_answers_as_described(app: Flask, client, settings) -> No
     created = create_match("mimic", PAIR, {}, settings.secret_key, START)
     token = created.tokens[0]
     ann = Player.get(email=PAIR[0])
-    _, bearer = api_tokens.create(settings.secret_key, ann, "test", START)
+    _, bearer = api_tokens.create(settings.secret_key, ann, "test", START,
+                                  scopes=("read", "play", "account"))
     headers = {"Authorization": f"Bearer {bearer}"}
     schema = schemathesis.openapi.from_dict(document("http://pbem.test"))
     seat = client.get(f"/api/play/{token}")
