@@ -5,6 +5,7 @@ says which move and why."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping
 from datetime import datetime
@@ -28,9 +29,10 @@ from pbem.core.matches.models import (
 from pbem.core.matches.seat_links import seat_token, token_hash
 from pbem.core.records import standings
 from pbem.core.records.exports import FORMAT, VERSION
+from pbem.core.records.standings import DRAW, LOSS
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
-from pbem.games.base import GameRules, RulesError
+from pbem.games.base import GameRules, Outcome, RulesError
 
 # Players a record names who are not known here get an address that can never receive mail
 # (RFC 2606 reserves .invalid); they show under their recorded name.
@@ -68,14 +70,7 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
     result = _result(record.get("result"), len(names))
     moves = _replay(rules, len(names), options, seed, record.get("moves"))
     final = moves[-1]["state"] if moves else rules.new_game(len(names), options, seed)
-    outcome = rules.outcome(final)
-    if outcome is None and rules.to_move(final) and not result["reason"]:
-        raise InvalidRequestError("The moves leave the game unfinished and the record gives "
-                                  "no reason it ended.")
-    if outcome is not None and set(outcome.winners) != set(result["winners"]):
-        raise InvalidRequestError(
-            f"The record's result names winners {result['winners']}, but the moves end the "
-            f"game with {sorted(outcome.winners)} winning.")
+    _check_ending(rules.outcome(final), result, len(moves), len(names))
     created = _time(record.get("created_at"), "created_at")
     finished = (_time(record["finished_at"], "finished_at") if record.get("finished_at")
                 else moves[-1]["at"] if moves else created)
@@ -223,6 +218,50 @@ def _result(raw: Any, seats: int) -> dict[str, Any]:
         raise InvalidRequestError("The result needs a reason (text).")
     return {"winners": sorted(set(winners)), "scores": [float(x) for x in scores],
             "reason": reason}
+
+
+# The results the server writes when a match ends off the board, before the moves finish the
+# game (lifecycle.py: resign, draw by agreement, claim; rulings.py: forfeit, a ruling;
+# sweep.py: forfeit after the autoplay limit), each with what it makes of the winners.
+_ENDS_OFF_THE_BOARD = (
+    (re.compile(r".+ resigned"), LOSS),
+    (re.compile(r"drawn by agreement"), DRAW),
+    (re.compile(r".+ ran out of time; .+ claimed the win"), LOSS),
+    (re.compile(r".+ ran out of time and forfeits"), LOSS),
+    (re.compile(r".+ ran out of time .+ in a row, was moved for, and now forfeits"), LOSS),
+    (re.compile(r"awarded by the adjudicator: .*", re.DOTALL), LOSS),
+    (re.compile(r"drawn by the adjudicator: .*", re.DOTALL), DRAW),
+)
+
+
+def _check_ending(outcome: Outcome | None, result: dict[str, Any], plies: int,
+                  seats: int) -> None:
+    """The record's result must be the one its moves produce: the board's outcome when the
+    moves finish the game, else an ending off the board (a record cut short keeps the result
+    of moves it no longer has, and is refused)."""
+    reason, winners = result["reason"], set(result["winners"])
+    ending = next((kind for pattern, kind in _ENDS_OFF_THE_BOARD
+                   if pattern.fullmatch(reason)), None)
+    if outcome is not None:
+        if winners != set(outcome.winners):
+            raise InvalidRequestError(
+                f"The record's result names winners {result['winners']}, but the moves end "
+                f"the game with {sorted(outcome.winners)} winning.")
+        if ending is not None:
+            raise InvalidRequestError(
+                f"The moves end the game at move {plies} ({outcome.reason}), but the record's "
+                f"result says {reason!r}. Nothing was imported.")
+        return
+    if ending is None:
+        raise InvalidRequestError(
+            f"The record stops after move {plies} with the game unfinished, so its result "
+            f"({reason!r}) is not what the moves produce: only a resignation, a timeout, a "
+            "draw by agreement or an adjudicator's ruling ends a game before its last move. "
+            "Nothing was imported.")
+    if (ending == DRAW) != (winners in (set(), set(range(seats)))):
+        raise InvalidRequestError(
+            f"The record's result names winners {result['winners']}, which {reason!r} does "
+            "not give. Nothing was imported.")
 
 
 def _rulings(raw: Any, seats: int) -> list[dict[str, Any]]:
