@@ -5,11 +5,15 @@ says which move and why."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import secrets
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
+
+import peewee
 
 from pbem.core.accounts.models import Player
 from pbem.core.admin.models import AuditEntry
@@ -82,33 +86,58 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
     TimeControl.parse(clock)
     rulings = _rulings(record.get("rulings", []), len(names))
     history = _history(record.get("changes", []), len(names))
-    with write_transaction():
-        match = Match.create(
-            game=rules.slug, rules_version=rules.rules_version, options=options, seed=seed,
-            status=MatchStatus.FINISHED, ply=len(moves),
-            turn=moves[-1]["next_turn"] if moves else 0, to_move=[], state=rules.dump(final),
-            result=result, thread_key=secrets.token_hex(8), time_control=clock,
-            on_timeout=policy, created_at=created, updated_at=finished, finished_at=finished)
-        for seat, name in enumerate(names):
-            Seat.create(match=match, seat=seat, player=_player(name, now),
-                        token_hash=token_hash(seat_token(secret_key, match.id, seat, 1)))
-        Move.insert_many([{
-            "match": match.id, "ply": ply, "turn": move["turn"], "seat": move["seat"],
-            "text": move["text"], "visible_to": move["visible_to"], "events": move["events"],
-            "note": move["note"], "created_at": move["at"], "state": rules.dump(move["state"]),
-        } for ply, move in enumerate(moves, start=1)]).execute()
-        for ruling in rulings:
-            Adjudication.create(match=match, seat=ruling["seat"], cause=ruling["cause"],
-                                status=AdjudicationStatus.RULED, opened_at=ruling["at"],
-                                ruling=ruling["ruling"], reason=ruling["reason"],
-                                ruled_by="import", ruled_at=ruling["at"])
-        for row in history:  # the match's history, as the record tells it
-            ChangeLog.create(match=match, **row)
-        standings.settle(match.id)
-        AuditEntry.create(at=now, actor=actor, action="import", match=match,
-                          reason=f"imported from {source}",
-                          detail={"original_match": record.get("match")})
+    fingerprint = _fingerprint(rules, options, seed, created, len(names), moves)
+    try:
+        with write_transaction():
+            _refuse_copy(fingerprint)
+            match = Match.create(
+                game=rules.slug, rules_version=rules.rules_version, options=options, seed=seed,
+                status=MatchStatus.FINISHED, ply=len(moves),
+                turn=moves[-1]["next_turn"] if moves else 0, to_move=[], state=rules.dump(final),
+                result=result, thread_key=secrets.token_hex(8), time_control=clock,
+                on_timeout=policy, created_at=created, updated_at=finished, finished_at=finished,
+                record_fingerprint=fingerprint)
+            for seat, name in enumerate(names):
+                Seat.create(match=match, seat=seat, player=_player(name, now),
+                            token_hash=token_hash(seat_token(secret_key, match.id, seat, 1)))
+            Move.insert_many([{
+                "match": match.id, "ply": ply, "turn": move["turn"], "seat": move["seat"],
+                "text": move["text"], "visible_to": move["visible_to"], "events": move["events"],
+                "note": move["note"], "created_at": move["at"], "state": rules.dump(move["state"]),
+            } for ply, move in enumerate(moves, start=1)]).execute()
+            for ruling in rulings:
+                Adjudication.create(match=match, seat=ruling["seat"], cause=ruling["cause"],
+                                    status=AdjudicationStatus.RULED, opened_at=ruling["at"],
+                                    ruling=ruling["ruling"], reason=ruling["reason"],
+                                    ruled_by="import", ruled_at=ruling["at"])
+            for row in history:  # the match's history, as the record tells it
+                ChangeLog.create(match=match, **row)
+            standings.settle(match.id)
+            AuditEntry.create(at=now, actor=actor, action="import", match=match,
+                              reason=f"imported from {source}",
+                              detail={"original_match": record.get("match")})
+    except peewee.IntegrityError:
+        _refuse_copy(fingerprint)  # another import of the same record won the race
+        raise
     return match
+
+
+def _fingerprint(rules: GameRules, options: dict[str, Any], seed: int, created: datetime,
+                 seats: int, moves: list[dict[str, Any]]) -> str:
+    """What makes a record the same match wherever it was exported from: the game, its setup,
+    when it began and every move (in canonical notation, with its time). Not the match number
+    or the players' names, which differ between installs."""
+    facts = [rules.slug, options, seed, created.isoformat(), seats,
+             [[move["seat"], move["text"], move["at"].isoformat()] for move in moves]]
+    text = json.dumps(facts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _refuse_copy(fingerprint: str) -> None:
+    known = Match.select(Match.id).where(Match.record_fingerprint == fingerprint).first()
+    if known is not None:
+        raise InvalidRequestError(f"This match is already here as match {known.id} (imported "
+                                  "from the same record). Nothing was imported.")
 
 
 # The fields every row of a record's `changes` has; the rest are the change's details.

@@ -147,6 +147,8 @@ def test_pbem_match_import_recreates_a_match_or_says_why_not(
     good.write_text(json.dumps(record))
     assert main(["match", "import", str(good)]) == 0
     assert "match 2 imported: http://games.example/matches/2" in capsys.readouterr().out
+    assert main(["match", "import", str(good)]) == 2
+    assert "This match is already here as match 2" in capsys.readouterr().err
 
     record["moves"][0]["text"] = "take 7"
     bad = tmp_path / "bad.json"

@@ -78,3 +78,17 @@ def test_an_ending_off_the_board_must_give_the_winners_it_names(db_url: str) -> 
     record["result"].update(winners=[1], scores=[0, 1], reason="drawn by agreement")
     with pytest.raises(InvalidRequestError, match="which 'drawn by agreement' does not give"):
         import_record(record, SECRET, START)
+
+
+def test_the_same_record_imported_twice_is_refused_naming_the_match(db_url: str) -> None:
+    record = _record(_played("eximo"))
+    first = import_record(record, SECRET, START)
+    before = _counts()
+    with pytest.raises(InvalidRequestError,
+                       match=rf"already here as match {first.id}\b.*Nothing was imported"):
+        import_record(json.loads(json.dumps(record)), SECRET, START)
+    # Another install's export of the imported match is the same record too.
+    again = {**_record(first), "match": 77}
+    with pytest.raises(InvalidRequestError, match=rf"already here as match {first.id}\b"):
+        import_record(again, SECRET, START)
+    assert _counts() == before
