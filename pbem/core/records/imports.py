@@ -311,11 +311,19 @@ def _rulings(raw: Any, seats: int) -> list[dict[str, Any]]:
 
 
 def _player(name: str, now: datetime) -> Player:
-    """The player known here by that display name, else one made for the import."""
-    known = Player.get_or_none(Player.name == name)
+    """The player this server knows by `name`, as their page and the archive filter find them
+    (display name, an unnamed player's address local part, or a name they gave up), else one
+    made for the import. A made one takes the name as its display name only when nobody here
+    answers to it in any case, so an import never changes who a name leads to."""
+    known = standings.find_player(name) or standings.formerly_named(name)
     if known is not None:
         return known
-    return Player.for_email(f"{name}@{IMPORTED_DOMAIN}", now)
+    email = f"{name}@{IMPORTED_DOMAIN}"
+    made = Player.get_or_none(Player.email == email)  # an earlier import's, with no page
+    if made is not None:
+        return made
+    free = len(name) <= Player.name.max_length and not standings.answers_to(name)
+    return Player.create(email=email, name=name if free else None, created_at=now)
 
 
 def _object(value: Any, what: str) -> Mapping[str, Any]:

@@ -92,3 +92,59 @@ def test_the_same_record_imported_twice_is_refused_naming_the_match(db_url: str)
     with pytest.raises(InvalidRequestError, match=rf"already here as match {first.id}\b"):
         import_record(again, SECRET, START)
     assert _counts() == before
+
+
+def _nim(emails: list[str]) -> Match:
+    match = create_match("nim", emails, {}, SECRET, START).match
+    return play_randomly(match.id, 1, START)
+
+
+def _archive(client, name: str) -> list[int]:
+    answer = client.get(f"/api/matches?player={name}")
+    assert answer.status_code == 200, answer.get_json()
+    return [row["id"] for row in answer.get_json()["matches"]]
+
+
+def test_importing_a_record_of_our_own_players_leaves_them_who_they_are(client) -> None:
+    """Ann has a display name; Cy has none and goes by his address's local part."""
+    own = _nim(["ann@example.org", "cy@example.org"])
+    Player.update(name="Ann").where(Player.email == "ann@example.org").execute()
+    ann, cy = (Player.get(Player.email == e) for e in ("ann@example.org", "cy@example.org"))
+    record = _record(own)
+    assert [p["name"] for p in record["players"]] == ["Ann", "cy"]
+
+    imported = import_record(record, SECRET, START)
+
+    assert [s.player_id for s in imported.seat_rows()] == [ann.id, cy.id]
+    for name in ("Ann", "cy"):
+        page = client.get(f"/players/{name}")
+        assert page.status_code == 200, name
+        assert f"<h1>{name}</h1>" in page.data.decode()
+        assert own.id in _archive(client, name) and imported.id in _archive(client, name)
+    assert [Player.get_by_id(p.id).name for p in (ann, cy)] == ["Ann", None]
+
+
+def test_an_imported_name_never_takes_over_a_name_someone_here_answers_to(client) -> None:
+    """Ann was "Ann" and is now "Annie": links to /players/ann still lead to her, and a record
+    naming "ann" is hers. A name nobody answers to gets a player of its own, with a page."""
+    from pbem.core.accounts.players import update_settings
+
+    own = _nim(["ann@example.org", "ben@example.org"])
+    ann = Player.get(Player.email == "ann@example.org")
+    update_settings(ann, "Ann", "", submit_without_confirm=False, now=START)
+    update_settings(ann, "Annie", "", submit_without_confirm=False, now=START)
+    record = _record(own)
+    record["players"][0]["name"] = "ann"
+    record["players"][1]["name"] = "Zed"
+    assert client.get("/players/ann").headers["Location"].endswith("/players/Annie")
+
+    imported = import_record(record, SECRET, START)
+
+    seats = imported.seat_rows()
+    assert seats[0].player_id == ann.id
+    assert client.get("/players/ann").headers["Location"].endswith("/players/Annie")
+    assert imported.id in _archive(client, "Annie")
+    zed = Player.get_by_id(seats[1].player_id)
+    assert zed.public_name == "Zed" and zed.email.endswith("@imported.invalid")
+    assert client.get("/players/Zed").status_code == 200
+    assert _archive(client, "Zed") == [imported.id]
