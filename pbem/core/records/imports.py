@@ -43,9 +43,27 @@ from pbem.games.base import GameRules, Outcome, RulesError
 IMPORTED_DOMAIN = "imported.invalid"
 
 
+# No record nests deeper than this (a change's details, an option's value); deeper input is
+# refused before anything recursive (the JSON parser, an encoder) meets it.
+MAX_DEPTH = 32
+
+
+def load_record(text: str | bytes) -> Any:
+    """A record file's text as data, or an InvalidRequestError in one line: not JSON, or
+    nested deeper than any record is."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise InvalidRequestError(_TOO_DEEP) from None
+    except ValueError as error:
+        raise InvalidRequestError(f"The file is not JSON ({error}).") from None
+    return data
+
+
 def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell",
                   source: str = "a record") -> Match:
     """Recreate the finished match `data` describes; raise InvalidRequestError saying why not."""
+    _check_depth(data)
     record = _object(data, "the record")
     if record.get("format") != FORMAT or record.get("version") != VERSION:
         raise InvalidRequestError(f"This is not a pbem match record (format {FORMAT!r}, "
@@ -324,6 +342,22 @@ def _player(name: str, now: datetime) -> Player:
         return made
     free = len(name) <= Player.name.max_length and not standings.answers_to(name)
     return Player.create(email=email, name=name if free else None, created_at=now)
+
+
+_TOO_DEEP = (f"The file is nested more than {MAX_DEPTH} levels deep; no match record is. "
+             "Nothing was imported.")
+
+
+def _check_depth(data: Any) -> None:
+    """Walked without recursion, so no depth of input can exhaust the stack here."""
+    pending = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise InvalidRequestError(_TOO_DEEP)
+            items = value.values() if isinstance(value, dict) else value
+            pending.extend((item, depth + 1) for item in items)
 
 
 def _object(value: Any, what: str) -> Mapping[str, Any]:
