@@ -1,7 +1,18 @@
 """Importing a finished match from its `record.json` (see exports.py), e.g. from another
-install. Every move is replayed through the rules before anything is written: one illegal
-move, or a record that is not a finished match, refuses the whole import with a message that
-says which move and why."""
+install. Every move is replayed through the rules before anything is written, and the import
+is refused whole, with a message that says why, when:
+
+- a move is illegal (the message names the move), or the record is not a finished match;
+- the result is not what the moves produce: a game the moves finish must end as the board
+  says, and a game they leave unfinished needs an ending off the board that this server
+  writes (a resignation, a timeout or forfeit, a draw by agreement, an adjudicator's ruling)
+  with the winners it gives. A record cut short, its board result kept, is refused;
+- the same record was imported before (its fingerprint is kept on the match it made);
+- the input nests deeper than any record does (`load_record` parses a file's text).
+
+Players are found as their page finds them (display name, an unnamed player's address local
+part, a name given up), so an import never changes who a name leads to; a name nobody here
+answers to gets a new player who can never receive mail."""
 
 from __future__ import annotations
 
