@@ -208,11 +208,11 @@ def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_match_import(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
-    from pbem.core.records.imports import import_record
+    from pbem.core.records.imports import import_record, load_record
 
     try:
         with open(args.file, encoding="utf-8") as handle:
-            data = json.load(handle)
+            data = load_record(handle.read())
         bind_database(settings.database_url)
         with database.connection_context():
             match = import_record(data, settings.secret_key, utcnow(), source=args.file)

@@ -309,6 +309,33 @@ def test_a_real_process_refuses_bad_input_without_a_traceback(env, tmp_path: Pat
     assert Match.select().count() == 0
 
 
+def _deep_change(depth: int) -> str:
+    """A real record whose one change carries a detail nested `depth` lists deep."""
+    record = {"format": "pbem-record", "version": 1, "game": "nim", "rules_version": 1,
+              "status": "finished", "seed": 1, "options": {},
+              "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Ben"}],
+              "result": {"winners": [0, 1], "scores": [0.5, 0.5], "reason": "drawn by agreement"},
+              "moves": [], "created_at": "2026-01-05T12:00:00Z", "rulings": [],
+              "changes": [{"version": 1, "kind": "x", "seat": None, "by": "player",
+                           "channel": "web", "at": "2026-01-05T12:00:00Z", "detail": "@"}]}
+    return json.dumps(record).replace('"@"', "[" * depth + "]" * depth)
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 100_000, '{"a": ' * 100_000 + "1" + "}" * 100_000, _deep_change(900),
+], ids=["lists", "objects", "parseable-but-deep"])
+def test_match_import_refuses_deeply_nested_json_in_one_line(env, tmp_path: Path,
+                                                             text: str) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text(text)
+    before = _rows()
+    code, out, err = _run(["match", "import", str(deep)])
+    assert (code, out) == (2, "")
+    assert err.startswith(f"pbem: cannot import {deep}: ") and err.count("\n") == 1
+    assert "nested" in err and "Traceback" not in err
+    assert _rows() == before
+
+
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
                 max_size=24)  # a real command line cannot carry NUL or lone surrogates
 _WILD = st.integers(0, 4).map(lambda n: n == 0)  # one value in five is out of the ordinary

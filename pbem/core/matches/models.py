@@ -46,6 +46,9 @@ class Match(BaseModel):
     outcome = peewee.CharField(max_length=8, null=True)
     # Set while an admin holds the clocks (`admin_actions.pause`): no deadline runs.
     paused_at = peewee.DateTimeField(null=True)
+    # Set on a match imported from a record (records/imports.py): the record's fingerprint,
+    # so importing the same record again names this match instead of making a copy.
+    record_fingerprint = peewee.CharField(max_length=64, null=True, unique=True)
 
     class Meta:
         # The archive pages newest first by id (keyset, never OFFSET) within each filter.

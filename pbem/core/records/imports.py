@@ -1,14 +1,30 @@
 """Importing a finished match from its `record.json` (see exports.py), e.g. from another
-install. Every move is replayed through the rules before anything is written: one illegal
-move, or a record that is not a finished match, refuses the whole import with a message that
-says which move and why."""
+install. Every move is replayed through the rules before anything is written, and the import
+is refused whole, with a message that says why, when:
+
+- a move is illegal (the message names the move), or the record is not a finished match;
+- the result is not what the moves produce: a game the moves finish must end as the board
+  says, and a game they leave unfinished needs an ending off the board that this server
+  writes (a resignation, a timeout or forfeit, a draw by agreement, an adjudicator's ruling)
+  with the winners it gives. A record cut short, its board result kept, is refused;
+- the same record was imported before (its fingerprint is kept on the match it made);
+- the input nests deeper than any record does (`load_record` parses a file's text).
+
+Players are found as their page finds them (display name, an unnamed player's address local
+part, a name given up), so an import never changes who a name leads to; a name nobody here
+answers to gets a new player who can never receive mail."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 import secrets
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
+
+import peewee
 
 from pbem.core.accounts.models import Player
 from pbem.core.admin.models import AuditEntry
@@ -28,18 +44,37 @@ from pbem.core.matches.models import (
 from pbem.core.matches.seat_links import seat_token, token_hash
 from pbem.core.records import standings
 from pbem.core.records.exports import FORMAT, VERSION
+from pbem.core.records.standings import DRAW, LOSS
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
-from pbem.games.base import GameRules, RulesError
+from pbem.games.base import GameRules, Outcome, RulesError
 
 # Players a record names who are not known here get an address that can never receive mail
 # (RFC 2606 reserves .invalid); they show under their recorded name.
 IMPORTED_DOMAIN = "imported.invalid"
 
 
+# No record nests deeper than this (a change's details, an option's value); deeper input is
+# refused before anything recursive (the JSON parser, an encoder) meets it.
+MAX_DEPTH = 32
+
+
+def load_record(text: str | bytes) -> Any:
+    """A record file's text as data, or an InvalidRequestError in one line: not JSON, or
+    nested deeper than any record is."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise InvalidRequestError(_TOO_DEEP) from None
+    except ValueError as error:
+        raise InvalidRequestError(f"The file is not JSON ({error}).") from None
+    return data
+
+
 def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell",
                   source: str = "a record") -> Match:
     """Recreate the finished match `data` describes; raise InvalidRequestError saying why not."""
+    _check_depth(data)
     record = _object(data, "the record")
     if record.get("format") != FORMAT or record.get("version") != VERSION:
         raise InvalidRequestError(f"This is not a pbem match record (format {FORMAT!r}, "
@@ -68,14 +103,7 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
     result = _result(record.get("result"), len(names))
     moves = _replay(rules, len(names), options, seed, record.get("moves"))
     final = moves[-1]["state"] if moves else rules.new_game(len(names), options, seed)
-    outcome = rules.outcome(final)
-    if outcome is None and rules.to_move(final) and not result["reason"]:
-        raise InvalidRequestError("The moves leave the game unfinished and the record gives "
-                                  "no reason it ended.")
-    if outcome is not None and set(outcome.winners) != set(result["winners"]):
-        raise InvalidRequestError(
-            f"The record's result names winners {result['winners']}, but the moves end the "
-            f"game with {sorted(outcome.winners)} winning.")
+    _check_ending(rules.outcome(final), result, len(moves), len(names))
     created = _time(record.get("created_at"), "created_at")
     finished = (_time(record["finished_at"], "finished_at") if record.get("finished_at")
                 else moves[-1]["at"] if moves else created)
@@ -87,33 +115,58 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
     TimeControl.parse(clock)
     rulings = _rulings(record.get("rulings", []), len(names))
     history = _history(record.get("changes", []), len(names))
-    with write_transaction():
-        match = Match.create(
-            game=rules.slug, rules_version=rules.rules_version, options=options, seed=seed,
-            status=MatchStatus.FINISHED, ply=len(moves),
-            turn=moves[-1]["next_turn"] if moves else 0, to_move=[], state=rules.dump(final),
-            result=result, thread_key=secrets.token_hex(8), time_control=clock,
-            on_timeout=policy, created_at=created, updated_at=finished, finished_at=finished)
-        for seat, name in enumerate(names):
-            Seat.create(match=match, seat=seat, player=_player(name, now),
-                        token_hash=token_hash(seat_token(secret_key, match.id, seat, 1)))
-        Move.insert_many([{
-            "match": match.id, "ply": ply, "turn": move["turn"], "seat": move["seat"],
-            "text": move["text"], "visible_to": move["visible_to"], "events": move["events"],
-            "note": move["note"], "created_at": move["at"], "state": rules.dump(move["state"]),
-        } for ply, move in enumerate(moves, start=1)]).execute()
-        for ruling in rulings:
-            Adjudication.create(match=match, seat=ruling["seat"], cause=ruling["cause"],
-                                status=AdjudicationStatus.RULED, opened_at=ruling["at"],
-                                ruling=ruling["ruling"], reason=ruling["reason"],
-                                ruled_by="import", ruled_at=ruling["at"])
-        for row in history:  # the match's history, as the record tells it
-            ChangeLog.create(match=match, **row)
-        standings.settle(match.id)
-        AuditEntry.create(at=now, actor=actor, action="import", match=match,
-                          reason=f"imported from {source}",
-                          detail={"original_match": record.get("match")})
+    fingerprint = _fingerprint(rules, options, seed, created, len(names), moves)
+    try:
+        with write_transaction():
+            _refuse_copy(fingerprint)
+            match = Match.create(
+                game=rules.slug, rules_version=rules.rules_version, options=options, seed=seed,
+                status=MatchStatus.FINISHED, ply=len(moves),
+                turn=moves[-1]["next_turn"] if moves else 0, to_move=[], state=rules.dump(final),
+                result=result, thread_key=secrets.token_hex(8), time_control=clock,
+                on_timeout=policy, created_at=created, updated_at=finished, finished_at=finished,
+                record_fingerprint=fingerprint)
+            for seat, name in enumerate(names):
+                Seat.create(match=match, seat=seat, player=_player(name, now),
+                            token_hash=token_hash(seat_token(secret_key, match.id, seat, 1)))
+            Move.insert_many([{
+                "match": match.id, "ply": ply, "turn": move["turn"], "seat": move["seat"],
+                "text": move["text"], "visible_to": move["visible_to"], "events": move["events"],
+                "note": move["note"], "created_at": move["at"], "state": rules.dump(move["state"]),
+            } for ply, move in enumerate(moves, start=1)]).execute()
+            for ruling in rulings:
+                Adjudication.create(match=match, seat=ruling["seat"], cause=ruling["cause"],
+                                    status=AdjudicationStatus.RULED, opened_at=ruling["at"],
+                                    ruling=ruling["ruling"], reason=ruling["reason"],
+                                    ruled_by="import", ruled_at=ruling["at"])
+            for row in history:  # the match's history, as the record tells it
+                ChangeLog.create(match=match, **row)
+            standings.settle(match.id)
+            AuditEntry.create(at=now, actor=actor, action="import", match=match,
+                              reason=f"imported from {source}",
+                              detail={"original_match": record.get("match")})
+    except peewee.IntegrityError:
+        _refuse_copy(fingerprint)  # another import of the same record won the race
+        raise
     return match
+
+
+def _fingerprint(rules: GameRules, options: dict[str, Any], seed: int, created: datetime,
+                 seats: int, moves: list[dict[str, Any]]) -> str:
+    """What makes a record the same match wherever it was exported from: the game, its setup,
+    when it began and every move (in canonical notation, with its time). Not the match number
+    or the players' names, which differ between installs."""
+    facts = [rules.slug, options, seed, created.isoformat(), seats,
+             [[move["seat"], move["text"], move["at"].isoformat()] for move in moves]]
+    text = json.dumps(facts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _refuse_copy(fingerprint: str) -> None:
+    known = Match.select(Match.id).where(Match.record_fingerprint == fingerprint).first()
+    if known is not None:
+        raise InvalidRequestError(f"This match is already here as match {known.id} (imported "
+                                  "from the same record). Nothing was imported.")
 
 
 # The fields every row of a record's `changes` has; the rest are the change's details.
@@ -225,6 +278,50 @@ def _result(raw: Any, seats: int) -> dict[str, Any]:
             "reason": reason}
 
 
+# The results the server writes when a match ends off the board, before the moves finish the
+# game (lifecycle.py: resign, draw by agreement, claim; rulings.py: forfeit, a ruling;
+# sweep.py: forfeit after the autoplay limit), each with what it makes of the winners.
+_ENDS_OFF_THE_BOARD = (
+    (re.compile(r".+ resigned"), LOSS),
+    (re.compile(r"drawn by agreement"), DRAW),
+    (re.compile(r".+ ran out of time; .+ claimed the win"), LOSS),
+    (re.compile(r".+ ran out of time and forfeits"), LOSS),
+    (re.compile(r".+ ran out of time .+ in a row, was moved for, and now forfeits"), LOSS),
+    (re.compile(r"awarded by the adjudicator: .*", re.DOTALL), LOSS),
+    (re.compile(r"drawn by the adjudicator: .*", re.DOTALL), DRAW),
+)
+
+
+def _check_ending(outcome: Outcome | None, result: dict[str, Any], plies: int,
+                  seats: int) -> None:
+    """The record's result must be the one its moves produce: the board's outcome when the
+    moves finish the game, else an ending off the board (a record cut short keeps the result
+    of moves it no longer has, and is refused)."""
+    reason, winners = result["reason"], set(result["winners"])
+    ending = next((kind for pattern, kind in _ENDS_OFF_THE_BOARD
+                   if pattern.fullmatch(reason)), None)
+    if outcome is not None:
+        if winners != set(outcome.winners):
+            raise InvalidRequestError(
+                f"The record's result names winners {result['winners']}, but the moves end "
+                f"the game with {sorted(outcome.winners)} winning.")
+        if ending is not None:
+            raise InvalidRequestError(
+                f"The moves end the game at move {plies} ({outcome.reason}), but the record's "
+                f"result says {reason!r}. Nothing was imported.")
+        return
+    if ending is None:
+        raise InvalidRequestError(
+            f"The record stops after move {plies} with the game unfinished, so its result "
+            f"({reason!r}) is not what the moves produce: only a resignation, a timeout, a "
+            "draw by agreement or an adjudicator's ruling ends a game before its last move. "
+            "Nothing was imported.")
+    if (ending == DRAW) != (winners in (set(), set(range(seats)))):
+        raise InvalidRequestError(
+            f"The record's result names winners {result['winners']}, which {reason!r} does "
+            "not give. Nothing was imported.")
+
+
 def _rulings(raw: Any, seats: int) -> list[dict[str, Any]]:
     if not isinstance(raw, list):
         raise InvalidRequestError("The record's rulings must be a list.")
@@ -243,11 +340,35 @@ def _rulings(raw: Any, seats: int) -> list[dict[str, Any]]:
 
 
 def _player(name: str, now: datetime) -> Player:
-    """The player known here by that display name, else one made for the import."""
-    known = Player.get_or_none(Player.name == name)
+    """The player this server knows by `name`, as their page and the archive filter find them
+    (display name, an unnamed player's address local part, or a name they gave up), else one
+    made for the import. A made one takes the name as its display name only when nobody here
+    answers to it in any case, so an import never changes who a name leads to."""
+    known = standings.find_player(name) or standings.formerly_named(name)
     if known is not None:
         return known
-    return Player.for_email(f"{name}@{IMPORTED_DOMAIN}", now)
+    email = f"{name}@{IMPORTED_DOMAIN}"
+    made = Player.get_or_none(Player.email == email)  # an earlier import's, with no page
+    if made is not None:
+        return made
+    free = len(name) <= Player.name.max_length and not standings.answers_to(name)
+    return Player.create(email=email, name=name if free else None, created_at=now)
+
+
+_TOO_DEEP = (f"The file is nested more than {MAX_DEPTH} levels deep; no match record is. "
+             "Nothing was imported.")
+
+
+def _check_depth(data: Any) -> None:
+    """Walked without recursion, so no depth of input can exhaust the stack here."""
+    pending = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise InvalidRequestError(_TOO_DEEP)
+            items = value.values() if isinstance(value, dict) else value
+            pending.extend((item, depth + 1) for item in items)
 
 
 def _object(value: Any, what: str) -> Mapping[str, Any]:

@@ -39,13 +39,13 @@ def settle(match_id: int) -> None:
 def public_player(name: str) -> Player:
     """The player others know as `name`, unless they keep their page out of the archive (then,
     as for no such player, a NotFoundError: hiding must not be tellable from absence)."""
-    player = find_player(name) or _formerly_named(name)
+    player = find_player(name) or formerly_named(name)
     if player is None or player.hidden_from_archive:
         raise NotFoundError(f"There is no public page for a player called {name!r}.")
     return player
 
 
-def _formerly_named(name: str) -> Player | None:
+def formerly_named(name: str) -> Player | None:
     """The player who last gave up the display name `name` (any case), unless someone has
     it now: old links to a renamed player's page lead to their page under the new name."""
     name = name.strip()
@@ -77,6 +77,19 @@ def find_player(name: str) -> Player | None:
     # LIKE treats _ and % as wildcards and may ignore case: keep exact local parts only.
     unnamed = [p for p in candidates if p.email.split("@", 1)[0] == local]
     return unnamed[0] if len(unnamed) == 1 else None
+
+
+def answers_to(name: str) -> bool:
+    """Whether `name`, in any case, is a display name here, an unnamed player's address local
+    part or a name given up: anything `find_player` or `formerly_named` might lead to."""
+    folded = name.strip().lower()
+    if Player.select().where(peewee.fn.LOWER(Player.name) == folded).exists():
+        return True
+    if FormerName.select().where(peewee.fn.LOWER(FormerName.name) == folded).exists():
+        return True
+    candidates = Player.select(Player.email).where(Player.name.is_null(),
+                                                   Player.email.startswith(folded + "@"))
+    return any(p.email.split("@", 1)[0] == folded for p in candidates)
 
 
 def set_hidden_from_archive(player_id: int, hidden: bool) -> None:

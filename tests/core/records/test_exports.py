@@ -119,6 +119,8 @@ def _nim_record(db_url: str) -> dict:
     (lambda r: r.update(rules_version=99), "rules version 99"),
     (lambda r: r.update(format="pgn"), "not a pbem match record"),
     (lambda r: r["result"].update(winners=[1 - r["result"]["winners"][0]]), "names winners"),
+    (lambda r: r["result"].update(reason="First resigned"),
+     re.escape("but the record's result says 'First resigned'")),
     (lambda r: r["players"].pop(), "played by 2 players"),
     (lambda r: r["players"][0].update(name="a@b"), "not a display name"),
     (lambda r: r["moves"][0].update(at="yesterday"), "not an ISO time"),
@@ -145,6 +147,8 @@ def test_pbem_match_import_recreates_a_match_or_says_why_not(
     good.write_text(json.dumps(record))
     assert main(["match", "import", str(good)]) == 0
     assert "match 2 imported: http://games.example/matches/2" in capsys.readouterr().out
+    assert main(["match", "import", str(good)]) == 2
+    assert "This match is already here as match 2" in capsys.readouterr().err
 
     record["moves"][0]["text"] = "take 7"
     bad = tmp_path / "bad.json"
