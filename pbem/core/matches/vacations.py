@@ -62,8 +62,17 @@ def summary(player: Player, now: datetime, days_per_year: int
             [v for v in every if v.ends_at > now])
 
 
+@dataclass(frozen=True)
+class Declared:
+    """A recorded vacation and the live matches it changed, whose other players were told
+    (on the match page, and by mail as their preferences say); none: nobody was told."""
+
+    vacation: Vacation
+    matches: tuple[int, ...]
+
+
 def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
-            now: datetime) -> Vacation:
+            now: datetime) -> Declared:
     """Record an absence from `first_day` to `last_day` (inclusive); refuse it clearly if it
     is in the past, backwards, overlapping another, or beyond the yearly allowance."""
     today = now.date()
@@ -83,7 +92,7 @@ def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
 
 
 def _record(player_id: int, first_day: date, last_day: date, starts: datetime, ends: datetime,
-            days_per_year: int, now: datetime) -> Vacation:
+            days_per_year: int, now: datetime) -> Declared:
     with write_transaction():
         # The per-player guard: parallel declarations queue here, so each checks the overlap
         # and the allowance against the vacations already recorded.
@@ -103,11 +112,12 @@ def _record(player_id: int, first_day: date, last_day: date, starts: datetime, e
                                    created_at=now)
         latest = max(v.ends_at for v in proposed)
         Player.update(away_until=latest).where(Player.id == player_id).execute()
-        _push_back_deadlines(player_id, vacation, now)
-    return vacation
+        matches = _push_back_deadlines(player_id, vacation, now)
+    return Declared(vacation, matches)
 
 
-def _push_back_deadlines(player_id: int, vacation: Vacation, now: datetime) -> None:
+def _push_back_deadlines(player_id: int, vacation: Vacation, now: datetime
+                         ) -> tuple[int, ...]:
     """Each live match of the player is changed through the door's locks (match, then seats,
     in match order), its deadlines recomputed and its other players told."""
     player = Player.get_by_id(player_id)
@@ -119,6 +129,7 @@ def _push_back_deadlines(player_id: int, vacation: Vacation, now: datetime) -> N
                                                 name=player.public_name,
                                                 starts_at=vacation.starts_at,
                                                 ends_at=vacation.ends_at), now)
+    return tuple(match_ids)
 
 
 @dataclass(frozen=True, kw_only=True)
