@@ -1,7 +1,9 @@
 """Vacations: a player declares an absence; their clocks in every match stop meanwhile.
 
 Dates are whole UTC days, the end day included. Each player has a yearly allowance (days per
-calendar year, `vacation_days_per_year`); the opponents in every live match are told.
+calendar year, `vacation_days_per_year`). The other players of every live match are told: the
+match pages show the vacation until it ends (`match_record`), and the door queues a notice mail
+with the change, which their mail preferences may leave out (a vacation notice is news).
 """
 
 from __future__ import annotations
