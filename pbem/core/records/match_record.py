@@ -255,12 +255,12 @@ def _away(match: Match, seats: list[Seat], now: datetime) -> list[dict[str, Any]
     if not match.is_live:
         return []
     away: list[dict[str, Any]] = []
-    told: set[int] = set()
+    listed: set[int] = set()
     for seat in seats:
         player = seat.player
-        if player.id in told or player.away_until is None or player.away_until <= now:
+        if player.id in listed or player.away_until is None or player.away_until <= now:
             continue
-        told.add(player.id)
+        listed.add(player.id)
         away += [{"seat": seat.seat, "name": player.public_name, **_days(v),
                   "current": v.starts_at <= now} for v in vacations.upcoming(player.id, now)]
     return away
