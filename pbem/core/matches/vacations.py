@@ -1,7 +1,9 @@
 """Vacations: a player declares an absence; their clocks in every match stop meanwhile.
 
 Dates are whole UTC days, the end day included. Each player has a yearly allowance (days per
-calendar year, `vacation_days_per_year`); the opponents in every live match are told.
+calendar year, `vacation_days_per_year`). The other players of every live match are told: the
+match pages show the vacation until it ends (`match_record`), and the door queues a notice mail
+with the change, which their mail preferences may leave out (a vacation notice is news).
 """
 
 from __future__ import annotations
@@ -62,8 +64,17 @@ def summary(player: Player, now: datetime, days_per_year: int
             [v for v in every if v.ends_at > now])
 
 
+@dataclass(frozen=True)
+class Declared:
+    """A recorded vacation and the live matches it changed, whose other players were told
+    (on the match page, and by mail as their preferences say); none: nobody was told."""
+
+    vacation: Vacation
+    matches: tuple[int, ...]
+
+
 def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
-            now: datetime) -> Vacation:
+            now: datetime) -> Declared:
     """Record an absence from `first_day` to `last_day` (inclusive); refuse it clearly if it
     is in the past, backwards, overlapping another, or beyond the yearly allowance."""
     today = now.date()
@@ -83,7 +94,7 @@ def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
 
 
 def _record(player_id: int, first_day: date, last_day: date, starts: datetime, ends: datetime,
-            days_per_year: int, now: datetime) -> Vacation:
+            days_per_year: int, now: datetime) -> Declared:
     with write_transaction():
         # The per-player guard: parallel declarations queue here, so each checks the overlap
         # and the allowance against the vacations already recorded.
@@ -103,11 +114,12 @@ def _record(player_id: int, first_day: date, last_day: date, starts: datetime, e
                                    created_at=now)
         latest = max(v.ends_at for v in proposed)
         Player.update(away_until=latest).where(Player.id == player_id).execute()
-        _push_back_deadlines(player_id, vacation, now)
-    return vacation
+        matches = _push_back_deadlines(player_id, vacation, now)
+    return Declared(vacation, matches)
 
 
-def _push_back_deadlines(player_id: int, vacation: Vacation, now: datetime) -> None:
+def _push_back_deadlines(player_id: int, vacation: Vacation, now: datetime
+                         ) -> tuple[int, ...]:
     """Each live match of the player is changed through the door's locks (match, then seats,
     in match order), its deadlines recomputed and its other players told."""
     player = Player.get_by_id(player_id)
@@ -119,6 +131,7 @@ def _push_back_deadlines(player_id: int, vacation: Vacation, now: datetime) -> N
                                                 name=player.public_name,
                                                 starts_at=vacation.starts_at,
                                                 ends_at=vacation.ends_at), now)
+    return tuple(match_ids)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -15,7 +15,15 @@ from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches import lifecycle, offers, vacations
 from pbem.core.matches.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.matches.creation import rules_for, state_after
-from pbem.core.matches.models import Adjudication, AdjudicationStatus, DrawOffer, Match, Move, Seat
+from pbem.core.matches.models import (
+    Adjudication,
+    AdjudicationStatus,
+    DrawOffer,
+    Match,
+    Move,
+    Seat,
+    Vacation,
+)
 from pbem.errors import UnprocessableError
 from pbem.games.base import Event, GameRules, Outcome
 
@@ -46,7 +54,7 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
                        move_window(match.ply, shown, moves_upto, SEAT_MOVES_PER_PAGE))
     return {
         # The seat sees its own address (to sign in with), never another player's.
-        **_common(match, rules, state, seats, own_email_of=seat.seat),
+        **_common(match, rules, state, seats, now, own_email_of=seat.seat),
         "seat": seat.seat,
         "seat_label": rules.seat_label(state, seat.seat),
         "your_turn": mine,
@@ -87,7 +95,7 @@ def public_record(match: Match, now: datetime, ply: int | None = None,
     current = state if shown_ply == match.ply else rules.load(match.state)
     view = rules.view(state, None)
     seats = match.seat_rows()
-    common = _common(match, rules, current, seats, own_email_of=None)
+    common = _common(match, rules, current, seats, now, own_email_of=None)
     # Seats are named as they were in the position shown (Frozen Forest swaps roles between
     # games, so a replay of game 1 names game 1's roles).
     for player in common["players"]:
@@ -176,7 +184,7 @@ def _move_label(rules: GameRules, state: Any, seat: int, events: list[Event]) ->
     return label(state, seat, events) if label else rules.seat_label(state, seat)
 
 
-def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
+def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: datetime,
             own_email_of: int | None) -> dict[str, Any]:
     return {
         "match": match.id,
@@ -195,6 +203,7 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat],
         "time_control": TimeControl.of_match(match.time_control).describe(),
         "on_timeout": match.on_timeout,
         "rulings": _rulings(match, rules, state),
+        "away": _away(match, seats, now),
     }
 
 
@@ -236,10 +245,32 @@ def _draw_offer(rules: GameRules, state: Any, found: DrawOffer | None
 def _vacation(player: Player, now: datetime, days_per_year: int) -> dict[str, Any]:
     status, upcoming = vacations.summary(player, now, days_per_year)
     return {"year": status.year, "days": status.days, "used": status.used, "left": status.left,
-            "upcoming": [{"from": v.starts_at.isoformat() + "Z", "to": v.ends_at.isoformat() + "Z",
-                          "text": f"{v.starts_at:%a %d %b %Y} to "
-                                  f"{v.ends_at - timedelta(seconds=1):%a %d %b %Y}"}
-                         for v in upcoming]}
+            "upcoming": [_days(v) for v in upcoming]}
+
+
+def _away(match: Match, seats: list[Seat], now: datetime) -> list[dict[str, Any]]:
+    """The players of a live match on vacation now or later (their clock stops then), by
+    display name. The vacation table is read only for a player whose row says one is still
+    to end, so most pages read nothing more."""
+    if not match.is_live:
+        return []
+    away: list[dict[str, Any]] = []
+    listed: set[int] = set()
+    for seat in seats:
+        player = seat.player
+        if player.id in listed or player.away_until is None or player.away_until <= now:
+            continue
+        listed.add(player.id)
+        away += [{"seat": seat.seat, "name": player.public_name, **_days(v),
+                  "current": v.starts_at <= now} for v in vacations.upcoming(player.id, now)]
+    return away
+
+
+def _days(vacation: Vacation) -> dict[str, str]:
+    """A vacation's instants, and its days as a player declared them (the last one included)."""
+    return {"from": vacation.starts_at.isoformat() + "Z", "to": vacation.ends_at.isoformat() + "Z",
+            "text": f"{vacation.starts_at:%a %d %b %Y} to "
+                    f"{vacation.ends_at - timedelta(seconds=1):%a %d %b %Y}"}
 
 
 def stored_event(stored: dict[str, Any]) -> Event:

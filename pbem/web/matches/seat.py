@@ -91,11 +91,12 @@ def vacation(token: str) -> Response:
     try:
         first, last = (_date(request.form.get(name, ""), label)
                        for name, label in (("first_day", "first day"), ("last_day", "last day")))
-        declare(seat.player_id, first, last, settings.vacation_days_per_year, now())
+        declared = declare(seat.player_id, first, last, settings.vacation_days_per_year,
+                           now())
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error))
-    flash(f"Vacation saved: your clocks stop from {first} to {last}; "
-          "your opponents have been told.", "ok")
+    flash(f"Vacation saved: your clocks stop from {first} to {last}. "
+          f"{_who_was_told(len(declared.matches))}", "ok")
     return redirect(url_for("play.show", token=token), code=303)
 
 
@@ -133,6 +134,16 @@ def _date(text: str, label: str) -> date:
         return date.fromisoformat(text.strip())
     except ValueError:
         raise InvalidRequestError(f"The {label} must be a date like 2026-07-01.") from None
+
+
+def _who_was_told(matches: int) -> str:
+    # Vacation notices are news: only players who chose every email are mailed them
+    # (preferences.CATEGORIES), while the match pages show the vacation to everyone.
+    if matches == 0:
+        return "You have no match in play, so nobody was told."
+    where = "1 match in play see it on its page" if matches == 1 else (
+        f"{matches} matches in play see it on their pages")
+    return f"Your opponents in {where}; those who chose every email are also mailed."
 
 
 def page(seat: Seat, record: dict, status: int, error: str | None = None, typed: str = "",

@@ -163,7 +163,12 @@ SCHEMAS: dict[str, Any] = {
                                                "its shape is the game's"},
         board_text=STRING, moves={"type": "array", "items": _ref("Move")},
         moves_page=_ref("MovesPage"), clocks={"type": "array", "items": _ref("Clock")},
-        shown_ply=INTEGER, shown_to_move={"type": "array", "items": STRING}),
+        shown_ply=INTEGER, shown_to_move={"type": "array", "items": STRING},
+        away={"type": "array", "description": "players of a live match on vacation now "
+                                               "(current) or later; their clock stops then",
+              "items": _object(("seat", "name", "from", "to", "current"), seat=INTEGER,
+                               name=STRING, to=TIME, text=STRING, current=BOOLEAN,
+                               **{"from": TIME})}),
     "SeatRecord": {"allOf": [_ref("MatchRecord"), _object(
         ("seat", "your_turn", "legal_moves", "can"),
         seat=INTEGER, seat_label=STRING, your_turn=BOOLEAN,
