@@ -18,7 +18,12 @@ from typing import Any
 
 import peewee
 from playhouse.db_url import connect, parse, register_database
-from playhouse.pool import PooledDatabase, PooledMySQLDatabase, PooledPostgresqlDatabase
+from playhouse.pool import (
+    PooledDatabase,
+    PooledMySQLDatabase,
+    PooledPostgresqlDatabase,
+    PooledSqliteDatabase,
+)
 
 database = peewee.DatabaseProxy()
 _bound_url: str | None = None
@@ -82,8 +87,32 @@ class TrustingPooledMySQLDatabase(_TrustRecentlyReturned, PooledMySQLDatabase):
     pass
 
 
+class _KeepTheCause:
+    """SQLite ends a transaction by itself when the disk is full (SQLITE_FULL), as it may on
+    an I/O error: peewee's rollback that follows then fails with "cannot rollback - no
+    transaction is active", and that error replaces the cause ("database or disk is full") in
+    every log line and answer. A rollback with nothing to roll back does nothing here, so the
+    cause is what propagates."""
+
+    def rollback(self) -> None:
+        conn = None if self.is_closed() else self.connection()  # type: ignore[attr-defined]
+        if conn is not None and not conn.in_transaction:
+            return
+        super().rollback()  # type: ignore[misc]
+
+
+class CauseKeepingSqliteDatabase(_KeepTheCause, peewee.SqliteDatabase):
+    pass
+
+
+class CauseKeepingPooledSqliteDatabase(_KeepTheCause, PooledSqliteDatabase):
+    pass
+
+
 register_database(TrustingPooledPostgresqlDatabase, "postgres+pool", "postgresql+pool")
 register_database(TrustingPooledMySQLDatabase, "mysql+pool")
+register_database(CauseKeepingSqliteDatabase, "sqlite")
+register_database(CauseKeepingPooledSqliteDatabase, "sqlite+pool")
 
 
 def open_database(url: str) -> peewee.Database:
