@@ -14,6 +14,16 @@ It also times a stricter raw loop: the same mails already written as bytes, sent
 `sendmail`, which does nothing but the SMTP conversation. Rounds alternate the sides, so the
 machine's load affects them alike; the ratios of each round are printed, then the medians and
 spreads. Target: ≥ 0.5.
+
+    python bench/outbox.py --sustained 60 [--inflow 300] [--database-url URL]
+
+measures the worker as it runs: mails are queued at a steady `--inflow` per second (a thread
+inserting a tenth of a second's worth at a time, as moves would) while the worker's outbox job
+ticks every `outbox_interval_seconds` at the default settings, for `--sustained` seconds.
+It prints the mails sent per second over the run, the backlog left at the end, the CPU per
+mail, and, measured in the same run over the same mails, the raw `smtplib` loop's rate beside
+it. Target: one worker keeps up with 300 mails/s (the backlog at the end under one tick's
+inflow).
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import datetime
 from pathlib import Path
@@ -46,6 +57,7 @@ from pbem.mail.compose import Composer
 from pbem.mail.outbox import deliver_due
 from pbem.mail.senders import SMTPSender
 from pbem.mail.wire import Outgoing
+from pbem.worker import Worker
 
 SECRET = secrets.token_urlsafe(32)
 NOW = datetime(2026, 6, 1, 12, 0)
@@ -121,6 +133,9 @@ def main() -> None:
     parser.add_argument("--mails", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--game", default="mimic")
+    parser.add_argument("--sustained", type=float, default=0,
+                        help="seconds of steady inflow with the worker's own ticks")
+    parser.add_argument("--inflow", type=int, default=300, help="mails queued per second")
     args = parser.parse_args()
     host, port = "127.0.0.1", free_port()
     # The server runs in its own process: in this one, it would wait for the GIL while the
@@ -129,7 +144,7 @@ def main() -> None:
                                "-c", "aiosmtpd.handlers.Sink"])
     try:
         wait_for(host, port)
-        run(args, host, port)
+        (sustained if args.sustained else run)(args, host, port)
     finally:
         # Whatever failed, the server must not outlive us (it would hold `… | tail` open).
         server.terminate()
@@ -172,6 +187,69 @@ def run(args: argparse.Namespace, host: str, port: int) -> None:
               f"target ≥ 0.5)")
         print(f"outbox ÷ raw smtplib sending bytes: median {statistics.median(strict):.2f} "
               f"(spread {min(strict):.2f} to {max(strict):.2f})")
+
+
+def sustained(args: argparse.Namespace, host: str, port: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
+        # The defaults (batch, interval, slice) except where the mail goes.
+        settings = load_settings({"database_url": url, "secret_key": SECRET,
+                                  "smtp_host": host, "smtp_port": port,
+                                  "instance_path": folder}, environ={})
+        match_ids = build(url, args.game, args.mails)
+        composer = Composer(settings)
+        queue(match_ids, args.mails, -1)
+        rows = list(OutboxMessage.select().order_by(OutboxMessage.id))
+        sample = [composer.to_email(m, NOW) for m in rows]
+        template = [{key: row[key] for key in ("match", "seat", "ply", "template", "params")}
+                    for row in OutboxMessage.select().dicts()]
+        OutboxMessage.delete().execute()
+        raw = time_raw(host, port, sample)
+        print(f"steady inflow of {args.inflow} mails/s for {args.sustained:.0f} s, worker at "
+              f"the defaults (batch {settings.outbox_batch_size}, a tick every "
+              f"{settings.outbox_interval_seconds} s, slice {settings.outbox_slice_seconds} s), "
+              f"database {url.split(':')[0]}")
+        queued = [0]
+        done = threading.Event()
+
+        def inflow() -> None:
+            step, started, number = 0.1, time.monotonic(), 0
+            with database.connection_context():
+                while not done.is_set():
+                    due = int((time.monotonic() - started) * args.inflow) - queued[0]
+                    batch = [{**template[(number + i) % len(template)],
+                              "to_address": f"p{number + i}@example.org",
+                              "status": MessageStatus.PENDING, "next_attempt_at": NOW,
+                              "created_at": NOW} for i in range(max(due, 0))]
+                    if batch:
+                        with database.atomic():
+                            OutboxMessage.insert_many(batch).execute()
+                        number += len(batch)
+                        queued[0] += len(batch)
+                    time.sleep(step)
+
+        worker = Worker(settings, sender=SMTPSender(settings), clock=lambda: NOW)
+        producer = threading.Thread(target=inflow)
+        cpu, started = time.process_time(), time.monotonic()
+        producer.start()
+        sent, ends = 0, started + args.sustained
+        next_tick = started
+        while time.monotonic() < ends:
+            time.sleep(max(0.0, next_tick - time.monotonic()))
+            next_tick += settings.outbox_interval_seconds
+            sent += worker.send_outbox().sent
+        done.set()
+        producer.join()
+        elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
+        backlog = queued[0] - sent
+        one_tick = args.inflow * settings.outbox_interval_seconds
+        print(f"queued {queued[0]}, sent {sent} in {elapsed:.1f} s: {sent / elapsed:.1f} "
+              f"mails/s sustained (inflow {queued[0] / elapsed:.1f}/s); backlog at the end "
+              f"{backlog} ({'kept up' if backlog <= one_tick else 'fell behind'}: one tick's "
+              f"inflow is {one_tick})")
+        print(f"CPU {1000 * cpu / max(sent, 1):.2f} ms a mail (this process: worker and the "
+              f"inflow thread); raw smtplib in the same run {raw:.1f} mails/s, the worker's "
+              f"capacity used {sent / elapsed / raw:.2f} of it")
 
 
 def time_raw_bytes(host: str, port: int, messages: list[Outgoing]) -> float:

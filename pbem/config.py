@@ -39,6 +39,9 @@ class Settings:
     outbox_interval_seconds: int = 10
     outbox_max_attempts: int = 8
     outbox_batch_size: int = 50
+    # Each tick sends batch after batch until nothing is due or this many seconds have passed
+    # (then the next tick goes on): one tick never holds the worker's other jobs for long.
+    outbox_slice_seconds: int = 30
     # How long a worker's claim on a batch holds before another may send it (a worker killed
     # mid-batch): long enough for a batch to a slow SMTP server.
     outbox_lease_seconds: int = 90

@@ -1,4 +1,6 @@
 """Drain the outbox: claim a batch of due messages, render, send, and record what happened.
+The worker calls `deliver_due` batch after batch on each tick until nothing is due (or its
+time slice, `outbox_slice_seconds`, is used up).
 
 A batch is claimed in one statement (an UPDATE of the due rows' status, lease and version,
 RETURNING them; on PostgreSQL the rows are chosen `FOR UPDATE SKIP LOCKED`, so several workers
@@ -43,6 +45,11 @@ class DrainReport:
     sent: int = 0
     retrying: int = 0
     failed: int = 0
+    claimed: int = 0  # a full batch claimed: more may be due
+
+    def __add__(self, other: DrainReport) -> DrainReport:
+        return DrainReport(self.sent + other.sent, self.retrying + other.retrying,
+                           self.failed + other.failed, self.claimed + other.claimed)
 
 
 def deliver_due(settings: Settings, sender: Sender, composer: Composer, now: datetime,
@@ -80,7 +87,7 @@ def deliver_due(settings: Settings, sender: Sender, composer: Composer, now: dat
             retrying += _record_failure(message, settings, str(failure), failure.temporary, now)
             if failure.bounce:
                 mark_undeliverable(message.to_address, str(failure), now)
-    return DrainReport(sent, retrying, len(failures) - retrying)
+    return DrainReport(sent, retrying, len(failures) - retrying, len(messages))
 
 
 def _release(messages: Sequence[OutboxMessage]) -> None:

@@ -137,9 +137,36 @@ def test_each_batch_opens_its_own_connection(settings, worker, smtp) -> None:
 
     start_nim(settings)
     worker.settings = replace(settings, outbox_batch_size=2)
-    assert worker.send_outbox().sent == 2
-    assert worker.send_outbox().sent == 1
+    assert worker.send_outbox().sent == 3  # two batches, in one tick
     assert len(set(smtp.connections)) == 2
+
+
+def test_one_tick_drains_everything_due_batch_after_batch(settings, worker, smtp) -> None:
+    """Before, a tick sent one batch: at the defaults 5 mails a second at most, however fast a
+    batch went, and a busy server's backlog grew without end."""
+    from dataclasses import replace
+
+    for _ in range(12):
+        start_nim(settings)  # 36 mails
+    worker.settings = replace(settings, outbox_batch_size=5)
+    report = worker.send_outbox()
+    assert report.sent == 36 and len(smtp.messages) == 36
+    assert len(set(smtp.connections)) == 8  # eight batches
+    assert worker.send_outbox().sent == 0
+
+
+def test_a_tick_stops_at_its_time_slice_and_when_stopping(settings, worker, smtp) -> None:
+    from dataclasses import replace
+
+    for _ in range(4):
+        start_nim(settings)  # 12 mails
+    worker.settings = replace(settings, outbox_batch_size=5, outbox_slice_seconds=0)
+    assert worker.send_outbox().sent == 5  # one batch, then the slice is over
+    worker.settings = replace(settings, outbox_batch_size=5)
+    worker.stopping.set()
+    assert worker.send_outbox().sent == 0  # a stopping worker starts no batch's mail
+    worker.stopping.clear()
+    assert worker.send_outbox().sent == 7
 
 
 def test_a_batch_is_claimed_in_one_statement(settings, worker, clock) -> None:
