@@ -5,6 +5,7 @@ mail is asked to be sent again, as problem+json; the worker logs one line a job.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import pytest
 
@@ -86,3 +87,58 @@ def test_a_form_body_to_the_inbound_endpoint_is_refused_not_lost(mail_settings,
         "/inbound/mime", data={"x": "From: a@b.org"},
         headers={"Authorization": f"Bearer {INBOUND_SECRET}"})
     assert answer.status_code == 415 and answer.mimetype == "application/problem+json"
+
+
+def test_every_route_answers_a_read_only_database_without_a_server_error(db_url, tmp_path,
+                                                                         standby) -> None:
+    """Every route of the URL map (read from the app, so a new route is covered without
+    touching this test), with valid ids and tokens, as a stranger, a signed-in admin and a
+    signed-in player, GET and POST: a page, or a 503 with Retry-After, never a 500."""
+    import re
+    from urllib.parse import quote
+
+    from pbem.core.accounts.admins import create_admin
+    from pbem.core.mailout.models import OutboxMessage
+    from pbem.core.matches.models import Adjudication
+    from pbem.core.matches.sweep import sweep
+    from tests.conftest import make_settings
+    from tests.web.test_fuzz_routes import ADMIN, PASSWORD, PLAYERS, _routes
+
+    settings = make_settings(db_url, tmp_path, development=True)
+    nim = create_match("nim", PLAYERS[:2], {}, settings.secret_key, START, time_control="1h")
+    bids = create_match("bids", PLAYERS, {"hand": "2"}, settings.secret_key, START)
+    sweep(START + timedelta(hours=2), timedelta(days=1))
+    create_admin(ADMIN, PASSWORD, START)
+    # Signed in while the database still took writes; the cookie is then used on the standby.
+    from pbem.web import create_app
+
+    writable = create_app(settings, extra_template_dirs=(SUPPORT_TEMPLATES,))
+    writable.config.update(TESTING=True, WTF_CSRF_ENABLED=False)
+    admin = writable.test_client()
+    assert admin.post("/admin/login", data={"email": ADMIN, "password": PASSWORD}
+                      ).status_code == 303
+    values = {"match_id": nim.match.id, "entry_id": Adjudication.select().first().id,
+              "message_id": OutboxMessage.select().first().id, "token": nim.tokens[0],
+              "slug": "nim", "game": "nim", "seat": 0, "name": "ann"}
+    app = standby(settings)
+    app.config.update(WTF_CSRF_ENABLED=False)
+    clients = {"stranger": app.test_client(), "admin": app.test_client()}
+    clients["admin"].set_cookie("pbem_admin", admin.get_cookie("pbem_admin").value)
+    asked = 0
+    unavailable = 0
+    for rule, method in _routes(app):
+        path = re.sub(r"<(?:(\w+):)?(\w+)>",
+                      lambda m: quote(str(values.get(m.group(2), 1)), safe=""), rule)
+        for who, client in clients.items():
+            body = ({"data": {"move": "take 1", "ply": "0", "email": PLAYERS[0],
+                              "password": PASSWORD, "reason": "r", "ruling": "draw"}}
+                    if method == "POST" else {})
+            answer = client.open(path, method=method, **body)
+            asked += 1
+            assert answer.status_code < 500 or answer.status_code == 503, \
+                (who, method, path, answer.status_code, answer.data[:300])
+            if answer.status_code == 503 and path != "/healthz":  # health: no worker here
+                unavailable += 1
+                assert answer.headers.get("Retry-After"), (who, method, path)
+    assert asked > 100 and unavailable > 10, (asked, unavailable)
+    assert bids.match.id  # both matches exist: the standby read them
