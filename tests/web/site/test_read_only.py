@@ -92,8 +92,8 @@ def test_a_form_body_to_the_inbound_endpoint_is_refused_not_lost(mail_settings,
 def test_every_route_answers_a_read_only_database_without_a_server_error(db_url, tmp_path,
                                                                          standby) -> None:
     """Every route of the URL map (read from the app, so a new route is covered without
-    touching this test), with valid ids and tokens, as a stranger, a signed-in admin and a
-    signed-in player, GET and POST: a page, or a 503 with Retry-After, never a 500."""
+    touching this test), with valid ids and seat tokens, as a stranger and as a signed-in
+    admin, GET and POST: a page, or a 503 with Retry-After, never a 500."""
     import re
     from urllib.parse import quote
 
