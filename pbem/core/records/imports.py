@@ -7,7 +7,9 @@ is refused whole, with a message that says why, when:
   says, and a game they leave unfinished needs an ending off the board that this server
   writes (a resignation, a timeout or forfeit, a draw by agreement, an adjudicator's ruling)
   with the winners it gives. A record cut short, its board result kept, is refused;
-- the same record was imported before (its fingerprint is kept on the match it made);
+- the match is here already: the same record was imported before (its fingerprint is kept
+  on the match it made), or the match was played on this server (same game, seed and start,
+  and the same moves);
 - the input nests deeper than any record does (`load_record` parses a file's text).
 
 Players are found as their page finds them (display name, an unnamed player's address local
@@ -118,7 +120,7 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
     fingerprint = _fingerprint(rules, options, seed, created, len(names), moves)
     try:
         with write_transaction():
-            _refuse_copy(fingerprint)
+            _refuse_copy(fingerprint, rules, options, seed, created)
             match = Match.create(
                 game=rules.slug, rules_version=rules.rules_version, options=options, seed=seed,
                 status=MatchStatus.FINISHED, ply=len(moves),
@@ -162,11 +164,27 @@ def _fingerprint(rules: GameRules, options: dict[str, Any], seed: int, created: 
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _refuse_copy(fingerprint: str) -> None:
+def _refuse_copy(fingerprint: str, rules: GameRules | None = None,
+                 options: dict[str, Any] | None = None, seed: int | None = None,
+                 created: datetime | None = None) -> None:
     known = Match.select(Match.id).where(Match.record_fingerprint == fingerprint).first()
     if known is not None:
         raise InvalidRequestError(f"This match is already here as match {known.id} (imported "
                                   "from the same record). Nothing was imported.")
+    if rules is None or seed is None or created is None:
+        return
+    # A match played here has no stored fingerprint: it is found by its game, seed and start
+    # (a seed is drawn at random for each match), then compared move by move.
+    for native in (Match.select(Match.id, Match.options)
+                   .where(Match.game == rules.slug, Match.seed == seed,
+                          Match.created_at == created, Match.record_fingerprint.is_null())):
+        moves = [{"seat": m.seat, "text": m.text, "at": m.created_at} for m in
+                 Move.select(Move.seat, Move.text, Move.created_at)
+                 .where(Move.match == native.id).order_by(Move.ply)]
+        seats = Seat.select().where(Seat.match == native.id).count()
+        if _fingerprint(rules, native.options, seed, created, seats, moves) == fingerprint:
+            raise InvalidRequestError(f"This match is already here as match {native.id} (it "
+                                      "was played on this server). Nothing was imported.")
 
 
 # The fields every row of a record's `changes` has; the rest are the change's details.

@@ -19,7 +19,7 @@ from pbem.errors import InvalidRequestError
 from pbem.games import GAMES, REGISTRY
 from tests.conftest import START
 from tests.support.playing import play_randomly
-from tests.support.records import every_finished_match_replays
+from tests.support.records import every_finished_match_replays, from_elsewhere
 
 pytestmark = pytest.mark.usefixtures(every_finished_match_replays.__name__)
 
@@ -80,8 +80,17 @@ def test_an_ending_off_the_board_must_give_the_winners_it_names(db_url: str) -> 
         import_record(record, SECRET, START)
 
 
+def test_a_record_of_a_match_played_here_is_refused_naming_it(db_url: str) -> None:
+    played = _played("mimic")
+    before = _counts()
+    with pytest.raises(InvalidRequestError, match=rf"already here as match {played.id}\b "
+                       r"\(it was played on this server\)\. Nothing was imported"):
+        import_record(_record(played), SECRET, START)
+    assert _counts() == before
+
+
 def test_the_same_record_imported_twice_is_refused_naming_the_match(db_url: str) -> None:
-    record = _record(_played("eximo"))
+    record = from_elsewhere(_record(_played("eximo")))
     first = import_record(record, SECRET, START)
     before = _counts()
     with pytest.raises(InvalidRequestError,
@@ -113,7 +122,7 @@ def test_importing_a_record_of_our_own_players_leaves_them_who_they_are(client) 
     record = _record(own)
     assert [p["name"] for p in record["players"]] == ["Ann", "cy"]
 
-    imported = import_record(record, SECRET, START)
+    imported = import_record(from_elsewhere(record), SECRET, START)
 
     assert [s.player_id for s in imported.seat_rows()] == [ann.id, cy.id]
     for name in ("Ann", "cy"):
@@ -138,7 +147,7 @@ def test_an_imported_name_never_takes_over_a_name_someone_here_answers_to(client
     record["players"][1]["name"] = "Zed"
     assert client.get("/players/ann").headers["Location"].endswith("/players/Annie")
 
-    imported = import_record(record, SECRET, START)
+    imported = import_record(from_elsewhere(record), SECRET, START)
 
     seats = imported.seat_rows()
     assert seats[0].player_id == ann.id
