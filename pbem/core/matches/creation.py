@@ -42,6 +42,7 @@ def create_match(
     seed: int | None = None,
     time_control: str = "3d",
     on_timeout: str = TimeoutPolicy.ADJUDICATE,
+    rated: bool = False,
 ) -> CreatedMatch:
     """Create a match, deal or set up the game, and queue the welcome and first-turn emails.
 
@@ -68,6 +69,7 @@ def create_match(
             status=MatchStatus.ACTIVE, ply=0, turn=0, to_move=sorted(rules.to_move(state)),
             state=rules.dump(state), thread_key=secrets.token_hex(8),
             time_control=str(control), on_timeout=on_timeout, created_at=now, updated_at=now,
+            rated=rated,
         )
         tokens = []
         for number, address in enumerate(addresses):
