@@ -30,6 +30,7 @@ from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Match, MatchStatus
+from pbem.core.ratings.queries import shown_for
 from pbem.errors import (
     ConflictError,
     InvalidRequestError,
@@ -278,6 +279,7 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
     mine = viewer is not None and viewer.id == challenge.challenger_id
     own = next((invite for invite in invites
                 if viewer is not None and invite.player_id == viewer.id), None)
+    shown = shown_for([challenge.challenger_id] + [i.player_id for i in invites], challenge.game)
     return {
         "id": challenge.id,
         "status": challenge.status,
@@ -290,6 +292,9 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
         "on_timeout": challenge.on_timeout,
         "seat_order": "as-listed" if challenge.seating else "random",
         "rated": bool(challenge.rated),
+        # Each player's rating in the game, as shown ("1000?" while provisional).
+        "ratings": {challenge.challenger.public_name: shown[challenge.challenger_id],
+                    **{i.player.public_name: shown[i.player_id] for i in invites}},
         "challenger": challenge.challenger.public_name,
         "opponents": [{"name": invite.player.public_name, "status": invite.status,
                        **({"email": invite.player.email} if mine else {})}

@@ -121,6 +121,7 @@ def seeks_of(player: Player) -> list[Seek]:
 def describe(seek: Seek, viewer: Player | None = None) -> dict[str, Any]:
     entries = list(SeekEntry.select(SeekEntry, Player).join(Player)
                    .where(SeekEntry.seek == seek).order_by(SeekEntry.id))
+    shown = shown_for([entry.player_id for entry in entries], seek.game)
     return {
         "id": seek.id, "game": seek.game, "title": get_rules(seek.game).title,
         "options": seek.options, "clock": seek.time_control,
@@ -136,7 +137,8 @@ def describe(seek: Seek, viewer: Player | None = None) -> dict[str, Any]:
         "rating_range": ({"min": seek.rating_min, "max": seek.rating_max}
                          if seek.rating_min is not None or seek.rating_max is not None
                          else None),
-        "ratings": shown_for([entry.player_id for entry in entries], seek.game),
+        # Each seated player's rating in the game, as shown ("1000?" while provisional).
+        "ratings": {entry.player.public_name: shown[entry.player_id] for entry in entries},
     }
 
 

@@ -139,6 +139,21 @@ def match_changes(match_id: int) -> dict[int, RatingEvent]:
     return {row.seat: row for row in RatingEvent.select().where(RatingEvent.match == match_id)}
 
 
+def seat_ratings(match: Match) -> dict[int, dict[str, Any]]:
+    """Per seat: the player's rating in the match's game as shown now, and for a finished
+    rated match the change it made (`+14`; None where it did not count)."""
+    seats = match.seat_rows()
+    shown = shown_for([seat.player_id for seat in seats], match.game)
+    changes = match_changes(match.id) if match.rated and not match.is_live else {}
+    out = {}
+    for seat in seats:
+        event = changes.get(seat.seat)
+        change = event.display_after - event.display_before if event is not None else None
+        out[seat.seat] = {"rating": shown[seat.player_id], "change": change,
+                          "change_text": f"{change:+d}" if change is not None else None}
+    return out
+
+
 def chart_svg(events: list[RatingEvent], width: int = 600, height: int = 160) -> str:
     """The rating history as a small SVG line (drawn by the server: no script)."""
     if not events:
@@ -154,7 +169,7 @@ def chart_svg(events: list[RatingEvent], width: int = 600, height: int = 160) ->
     return (
         f'<svg class="rating-chart" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="Rating from {values[0]} to {values[-1]} over {len(events)} rated games" '
-        'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="none">'
+        'xmlns="http://www.w3.org/2000/svg">'
         f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
         'stroke="currentColor" stroke-opacity="0.3"/>'
         f'<text x="2" y="{pad - 6}" font-size="11" fill="currentColor">{high}</text>'

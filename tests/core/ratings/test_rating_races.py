@@ -4,6 +4,8 @@ would leave their rating different from the replay of the history, or their coun
 
 from __future__ import annotations
 
+import itertools
+
 from pbem.core.accounts.models import Player
 from pbem.core.matches.changes import apply_change
 from pbem.core.matches.creation import create_match
@@ -32,7 +34,7 @@ def test_one_players_matches_ending_together_each_apply(db_url: str) -> None:
     # Each event started from the one before it for that player: the chain is unbroken.
     chain = list(RatingEvent.select().where(RatingEvent.player == ann.id)
                  .order_by(RatingEvent.id))
-    for earlier, later in zip(chain, chain[1:], strict=False):
+    for earlier, later in itertools.pairwise(chain):
         assert (later.mu_before, later.sigma_before) == (earlier.mu_after, earlier.sigma_after)
     stored = (row.mu, row.sigma)
     assert rebuild().changed == 0
