@@ -132,3 +132,35 @@ def test_challenges_are_rated_unless_unticked(app, client, worker, smtp) -> None
     shown = client.get(rated.headers["Location"]).data.decode()
     assert "a rated game of" in shown and "(1000?)" in shown
     assert "a casual game of" in client.get(casual.headers["Location"]).data.decode()
+
+
+def test_the_api_chooses_rated_or_casual_and_a_rating_range(app, client, settings) -> None:
+    from pbem.core.accounts import api_tokens
+
+    headers = {}
+    for email in ("ann@example.org", "ben@example.org"):
+        _, token = api_tokens.create(settings.secret_key, Player.for_email(email, START),
+                                     "test", START, scopes=("read", "play"))
+        headers[email] = {"Authorization": f"Bearer {token}"}
+    ann, ben = headers["ann@example.org"], headers["ben@example.org"]
+    made = client.post("/api/challenges", headers=ann,
+                       json={"game": "nim", "opponents": ["ben@example.org"], "rated": False})
+    assert made.status_code == 201
+    shown = client.get(f"/api/challenges/{made.get_json()['id']}", headers=ann).get_json()
+    assert shown["rated"] is False and shown["ratings"] == {"ann": "1000?", "ben": "1000?"}
+    wrong = client.post("/api/challenges", headers=ann,
+                        json={"game": "nim", "opponents": ["ben@example.org"], "rated": "yes"})
+    assert wrong.status_code == 400 and "rated" in wrong.get_json()["detail"]
+    casual_range = client.post("/api/seeks", headers=ann,
+                               json={"game": "nim", "players": 2, "rated": False,
+                                     "rating_min": 900})
+    assert casual_range.status_code == 400
+    seek = client.post("/api/seeks", headers=ann,
+                       json={"game": "nim", "players": 2, "rating_min": 1200})
+    assert seek.status_code == 201
+    assert client.get("/api/seeks", headers=ben).get_json()["seeks"] == []
+    listed = client.get("/api/seeks", headers=ann).get_json()["seeks"]
+    assert listed[0]["rated"] is True
+    assert listed[0]["rating_range"] == {"min": 1200, "max": None}
+    refused = client.post(f"/api/seeks/{seek.get_json()['id']}/join", headers=ben)
+    assert refused.status_code == 404

@@ -207,14 +207,21 @@ def _body(fields: dict[str, type], required: tuple[str, ...]) -> dict[str, Any]:
         if name not in body:
             raise InvalidRequestError(f'"{name}" is required')
     for name, kind in fields.items():
-        if name in body and kind is int and json_whole(body[name]) is not None:
+        if name not in body or (body[name] is None and name in NULLABLE_FIELDS):
+            continue
+        if kind is int and json_whole(body[name]) is not None:
             body[name] = json_whole(body[name])
-        if name in body and (not isinstance(body[name], kind) or isinstance(body[name], bool)):
+        # true and false are ints to Python: only a bool field takes them.
+        if not isinstance(body[name], kind) or (kind is not bool
+                                                and isinstance(body[name], bool)):
             raise InvalidRequestError(f'"{name}" must be a JSON {_KIND_NAMES[kind]}')
     return body
 
 
-_KIND_NAMES = {str: "string", list: "list", dict: "object", int: "whole number"}
+_KIND_NAMES = {str: "string", list: "list", dict: "object", int: "whole number",
+               bool: "true or false"}
+# Fields that may be null: a seek's open rating range ends.
+NULLABLE_FIELDS = ("rating_min", "rating_max")
 
 
 def _player() -> Player:
