@@ -130,6 +130,15 @@ def test_days_away_are_applied_live_and_on_rebuild(db_url: str) -> None:
     stored = [(r.mu, r.sigma) for r in Rating.select().order_by(Rating.id)]
     assert rebuild().changed == 0
     assert [(r.mu, r.sigma) for r in Rating.select().order_by(Rating.id)] == stored
+    # Damaged values are recomputed from the history's ranks and times.
+    events = [(e.mu_before, e.sigma_before, e.days_away, e.mu_after, e.sigma_after,
+               e.display_after) for e in RatingEvent.select().order_by(RatingEvent.id)]
+    RatingEvent.update(mu_after=0, sigma_after=0, days_away=9, display_after=0).execute()
+    Rating.update(mu=0, sigma=1).execute()
+    assert rebuild().changed == len(events)
+    assert [(e.mu_before, e.sigma_before, e.days_away, e.mu_after, e.sigma_after,
+             e.display_after) for e in RatingEvent.select().order_by(RatingEvent.id)] == events
+    assert sorted((r.mu, r.sigma) for r in Rating.select()) == sorted(stored)
 
 
 def test_casual_aborted_and_resigned_matches(db_url: str) -> None:
