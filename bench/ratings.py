@@ -17,6 +17,7 @@ history chart) and `/api/players/Regular`. Prints each as the ratio largest/smal
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import secrets
 import statistics
@@ -72,6 +73,8 @@ def build(base: str, size: int) -> tuple[str, float | None]:
     database.connect(reuse_if_open=True)
     migrate()
     _copy(size)
+    # The players' tallies, counted from the seats as the migration that made them does.
+    importlib.import_module("pbem.core.db.migrations.0171_player_tally").up(None, database.obj)
     database.execute_sql("ANALYZE")
     started = time.perf_counter()
     report = rebuild(_progress)

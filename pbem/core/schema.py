@@ -37,12 +37,13 @@ from pbem.core.matches.models import (
     Vacation,
 )
 from pbem.core.ratings.models import Rating, RatingEvent
+from pbem.core.records.models import PlayerTally
 
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
     AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
     Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage, FormerName,
-    ChangeLog, Rating, RatingEvent,
+    ChangeLog, Rating, RatingEvent, PlayerTally,
 )
 
 

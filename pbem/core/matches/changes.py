@@ -265,6 +265,7 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
         # Whatever ended the match with a result (a final move, a resignation, an agreed draw,
         # a ruling, a forfeit, a claim), each seat's win, loss or draw is written with it.
         standings.settle(door.match.id)
+        standings.tally_ended(door.match.id)
         # A rated result moves ratings here, once, in this transaction (core/ratings).
         settle_ratings(door.match, door.seats, door.now, door.timed_out)
         thin_snapshots(door.match)
