@@ -59,6 +59,13 @@ def test_leaderboard_player_page_and_api(app, client) -> None:
     bad = client.get("/api/ratings/nim?cursor=nonsense")
     assert bad.status_code == 400 and bad.mimetype == "application/problem+json"
 
+    # A player who keeps out of the archive is neither listed nor counted in others' ranks.
+    Player.update(hidden_from_archive=True).where(Player.email == "ann@example.org").execute()
+    hidden = client.get("/api/ratings/nim").get_json()["players"]
+    assert [(row["rank"], row["name"]) for row in hidden] == [(1, "ben"), (2, "cy")]
+    assert "#1 on the leaderboard" in client.get("/players/ben").data.decode()
+    Player.update(hidden_from_archive=False).where(Player.email == "ann@example.org").execute()
+
     player = client.get("/api/players/ann").get_json()
     nim = player["ratings"]["nim"]
     stored = Rating.get(Rating.player == Player.get(Player.email == "ann@example.org").id)

@@ -51,8 +51,11 @@ def shown_for(player_ids: Iterable[int], game: str) -> dict[int, str]:
 
 
 def _eligible(game: str, now: datetime) -> peewee.Expression:
+    """On the leaderboard: enough rated games, one within a year, and a public page (a
+    player who keeps out of the archive is not listed, nor counted in others' ranks)."""
     return ((Rating.game == game) & (Rating.games >= model.PROVISIONAL_BELOW)
-            & (Rating.last_played_at >= now - LEADERBOARD_ACTIVE_WITHIN))
+            & (Rating.last_played_at >= now - LEADERBOARD_ACTIVE_WITHIN)
+            & (Player.hidden_from_archive == False))  # noqa: E712
 
 
 def rank_of(row: Rating, now: datetime) -> int | None:
@@ -60,7 +63,7 @@ def rank_of(row: Rating, now: datetime) -> int | None:
     if model.provisional(row.games) or row.last_played_at is None \
             or row.last_played_at < now - LEADERBOARD_ACTIVE_WITHIN:
         return None
-    ahead = (Rating.select().where(_eligible(row.game, now),
+    ahead = (Rating.select().join(Player).where(_eligible(row.game, now),
                                    (Rating.display > row.display)
                                    | ((Rating.display == row.display)
                                       & (Rating.player < row.player_id))).count())
