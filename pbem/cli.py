@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import sys
+import time
 from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -304,6 +305,29 @@ def cmd_seat_reissue(args: argparse.Namespace, settings: Settings) -> int:
     print(f"match {args.match} seat {args.seat}: the old link is revoked; the new one is "
           f"emailed to {seat.player.email}")
     return 0
+def cmd_ratings_rebuild(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.core.ratings.rebuild import rebuild
+
+    _migrate(settings)
+    started = time.monotonic()
+    bar = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if bar and total:
+            filled = done * 40 // total
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (40 - filled)}] {done}/{total} "
+                             "rating events")
+            sys.stderr.flush()
+
+    with database.connection_context():
+        report = rebuild(progress)
+    if bar:
+        sys.stderr.write("\n")
+    print(f"ratings rebuilt: {report.matches} matches, {report.events} rating events, "
+          f"{report.changed} changed, in {time.monotonic() - started:.1f}s")
+    return 0
+
+
 def cmd_inbound(args: argparse.Namespace, settings: None) -> int:
     from pbem.mail.inbound.pipe import run
 
@@ -437,6 +461,11 @@ def _parser() -> argparse.ArgumentParser:
     reissue.add_argument("match", type=int)
     reissue.add_argument("seat", type=int, help="seat number, from 0")
     reissue.set_defaults(handler=cmd_seat_reissue)
+
+    ratings = commands.add_parser("ratings", help="ratings").add_subparsers(title="ratings")
+    rebuild = ratings.add_parser("rebuild", help="recompute every rating from the history, "
+                                                 "in finishing order")
+    rebuild.set_defaults(handler=cmd_ratings_rebuild)
 
     admin = commands.add_parser("admin", help="manage admins").add_subparsers(title="admin")
     admin_create = admin.add_parser("create", help="create an admin, or set their password "

@@ -36,12 +36,14 @@ from pbem.core.matches.models import (
     Seat,
     Vacation,
 )
+from pbem.core.ratings.models import Rating, RatingEvent
+from pbem.core.records.models import PlayerTally
 
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
     AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
     Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage, FormerName,
-    ChangeLog,
+    ChangeLog, Rating, RatingEvent, PlayerTally,
 )
 
 

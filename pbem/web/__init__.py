@@ -15,7 +15,7 @@ from pbem.config import Settings, load_settings
 from pbem.core.db.connection import bind_database, release
 from pbem.keys import Purpose, purpose_key
 from pbem.paths import TEMPLATES
-from pbem.web import admin
+from pbem.web import admin, ratings
 from pbem.web.accounts import api as api_players
 from pbem.web.accounts import auth, me, signin
 from pbem.web.games import rules as games
@@ -101,7 +101,7 @@ def create_app(settings: Settings | None = None,
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, seeks, mailprefs, health, security,
-                   errors, inbound, openapi):
+                   errors, inbound, openapi, ratings):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)

@@ -30,6 +30,7 @@ from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Match, MatchStatus
+from pbem.core.ratings.queries import shown_for
 from pbem.errors import (
     ConflictError,
     InvalidRequestError,
@@ -56,6 +57,8 @@ class ChallengeRequest:
     clock: str = "3d"
     on_timeout: str = TimeoutPolicy.ADJUDICATE
     seat_order: str = "random"
+    # Rated unless asked otherwise: every seat of a challenge is a player with an account.
+    rated: bool = True
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,8 @@ def create_challenge(settings: LobbyPolicy, challenger: Player, request: Challen
     if request.seat_order not in SEAT_ORDERS:
         raise InvalidRequestError(f"The seat order is {' or '.join(SEAT_ORDERS)}, "
                                   f"not {request.seat_order!r}.")
+    if not isinstance(request.rated, bool):
+        raise InvalidRequestError('"rated" is true or false.')
     if not request.opponents:
         raise InvalidRequestError("Name at least one opponent's email address.")
     if len(request.opponents) > MAX_OPPONENTS:
@@ -111,7 +116,7 @@ def create_challenge(settings: LobbyPolicy, challenger: Player, request: Challen
                 challenger=challenger, game=rules.slug, options=options,
                 time_control=str(control), on_timeout=request.on_timeout,
                 seating=list(seating) if seating else None, rematch_of=rematch_of,
-                status=ChallengeStatus.PENDING, created_at=now,
+                rated=bool(request.rated), status=ChallengeStatus.PENDING, created_at=now,
                 expires_at=now + timedelta(days=settings.challenge_expiry_days))
             if request.seat_order == "as-listed" and not seating:
                 players = [challenger] + [Player.for_email(a, now) for a in addresses]
@@ -262,7 +267,7 @@ def rematch(settings: LobbyPolicy, match_id: int, player: Player, now: datetime)
     request = ChallengeRequest(
         game=match.game, opponents=[p.email for p in players if p.id != player.id],
         options=match.options, clock=match.time_control, on_timeout=match.on_timeout,
-        seat_order="as-listed")
+        seat_order="as-listed", rated=bool(match.rated))
     return create_challenge(settings, player, request, now,
                             seating=[p.id for p in rotated], rematch_of=match)
 
@@ -274,6 +279,7 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
     mine = viewer is not None and viewer.id == challenge.challenger_id
     own = next((invite for invite in invites
                 if viewer is not None and invite.player_id == viewer.id), None)
+    shown = shown_for([challenge.challenger_id] + [i.player_id for i in invites], challenge.game)
     return {
         "id": challenge.id,
         "status": challenge.status,
@@ -285,6 +291,10 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
         "clock_text": TimeControl.parse(challenge.time_control).describe(),
         "on_timeout": challenge.on_timeout,
         "seat_order": "as-listed" if challenge.seating else "random",
+        "rated": bool(challenge.rated),
+        # Each player's rating in the game, as shown ("1000?" while provisional).
+        "ratings": {challenge.challenger.public_name: shown[challenge.challenger_id],
+                    **{i.player.public_name: shown[i.player_id] for i in invites}},
         "challenger": challenge.challenger.public_name,
         "opponents": [{"name": invite.player.public_name, "status": invite.status,
                        **({"email": invite.player.email} if mine else {})}
@@ -310,7 +320,7 @@ def _start(settings: LobbyPolicy, challenge: Challenge, now: datetime) -> None:
         secrets.SystemRandom().shuffle(players)
     created = create_match(challenge.game, [p.email for p in players], challenge.options,
                            settings.secret_key, now, time_control=challenge.time_control,
-                           on_timeout=challenge.on_timeout)
+                           on_timeout=challenge.on_timeout, rated=bool(challenge.rated))
     Challenge.update(status=ChallengeStatus.STARTED, match=created.match, closed_at=now,
                      version=Challenge.version + 1).where(Challenge.id == challenge.id).execute()
 

@@ -25,14 +25,28 @@ from pbem.core.lobby.policy import LobbyPolicy
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.core.ratings import model
+from pbem.core.ratings.queries import displayed, ratings_of, shown_for
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 
 
 def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapping[str, Any],
                 clock: str, players: Any, now: datetime,
-                on_timeout: str = TimeoutPolicy.ADJUDICATE) -> Seek:
+                on_timeout: str = TimeoutPolicy.ADJUDICATE, rated: Any = True,
+                rating_min: Any = None, rating_max: Any = None) -> Seek:
     check_may_challenge(creator)
+    if not isinstance(rated, bool):
+        raise InvalidRequestError('"rated" is true or false.')
+    for bound in (rating_min, rating_max):
+        if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)
+                                  or not 0 <= bound <= 10_000):
+            raise InvalidRequestError("A rating range is two whole numbers from 0 to 10000 "
+                                      "(either may be left out).")
+    if rating_min is not None and rating_max is not None and rating_min > rating_max:
+        raise InvalidRequestError("The lowest rating of the range is above its highest.")
+    if (rating_min is not None or rating_max is not None) and not rated:
+        raise InvalidRequestError("A rating range is for rated seeks only.")
     rules = get_rules(game)
     control = TimeControl.parse(clock)
     if on_timeout not in TimeoutPolicy.ALL:
@@ -49,6 +63,7 @@ def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapp
     with write_transaction():
         seek = Seek.create(creator=creator, game=rules.slug, options=resolved,
                            time_control=str(control), on_timeout=on_timeout, players=players,
+                           rated=rated, rating_min=rating_min, rating_max=rating_max,
                            status=SeekStatus.OPEN, created_at=now)
         SeekEntry.create(seek=seek, player=creator, joined_at=now)
     return seek
@@ -76,9 +91,25 @@ def cancel(seek_id: int, player: Player, now: datetime) -> Seek:
     return Seek.get_by_id(seek_id)
 
 
-def open_seeks(limit: int = 100) -> list[Seek]:
-    return list(Seek.select(Seek, Player).join(Player).where(Seek.status == SeekStatus.OPEN)
-                .order_by(Seek.created_at.desc()).limit(limit))
+def open_seeks(limit: int = 100, viewer: Player | None = None) -> list[Seek]:
+    """Open seeks the viewer may join: one with a rating range shows only to players whose
+    rating in its game is in it (and to its creator), never to someone signed out."""
+    seeks = list(Seek.select(Seek, Player).join(Player).where(Seek.status == SeekStatus.OPEN)
+                 .order_by(Seek.created_at.desc()).limit(limit))
+    mine = {row.game: row.display for row in ratings_of(viewer.id).values()} if viewer else {}
+    return [seek for seek in seeks if _fits(seek, viewer, mine.get(seek.game))]
+
+
+def _fits(seek: Seek, viewer: Player | None, rating: int | None) -> bool:
+    if seek.rating_min is None and seek.rating_max is None:
+        return True
+    if viewer is None:
+        return False
+    if viewer.id == seek.creator_id:
+        return True
+    value = rating if rating is not None else model.display(model.MU, model.SIGMA)
+    return ((seek.rating_min is None or value >= seek.rating_min)
+            and (seek.rating_max is None or value <= seek.rating_max))
 
 
 def seeks_of(player: Player) -> list[Seek]:
@@ -90,6 +121,7 @@ def seeks_of(player: Player) -> list[Seek]:
 def describe(seek: Seek, viewer: Player | None = None) -> dict[str, Any]:
     entries = list(SeekEntry.select(SeekEntry, Player).join(Player)
                    .where(SeekEntry.seek == seek).order_by(SeekEntry.id))
+    shown = shown_for([entry.player_id for entry in entries], seek.game)
     return {
         "id": seek.id, "game": seek.game, "title": get_rules(seek.game).title,
         "options": seek.options, "clock": seek.time_control,
@@ -101,6 +133,12 @@ def describe(seek: Seek, viewer: Player | None = None) -> dict[str, Any]:
         "yours": viewer is not None and seek.creator_id == viewer.id,
         "match": seek.match_id,
         "created_at": seek.created_at.isoformat() + "Z",
+        "rated": bool(seek.rated),
+        "rating_range": ({"min": seek.rating_min, "max": seek.rating_max}
+                         if seek.rating_min is not None or seek.rating_max is not None
+                         else None),
+        # Each seated player's rating in the game, as shown ("1000?" while provisional).
+        "ratings": {entry.player.public_name: shown[entry.player_id] for entry in entries},
     }
 
 
@@ -111,6 +149,9 @@ def _join_once(settings: LobbyPolicy, seek_id: int, player: Player, now: datetim
     entries = list(SeekEntry.select().where(SeekEntry.seek == seek).order_by(SeekEntry.id))
     if any(entry.player_id == player.id for entry in entries):
         raise ConflictError("You have a seat in this seek already.")
+    if not _fits(seek, player, displayed(player.id, seek.game)):
+        # Told as for a seek that is not there: players outside the range never see it.
+        raise NotFoundError(f"There is no open seek {seek.id} for your rating.")
     changed = (Seek.update(version=Seek.version + 1)
                .where(Seek.id == seek.id, Seek.version == seek.version,
                       Seek.status == SeekStatus.OPEN).execute())
@@ -126,7 +167,8 @@ def _join_once(settings: LobbyPolicy, seek_id: int, player: Player, now: datetim
         secrets.SystemRandom().shuffle(ids)
         emails = [Player.get_by_id(player_id).email for player_id in ids]
         created = create_match(seek.game, emails, seek.options, settings.secret_key, now,
-                               time_control=seek.time_control, on_timeout=seek.on_timeout)
+                               time_control=seek.time_control, on_timeout=seek.on_timeout,
+                               rated=bool(seek.rated))
         Seek.update(status=SeekStatus.STARTED, match=created.match,
                     version=Seek.version + 1).where(Seek.id == seek.id).execute()
     return Seek.get_by_id(seek.id)

@@ -51,6 +51,7 @@ from pbem.core.matches.models import (
     MatchStatus,
     Seat,
 )
+from pbem.core.ratings.settle import settle_ratings
 from pbem.core.records import standings
 from pbem.errors import NotFoundError
 from pbem.games import get_rules
@@ -115,6 +116,8 @@ class Locked:
     _after: list[Callable[[], None]] = field(default_factory=list)
     # What the change did, beside its parameters, for its row in the change log.
     logged: dict[str, Any] = field(default_factory=dict)
+    # Seats that lost the match by running out of time (the ratings' vanished-player guard).
+    timed_out: frozenset[int] = frozenset()
 
     @property
     def rules(self) -> GameRules:
@@ -193,6 +196,8 @@ def apply_within(match_id: int, change: Change, now: datetime) -> Any:
     before = list(door.match.to_move)
     version = door.match.version
     result = change.apply(door)
+    if door.ended:
+        door.timed_out = _timed_out_seats(door, change)
     finish_change(door, before)
     _log(door, change, version)
     return result
@@ -260,6 +265,9 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
         # Whatever ended the match with a result (a final move, a resignation, an agreed draw,
         # a ruling, a forfeit, a claim), each seat's win, loss or draw is written with it.
         standings.settle(door.match.id)
+        standings.tally_ended(door.match.id)
+        # A rated result moves ratings here, once, in this transaction (core/ratings).
+        settle_ratings(door.match, door.seats, door.now, door.timed_out)
         thin_snapshots(door.match)
         deadlines.stop_all_clocks(door.match)
         (DrawOffer.update(status=DrawOfferStatus.LAPSED, answered_at=door.now,
@@ -296,6 +304,22 @@ def _log(door: Locked, change: Change, version: int) -> None:
     insert_row(ChangeLog, match=door.match.id, version=door.match.version, kind=change.kind,
                seat=change.seat, actor=change.by, channel=str(change.via),
                payload={**change.payload(), **door.logged}, at=door.now)
+
+
+def _timed_out_seats(door: Locked, change: Change) -> frozenset[int]:
+    """The seats this ending took away for running out of time: a timeout settled by
+    forfeit, a forfeit, a claim on time, an adjudicator's award against a timed-out seat."""
+    late = door.logged.get("late")
+    if change.kind == "timeout" and door.logged.get("policy") == "forfeit":
+        return frozenset({change.seat} if change.seat is not None else ())
+    if change.kind == "forfeit" and change.seat is not None:
+        return frozenset({change.seat})
+    if change.kind == "claim" and isinstance(late, list):
+        return frozenset(late)
+    if (change.kind == "ruling" and getattr(change, "ruling", None) == "award"
+            and isinstance(late, int)):
+        return frozenset({late})
+    return frozenset()
 
 
 def _json_safe(value: Any) -> Any:

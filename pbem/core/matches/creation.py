@@ -17,6 +17,7 @@ from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import ChangeLog, Match, MatchStatus, Move, Seat
 from pbem.core.matches.seat_links import seat_token, token_hash
+from pbem.core.records import standings
 from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules
@@ -42,6 +43,7 @@ def create_match(
     seed: int | None = None,
     time_control: str = "3d",
     on_timeout: str = TimeoutPolicy.ADJUDICATE,
+    rated: bool = False,
 ) -> CreatedMatch:
     """Create a match, deal or set up the game, and queue the welcome and first-turn emails.
 
@@ -68,8 +70,10 @@ def create_match(
             status=MatchStatus.ACTIVE, ply=0, turn=0, to_move=sorted(rules.to_move(state)),
             state=rules.dump(state), thread_key=secrets.token_hex(8),
             time_control=str(control), on_timeout=on_timeout, created_at=now, updated_at=now,
+            rated=rated,
         )
         tokens = []
+        seated: list[int] = []
         for number, address in enumerate(addresses):
             token = seat_token(secret_key, match.id, number, 1)
             seat = Seat.create(match=match, seat=number, player=Player.for_email(address, now),
@@ -78,6 +82,9 @@ def create_match(
             if number in rules.to_move(state):
                 deadlines.start_clock(match, seat, now)
             tokens.append(token)
+            seated.append(seat.player_id)
+        # One more seat in play for each player, in the per-player tally (records).
+        standings.tally_started(game, seated)
         # A match's history begins with its creation (the door logs every later change).
         ChangeLog.create(match=match, version=match.version, kind="create", seat=None,
                          actor="server", channel="web",

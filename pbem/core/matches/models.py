@@ -49,6 +49,9 @@ class Match(BaseModel):
     # Set on a match imported from a record (records/imports.py): the record's fingerprint,
     # so importing the same record again names this match instead of making a copy.
     record_fingerprint = peewee.CharField(max_length=64, null=True, unique=True)
+    # Whether the result changes ratings (core/ratings): chosen on the challenge or seek;
+    # matches made by address (the CLI, an admin) are casual.
+    rated = peewee.BooleanField(default=False)
 
     class Meta:
         # The archive pages newest first by id (keyset, never OFFSET) within each filter.

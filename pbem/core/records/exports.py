@@ -16,6 +16,7 @@ from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.history import public_changes
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move
+from pbem.core.ratings.queries import match_changes
 from pbem.core.records.archive import STATUS_WORDS, seats_of
 from pbem.core.records.match_record import revealed_through, stored_event
 from pbem.errors import InvalidRequestError
@@ -64,9 +65,21 @@ def match_record(match: Match) -> dict[str, Any]:
         "moves": listed,
         "result": result,
         "rulings": rulings_of(match),
+        "rated": bool(match.rated),
+        # A finished rated match: each counted seat's rating before and after (core/ratings),
+        # so anyone can check the arithmetic; an unrated one has none.
+        "ratings": ratings_of_match(match) if over and match.rated else None,
         # Everything that happened to the match, from its change log (public details only).
         "changes": public_changes(match),
     }
+
+
+def ratings_of_match(match: Match) -> list[dict[str, Any]]:
+    return [{"seat": seat, "mu_before": e.mu_before, "sigma_before": e.sigma_before,
+             "days_away": e.days_away, "rank": e.rank, "mu_after": e.mu_after,
+             "sigma_after": e.sigma_after, "rating_before": e.display_before,
+             "rating_after": e.display_after}
+            for seat, e in sorted(match_changes(match.id).items())]
 
 
 def rulings_of(match: Match) -> list[dict[str, Any]]:

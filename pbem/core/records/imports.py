@@ -144,6 +144,7 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
             for row in history:  # the match's history, as the record tells it
                 ChangeLog.create(match=match, **row)
             standings.settle(match.id)
+            standings.tally_ended(match.id, started=False)
             AuditEntry.create(at=now, actor=actor, action="import", match=match,
                               reason=f"imported from {source}",
                               detail={"original_match": record.get("match")})

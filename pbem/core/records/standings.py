@@ -13,6 +13,7 @@ import peewee
 
 from pbem.core.accounts.models import FormerName, Player
 from pbem.core.matches.models import Match, MatchStatus, Seat
+from pbem.core.records.models import PlayerTally
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY
 
@@ -34,6 +35,44 @@ def settle(match_id: int) -> None:
     Seat.update(outcome=peewee.Case(None, [(Seat.seat.in_(sorted(winners)), WIN)], LOSS)
                 ).where(Seat.match == match_id).execute()
     Match.update(outcome=WIN).where(Match.id == match_id).execute()
+
+
+def tally_started(game: str, player_ids: list[int]) -> None:
+    """A match of `game` started with these players (one entry per seat): each has one more
+    seat in play. Rows are taken in player-id order, as every tally change takes them."""
+    _tally(game, sorted(player_ids), {PlayerTally.live: PlayerTally.live + 1})
+
+
+def tally_ended(match_id: int, started: bool = True) -> None:
+    """The match ended (finished, with its seats' outcomes settled, or aborted): each seat
+    moves from in play (unless it never was: an import) to finished or aborted."""
+    match = Match.select(Match.game, Match.status).where(Match.id == match_id).get()
+    rows: list[tuple[int, str | None]] = list(
+        Seat.select(Seat.player, Seat.outcome).where(Seat.match == match_id).tuples())  # type: ignore[arg-type]
+    seats = sorted(rows, key=lambda row: row[0])
+    _ensure(match.game, [player_id for player_id, _ in seats])
+    column = PlayerTally.aborted if match.status == MatchStatus.ABORTED else PlayerTally.finished
+    for player_id, outcome in seats:
+        changes: dict[Any, Any] = {column: column + 1}
+        if started:
+            changes[PlayerTally.live] = PlayerTally.live - 1
+        won = {WIN: PlayerTally.wins, LOSS: PlayerTally.losses, DRAW: PlayerTally.draws}
+        if column is PlayerTally.finished and outcome in won:
+            changes[won[outcome]] = won[outcome] + 1
+        (PlayerTally.update(changes)
+         .where(PlayerTally.player == player_id, PlayerTally.game == match.game).execute())
+
+
+def _ensure(game: str, player_ids: list[int]) -> None:
+    (PlayerTally.insert_many([{"player": pid, "game": game} for pid in sorted(set(player_ids))])
+     .on_conflict_ignore().execute())
+
+
+def _tally(game: str, player_ids: list[int], changes: dict[Any, Any]) -> None:
+    _ensure(game, player_ids)
+    for player_id in player_ids:
+        (PlayerTally.update(changes)
+         .where(PlayerTally.player == player_id, PlayerTally.game == game).execute())
 
 
 def public_player(name: str) -> Player:
@@ -98,7 +137,19 @@ def set_hidden_from_archive(player_id: int, hidden: bool) -> None:
 
 
 def record_by_game(player: Player) -> list[dict[str, Any]]:
-    """Per game: matches finished, won, lost, drawn, in play and aborted (one grouped query)."""
+    """Per game: matches finished, won, lost, drawn, in play and aborted (the player's tally
+    rows: a few rows however many matches they have played)."""
+    rows = PlayerTally.select().where(PlayerTally.player == player.id)
+    return [{"game": t.game, "title": REGISTRY[t.game].title if t.game in REGISTRY else t.game,
+             "finished": t.finished, "wins": t.wins, "losses": t.losses, "draws": t.draws,
+             "live": t.live, "aborted": t.aborted}
+            for t in sorted(rows, key=lambda t: t.game)
+            if t.finished or t.live or t.aborted]
+
+
+def counted_record_by_game(player: Player) -> list[dict[str, Any]]:
+    """`record_by_game` counted from the seats (one grouped query over all the player's
+    seats): what the tally must always equal; the tests and the migration's backfill use it."""
     rows = (Seat.select(Match.game, Match.status, Seat.outcome,
                         peewee.fn.COUNT(Seat.id).alias("count"))
             .join(Match).where(Seat.player == player)

@@ -31,10 +31,12 @@ from pbem.web.site.inputs import json_whole
 bp = Blueprint("api_players", __name__, url_prefix="/api")
 
 CHALLENGE_FIELDS: dict[str, type] = {"game": str, "opponents": list, "options": dict,
-                                     "clock": str, "on_timeout": str, "seat_order": str}
+                                     "clock": str, "on_timeout": str, "seat_order": str,
+                                     "rated": bool}
 SETTINGS_FIELDS = ("mail_pref", "digest_hour", "timezone")
 SEEK_FIELDS: dict[str, type] = {"game": str, "options": dict, "clock": str, "players": int,
-                                "on_timeout": str}
+                                "on_timeout": str, "rated": bool, "rating_min": int,
+                                "rating_max": int}
 
 
 @bp.get("/me")
@@ -108,7 +110,7 @@ def create_challenge() -> tuple[Response, int]:
         game=body["game"], opponents=opponents, options=body.get("options", {}),
         clock=body.get("clock", settings.default_time_control),
         on_timeout=body.get("on_timeout", settings.default_on_timeout),
-        seat_order=body.get("seat_order", "random")), now())
+        seat_order=body.get("seat_order", "random"), rated=body.get("rated", True)), now())
     return _private(jsonify({"id": challenge.id, "status": challenge.status})), 201
 
 
@@ -147,7 +149,8 @@ def cancel(challenge_id: int) -> Response:
 @scope_required(Scope.READ)
 def list_seeks() -> Response:
     player = _player()
-    return _private(jsonify({"seeks": [seeks.describe(s, player) for s in seeks.open_seeks()]}))
+    listed = seeks.open_seeks(viewer=player)
+    return _private(jsonify({"seeks": [seeks.describe(s, player) for s in listed]}))
 
 
 @bp.post("/seeks")
@@ -158,7 +161,9 @@ def create_seek() -> tuple[Response, int]:
     seek = seeks.create_seek(settings, _player(), body["game"], body.get("options", {}),
                              body.get("clock", settings.default_time_control), body["players"],
                              now(), on_timeout=body.get("on_timeout",
-                                                        settings.default_on_timeout))
+                                                        settings.default_on_timeout),
+                             rated=body.get("rated", True), rating_min=body.get("rating_min"),
+                             rating_max=body.get("rating_max"))
     return _private(jsonify({"id": seek.id})), 201
 
 
@@ -202,14 +207,21 @@ def _body(fields: dict[str, type], required: tuple[str, ...]) -> dict[str, Any]:
         if name not in body:
             raise InvalidRequestError(f'"{name}" is required')
     for name, kind in fields.items():
-        if name in body and kind is int and json_whole(body[name]) is not None:
+        if name not in body or (body[name] is None and name in NULLABLE_FIELDS):
+            continue
+        if kind is int and json_whole(body[name]) is not None:
             body[name] = json_whole(body[name])
-        if name in body and (not isinstance(body[name], kind) or isinstance(body[name], bool)):
+        # true and false are ints to Python: only a bool field takes them.
+        if not isinstance(body[name], kind) or (kind is not bool
+                                                and isinstance(body[name], bool)):
             raise InvalidRequestError(f'"{name}" must be a JSON {_KIND_NAMES[kind]}')
     return body
 
 
-_KIND_NAMES = {str: "string", list: "list", dict: "object", int: "whole number"}
+_KIND_NAMES = {str: "string", list: "list", dict: "object", int: "whole number",
+               bool: "true or false"}
+# Fields that may be null: a seek's open rating range ends.
+NULLABLE_FIELDS = ("rating_min", "rating_max")
 
 
 def _player() -> Player:

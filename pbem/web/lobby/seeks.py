@@ -44,7 +44,10 @@ def create() -> Response | tuple[str, int]:
                           options_from_form(form, form.get("game", "")),
                           (form.get("clock") or "").strip() or settings.default_time_control,
                           int(count), now(),
-                          on_timeout=form.get("on_timeout") or settings.default_on_timeout)
+                          on_timeout=form.get("on_timeout") or settings.default_on_timeout,
+                          rated=form.get("rated") == "on",
+                          rating_min=_bound(form.get("rating_min"), "lowest"),
+                          rating_max=_bound(form.get("rating_max"), "highest"))
     except (PbemError, RulesError) as error:
         return _page(str(error), 422 if isinstance(error, RulesError) else error.status)
     flash("Seek posted: the match starts when its seats are taken.", "ok")
@@ -74,11 +77,21 @@ def cancel(seek_id: int) -> Response:
 def _page(error: str | None, status: int = 200) -> tuple[str, int]:
     viewer = current_player()
     settings = current_app.config["PBEM_SETTINGS"]
-    listed = [seeks.describe(seek, viewer) for seek in seeks.open_seeks()]
+    listed = [seeks.describe(seek, viewer) for seek in seeks.open_seeks(viewer=viewer)]
     games = sorted(REGISTRY.values(), key=lambda rules: rules.title)
     return render_template("seeks/index.html", seeks=listed, error=error, games=games,
                            form=request.form, default_clock=settings.default_time_control
                            ), status
+
+
+def _bound(text: str | None, which: str) -> int | None:
+    """A rating range's end from the form: blank is open."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or len(text) > 5:
+        raise InvalidRequestError(f"The {which} rating is a whole number, like 1200, or blank.")
+    return int(text)
 
 
 def _player() -> Player:

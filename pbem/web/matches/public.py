@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 from pbem.core.matches import history
 from pbem.core.matches.creation import get_match
 from pbem.core.matches.models import Match
+from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.archive import Filters, list_matches
 from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError
@@ -48,7 +49,8 @@ def show(match_id: int) -> str:
               if row["kind"] not in history.MOVE_KINDS]
     return render_template("matches/show.html", record=record, poll_tag=poll,
                            preview=preview(record), can_rematch=can_rematch, events=events,
-                           labels=labels)
+                           labels=labels, rated=bool(match.rated),
+                           seat_ratings=seat_ratings(match))
 
 
 def preview(record: dict[str, Any]) -> dict[str, str | None]:

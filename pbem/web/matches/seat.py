@@ -30,6 +30,7 @@ from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.core.matches.vacations import declare
 from pbem.core.matches.visits import note_visit
+from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.match_record import public_record, seat_record
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games.base import RulesError
@@ -160,7 +161,8 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     response = make_response(render_template(
         "play/play.html", record=record, error=error, typed=typed, replay=replay,
         clicks=clicks_json, submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match),
-        seat_url=url_for("play.show", token=(request.view_args or {})["token"])), status)
+        seat_url=url_for("play.show", token=(request.view_args or {})["token"]),
+        seat_ratings=seat_ratings(seat.match)), status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -7,18 +7,36 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from flask import Blueprint, Flask, Response, flash, redirect, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from pbem.core.accounts.models import Player
 from pbem.core.matches.creation import get_match, rules_for, state_after
+from pbem.core.ratings.model import shown
+from pbem.core.ratings.queries import (
+    as_dict,
+    chart_svg,
+    head_to_head,
+    history,
+    rank_of,
+    ratings_of,
+)
 from pbem.core.records.archive import Filters, list_matches
 from pbem.core.records.exports import match_record, record_text
-from pbem.core.records.standings import public_player, record_by_game, set_hidden_from_archive
+from pbem.core.records.standings import (
+    find_player,
+    public_player,
+    record_by_game,
+    set_hidden_from_archive,
+)
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY
 from pbem.web.accounts.auth import player_required, signed_in_player
 from pbem.web.matches.public import requested_ply, site_url
+from pbem.web.site.clock import now
 
 bp = Blueprint("archive", __name__)
 
@@ -43,7 +61,34 @@ def player(name: str) -> str | WerkzeugResponse:
     # Thumbnails only of games drawn as an SVG board; another's board.svg would be a 404.
     pictured = {slug for slug, rules in REGISTRY.items() if rules.board_picture}
     return render_template("players/show.html", name=shown, by_game=by_game, totals=totals,
-                           live=live, finished=finished, pictured=pictured)
+                           live=live, finished=finished, pictured=pictured,
+                           ratings=_ratings(found), versus=_versus(found))
+
+
+def _ratings(found: Player) -> list[dict[str, Any]]:
+    """Per rated game: the rating, rank, rated games, W/D/L and the history chart."""
+    moment = now()
+    rows = []
+    for game, row in sorted(ratings_of(found.id).items()):
+        rows.append({"game": game, "title": REGISTRY[game].title if game in REGISTRY else game,
+                     "shown": shown(row.display, row.games), **as_dict(row),
+                     "wins": row.wins, "draws": row.draws, "losses": row.losses,
+                     "rank": rank_of(row, moment),
+                     "chart": Markup(chart_svg(history(found.id, game)))})
+    return rows
+
+
+def _versus(found: Player) -> dict[str, Any] | None:
+    """Head-to-head against `?vs=<name>`: per game, wins, draws and losses."""
+    other_name = (request.args.get("vs") or "").strip()
+    if not other_name:
+        return None
+    other = find_player(other_name)
+    if other is None or other.hidden_from_archive or other.id == found.id:
+        return {"name": other_name, "missing": True, "games": []}
+    games = [{"game": game, "title": REGISTRY[game].title if game in REGISTRY else game,
+              **tally} for game, tally in sorted(head_to_head(found.id, other.id).items())]
+    return {"name": other.public_name, "missing": False, "games": games}
 
 
 @bp.get("/matches/<int:match_id>/record.json")

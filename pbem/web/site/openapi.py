@@ -46,6 +46,10 @@ def _object(required: tuple[str, ...] = (), **properties: Any) -> dict[str, Any]
 STRING: dict[str, Any] = {"type": "string"}
 INTEGER: dict[str, Any] = {"type": "integer"}
 BOOLEAN: dict[str, Any] = {"type": "boolean"}
+NUMBER: dict[str, Any] = {"type": "number"}
+# A seek's rating range: players whose shown rating is outside it neither see nor join it.
+RATING_BOUND: dict[str, Any] = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 10000},
+                                          {"type": "null"}]}
 TIME: dict[str, Any] = {"type": "string", "description": "UTC, ISO 8601, ending in Z"}
 ANY_OBJECT: dict[str, Any] = {"type": "object"}
 GAME: dict[str, Any] = {"type": "string", "enum": sorted(REGISTRY),
@@ -205,7 +209,10 @@ SCHEMAS: dict[str, Any] = {
                          opponents={"type": "array", "items": _object(
                              ("name", "status"), name=STRING, status=STRING, email=STRING)},
                          created_at=TIME, expires_at=TIME, expires_text=STRING,
-                         rematch_of=_nullable(INTEGER),
+                         rematch_of=_nullable(INTEGER), rated=BOOLEAN,
+                         ratings={"type": "object", "additionalProperties": STRING,
+                                  "description": "each player's rating as shown, by name "
+                                                 "(\"1000?\" while provisional)"},
                          match=_nullable({"anyOf": [INTEGER, _object(
                              ("id",), id=INTEGER, link=_nullable(STRING))]}),
                          your_answer=_nullable(STRING)),
@@ -214,17 +221,22 @@ SCHEMAS: dict[str, Any] = {
         opponents={"type": "array", "items": {"type": "string", "format": "email"},
                    "minItems": 1, "maxItems": MAX_OPPONENTS, "uniqueItems": True},
         options=OPTIONS, clock=CLOCK, on_timeout=ON_TIMEOUT,
-        seat_order={"type": "string", "enum": ["random", "as-listed"]}),
+        seat_order={"type": "string", "enum": ["random", "as-listed"]},
+        rated={**BOOLEAN, "default": True}),
         "additionalProperties": False},
     "Seek": _object(("id",), id=INTEGER, game=STRING, title=STRING, options=ANY_OBJECT,
                     clock=STRING, clock_text=STRING, on_timeout=STRING, players=INTEGER,
                     status=STRING, creator=STRING, joined={"type": "array", "items": STRING},
                     you_joined=BOOLEAN, yours=BOOLEAN, match=_nullable(INTEGER),
-                    created_at=TIME),
+                    created_at=TIME, rated=BOOLEAN,
+                    rating_range=_nullable(_object(min=_nullable(INTEGER),
+                                                   max=_nullable(INTEGER))),
+                    ratings={"type": "object", "additionalProperties": STRING}),
     "SeekRequest": {**_object(("game", "players"), game=GAME, options=OPTIONS,
                               clock=CLOCK,
                               players={"type": "integer", "minimum": 2, "maximum": 4},
-                              on_timeout=ON_TIMEOUT),
+                              on_timeout=ON_TIMEOUT, rated={**BOOLEAN, "default": True},
+                              rating_min=RATING_BOUND, rating_max=RATING_BOUND),
                     "additionalProperties": False},
     "Me": _object(("email", "matches", "challenges"), email=STRING, name=_nullable(STRING),
                   matches={"type": "array", "items": _object(
@@ -248,7 +260,26 @@ SCHEMAS: dict[str, Any] = {
                       seed=_nullable(INTEGER), status=STRING,
                       players={"type": "array", "items": ANY_OBJECT},
                       moves={"type": "array", "items": ANY_OBJECT},
-                      result=_nullable(ANY_OBJECT)),
+                      result=_nullable(ANY_OBJECT), rated=BOOLEAN,
+                      ratings=_nullable({"type": "array", "items": _object(
+                          ("seat", "mu_before", "sigma_before", "mu_after", "sigma_after"),
+                          seat=INTEGER, mu_before=NUMBER, sigma_before=NUMBER,
+                          days_away=INTEGER, rank=INTEGER, mu_after=NUMBER,
+                          sigma_after=NUMBER, rating_before=INTEGER,
+                          rating_after=INTEGER)})),
+    "Rating": _object(("rating", "mu", "sigma", "games", "provisional"), rating=INTEGER,
+                      mu=NUMBER, sigma=NUMBER, games=INTEGER, provisional=BOOLEAN),
+    "PublicPlayer": _object(("name", "ratings"), name=STRING, url=STRING,
+                      record={"type": "array", "items": ANY_OBJECT},
+                      ratings={"type": "object", "additionalProperties": _ref("Rating"),
+                               "description": "by game slug"}),
+    "Leaderboard": _object(("game", "players", "next"), game=STRING,
+                           players={"type": "array", "items": _object(
+                               ("rank", "name", "rating"), rank=INTEGER, name=STRING,
+                               rating=INTEGER, mu=NUMBER, sigma=NUMBER, games=INTEGER,
+                               provisional=BOOLEAN, wins=INTEGER, draws=INTEGER,
+                               losses=INTEGER)},
+                           next=_nullable(STRING), next_url=_nullable(STRING)),
 }
 
 # --- operations ------------------------------------------------------------------------------
@@ -371,6 +402,20 @@ PATHS: dict[str, Any] = {
                            tag="Seeks", bearer="play", body=_ref("SeekRequest"),
                            operation_id="create_seek"),
     },
+    "/api/ratings/{game}": {"get": _operation(
+        "A game's leaderboard: players with at least 10 rated games who played within the "
+        "last year, best first, a keyset page at a time.",
+        {**_answer("A page of the leaderboard and the cursor of the next.",
+                   _ref("Leaderboard")), **_problems(400, 404)},
+        tag="Ratings", operation_id="leaderboard",
+        parameters=[{"name": "game", "in": "path", "required": True, "schema": GAME,
+                     "description": "The game's slug."},
+                    _query_parameter("cursor", "From the previous page's “next”.", STRING)])},
+    "/api/players/{name}": {"get": _operation(
+        "A player's public record and their rating in each game they have played rated.",
+        {**_answer("The player.", _ref("PublicPlayer")), **_problems(404)},
+        tag="Ratings", operation_id="player",
+        parameters=[_path_parameter("name", "The player's display name (any case).")])},
     "/api/seeks/{seek_id}/join": {"post": _operation(
         "Take a seat in a seek; the match starts when it is full.",
         {**_answer("The seek as it is now.", _ref("Seek")), **_problems(404, 409)},
@@ -414,7 +459,7 @@ def document(base_url: str) -> dict[str, Any]:
                                 "are problem+json (RFC 9457)."},
         "servers": [{"url": base_url}],
         "tags": [{"name": name} for name in
-                 ("Seat", "Archive", "Players", "Challenges", "Seeks")],
+                 ("Seat", "Archive", "Players", "Challenges", "Seeks", "Ratings")],
         "paths": PATHS,
         "components": {"schemas": SCHEMAS, "securitySchemes": {
             "bearer": {"type": "http", "scheme": "bearer",

@@ -16,7 +16,7 @@ from pbem.core.matches.creation import create_match, rules_for
 from pbem.core.matches.models import Match, MatchStatus, Move
 from pbem.core.matches.play import submit_move
 from pbem.core.records.archive import encode_cursor
-from pbem.core.records.standings import set_hidden_from_archive, settle
+from pbem.core.records.standings import set_hidden_from_archive, settle, tally_ended
 from pbem.games import describe
 from tests.conftest import START
 from tests.support.players import post_form, sign_in
@@ -53,6 +53,9 @@ def made(settings) -> dict[str, int]:
         "winners": [0, 1], "scores": [0.5, 0.5], "reason": "drawn by the adjudicator: agreed"}
     ).where(Match.id == ids["cy_ann_drawn"]).execute()
     settle(ids["cy_ann_drawn"])
+    # Ended by hand, as the door would end them: the players' tallies follow, as the door's.
+    tally_ended(ids["ann_cy_aborted"])
+    tally_ended(ids["cy_ann_drawn"])
     Player.update(name="Ann").where(Player.email == ANN).execute()
     Player.update(name="Ben").where(Player.email == BEN).execute()
     return ids
