@@ -145,6 +145,26 @@ class ChangeLog(BaseModel):
         indexes = ((("match", "version"), False),)
 
 
+class ConditionalTree(BaseModel):
+    """A seat's conditional moves (see conditional.py): a tree of lines, the opponent's move
+    then the seat's answer, to any depth, as nested JSON `{"their move": {"my answer": {…}}}`.
+    One row per seat, replaced whole: a reader sees the old tree or the new one, never half of
+    each. `ply` is the match's ply at the tree's root (a tree whose ply is not the match's is
+    stale and counts as none); `version` counts the replacements. Only its owner reads it."""
+
+    match = peewee.ForeignKeyField(Match, backref="conditional_trees", on_delete="CASCADE")
+    match_id: int
+    seat = peewee.IntegerField()
+    ply = peewee.IntegerField()
+    tree = JSONField(default=dict)
+    version = peewee.IntegerField(default=1)
+    updated_at = peewee.DateTimeField()
+
+    class Meta:
+        table_name = "conditional_tree"
+        indexes = ((("match", "seat"), True),)
+
+
 class Vacation(BaseModel):
     """A declared absence: the player's clocks stop from `starts_at` to `ends_at`."""
 

@@ -7,14 +7,15 @@ simultaneous decision made at once all go through, one after the other.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pbem.core.db.prepared import insert_row, update_columns
 from pbem.core.db.text import check_text
 from pbem.core.mailout import notify
-from pbem.core.matches import offers
+from pbem.core.matches import conditional, offers
 from pbem.core.matches.changes import PLAYER, SERVER, Change, Channel, Locked, apply_change
 from pbem.core.matches.models import Match, MatchStatus, Move
 from pbem.errors import (
@@ -32,6 +33,9 @@ class MoveResult:
     match: Match
     text: str
     events: tuple[str, ...]  # the mover's own view of what the move caused
+    # The opponent's conditional answer, played at once in the same transaction (`match` is
+    # then the match after it).
+    answered_with: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -53,6 +57,23 @@ class MakeMove(Change):
             offers.offer(door, seat)
         return result
 
+    def follow_up(self, door: Locked, result: Any) -> Change | None:
+        """The other seat's stored answer to this move, if its conditional moves expected it
+        (conditional.py); the door plays it at once as a `ConditionalAnswer`."""
+        if not isinstance(result, MoveResult) or self.seat is None:
+            return None
+        found = conditional.answer_after(door, self.seat, result.text, door.match.ply - 1)
+        if found is None:
+            return None
+        return ConditionalAnswer(seat=found.owner, by=PLAYER, via=self.via, text=found.text,
+                                 expected_ply=door.match.ply, answering=found.answering,
+                                 answering_seat=self.seat, left=found.left)
+
+    def followed(self, result: Any, after: Any) -> Any:
+        if isinstance(result, MoveResult) and isinstance(after, MoveResult):
+            return dataclasses.replace(result, match=after.match, answered_with=after.text)
+        return result
+
 
 @dataclass(frozen=True, kw_only=True)
 class ComputerMove(MakeMove):
@@ -66,6 +87,30 @@ class ConditionalAnswer(MakeMove):
     """A seat's stored answer to the move just made, played in the same transaction."""
 
     kind: ClassVar[str] = "conditional-answer"
+    answering: str = ""  # the move it answers
+    answering_seat: int = 0
+    left: int = 0  # moves of the owner's tree still stored below this answer
+
+    def apply(self, door: Locked) -> MoveResult:
+        owner = self.seat if self.seat is not None else -1
+        rules, state = door.rules, door.state
+        owner_label, their_label = (rules.seat_label(state, owner),
+                                    rules.seat_label(state, self.answering_seat))
+        door.mail_notes.setdefault(self.answering_seat, []).append(
+            f"{owner_label} answered your {self.answering} at once with {self.text}: a "
+            "conditional move, stored in advance.")
+        door.mail_notes.setdefault(owner, []).append(
+            f"Your conditional move {self.text} was played in answer to {their_label}'s "
+            f"{self.answering}." + (f" {self.left} more of your stored moves wait below it."
+                                    if self.left else ""))
+        result = move_in(door, owner, self.text, self.expected_ply, note="conditional")
+        if door.match.is_live:
+            match, now = door.match, door.now
+            notes = door.mail_notes[owner]
+            owner_row = door.seat(owner)
+            door.then(lambda: notify.queue_for(match, owner_row, "conditional_played", now,
+                                               {"cond": notes}))
+        return result
 
 
 def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
@@ -90,8 +135,10 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
 
 
 def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
-            autoplayed: str | None = None) -> MoveResult:
-    """Make `seat`'s move in a match the door has locked (moves, autoplays, rulings)."""
+            autoplayed: str | None = None, note: str | None = None) -> MoveResult:
+    """Make `seat`'s move in a match the door has locked (moves, autoplays, rulings).
+    `note` is kept with the move for the move list ("conditional"); an autoplay's reason is
+    its note."""
     match, now = door.match, door.now
     if not match.is_live:
         raise MatchNotLiveError(f"Match {match.id} is over: no more moves are accepted.")
@@ -130,10 +177,13 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
                 events=[{"kind": e.kind, "data": e.data,
                          "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
                         for e in transition.events],
-                note=autoplayed, created_at=now, state=changes["state"])
+                note=autoplayed or note, created_at=now, state=changes["state"])
     newly_to_move = after if not same_decision else frozenset()
-    door.then(lambda: notify.queue_after_move(match, rules, transition.state, newly_to_move,
-                                              transition.events, now, door.seats))
+    # Read when the mail is queued, after the door has asked for a conditional answer: a
+    # seat whose answer follows at once is not told it is its turn.
+    door.then(lambda: notify.queue_after_move(match, rules, transition.state,
+                                              newly_to_move - door.quiet, transition.events,
+                                              now, door.seats, door.mail_notes))
     mine = tuple(rules.describe_event(e) for e in transition.events if e.is_visible_to(seat))
     return MoveResult(match, canonical, mine)
 
