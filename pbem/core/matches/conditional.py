@@ -117,39 +117,44 @@ class Answer:
 
 
 def answer_after(door: Locked, mover: int, move: str, ply_before: int) -> Answer | None:
-    """After `mover` played `move` (the match now one ply on), follow every other seat's
-    tree: the branch that expected it gives an answer if the owner is now to move; a move no
+    """After `mover` played `move` (the match now one ply on), follow every tree: the branch
+    that expected the move gives an answer if its owner is now to move (and a tree whose next
+    stored move is its owner's own, after an answer of theirs, gives that one); a move no
     branch expected clears the tree and queues a word for its owner (`door.mail_notes`)."""
     rows = list(locking(ConditionalTree.select().where(
-        (ConditionalTree.match == door.match.id) & (ConditionalTree.seat != mover))
-        .order_by(ConditionalTree.seat)))
+        ConditionalTree.match == door.match.id).order_by(ConditionalTree.seat)))
     if not rows:
         return None
     if not door.match.is_live:
         for row in rows:
             row.delete_instance()
         return None
-    rules, state = door.rules, door.state
+    rules, state, ply = door.rules, door.state, door.match.ply
+    seats = rules.to_move(state)
     found: Answer | None = None
     for row in rows:
-        if row.ply != ply_before:
+        node: Tree | None
+        if row.ply == ply:
+            node = row.tree  # already here: the rest of its owner's own answers
+        elif row.ply == ply_before and row.seat != mover:
+            node = row.tree.get(move)
+            if node is None:
+                row.delete_instance()
+                door.mail_notes.setdefault(row.seat, []).append(
+                    f"Your conditional moves did not expect {rules.seat_label(state, mover)}'s"
+                    f" {move}, so they were cleared.")
+                continue
+        else:
             row.delete_instance()  # left from an earlier position (a ruling moved it on)
             continue
-        below: Tree | None = row.tree.get(move)
-        if below is None:
+        if not node or len(seats) != 1:
             row.delete_instance()
-            door.mail_notes.setdefault(row.seat, []).append(
-                f"Your conditional moves did not expect {rules.seat_label(state, mover)}'s "
-                f"{move}, so they were cleared.")
             continue
-        seats = rules.to_move(state)
-        if seats != {row.seat}:
-            if below and seats and row.seat not in seats:
-                _replace(row, below, door.match.ply, door.now)  # their move again: wait
-            else:
-                row.delete_instance()
+        if row.seat not in seats:
+            if row.ply != ply or row.tree != node:
+                _replace(row, node, ply, door.now)  # their move again: wait for it
             continue
-        answer, rest = next(iter(below.items()))
+        answer, rest = next(iter(node.items()))
         try:
             rules.parse_move(state, row.seat, answer)
         except RulesError:
@@ -161,7 +166,7 @@ def answer_after(door: Locked, mover: int, move: str, ply_before: int) -> Answer
                 "moves were cleared.")
             continue
         if rest:
-            _replace(row, rest, door.match.ply + 1, door.now)
+            _replace(row, rest, ply + 1, door.now)
         else:
             row.delete_instance()
         door.quiet.add(row.seat)  # its answer follows at once: no "your turn" mail for it

@@ -94,22 +94,28 @@ class ConditionalAnswer(MakeMove):
     def apply(self, door: Locked) -> MoveResult:
         owner = self.seat if self.seat is not None else -1
         rules, state = door.rules, door.state
-        owner_label, their_label = (rules.seat_label(state, owner),
-                                    rules.seat_label(state, self.answering_seat))
-        door.mail_notes.setdefault(self.answering_seat, []).append(
-            f"{owner_label} answered your {self.answering} at once with {self.text}: a "
-            "conditional move, stored in advance.")
-        door.mail_notes.setdefault(owner, []).append(
-            f"Your conditional move {self.text} was played in answer to {their_label}'s "
-            f"{self.answering}." + (f" {self.left} more of your stored moves wait below it."
-                                    if self.left else ""))
+        label = rules.seat_label(state, owner)
+        own_move = self.answering_seat == owner  # its answer's follower (the same seat moves)
+        for seat in door.seats:
+            if seat.seat == owner:
+                said = (f"Your conditional move {self.text} followed at once." if own_move
+                        else f"Your conditional move {self.text} was played in answer to "
+                        f"{rules.seat_label(state, self.answering_seat)}'s {self.answering}.")
+                said += f" {self.left} more of your stored moves wait." if self.left else ""
+            else:
+                said = (f"{label} went on at once with {self.text}, also a conditional move."
+                        if own_move else f"{label} answered {self.answering} at once with "
+                        f"{self.text}: a conditional move, stored in advance.")
+            door.mail_notes.setdefault(seat.seat, []).append(said)
         result = move_in(door, owner, self.text, self.expected_ply, note="conditional")
         if door.match.is_live:
-            match, now = door.match, door.now
-            notes = door.mail_notes[owner]
-            owner_row = door.seat(owner)
-            door.then(lambda: notify.queue_for(match, owner_row, "conditional_played", now,
-                                               {"cond": notes}))
+            match, now, notes, rows = door.match, door.now, door.mail_notes, door.seats
+            # A seat whose turn it now is hears it in its "your turn" mail, and one whose own
+            # next answer follows at once hears it from that change; every other is told here.
+            door.then(lambda: [notify.queue_for(match, row, "conditional_played", now,
+                                                {"cond": notes[row.seat]})
+                               for row in rows if row.seat not in door.quiet
+                               and row.seat not in match.to_move and notes.get(row.seat)])
         return result
 
 
