@@ -200,7 +200,7 @@ def analyse(rules: GameRules, state: State, viewer: int,
     seat to move and its legal moves at the end, and the outcome if the line ends the game.
     Raise LineError naming the first move that is not legal."""
     plies = replay(rules, state, texts)
-    positions = [{"ply": 0, "move": None, "seat": None,
+    positions: list[dict[str, Any]] = [{"ply": 0, "move": None, "seat": None,
                   "view": rules.view(state, viewer)}]
     for index, ply in enumerate(plies, start=1):
         positions.append({"ply": index, "move": ply.text, "seat": ply.seat,

@@ -100,6 +100,16 @@ class Seat(BaseModel):
         indexes = ((("match", "seat"), True), (("player", "match"), False))
 
 
+# A move's `note` when it was a seat's conditional answer, played at once by the door (any
+# other note is the reason the server autoplayed it).
+CONDITIONAL_NOTE = "conditional"
+
+
+def autoplay_reason(note: str | None) -> str | None:
+    """The reason the server played a move (None: its player did, maybe conditionally)."""
+    return None if note == CONDITIONAL_NOTE else note
+
+
 class Move(BaseModel):
     match = peewee.ForeignKeyField(Match, backref="moves", on_delete="CASCADE")
     match_id: int

@@ -112,10 +112,14 @@ class ConditionalAnswer(MakeMove):
             match, now, notes, rows = door.match, door.now, door.mail_notes, door.seats
             # A seat whose turn it now is hears it in its "your turn" mail, and one whose own
             # next answer follows at once hears it from that change; every other is told here.
-            door.then(lambda: [notify.queue_for(match, row, "conditional_played", now,
-                                                {"cond": notes[row.seat]})
-                               for row in rows if row.seat not in door.quiet
-                               and row.seat not in match.to_move and notes.get(row.seat)])
+
+            def tell() -> None:
+                for row in rows:
+                    if (row.seat not in door.quiet and row.seat not in match.to_move
+                            and notes.get(row.seat)):
+                        notify.queue_for(match, row, "conditional_played", now,
+                                         {"cond": notes[row.seat]})
+            door.then(tell)
         return result
 
 

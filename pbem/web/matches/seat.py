@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 from datetime import date
+from typing import Any
 
 import peewee
 from flask import (
@@ -25,6 +26,8 @@ from werkzeug.wrappers import Response
 
 from pbem.core.accounts.players import set_submit_without_confirm
 from pbem.core.db.connection import database, is_unavailable, unavailable_reason
+from pbem.core.db.text import check_text
+from pbem.core.matches import conditional
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_for_token
@@ -32,7 +35,9 @@ from pbem.core.matches.vacations import declare
 from pbem.core.matches.visits import note_visit
 from pbem.core.records.match_record import public_record, seat_record
 from pbem.errors import InvalidRequestError, PbemError
+from pbem.games import describe, get_rules
 from pbem.games.base import RulesError
+from pbem.games.lines import MAX_LINES, MAX_PLIES, LineError, analyse
 from pbem.web.matches.clicks import click_moves
 from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
 from pbem.web.site.clock import now
@@ -120,6 +125,54 @@ def save_settings(token: str) -> Response:
     flash("Saved: on the board, a move is sent as soon as your clicks spell it." if on else
           "Saved: on the board, a move waits for you to press Submit move.", "ok")
     return redirect(url_for("play.show", token=token), code=303)
+
+
+def move_list(value: object, name: str) -> list[str]:
+    """A JSON list of move texts, checked for shape and size (the rules check the moves)."""
+    if not isinstance(value, list) or len(value) > MAX_PLIES:
+        raise InvalidRequestError(f"{name} must be a list of at most {MAX_PLIES} moves, "
+                                  'like ["e2-e3", "e7-e6"]')
+    for text in value:
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
+            raise InvalidRequestError(f"each move in {name} must be notation of 1 to "
+                                      f"{MAX_MOVE_TEXT} characters, not {str(text)[:40]!r}")
+        check_text(text, "move")
+    return [text.strip() for text in value]
+
+
+def line_lists(value: object, name: str) -> list[list[str]]:
+    """A JSON list of lines, each a list of move texts."""
+    if not isinstance(value, list) or len(value) > MAX_LINES:
+        raise InvalidRequestError(f"{name} must be a list of at most {MAX_LINES} lines, each a "
+                                  'list of moves: [["their move", "my answer"], ...]')
+    return [move_list(line, f"each line of {name}") for line in value]
+
+
+def analysis_for(seat: Seat, moves: list[str], board: bool = False) -> dict[str, Any]:
+    """The analysis board's answer for a hypothetical line from the seat's live position
+    (nothing is stored or sent); with `board`, the final position's board drawing and its
+    click data for the page script. Only where conditional moves are offered: a game with
+    hidden information would show through its replayed positions what the seat may not
+    know."""
+    match = seat.match
+    if not conditional.offered(match.game):
+        raise LineError(f"{describe(match.game).title} has no analysis board (its moves are "
+                        "hidden or simultaneous decisions)")
+    rules = get_rules(match.game)
+    answer = analyse(rules, rules.load(match.state), seat.seat, moves)
+    final = answer.pop("final_state")
+    answer["ply"] = match.ply
+    if board:
+        seats = rules.to_move(final)
+        view = answer["positions"][-1]["view"]
+        legal = answer["legal_moves"]
+        answer["board_html"] = render_template(
+            f"games/{match.game}/board.html", view=view, seat=seat.seat, legal_moves=legal,
+            over=not seats)
+        # Click notes speak to the seat to move (either side, on this board).
+        answer["clicks"] = (click_moves(match.game, rules.view(final, min(seats)), legal)
+                            if legal else None)
+    return answer
 
 
 def record_for(seat: Seat, shown: int | None = None) -> dict:
