@@ -67,12 +67,7 @@ def build_tree(rules: GameRules, state: State, owner: int,
     cannot arise or conflicts with another."""
     if len(lines) > MAX_LINES:
         raise LineError(f"at most {MAX_LINES} lines can be stored, not {len(lines)}")
-    seats = rules.to_move(state)
-    if not seats:
-        raise LineError("the game is over: there is nothing left to answer")
-    if owner in seats:
-        raise LineError("it is your turn: make your move first; conditional moves answer "
-                        "the moves your opponent makes after it")
+    check_waiting(rules, state, owner)
     tree: Tree = {}
     for number, line in enumerate(lines, start=1):
         if not line:
@@ -94,6 +89,16 @@ def build_tree(rules: GameRules, state: State, owner: int,
                                 f"answers with {other}: one answer per position")
             node = node.setdefault(ply.text, {})
     return tree
+
+
+def check_waiting(rules: GameRules, state: State, owner: int) -> None:
+    """Raise LineError unless `owner` waits for its opponent's move in `state`."""
+    seats = rules.to_move(state)
+    if not seats:
+        raise LineError("the game is over: there is nothing left to answer")
+    if owner in seats:
+        raise LineError("it is your turn: make your move first; conditional moves answer "
+                        "the moves your opponent makes after it")
 
 
 def tree_lines(tree: Mapping[str, Any]) -> list[list[str]]:
@@ -138,7 +143,12 @@ class Clause:
 def parse_conditional_text(text: str) -> list[Clause]:
     """The clauses a reply's conditional text names (not yet checked against the rules);
     raise LineError saying what part cannot be read."""
-    clauses = [c.strip(" \t,;.") for c in _CLAUSE_START.split(text.replace(";", ","))]
+    before, *clauses = (c.strip(" \t,;.") for c in _CLAUSE_START.split(text.replace(";", ",")))
+    if not clauses:
+        raise LineError("no 'if <their move> then <your answer>' found")
+    if before:
+        raise LineError(f"'{before}' comes before the first 'if': write 'if <their move> then "
+                        "<your answer>'")
     found: list[Clause] = []
     for clause in clauses:
         if not clause:

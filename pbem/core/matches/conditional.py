@@ -30,7 +30,16 @@ from pbem.core.matches.models import ConditionalTree, Match
 from pbem.errors import ConflictError, MatchNotLiveError
 from pbem.games import describe, get_rules
 from pbem.games.base import RulesError
-from pbem.games.lines import LineError, Tree, build_tree, count_moves, tree_lines
+from pbem.games.lines import (
+    Clause,
+    LineError,
+    Tree,
+    build_tree,
+    check_waiting,
+    count_moves,
+    read_clauses,
+    tree_lines,
+)
 
 MAX_LINE_TEXT = 4000  # all of a request's lines together, in characters
 
@@ -64,22 +73,24 @@ def stored(match: Match, seat: int) -> StoredLines:
 
 
 def store(match_id: int, seat: int, lines: Sequence[Sequence[str]], now: datetime,
-          expected_ply: int | None = None) -> StoredLines:
+          expected_ply: int | None = None, clauses: Sequence[Clause] = ()) -> StoredLines:
     """Replace the seat's lines (none: clear them). Every move is checked in the position
     where it would arise; raise LineError (a RulesError) saying which line cannot, or a
-    ConflictError when the match moved on from `expected_ply`."""
-    if sum(len(text) for line in lines for text in line) > MAX_LINE_TEXT:
+    ConflictError when the match moved on from `expected_ply`. `clauses` (a reply's `if …
+    then …`, whose words the rules group into moves) are read in that same position."""
+    if (sum(len(text) for line in lines for text in line)
+            + sum(len(" ".join(c.words)) for c in clauses)) > MAX_LINE_TEXT:
         raise LineError(f"the lines are too long together (at most {MAX_LINE_TEXT} "
                         "characters of moves)")
     result: StoredLines = retrying(
-        lambda: _store_once(match_id, seat, lines, now, expected_ply),
+        lambda: _store_once(match_id, seat, lines, now, expected_ply, clauses),
         "The server is very busy with this match right now; your conditional moves were not "
         "changed. Try again in a moment.")
     return result
 
 
 def _store_once(match_id: int, seat: int, lines: Sequence[Sequence[str]], now: datetime,
-                expected_ply: int | None) -> StoredLines:
+                expected_ply: int | None, clauses: Sequence[Clause]) -> StoredLines:
     with write_transaction():
         # The door's own first lock: a tree change and a move on this match queue.
         match = lock_match(match_id)
@@ -93,7 +104,11 @@ def _store_once(match_id: int, seat: int, lines: Sequence[Sequence[str]], now: d
                                 "while you prepared these lines; nothing was stored. Look at "
                                 "the position again.")
         rules = get_rules(match.game)
-        tree = build_tree(rules, rules.load(match.state), seat, lines) if lines else {}
+        state = rules.load(match.state)
+        if clauses:
+            check_waiting(rules, state, seat)
+            lines = read_clauses(rules, state, clauses)
+        tree = build_tree(rules, state, seat, lines) if lines else {}
         row = locking(ConditionalTree.select().where(
             (ConditionalTree.match == match.id) & (ConditionalTree.seat == seat))).first()
         if not tree:

@@ -80,7 +80,7 @@ def test_delete_clears_the_lines(settings, client) -> None:
 
 
 def test_the_analysis_board_answers_a_hypothetical_line(settings, client) -> None:
-    match_id, (blue, red) = mimic(settings)
+    match_id, (_blue, red) = mimic(settings)
     answer = client.post(f"/api/play/{red}/analyse",
                          json={"moves": ["b2-b3", "c9-c8"], "board": True})
     body = answer.get_json()
