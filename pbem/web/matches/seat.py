@@ -37,7 +37,7 @@ from pbem.core.records.match_record import public_record, seat_record
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import describe, get_rules
 from pbem.games.base import RulesError
-from pbem.games.lines import MAX_LINES, MAX_PLIES, LineError, analyse
+from pbem.games.lines import MAX_LINES, MAX_PLIES, LineError, analyse, parse_conditional_text
 from pbem.web.matches.clicks import click_moves
 from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
 from pbem.web.site.clock import now
@@ -87,6 +87,34 @@ def move(token: str) -> Response:
     flash(f"Your move {result.text} was made." + (f" {news}." if news else "")
           + (" You offered a draw." if request.form.get("offer_draw") == "yes" else ""), "ok")
     return redirect(url_for("play.show", token=token), code=303)
+
+
+@bp.post("/play/<token>/conditional")
+def store_conditional(token: str) -> Response:
+    """The page's form: the seat's lines in the reply grammar (one `if … then …` a line), or
+    the Clear button. Without script, as with it (the analysis board uses the API)."""
+    seat = seat_for_token(token)
+    text = (request.form.get("lines") or "").strip()
+    ply = whole_number(request.form.get("ply", ""))
+    clear = request.form.get("clear") == "yes" or not text
+    try:
+        if len(text) > conditional.MAX_LINE_TEXT:
+            raise LineError(f"the lines are too long together (at most "
+                            f"{conditional.MAX_LINE_TEXT} characters)")
+        check_text(text, "conditional moves")
+        clauses = [] if clear else parse_conditional_text(", ".join(text.splitlines()))
+        stored = conditional.store(seat.match_id, seat.seat, [], now(), expected_ply=ply,
+                                   clauses=clauses)
+    except (RulesError, PbemError) as error:
+        status = 422 if isinstance(error, RulesError) else error.status
+        return page(seat, record_for(seat), status=status,
+                    error=f"Your conditional moves were not stored: {error}",
+                    conditional_text=text)
+    count = len(stored.lines)
+    flash("Your conditional moves are cleared." if not count else
+          f"Stored {count} conditional line{'s' if count != 1 else ''}; only you can see them "
+          "until they are played.", "ok")
+    return redirect(url_for("play.show", token=token) + "#conditional", code=303)
 
 
 @bp.post("/play/<token>/vacation")
@@ -175,6 +203,11 @@ def analysis_for(seat: Seat, moves: list[str], board: bool = False) -> dict[str,
     return answer
 
 
+def as_grammar(lines: list[list[str]]) -> str:
+    """Lines in the reply grammar, one `if … then …` a line (the form shows them so)."""
+    return "\n".join(f"if {line[0]} then {' '.join(line[1:])}" for line in lines)
+
+
 def record_for(seat: Seat, shown: int | None = None) -> dict:
     """The seat's record; its move list is the page holding `shown` when looking back."""
     settings = current_app.config["PBEM_SETTINGS"]
@@ -200,7 +233,7 @@ def _who_was_told(matches: int) -> str:
 
 
 def page(seat: Seat, record: dict, status: int, error: str | None = None, typed: str = "",
-         replay: dict | None = None) -> Response:
+         replay: dict | None = None, conditional_text: str | None = None) -> Response:
     """The play page showing `record`, the seat's record as read with `seat.match`."""
     clicks = (click_moves(record["game"], record["view"], record["legal_moves"])
               if record["legal_moves"] else None)
@@ -208,11 +241,15 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # key of the up to hundreds of clicks, a good share of the page's rendering).
     clicks_json = (htmlsafe_json_dumps(clicks, dumps=json.dumps, separators=(",", ":"))
                    if clicks else None)
+    # The seat's own conditional moves (only ever shown here, on its private page).
+    lines = conditional.stored(seat.match, seat.seat)
     # The seat's forms (vacation, settings, resign, draw…) post to addresses under its own
     # (/play/<token>/…, routed here and in lifecycle.py): one url_for, not one per form.
     response = make_response(render_template(
         "play/play.html", record=record, error=error, typed=typed, replay=replay,
         clicks=clicks_json, submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match),
+        conditional=lines, conditional_text=(conditional_text if conditional_text is not None
+                                             else as_grammar(lines.lines)),
         seat_url=url_for("play.show", token=(request.view_args or {})["token"])), status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
