@@ -8,7 +8,7 @@ simultaneous decision made at once all go through, one after the other.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -16,7 +16,15 @@ from pbem.core.db.prepared import insert_row, update_columns
 from pbem.core.db.text import check_text
 from pbem.core.mailout import notify
 from pbem.core.matches import conditional, offers
-from pbem.core.matches.changes import PLAYER, SERVER, Change, Channel, Locked, apply_change
+from pbem.core.matches.changes import (
+    PLAYER,
+    SERVER,
+    UNLOGGED,
+    Change,
+    Channel,
+    Locked,
+    apply_change,
+)
 from pbem.core.matches.models import Match, MatchStatus, Move
 from pbem.errors import (
     ConflictError,
@@ -89,7 +97,9 @@ class ConditionalAnswer(MakeMove):
     kind: ClassVar[str] = "conditional-answer"
     answering: str = ""  # the move it answers
     answering_seat: int = 0
-    left: int = 0  # moves of the owner's tree still stored below this answer
+    # Moves of the owner's tree still stored below this answer: for the owner's mail only,
+    # never logged (the change log is the admin's and, in part, everyone's).
+    left: int = field(default=0, metadata=UNLOGGED)
 
     def apply(self, door: Locked) -> MoveResult:
         owner = self.seat if self.seat is not None else -1
