@@ -50,7 +50,8 @@ def seat_move(token: str) -> Response:
     # The answer is built from the match as the move left it (no second lookup of the link).
     seat.match = result.match
     record = record_for(seat)
-    record["applied"] = {"move": result.text, "events": list(result.events)}
+    record["applied"] = {"move": result.text, "events": list(result.events),
+                         "conditional_answer": result.answered_with}
     return _private(jsonify(record))
 
 

@@ -84,7 +84,9 @@ def move(token: str) -> Response:
         kept = text if len(text) <= MAX_MOVE_TEXT else ""
         return page(seat, record_for(seat), status=status, error=str(error), typed=kept)
     news = "; ".join(result.events)
-    flash(f"Your move {result.text} was made." + (f" {news}." if news else "")
+    answered = (f" Your opponent answered at once with {result.answered_with}, a conditional "
+                "move." if result.answered_with else "")
+    flash(f"Your move {result.text} was made." + (f" {news}." if news else "") + answered
           + (" You offered a draw." if request.form.get("offer_draw") == "yes" else ""), "ok")
     return redirect(url_for("play.show", token=token), code=303)
 

@@ -181,7 +181,8 @@ SCHEMAS: dict[str, Any] = {
         can={"type": "array", "items": {"type": "string", "enum": [
             "move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort",
             "claim-victory"]}},
-        applied=_object(("move",), move=STRING, events={"type": "array", "items": STRING}),
+        applied=_object(("move",), move=STRING, events={"type": "array", "items": STRING},
+                        conditional_answer=_nullable(STRING)),
         done=STRING)]},
     "MoveRequest": {**_object(("move", "ply"), move={"type": "string", "minLength": 1,
                                                       "maxLength": 200, "pattern": r"\S",

@@ -36,6 +36,8 @@ def test_lines_are_stored_read_played_and_seen_only_by_their_owner(settings, cli
         assert "c9-c8" not in answer.get_data(as_text=True)
     played = client.post(f"/api/play/{blue}", json={"move": "b2-b3", "ply": 0}).get_json()
     assert played["ply"] == 2, "Blue's request returns with Red's answer already played"
+    assert played["applied"] == {"move": "b2-b3", "events": played["applied"]["events"],
+                                 "conditional_answer": "c9-c8"}
     assert played["moves"][-1]["text"] == "c9-c8" and played["moves"][-1]["conditional"]
     public = client.get(f"/api/matches/{match_id}").get_json()
     assert [m["conditional"] for m in public["moves"]] == [False, True]
