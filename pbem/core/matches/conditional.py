@@ -136,6 +136,8 @@ def answer_after(door: Locked, mover: int, move: str, ply_before: int) -> Answer
     that expected the move gives an answer if its owner is now to move (and a tree whose next
     stored move is its owner's own, after an answer of theirs, gives that one); a move no
     branch expected clears the tree and queues a word for its owner (`door.mail_notes`)."""
+    if not offered(door.match.game):
+        return None  # no tree can exist: no query on the hot path of other games' moves
     rows = list(locking(ConditionalTree.select().where(
         ConditionalTree.match == door.match.id).order_by(ConditionalTree.seat)))
     if not rows:
