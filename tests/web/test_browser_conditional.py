@@ -55,6 +55,7 @@ def test_a_line_is_played_by_clicking_stored_and_then_played(browser: Browser, s
     page.goto(f"{base}/play/{ann}")
     analysis = page.locator("#analysis")
     expect(analysis).to_be_visible()
+    page.get_by_role("button", name="Open the analysis board").click()
     expect(page.locator("#analysis-status")).to_contain_text("Red to move")
     click(page, "c9", "c8")  # Red's move, as Ann expects it
     expect(page.locator("#analysis-line")).to_contain_text("they c9-c8")
@@ -74,6 +75,8 @@ def test_a_line_is_played_by_clicking_stored_and_then_played(browser: Browser, s
     expect(page.locator("#conditional-lines")).to_contain_text("if c9-c8 then d2-d3")
     with database.connection_context():
         assert conditional.stored(get_match(match_id), 0).lines == [["c9-c8", "d2-d3"]]
+    page.get_by_role("button", name="Open the analysis board").click()
+    expect(page.locator("#analysis-status")).to_contain_text("Red to move")
     shoot(page, f"stored-{width}.png")
     # Ben's move meets the line; Ann's page (it polls) shows her answer played at once.
     with database.connection_context():

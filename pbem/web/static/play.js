@@ -283,7 +283,17 @@
     var targets = {};
     var busy = false;
 
+    // Opened on demand: until then the page has one board (and one set of square buttons).
+    var open = section.querySelector("#analysis-open");
+    var body = section.querySelector("#analysis-body");
     section.hidden = false;
+    open.addEventListener("click", function () {
+      var opening = body.hidden;
+      body.hidden = !opening;
+      open.setAttribute("aria-expanded", opening ? "true" : "false");
+      open.textContent = opening ? "Close the analysis board" : "Open the analysis board";
+      if (opening) show(); else board.innerHTML = "";
+    });
     back.addEventListener("click", function () {
       if (!line.length) return;
       line.pop();
@@ -296,7 +306,6 @@
       show();
     });
     if (save) save.addEventListener("click", store);
-    show();
 
     function show() {
       if (busy) return;
