@@ -18,6 +18,7 @@ from pbem.games import get_rules
 from pbem.games.lines import (
     Clause,
     LineError,
+    build_tree,
     is_conditional_text,
     parse_conditional_text,
     read_clauses,
@@ -68,6 +69,16 @@ def test_words_become_moves_with_the_rules() -> None:
     assert lines == [["c9-c8", "d2 d3"], ["i9-i8", "h2-h3", "h8h7", "e2-e3"]]
     with pytest.raises(LineError, match="clause 1"):
         read_clauses(rules, state, parse_conditional_text("if c9-c8 then z9-z8"))
+
+
+def test_a_move_of_several_words_is_grouped_by_the_rules() -> None:
+    # EXIMO: Black's capture chain reaching the far row drops two checkers, in one move.
+    rules = get_rules("eximo")
+    state = rules.from_position("1wwwwww1/1wwww1w1/1ww1www1/8/7b/bbb2bb1/1bbbb1b1/1b1bbbb1 w")
+    clauses = parse_conditional_text("if f6-g5 then h4xf6xh8 drop f2 c1")
+    assert read_clauses(rules, state, clauses) == [["f6-g5", "h4xf6xh8 drop f2 c1"]]
+    tree = build_tree(rules, state, 0, read_clauses(rules, state, clauses))
+    assert tree == {"f6-g5": {"h4xf6xh8 drop c1 f2": {}}}, "stored canonical"
 
 
 def test_lines_in_a_body_are_read_below_the_move_and_never_from_the_quote() -> None:
