@@ -37,11 +37,12 @@ class Ply:
     state: State  # the position after it
 
 
-def replay(rules: GameRules, state: State, texts: Sequence[str]) -> list[Ply]:
+def replay(rules: GameRules, state: State, texts: Sequence[str], first: int = 1) -> list[Ply]:
     """Play `texts` from `state`, each by the seat to move; raise LineError naming the first
-    move that is not legal where it would be played (with the rules' reason)."""
+    move that is not legal where it would be played (with the rules' reason). Moves are
+    counted from `first` in the message."""
     plies: list[Ply] = []
-    for index, text in enumerate(texts, start=1):
+    for index, text in enumerate(texts, start=first):
         seats = rules.to_move(state)
         if not seats:
             raise LineError(f"move {index} ({text}): the game is already over there")
@@ -184,7 +185,8 @@ def read_clauses(rules: GameRules, state: State, clauses: Sequence[Clause]) -> l
         while words:
             for size in range(min(MAX_WORDS_PER_MOVE, len(words)), 0, -1):
                 try:
-                    ply = replay(rules, position, [" ".join(words[:size])])[0]
+                    ply = replay(rules, position, [" ".join(words[:size])],
+                                 first=len(moves) + 1)[0]
                 except LineError as error:
                     if size == 1:
                         raise LineError(f"'if {clause.condition} then "
