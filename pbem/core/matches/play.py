@@ -70,12 +70,7 @@ class MakeMove(Change):
         (conditional.py); the door plays it at once as a `ConditionalAnswer`."""
         if not isinstance(result, MoveResult) or self.seat is None:
             return None
-        found = conditional.answer_after(door, self.seat, result.text, door.match.ply - 1)
-        if found is None:
-            return None
-        return ConditionalAnswer(seat=found.owner, by=PLAYER, via=self.via, text=found.text,
-                                 expected_ply=door.match.ply, answering=found.answering,
-                                 answering_seat=self.seat, left=found.left)
+        return answer_to(door, self.seat, result.text, self.via)
 
     def followed(self, result: Any, after: Any) -> Any:
         if isinstance(result, MoveResult) and isinstance(after, MoveResult):
@@ -131,6 +126,17 @@ class ConditionalAnswer(MakeMove):
                                          {"cond": notes[row.seat]})
             door.then(tell)
         return result
+
+
+def answer_to(door: Locked, mover: int, text: str, via: Channel) -> ConditionalAnswer | None:
+    """The conditional answer that follows `mover`'s move `text` (just made, by a player or
+    for a late one), if a waiting seat stored one for it."""
+    found = conditional.answer_after(door, mover, text, door.match.ply - 1)
+    if found is None:
+        return None
+    return ConditionalAnswer(seat=found.owner, by=PLAYER, via=via, text=found.text,
+                             expected_ply=door.match.ply, answering=found.answering,
+                             answering_seat=mover, left=found.left)
 
 
 def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,

@@ -254,3 +254,19 @@ def test_clearing_and_replacing_are_whole(db_url) -> None:
     assert replaced.version == 2 and [line[0] for line in replaced.lines] == [other]
     assert conditional.store(match.id, 1, [], START).lines == []
     assert not ConditionalTree.select().exists()
+
+
+def test_a_move_made_for_a_late_opponent_is_answered_too(db_url) -> None:
+    from pbem.core.matches.rulings import autoplay
+
+    case = CASES[0]
+    rules = get_rules(case.game)
+    state = rules.from_position(case.position)
+    default = rules.format_move(state, rules.default_move(state, case.mover))
+    match = start_at(case.game, case.position)
+    answer = quiet_answer(case, [default])
+    conditional.store(match.id, 1, [[default, answer]], START)
+    assert autoplay(match.id, case.mover, START, "the clock ran out") == default
+    moves = [(m.text, m.note) for m in Move.select().where(Move.match == match)
+             .order_by(Move.ply)]
+    assert moves == [(default, "the clock ran out"), (answer, "conditional")]
