@@ -50,6 +50,8 @@ def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: i
         events = news(move)
         if events:
             label += f'\n    <span class="events">{escape("; ".join(events))}</span>'
+        if move.get("conditional"):
+            label += '\n    <span class="events tag-conditional">(conditional)</span>'
         if move["autoplayed"]:
             label += (f'\n    <span class="events">(played by the server: '
                       f'{escape(move["autoplayed"])})</span>')

@@ -30,6 +30,7 @@ from pbem.core.mailout.models import OutboxMessage, Suppression
 from pbem.core.matches.models import (
     Adjudication,
     ChangeLog,
+    ConditionalTree,
     DrawOffer,
     Match,
     Move,
@@ -43,7 +44,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
     AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
     Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage, FormerName,
-    ChangeLog, Rating, RatingEvent, PlayerTally,
+    ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree,
 )
 
 

@@ -34,6 +34,11 @@ class GameType:
     template_globals: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     clicks: ClickData = field(default_factory=ClickData)
     fixtures: Fixtures = field(default_factory=Fixtures)
+    # Whether a waiting seat may store conditional moves (answers to its opponent's next
+    # moves, played at once). Only for a game where every move is public and made by one seat
+    # at a time: a hidden card would leak through the answer or make it stale, and a
+    # simultaneous decision has no move to answer.
+    conditional_moves: bool = False
 
     @property
     def slug(self) -> str:

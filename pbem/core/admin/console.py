@@ -16,7 +16,16 @@ from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches import history, offers
 from pbem.core.matches.clocks import describe_left
 from pbem.core.matches.creation import rules_for
-from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move, Seat, Vacation
+from pbem.core.matches.models import (
+    CONDITIONAL_NOTE,
+    Adjudication,
+    AdjudicationStatus,
+    Match,
+    Move,
+    Seat,
+    Vacation,
+    autoplay_reason,
+)
 from pbem.core.matches.rulings import make_ruling
 from pbem.core.records.match_record import stored_event
 from pbem.errors import InvalidRequestError
@@ -207,7 +216,8 @@ def full_record(match: Match, now: datetime) -> dict[str, Any]:
         "hidden_from": None if move.visible_to is None else
         [labels[s] for s in labels if s not in move.visible_to],
         "events": [rules.describe_event(stored_event(item)) for item in move.events],
-        "at": move.created_at, "autoplayed": move.note,
+        "at": move.created_at, "autoplayed": autoplay_reason(move.note),
+        "conditional": move.note == CONDITIONAL_NOTE,
     } for move in Move.select(Move.ply, Move.seat, Move.text, Move.visible_to, Move.events,
                               Move.note, Move.created_at)
         .where(Move.match == match).order_by(Move.ply)]

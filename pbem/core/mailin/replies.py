@@ -26,13 +26,14 @@ from pbem.core.db.retry import retrying
 from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.mailout.notify import outbox_id
-from pbem.core.matches import lifecycle
+from pbem.core.matches import conditional, lifecycle
 from pbem.core.matches.changes import Channel
 from pbem.core.matches.models import Match, Seat
-from pbem.core.matches.play import submit_move
+from pbem.core.matches.play import MoveResult, submit_move
 from pbem.core.matches.seat_links import seat_for_reply_key
 from pbem.errors import ConflictError, PbemError
 from pbem.games.base import IllegalMoveError, InvalidMoveError, RulesError
+from pbem.games.lines import is_conditional_text, parse_conditional_text
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,7 @@ class Letter:
     first_line: str | None = None      # the player's first non-empty line, quotes stripped
     answers_to: tuple[str, ...] = ()   # our outbox keys it references, the direct parent first
     malformed: str | None = None       # why it could not be read at all, if it could not
+    conditional: str | None = None     # the player's `if … then …` lines, joined by commas
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,8 @@ def _decide(letter: Letter, policy: Policy, now: datetime) -> Receipt:
         answer = _answer(seat, "help", letter, policy, now,
                          reason="Your reply had no text of its own above the quoted mail.")
         return _at(seat, Action.UNREADABLE, "no text", answer)
+    if letter.conditional and is_conditional_text(line):
+        return _conditional_only(seat, letter, policy, now)
     command = _command(line)
     if command is not None:
         return _run_command(seat, command, letter, policy, now)
@@ -207,12 +211,58 @@ def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime) 
         reason = str(error)
         if type(error) is ConflictError:  # stale or repeated; the core speaks of pages
             kind, reason = "stale", STALE
+        if letter.conditional:
+            reason += (" Your conditional moves were not stored either: they answer the "
+                       "position after your move.")
         answer = _answer(seat, "refused", letter, policy, now, reason=reason)
         # The record (the admin's inbound page, the dev mailbox) words it as the answer does.
         return _at(seat, Action.REFUSED, f"{kind}: {reason}", answer)
+    said = _conditional_after_move(seat, letter.conditional, result, now)
     answer = _answer(seat, "moved", letter, policy, now, move=result.text,
-                     move_events=list(result.events))
-    return _at(seat, Action.MOVED, result.text, answer, changed=True)
+                     move_events=list(result.events), **({"conditional": said} if said else {}))
+    return _at(seat, Action.MOVED, result.text + (f"; {said}" if said else ""), answer,
+               changed=True)
+
+
+# -- conditional moves in a reply (`if c2-c3 then d4-d5, …`; pbem.games.lines' grammar) -----
+# Kept apart from the move and the commands: they only ever go to the seat's own tree, never
+# to its opponent as text.
+
+def _conditional_after_move(seat: Seat, text: str | None, result: MoveResult,
+                            now: datetime) -> str | None:
+    """Store the conditional lines written under a move, in the position after it; a sentence
+    saying what was stored, or why nothing was (None: the reply had none)."""
+    if not text:
+        return None
+    if result.answered_with is not None:
+        return (f"Your conditional moves were not stored: your opponent answered at once with "
+                f"{result.answered_with} (a conditional move of theirs), so it is your turn "
+                "again.")
+    return _store_conditional(seat, text, result.match.ply, now)
+
+
+def _conditional_only(seat: Seat, letter: Letter, policy: Policy, now: datetime) -> Receipt:
+    """A reply of conditional moves alone, from a seat waiting for its opponent."""
+    said = _store_conditional(seat, letter.conditional or "", None, now)
+    answer = _answer(seat, "conditional", letter, policy, now, conditional=said)
+    return _at(seat, Action.COMMAND, said, answer)
+
+
+def _store_conditional(seat: Seat, text: str, ply: int | None, now: datetime) -> str:
+    try:
+        clauses = parse_conditional_text(text)
+        stored = conditional.store(seat.match_id, seat.seat, [], now, expected_ply=ply,
+                                   clauses=clauses)
+    except ConflictError:
+        return ("Your conditional moves were not stored: your opponent moved before they "
+                "could be. Look at the position and send them again if they still fit.")
+    except (RulesError, PbemError) as error:
+        return f"Your conditional moves were not stored: {error}"
+    if not stored.lines:
+        return "You have no conditional moves stored."
+    written = "; ".join(f"if {line[0]} then {' '.join(line[1:])}" for line in stored.lines)
+    return (f"Your conditional moves are stored (they replace any before): {written}. Only "
+            "you can see them until they are played.")
 
 
 def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,

@@ -184,7 +184,7 @@ _KINDS = {"your_turn": _turn, "reminder": _turn, "result": _result,
           "adjudication": _adjudication, "ruling": _ruling, "vacation": _vacation,
           "inbound_answer": _inbound_answer}
 # Params that steer rendering rather than fill the template.
-_RESERVED = frozenset({"deadline", "ev", "parent", "answer"})
+_RESERVED = frozenset({"deadline", "ev", "parent", "answer", "cond"})
 
 
 # --- shared -----------------------------------------------------------------------------------
@@ -210,6 +210,8 @@ def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat, seats:
         "board_text": rules.render_text(view),
         "to_move": sorted(rules.to_move(state)),
         "events": [],
+        # This seat's own conditional moves, played or cleared (never another seat's).
+        "conditional": list(params.get("cond", [])),
         "written": written,
     }
 

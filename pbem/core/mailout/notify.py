@@ -12,7 +12,7 @@ the common one, and a category in `preferences.CATEGORIES` (which decides who ge
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,14 +38,16 @@ def queue_after_move(
     events: Sequence[Event],
     now: datetime,
     seats: Sequence[Seat] | None = None,
+    notes: Mapping[int, list[str]] | None = None,
 ) -> None:
     """`seats`: the match's seat rows with their clocks settled, if the caller holds them (the
-    door does). A result is told from rows read afresh: the end rewrote every seat."""
+    door does). A result is told from rows read afresh: the end rewrote every seat. `notes`:
+    sentences for a seat's mail (a conditional move played or cleared)."""
     outcome = rules.outcome(state)
     if outcome is not None:
-        queue_result(match, rules, state, outcome, events, now)
+        queue_result(match, rules, state, outcome, events, now, notes)
     else:
-        queue_turn_notices(match, rules, state, newly_to_move, events, now, seats)
+        queue_turn_notices(match, rules, state, newly_to_move, events, now, seats, notes)
 
 
 def queue_turn_notices(
@@ -56,13 +58,15 @@ def queue_turn_notices(
     events: Sequence[Event],
     now: datetime,
     seats: Sequence[Seat] | None = None,
+    notes: Mapping[int, list[str]] | None = None,
 ) -> None:
     """`events` are those of the move at `match.ply` (the mail describes what each seat may
     see of them); an empty sequence means nothing to describe."""
     telling = set(seats_to_tell)
     for seat in match.seat_rows() if seats is None else seats:
         if seat.seat in telling:
-            _queue(match, seat, "your_turn", now, _deadline(seat) | _events(events))
+            _queue(match, seat, "your_turn", now,
+                   _deadline(seat) | _events(events) | _notes(notes, seat.seat))
 
 
 def queue_result(
@@ -72,10 +76,11 @@ def queue_result(
     outcome: Outcome,
     events: Sequence[Event],
     now: datetime,
+    notes: Mapping[int, list[str]] | None = None,
 ) -> None:
     """The result itself is read from `match.result` when the mail is rendered."""
     for seat in match.seat_rows():
-        _queue(match, seat, "result", now, _events(events))
+        _queue(match, seat, "result", now, _events(events) | _notes(notes, seat.seat))
 
 
 def queue_reminder(match: Match, rules: GameRules, state: Any, seat_number: int,
@@ -170,6 +175,12 @@ def _deadline(seat: Seat) -> dict[str, Any]:
     # Seconds since the epoch (UTC): a third of the ISO text, and every sent mail keeps it
     # until the retention period ends.
     return {"d": int(seat.deadline.replace(tzinfo=UTC).timestamp())} if seat.deadline else {}
+
+
+def _notes(notes: Mapping[int, list[str]] | None, seat: int) -> dict[str, Any]:
+    # Only this seat's own sentences: another seat's conditional moves never reach it.
+    said = (notes or {}).get(seat)
+    return {"cond": list(said)} if said else {}
 
 
 def _events(events: Sequence[Event]) -> dict[str, Any]:

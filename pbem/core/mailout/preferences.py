@@ -42,6 +42,8 @@ class MailPreference:
 CATEGORIES: dict[str, str] = {
     "welcome": "start",
     "your_turn": "turn",
+    # Its owner's answer was played at once: the news of the turn that then never came.
+    "conditional_played": "turn",
     "reminder": "reminder",
     "result": "result",
     "ruling": "ruling",

@@ -90,6 +90,15 @@ class Change:
     def apply(self, door: Locked) -> Any:
         raise NotImplementedError
 
+    def follow_up(self, door: Locked, result: Any) -> Change | None:
+        """A change that must follow this one in the same transaction (a conditional answer
+        to a move), decided before this change's mail is queued; None for most."""
+        return None
+
+    def followed(self, result: Any, after: Any) -> Any:
+        """What the caller gets when `follow_up` was applied too (its result is `after`)."""
+        return result
+
     def payload(self) -> dict[str, Any]:
         """The change's own parameters, JSON-safe, for its row in the change log."""
         own = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
@@ -118,6 +127,10 @@ class Locked:
     logged: dict[str, Any] = field(default_factory=dict)
     # Seats that lost the match by running out of time (the ratings' vanished-player guard).
     timed_out: frozenset[int] = frozenset()
+    # Seats not to mail "your turn" (a conditional answer of theirs follows at once), and
+    # sentences for a seat's mails about this change (its conditional moves were cleared).
+    quiet: set[int] = field(default_factory=set)
+    mail_notes: dict[int, list[str]] = field(default_factory=dict)
 
     @property
     def rules(self) -> GameRules:
@@ -198,8 +211,12 @@ def apply_within(match_id: int, change: Change, now: datetime) -> Any:
     result = change.apply(door)
     if door.ended:
         door.timed_out = _timed_out_seats(door, change)
+    follow = change.follow_up(door, result)
     finish_change(door, before)
     _log(door, change, version)
+    if follow is not None:
+        # Same transaction, its own locks (already held), checks, clocks, mail and log row.
+        return change.followed(result, apply_within(match_id, follow, now))
     return result
 
 

@@ -103,6 +103,16 @@ class Seat(BaseModel):
         indexes = ((("match", "seat"), True), (("player", "match"), False))
 
 
+# A move's `note` when it was a seat's conditional answer, played at once by the door (any
+# other note is the reason the server autoplayed it).
+CONDITIONAL_NOTE = "conditional"
+
+
+def autoplay_reason(note: str | None) -> str | None:
+    """The reason the server played a move (None: its player did, maybe conditionally)."""
+    return None if note == CONDITIONAL_NOTE else note
+
+
 class Move(BaseModel):
     match = peewee.ForeignKeyField(Match, backref="moves", on_delete="CASCADE")
     match_id: int
@@ -146,6 +156,26 @@ class ChangeLog(BaseModel):
     class Meta:
         table_name = "change_log"
         indexes = ((("match", "version"), False),)
+
+
+class ConditionalTree(BaseModel):
+    """A seat's conditional moves (see conditional.py): a tree of lines, the opponent's move
+    then the seat's answer, to any depth, as nested JSON `{"their move": {"my answer": {…}}}`.
+    One row per seat, replaced whole: a reader sees the old tree or the new one, never half of
+    each. `ply` is the match's ply at the tree's root (a tree whose ply is not the match's is
+    stale and counts as none); `version` counts the replacements. Only its owner reads it."""
+
+    match = peewee.ForeignKeyField(Match, backref="conditional_trees", on_delete="CASCADE")
+    match_id: int
+    seat = peewee.IntegerField()
+    ply = peewee.IntegerField()
+    tree = JSONField(default=dict)
+    version = peewee.IntegerField(default=1)
+    updated_at = peewee.DateTimeField()
+
+    class Meta:
+        table_name = "conditional_tree"
+        indexes = ((("match", "seat"), True),)
 
 
 class Vacation(BaseModel):

@@ -7,15 +7,24 @@ simultaneous decision made at once all go through, one after the other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pbem.core.db.prepared import insert_row, update_columns
 from pbem.core.db.text import check_text
 from pbem.core.mailout import notify
-from pbem.core.matches import offers
-from pbem.core.matches.changes import PLAYER, SERVER, Change, Channel, Locked, apply_change
+from pbem.core.matches import conditional, offers
+from pbem.core.matches.changes import (
+    PLAYER,
+    SERVER,
+    UNLOGGED,
+    Change,
+    Channel,
+    Locked,
+    apply_change,
+)
 from pbem.core.matches.models import Match, MatchStatus, Move
 from pbem.errors import (
     ConflictError,
@@ -32,6 +41,9 @@ class MoveResult:
     match: Match
     text: str
     events: tuple[str, ...]  # the mover's own view of what the move caused
+    # The opponent's conditional answer, played at once in the same transaction (`match` is
+    # then the match after it).
+    answered_with: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -53,6 +65,18 @@ class MakeMove(Change):
             offers.offer(door, seat)
         return result
 
+    def follow_up(self, door: Locked, result: Any) -> Change | None:
+        """The other seat's stored answer to this move, if its conditional moves expected it
+        (conditional.py); the door plays it at once as a `ConditionalAnswer`."""
+        if not isinstance(result, MoveResult) or self.seat is None:
+            return None
+        return answer_to(door, self.seat, result.text, self.via)
+
+    def followed(self, result: Any, after: Any) -> Any:
+        if isinstance(result, MoveResult) and isinstance(after, MoveResult):
+            return dataclasses.replace(result, match=after.match, answered_with=after.text)
+        return result
+
 
 @dataclass(frozen=True, kw_only=True)
 class ComputerMove(MakeMove):
@@ -66,6 +90,53 @@ class ConditionalAnswer(MakeMove):
     """A seat's stored answer to the move just made, played in the same transaction."""
 
     kind: ClassVar[str] = "conditional-answer"
+    answering: str = ""  # the move it answers
+    answering_seat: int = 0
+    # Moves of the owner's tree still stored below this answer: for the owner's mail only,
+    # never logged (the change log is the admin's and, in part, everyone's).
+    left: int = field(default=0, metadata=UNLOGGED)
+
+    def apply(self, door: Locked) -> MoveResult:
+        owner = self.seat if self.seat is not None else -1
+        rules, state = door.rules, door.state
+        label = rules.seat_label(state, owner)
+        own_move = self.answering_seat == owner  # its answer's follower (the same seat moves)
+        for seat in door.seats:
+            if seat.seat == owner:
+                said = (f"Your conditional move {self.text} followed at once." if own_move
+                        else f"Your conditional move {self.text} was played in answer to "
+                        f"{rules.seat_label(state, self.answering_seat)}'s {self.answering}.")
+                said += f" {self.left} more of your stored moves wait." if self.left else ""
+            else:
+                said = (f"{label} went on at once with {self.text}, also a conditional move."
+                        if own_move else f"{label} answered {self.answering} at once with "
+                        f"{self.text}: a conditional move, stored in advance.")
+            door.mail_notes.setdefault(seat.seat, []).append(said)
+        result = move_in(door, owner, self.text, self.expected_ply, note="conditional")
+        if door.match.is_live:
+            match, now, notes, rows = door.match, door.now, door.mail_notes, door.seats
+            # A seat whose turn it now is hears it in its "your turn" mail, and one whose own
+            # next answer follows at once hears it from that change; every other is told here.
+
+            def tell() -> None:
+                for row in rows:
+                    if (row.seat not in door.quiet and row.seat not in match.to_move
+                            and notes.get(row.seat)):
+                        notify.queue_for(match, row, "conditional_played", now,
+                                         {"cond": notes[row.seat]})
+            door.then(tell)
+        return result
+
+
+def answer_to(door: Locked, mover: int, text: str, via: Channel) -> ConditionalAnswer | None:
+    """The conditional answer that follows `mover`'s move `text` (just made, by a player or
+    for a late one), if a waiting seat stored one for it."""
+    found = conditional.answer_after(door, mover, text, door.match.ply - 1)
+    if found is None:
+        return None
+    return ConditionalAnswer(seat=found.owner, by=PLAYER, via=via, text=found.text,
+                             expected_ply=door.match.ply, answering=found.answering,
+                             answering_seat=mover, left=found.left)
 
 
 def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
@@ -90,8 +161,10 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
 
 
 def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
-            autoplayed: str | None = None) -> MoveResult:
-    """Make `seat`'s move in a match the door has locked (moves, autoplays, rulings)."""
+            autoplayed: str | None = None, note: str | None = None) -> MoveResult:
+    """Make `seat`'s move in a match the door has locked (moves, autoplays, rulings).
+    `note` is kept with the move for the move list ("conditional"); an autoplay's reason is
+    its note."""
     match, now = door.match, door.now
     if not match.is_live:
         raise MatchNotLiveError(f"Match {match.id} is over: no more moves are accepted.")
@@ -130,10 +203,13 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
                 events=[{"kind": e.kind, "data": e.data,
                          "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
                         for e in transition.events],
-                note=autoplayed, created_at=now, state=changes["state"])
+                note=autoplayed or note, created_at=now, state=changes["state"])
     newly_to_move = after if not same_decision else frozenset()
-    door.then(lambda: notify.queue_after_move(match, rules, transition.state, newly_to_move,
-                                              transition.events, now, door.seats))
+    # Read when the mail is queued, after the door has asked for a conditional answer: a
+    # seat whose answer follows at once is not told it is its turn.
+    door.then(lambda: notify.queue_after_move(match, rules, transition.state,
+                                              newly_to_move - door.quiet, transition.events,
+                                              now, door.seats, door.mail_notes))
     mine = tuple(rules.describe_event(e) for e in transition.events if e.is_visible_to(seat))
     return MoveResult(match, canonical, mine)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pbem.core.admin import audit
 from pbem.core.db.text import check_text
@@ -19,7 +19,7 @@ from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.changes import UNLOGGED, Change, Channel, Locked, apply_change
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, MatchStatus
-from pbem.core.matches.play import move_in
+from pbem.core.matches.play import answer_to, move_in
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games.base import KeepsScore, Outcome
 
@@ -196,6 +196,12 @@ class Autoplay(Change):
         if self.seat is None:
             return None
         return autoplay_in(door, self.seat, self.reason)
+
+    def follow_up(self, door: Locked, result: Any) -> Change | None:
+        # A move made for a late seat is its opponent's to answer like any other.
+        if not isinstance(result, str) or self.seat is None:
+            return None
+        return answer_to(door, self.seat, result, self.via)
 
 
 def autoplay(match_id: int, seat: int, now: datetime, reason: str) -> str | None:

@@ -15,7 +15,14 @@ from typing import Any
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.history import public_changes
-from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move
+from pbem.core.matches.models import (
+    CONDITIONAL_NOTE,
+    Adjudication,
+    AdjudicationStatus,
+    Match,
+    Move,
+    autoplay_reason,
+)
 from pbem.core.ratings.queries import match_changes
 from pbem.core.records.archive import STATUS_WORDS, seats_of
 from pbem.core.records.match_record import revealed_through, stored_event
@@ -45,7 +52,9 @@ def match_record(match: Match) -> dict[str, Any]:
             "at": _iso(move.created_at),
             "events": [rules.describe_event(event) for event in map(stored_event, move.events)
                        if over or event.is_visible_to(None)],
-            **({"autoplayed": move.note} if move.note else {}),
+            **({"autoplayed": autoplay_reason(move.note)} if autoplay_reason(move.note)
+               else {}),
+            **({"conditional": True} if move.note == CONDITIONAL_NOTE else {}),
         })
     result = None
     if match.result:
@@ -124,6 +133,8 @@ def record_text(record: dict[str, Any], url: str | None = None) -> str:
         notes = list(move["events"])
         if move.get("autoplayed"):
             notes.append(f"played by the server: {move['autoplayed']}")
+        if move.get("conditional"):
+            notes.append("conditional")
         comment = f"  {{{'; '.join(notes)}}}" if notes else ""
         lines.append(f"{move['ply']:>{width}}. {labels[move['seat']]:<{label_width}}  "
                      f"{text}{comment}")

@@ -35,6 +35,7 @@ from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import MAX_SEED
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import (
+    CONDITIONAL_NOTE,
     Adjudication,
     AdjudicationStatus,
     ChangeLog,
@@ -248,7 +249,8 @@ def _replay(rules: GameRules, seats: int, options: dict[str, Any], seed: int,
         transition = rules.apply_move(state, seat, parsed)
         after = rules.to_move(transition.state)
         same_decision = bool(after) and after == before - {seat}
-        note = move.get("autoplayed")
+        note = move.get("autoplayed") or (CONDITIONAL_NOTE if move.get("conditional") is True
+                                          else None)
         replayed.append({
             "seat": seat, "text": canonical, "turn": turn,
             "visible_to": None if readers is None else sorted(readers),

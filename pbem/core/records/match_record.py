@@ -16,6 +16,7 @@ from pbem.core.matches import lifecycle, offers, vacations
 from pbem.core.matches.clocks import TimeControl, deadline_info, describe_left
 from pbem.core.matches.creation import rules_for, state_after
 from pbem.core.matches.models import (
+    CONDITIONAL_NOTE,
     Adjudication,
     AdjudicationStatus,
     DrawOffer,
@@ -23,6 +24,7 @@ from pbem.core.matches.models import (
     Move,
     Seat,
     Vacation,
+    autoplay_reason,
 )
 from pbem.errors import UnprocessableError
 from pbem.games.base import Event, GameRules, Outcome
@@ -153,7 +155,8 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None,
             "events": [rules.describe_event(event) for event in events
                        if finished or event.is_visible_to(reader)],
             "at": move.created_at.isoformat() + "Z",
-            "autoplayed": move.note,
+            "autoplayed": autoplay_reason(move.note),
+            "conditional": move.note == CONDITIONAL_NOTE,
         })
     per_page = last - first + 1
     return {"moves": listed, "moves_page": {

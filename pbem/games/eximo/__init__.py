@@ -14,6 +14,7 @@ GAME = GameType(
     template_globals={"eximo_pieces": board.pieces, "eximo_cells": board.cells},
     clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=21),
+    conditional_moves=True,
 )
 
 __all__ = ["GAME", "EximoRules", "EximoState"]

@@ -14,6 +14,7 @@ GAME = GameType(
     template_globals={"frozen_forest_pieces": board.pieces, "frozen_forest_cells": board.cells},
     clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=38),
+    conditional_moves=True,
 )
 
 __all__ = ["GAME", "ForestState", "FrozenForestRules"]

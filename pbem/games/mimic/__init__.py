@@ -14,6 +14,7 @@ GAME = GameType(
     template_globals={"mimic_pieces": board.pieces, "mimic_cells": board.cells},
     clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=10),
+    conditional_moves=True,
 )
 
 __all__ = ["GAME", "MimicRules", "MimicState"]

@@ -14,6 +14,7 @@ GAME = GameType(
     template_globals={"move_in_synch_pieces": board.pieces, "move_in_synch_cells": board.cells},
     clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=31),
+    conditional_moves=True,
 )
 
 __all__ = ["GAME", "MoveInSynchRules", "SynchState"]

@@ -17,7 +17,7 @@ from email.message import Message
 from email.policy import compat32
 from email.utils import parseaddr
 
-from pbem.mail.inbound.text import first_line, html_to_text
+from pbem.mail.inbound.text import conditional_lines, first_line, html_to_text
 
 MAX_BYTES = 1024 * 1024
 # A reply is a text part, perhaps with its HTML twin and a signature or an attachment or two.
@@ -53,6 +53,7 @@ class Reading:
     references: tuple[str, ...]  # message ids without <>, the direct parent first
     automatic: str | None
     first_line: str | None
+    conditional: str | None = None  # the player's `if … then …` lines (text.py)
 
 
 def oversized(raw: bytes) -> bool:
@@ -76,7 +77,8 @@ def read(raw: bytes) -> Reading:
                          for value in _all_headers(message, name)),
         references=_parents(message),
         automatic=_automatic(message),
-        first_line=first_line(_body(message)),
+        first_line=first_line(body := _body(message)),
+        conditional=conditional_lines(body),
     )
 
 

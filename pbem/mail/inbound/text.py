@@ -14,6 +14,8 @@ from html.parser import HTMLParser
 from mailparser_reply import EmailReplyParser
 from mailparser_reply.constants import MAIL_LANGUAGES
 
+from pbem.games.lines import is_conditional_text
+
 # Enough for any reply a player writes above or below the quoted mail; the rest is never read
 # (and the parser's expressions should not meet megabytes).
 MAX_TEXT = 30_000
@@ -35,6 +37,25 @@ _WRAPPED_ATTRIBUTION = re.compile(
 
 def first_line(body: str) -> str | None:
     """The first non-empty line the player wrote, or None if they wrote nothing of their own."""
+    lines = own_lines(body)
+    return lines[0] if lines else None
+
+
+def conditional_lines(body: str) -> str | None:
+    """The player's conditional moves: every line of their own text, after the first, that
+    reads `if <their move> then <my answer> …` (`pbem.games.lines`' grammar), joined with
+    commas; None if there is none. The first line counts too when it is itself conditional (a
+    waiting player replies with conditional moves only). Nothing else below the first line is
+    read (a signature, a greeting), so no other text is ever taken for a move."""
+    found = [line for line in own_lines(body) if is_conditional_text(line)]
+    return ", ".join(found)[:MAX_CONDITIONAL] if found else None
+
+
+MAX_CONDITIONAL = 4000
+
+
+def own_lines(body: str) -> list[str]:
+    """The non-empty lines the player wrote, quotes and quote headers left out."""
     body = _INVISIBLE.sub("", body[:MAX_TEXT]).replace("\xa0", " ").replace("\r\n", "\n")
     body = _WRAPPED_ATTRIBUTION.sub(lambda m: m.group(0).replace("\n", " "), body)
     # Attribution lines go first: what follows them is `>`-quoted, and skipped line by line
@@ -47,12 +68,15 @@ def first_line(body: str) -> str | None:
     # they would eat moves (Danish "Tak" matches "take 2"; a quoted "--" swallows what
     # follows), and only the first line is read, so a signature below it never matters.
     own = replies[0].full_body if replies and not replies[0].headers else ""
+    kept = []
     for line in own.splitlines():
         line = line.strip()
         if not line or line.startswith(">"):
             continue
-        return line.strip("`*_ ").strip() or None
-    return None
+        line = line.strip("`*_ ").strip()
+        if line:
+            kept.append(line)
+    return kept
 
 
 def html_to_text(html: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, Flask, jsonify, request
 from werkzeug.wrappers import Response
 
-from pbem.core.matches import lifecycle
+from pbem.core.matches import conditional, lifecycle
 from pbem.core.matches.changes import Channel
 from pbem.core.matches.creation import get_match
 from pbem.core.matches.play import submit_move
@@ -21,7 +21,7 @@ from pbem.core.matches.seat_links import seat_for_token
 from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError
 from pbem.web.matches.public import requested_moves, requested_ply
-from pbem.web.matches.seat import record_for
+from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_whole
 
@@ -50,7 +50,8 @@ def seat_move(token: str) -> Response:
     # The answer is built from the match as the move left it (no second lookup of the link).
     seat.match = result.match
     record = record_for(seat)
-    record["applied"] = {"move": result.text, "events": list(result.events)}
+    record["applied"] = {"move": result.text, "events": list(result.events),
+                         "conditional_answer": result.answered_with}
     return _private(jsonify(record))
 
 
@@ -73,6 +74,43 @@ for _path, _service in (("resign", lifecycle.resign), ("draw/yes", lifecycle.dra
                     _lifecycle(_service), methods=["POST"])
 
 
+# -- conditional moves and the analysis board: the seat's own, never shown to anyone else --
+
+@bp.get("/play/<token>/conditional")
+def conditional_lines(token: str) -> Response:
+    seat = seat_for_token(token)
+    return _private(jsonify(conditional.stored(seat.match, seat.seat).as_json()))
+
+
+@bp.put("/play/<token>/conditional")
+def store_conditional(token: str) -> Response:
+    seat = seat_for_token(token)
+    body = _json_object('{"lines": [["their move", "my answer", ...], ...]}')
+    lines = line_lists(body.get("lines"), '"lines"')
+    ply = json_whole(body.get("ply")) if body.get("ply") is not None else None
+    if body.get("ply") is not None and (ply is None or ply < 0):
+        raise InvalidRequestError('"ply" must be the move number you saw (a whole number)')
+    stored = conditional.store(seat.match_id, seat.seat, lines, now(), expected_ply=ply)
+    return _private(jsonify(stored.as_json()))
+
+
+@bp.delete("/play/<token>/conditional")
+def clear_conditional(token: str) -> Response:
+    seat = seat_for_token(token)
+    return _private(jsonify(conditional.store(seat.match_id, seat.seat, [], now()).as_json()))
+
+
+@bp.post("/play/<token>/analyse")
+def analyse(token: str) -> Response:
+    seat = seat_for_token(token)
+    body = _json_object('{"moves": ["e2-e3", ...]}')
+    moves = move_list(body.get("moves", []), '"moves"')
+    board = body.get("board", False)
+    if not isinstance(board, bool):
+        raise InvalidRequestError('"board" must be true or false')
+    return _private(jsonify(analysis_for(seat, moves, board)))
+
+
 @bp.get("/matches/<int:match_id>")
 def match_record(match_id: int) -> Response:
     match = get_match(match_id)
@@ -80,12 +118,12 @@ def match_record(match_id: int) -> Response:
                                  requested_moves(match.ply)))
 
 
-def _json_object() -> dict[str, Any]:
+def _json_object(shape: str = '{"move": "...", "ply": N}') -> dict[str, Any]:
     if not request.is_json:
         raise InvalidRequestError("send a JSON body with Content-Type: application/json")
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise InvalidRequestError('the body must be a JSON object: {"move": "...", "ply": N}')
+        raise InvalidRequestError(f"the body must be a JSON object: {shape}")
     return body
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 from datetime import date
+from typing import Any
 
 import peewee
 from flask import (
@@ -25,6 +26,8 @@ from werkzeug.wrappers import Response
 
 from pbem.core.accounts.players import set_submit_without_confirm
 from pbem.core.db.connection import database, is_unavailable, unavailable_reason
+from pbem.core.db.text import check_text
+from pbem.core.matches import conditional
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_for_token
@@ -33,7 +36,9 @@ from pbem.core.matches.visits import note_visit
 from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.match_record import public_record, seat_record
 from pbem.errors import InvalidRequestError, PbemError
+from pbem.games import describe, get_rules
 from pbem.games.base import RulesError
+from pbem.games.lines import MAX_LINES, MAX_PLIES, LineError, analyse, parse_conditional_text
 from pbem.web.matches.clicks import click_moves
 from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
 from pbem.web.site.clock import now
@@ -80,9 +85,39 @@ def move(token: str) -> Response:
         kept = text if len(text) <= MAX_MOVE_TEXT else ""
         return page(seat, record_for(seat), status=status, error=str(error), typed=kept)
     news = "; ".join(result.events)
-    flash(f"Your move {result.text} was made." + (f" {news}." if news else "")
+    answered = (f" Your opponent answered at once with {result.answered_with}, a conditional "
+                "move." if result.answered_with else "")
+    flash(f"Your move {result.text} was made." + (f" {news}." if news else "") + answered
           + (" You offered a draw." if request.form.get("offer_draw") == "yes" else ""), "ok")
     return redirect(url_for("play.show", token=token), code=303)
+
+
+@bp.post("/play/<token>/conditional")
+def store_conditional(token: str) -> Response:
+    """The page's form: the seat's lines in the reply grammar (one `if … then …` a line), or
+    the Clear button. Without script, as with it (the analysis board uses the API)."""
+    seat = seat_for_token(token)
+    text = (request.form.get("lines") or "").strip()
+    ply = whole_number(request.form.get("ply", ""))
+    clear = request.form.get("clear") == "yes" or not text
+    try:
+        if len(text) > conditional.MAX_LINE_TEXT:
+            raise LineError(f"the lines are too long together (at most "
+                            f"{conditional.MAX_LINE_TEXT} characters)")
+        check_text(text, "conditional moves")
+        clauses = [] if clear else parse_conditional_text(", ".join(text.splitlines()))
+        stored = conditional.store(seat.match_id, seat.seat, [], now(), expected_ply=ply,
+                                   clauses=clauses)
+    except (RulesError, PbemError) as error:
+        status = 422 if isinstance(error, RulesError) else error.status
+        return page(seat, record_for(seat), status=status,
+                    error=f"Your conditional moves were not stored: {error}",
+                    conditional_text=text)
+    count = len(stored.lines)
+    flash("Your conditional moves are cleared." if not count else
+          f"Stored {count} conditional line{'s' if count != 1 else ''}; only you can see them "
+          "until they are played.", "ok")
+    return redirect(url_for("play.show", token=token) + "#conditional", code=303)
 
 
 @bp.post("/play/<token>/vacation")
@@ -123,6 +158,59 @@ def save_settings(token: str) -> Response:
     return redirect(url_for("play.show", token=token), code=303)
 
 
+def move_list(value: object, name: str) -> list[str]:
+    """A JSON list of move texts, checked for shape and size (the rules check the moves)."""
+    if not isinstance(value, list) or len(value) > MAX_PLIES:
+        raise InvalidRequestError(f"{name} must be a list of at most {MAX_PLIES} moves, "
+                                  'like ["e2-e3", "e7-e6"]')
+    for text in value:
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
+            raise InvalidRequestError(f"each move in {name} must be notation of 1 to "
+                                      f"{MAX_MOVE_TEXT} characters, not {str(text)[:40]!r}")
+        check_text(text, "move")
+    return [text.strip() for text in value]
+
+
+def line_lists(value: object, name: str) -> list[list[str]]:
+    """A JSON list of lines, each a list of move texts."""
+    if not isinstance(value, list) or len(value) > MAX_LINES:
+        raise InvalidRequestError(f"{name} must be a list of at most {MAX_LINES} lines, each a "
+                                  'list of moves: [["their move", "my answer"], ...]')
+    return [move_list(line, f"each line of {name}") for line in value]
+
+
+def analysis_for(seat: Seat, moves: list[str], board: bool = False) -> dict[str, Any]:
+    """The analysis board's answer for a hypothetical line from the seat's live position
+    (nothing is stored or sent); with `board`, the final position's board drawing and its
+    click data for the page script. Only where conditional moves are offered: a game with
+    hidden information would show through its replayed positions what the seat may not
+    know."""
+    match = seat.match
+    if not conditional.offered(match.game):
+        raise LineError(f"{describe(match.game).title} has no analysis board (its moves are "
+                        "hidden or simultaneous decisions)")
+    rules = get_rules(match.game)
+    answer = analyse(rules, rules.load(match.state), seat.seat, moves)
+    final = answer.pop("final_state")
+    answer["ply"] = match.ply
+    if board:
+        seats = rules.to_move(final)
+        view = answer["positions"][-1]["view"]
+        legal = answer["legal_moves"]
+        answer["board_html"] = render_template(
+            f"games/{match.game}/board.html", view=view, seat=seat.seat, legal_moves=legal,
+            over=not seats)
+        # Click notes speak to the seat to move (either side, on this board).
+        answer["clicks"] = (click_moves(match.game, rules.view(final, min(seats)), legal)
+                            if legal else None)
+    return answer
+
+
+def as_grammar(lines: list[list[str]]) -> str:
+    """Lines in the reply grammar, one `if … then …` a line (the form shows them so)."""
+    return "\n".join(f"if {line[0]} then {' '.join(line[1:])}" for line in lines)
+
+
 def record_for(seat: Seat, shown: int | None = None) -> dict:
     """The seat's record; its move list is the page holding `shown` when looking back."""
     settings = current_app.config["PBEM_SETTINGS"]
@@ -148,7 +236,7 @@ def _who_was_told(matches: int) -> str:
 
 
 def page(seat: Seat, record: dict, status: int, error: str | None = None, typed: str = "",
-         replay: dict | None = None) -> Response:
+         replay: dict | None = None, conditional_text: str | None = None) -> Response:
     """The play page showing `record`, the seat's record as read with `seat.match`."""
     clicks = (click_moves(record["game"], record["view"], record["legal_moves"])
               if record["legal_moves"] else None)
@@ -156,11 +244,15 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # key of the up to hundreds of clicks, a good share of the page's rendering).
     clicks_json = (htmlsafe_json_dumps(clicks, dumps=json.dumps, separators=(",", ":"))
                    if clicks else None)
+    # The seat's own conditional moves (only ever shown here, on its private page).
+    lines = conditional.stored(seat.match, seat.seat)
     # The seat's forms (vacation, settings, resign, draw…) post to addresses under its own
     # (/play/<token>/…, routed here and in lifecycle.py): one url_for, not one per form.
     response = make_response(render_template(
         "play/play.html", record=record, error=error, typed=typed, replay=replay,
         clicks=clicks_json, submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match),
+        conditional=lines, conditional_text=(conditional_text if conditional_text is not None
+                                             else as_grammar(lines.lines)),
         seat_url=url_for("play.show", token=(request.view_args or {})["token"]),
         seat_ratings=seat_ratings(seat.match)), status)
     # The page is private to the seat: never cache it anywhere.

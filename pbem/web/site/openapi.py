@@ -150,7 +150,7 @@ SCHEMAS: dict[str, Any] = {
                                                   score={"type": "number"})})),
     "Move": _object(("ply", "seat", "text"), ply=INTEGER, seat=INTEGER, by=STRING,
                     text=STRING, events={"type": "array", "items": STRING}, at=TIME,
-                    autoplayed=_nullable(STRING)),
+                    autoplayed=_nullable(STRING), conditional=BOOLEAN),
     "MovesPage": _object(("first", "last", "total"), first=INTEGER, last=INTEGER,
                          total=INTEGER, earlier=_nullable(INTEGER), later=_nullable(INTEGER)),
     "Clock": _object(("seat",), seat=INTEGER, label=STRING, deadline=DEADLINE,
@@ -185,7 +185,8 @@ SCHEMAS: dict[str, Any] = {
         can={"type": "array", "items": {"type": "string", "enum": [
             "move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort",
             "claim-victory"]}},
-        applied=_object(("move",), move=STRING, events={"type": "array", "items": STRING}),
+        applied=_object(("move",), move=STRING, events={"type": "array", "items": STRING},
+                        conditional_answer=_nullable(STRING)),
         done=STRING)]},
     "MoveRequest": {**_object(("move", "ply"), move={"type": "string", "minLength": 1,
                                                       "maxLength": 200, "pattern": r"\S",
@@ -193,6 +194,48 @@ SCHEMAS: dict[str, Any] = {
                               ply={"type": "integer", "minimum": 0},
                               offer_draw=BOOLEAN),
                     "additionalProperties": False},
+    "ConditionalLines": _object(
+        ("lines", "ply", "version", "offered"),
+        lines={"type": "array", "items": {"type": "array", "items": STRING},
+               "description": "each line: their move, your answer, their next move, …"},
+        ply={**INTEGER, "description": "the move number the lines start from"},
+        version={**INTEGER, "description": "how often they were replaced; 0: none stored"},
+        offered={**BOOLEAN, "description": "whether this game offers conditional moves"},
+        moves=INTEGER),
+    "ConditionalRequest": {**_object(
+        ("lines",),
+        lines={"type": "array", "maxItems": 40,
+               "items": {"type": "array", "maxItems": 40,
+                         "items": {"type": "string", "minLength": 1, "maxLength": 200,
+                                   "pattern": r"\S"}},
+               "examples": [[["c2-c3", "d4-d5"], ["b1-b2", "a3-a2", "e5-e6", "f4-f3"]]]},
+        ply={"type": "integer", "minimum": 0,
+             "description": "the move number you saw: lines made on an older position are "
+                            "refused (409)"}),
+        "additionalProperties": False},
+    "AnalyseRequest": {**_object(
+        (), moves={"type": "array", "maxItems": 40,
+                   "items": {"type": "string", "minLength": 1, "maxLength": 200,
+                             "pattern": r"\S"}, "examples": [["e2-e3", "e9-e8"]]},
+        board={**BOOLEAN, "description": "also answer the board drawing (HTML) and its "
+                                         "click data, for the play page's script"}),
+        "additionalProperties": False},
+    "Analysis": _object(
+        ("moves", "positions", "to_move", "legal_moves", "outcome", "ply"),
+        moves={"type": "array", "items": STRING, "description": "the line, as canonical "
+                                                               "notation"},
+        positions={"type": "array", "items": _object(
+            ("ply", "view"), ply=INTEGER, move=_nullable(STRING), seat=_nullable(INTEGER),
+            view=ANY_OBJECT)},
+        to_move={"type": "array", "items": INTEGER}, to_move_label=_nullable(STRING),
+        legal_moves={"type": "array", "items": STRING}, board_text=STRING,
+        outcome=_nullable(_object(("winners", "scores", "reason"),
+                                  winners={"type": "array", "items": INTEGER},
+                                  scores={"type": "array", "items": {"type": "number"}},
+                                  reason=STRING)),
+        ply={**INTEGER, "description": "the live position's move number the line starts "
+                                       "from"},
+        board_html=STRING, clicks=_nullable(ANY_OBJECT)),
     "ArchiveRow": _object(("id", "game", "status", "players"), id=INTEGER, game=STRING,
                           title=STRING, status=STRING,
                           players={"type": "array", "items": _object(
@@ -326,6 +369,32 @@ PATHS: dict[str, Any] = {
     },
     **{f"/api/play/{{token}}/{path}": _seat_action(path, summary)
        for path, summary in _SEAT_ACTIONS},
+    "/api/play/{token}/conditional": {
+        "get": _operation("The seat's own conditional moves (nobody else ever sees them).",
+                          {**_answer("The stored lines.", _ref("ConditionalLines")),
+                           **_problems(404)},
+                          tag="Seat", parameters=[TOKEN], operation_id="conditional_get"),
+        "put": _operation("Replace the seat's conditional moves: lines of their move, your "
+                          "answer, … Each move is checked where it would arise; a line that "
+                          "cannot arise is refused (422) with the reason. An empty list "
+                          "clears them.",
+                          {**_answer("The lines as stored (canonical notation).",
+                                     _ref("ConditionalLines")),
+                           **_problems(400, 404, 409, 422)},
+                          tag="Seat", body=_ref("ConditionalRequest"), parameters=[TOKEN],
+                          operation_id="conditional_put"),
+        "delete": _operation("Clear the seat's conditional moves.",
+                             {**_answer("No lines.", _ref("ConditionalLines")),
+                              **_problems(404, 409, 422)},
+                             tag="Seat", parameters=[TOKEN], operation_id="conditional_delete"),
+    },
+    "/api/play/{token}/analyse": {"post": _operation(
+        "The analysis board: play a hypothetical line from the live position (nothing is "
+        "stored or sent) and get each position as the seat sees it, the legal moves at its "
+        "end and the outcome if it ends the game.",
+        {**_answer("The line's positions.", _ref("Analysis")), **_problems(400, 404, 422)},
+        tag="Seat", body=_ref("AnalyseRequest"), parameters=[TOKEN],
+        operation_id="analyse")},
     "/api/matches": {"get": _operation(
         "The archive, newest first, a keyset page at a time.",
         {**_answer("A page of matches and the cursor of the next.", _ref("ArchivePage")),

@@ -30,6 +30,7 @@
     });
     initClicks(root);
     initListPick(root);
+    initAnalysis(root);
     initPoll(root);
   }
 
@@ -252,6 +253,223 @@
       submitButton.disabled = true;
       if (form.requestSubmit) form.requestSubmit(); else form.submit();
     }
+  }
+
+  // -- the analysis board ---------------------------------------------------------------------
+  //
+  // Moves for both sides from the position now, answered by the server (POST …/analyse with
+  // {"moves": line, "board": true}: the board drawn for the line's end and its click data, the
+  // same data the board above is clicked with). Nothing is sent to the match; "Store this line"
+  // adds the line to the seat's conditional moves (PUT …/conditional) and reloads the page.
+
+  function initAnalysis(root) {
+    var section = root.querySelector("#analysis");
+    if (!section) return;
+    var url = section.getAttribute("data-analyse-url");
+    var storeUrl = section.getAttribute("data-conditional-url");
+    var ply = Number(section.getAttribute("data-ply"));
+    var seat = Number(section.getAttribute("data-seat"));
+    var board = section.querySelector("#analysis-board");
+    var lineText = section.querySelector("#analysis-line");
+    var status = section.querySelector("#analysis-status");
+    var error = section.querySelector("#analysis-error");
+    var choices = section.querySelector("#analysis-choices");
+    var back = section.querySelector("#analysis-back");
+    var save = section.querySelector("#analysis-save");
+    var line = [];
+    var seats = [];  // who made each move of the line
+    var moves = [];
+    var picked = [];
+    var targets = {};
+    var busy = false;
+
+    // Opened on demand: until then the page has one board (and one set of square buttons).
+    var open = section.querySelector("#analysis-open");
+    var body = section.querySelector("#analysis-body");
+    section.hidden = false;
+    open.addEventListener("click", function () {
+      var opening = body.hidden;
+      body.hidden = !opening;
+      open.setAttribute("aria-expanded", opening ? "true" : "false");
+      open.textContent = opening ? "Close the analysis board" : "Open the analysis board";
+      if (opening) show(); else board.innerHTML = "";
+    });
+    back.addEventListener("click", function () {
+      if (!line.length) return;
+      line.pop();
+      seats.pop();
+      show();
+    });
+    section.querySelector("#analysis-reset").addEventListener("click", function () {
+      line = [];
+      seats = [];
+      show();
+    });
+    if (save) save.addEventListener("click", store);
+
+    function show() {
+      if (busy) return;
+      busy = true;
+      error.textContent = "";
+      post(url, { moves: line, board: true })
+        .then(function (answer) {
+          busy = false;
+          draw(answer);
+        })
+        .catch(function (problem) {
+          busy = false;
+          error.textContent = problem;
+        });
+    }
+
+    function draw(answer) {
+      seats = answer.positions.slice(1).map(function (p) { return p.seat; });
+      board.innerHTML = answer.board_html;
+      moves = answer.clicks ? answer.clicks.moves : [];
+      picked = [];
+      targets = {};
+      choices.innerHTML = "";
+      Array.prototype.forEach.call(board.querySelectorAll("[data-click]"), function (el) {
+        var token = el.getAttribute("data-click");
+        (targets[token] = targets[token] || []).push(el);
+        el.setAttribute("role", "button");
+        el.setAttribute("aria-label", token);
+        el.addEventListener("click", function () { choose(token); });
+        el.addEventListener("keydown", function (event) {
+          if (event.key === "Enter" || event.key === " ") {
+            event.preventDefault();
+            choose(token);
+          }
+        });
+      });
+      moves.forEach(function (entry) {
+        entry.clicks.forEach(function (token) {
+          if (targets[token]) return;
+          var button = document.createElement("button");
+          button.type = "button";
+          button.textContent = token;
+          button.addEventListener("click", function () { choose(token); });
+          choices.appendChild(button);
+          targets[token] = [button];
+        });
+      });
+      lineText.textContent = line.length
+        ? "Line: " + line.map(function (move, i) {
+            return (seats[i] === seat ? "you " : "they ") + move;
+          }).join(", ")
+        : "The position now (move " + ply + ").";
+      back.disabled = !line.length;
+      if (save) {
+        var usable = line.length > 1 && seats[0] !== seat && seats[seats.length - 1] === seat;
+        save.disabled = !usable;
+        save.title = usable ? "" : "A line starts with your opponent's move and ends with your answer.";
+      }
+      if (answer.outcome) {
+        status.textContent = "Game over in this line: " + answer.outcome.reason + ".";
+      }
+      mark(answer);
+    }
+
+    function continuations() {
+      var next = {};
+      var complete = [];
+      moves.forEach(function (entry) {
+        var clicks = entry.clicks;
+        if (clicks.length < picked.length) return;
+        for (var i = 0; i < picked.length; i++) if (clicks[i] !== picked[i]) return;
+        if (clicks.length === picked.length) {
+          if (complete.indexOf(entry.move) < 0) complete.push(entry.move);
+        } else {
+          next[clicks[picked.length]] = true;
+        }
+      });
+      return { next: next, complete: complete };
+    }
+
+    function choose(token) {
+      if (busy) return;
+      var now = continuations();
+      if (now.next[token]) {
+        picked.push(token);
+      } else if (picked.length && token === picked[picked.length - 1]) {
+        picked.pop();
+      } else {
+        picked = [];
+        now = continuations();
+        if (!now.next[token]) {
+          error.textContent = token + " starts no legal move here.";
+          mark(null);
+          return;
+        }
+        picked.push(token);
+      }
+      error.textContent = "";
+      var after = continuations();
+      if (after.complete.length && !Object.keys(after.next).length) {
+        line.push(after.complete[0]);
+        show();
+        return;
+      }
+      mark(null);
+    }
+
+    function mark(answer) {
+      var now = continuations();
+      Object.keys(targets).forEach(function (token) {
+        var legal = !!now.next[token];
+        var chosen = picked.indexOf(token) >= 0;
+        targets[token].forEach(function (el) {
+          el.classList.toggle("legal", legal);
+          el.classList.toggle("picked", chosen);
+          if (el.tagName.toLowerCase() === "button") {
+            el.hidden = !legal && !chosen;
+          } else {
+            el.setAttribute("tabindex", legal || chosen ? "0" : "-1");
+          }
+        });
+      });
+      if (answer && answer.outcome) return;
+      var who = answer ? (answer.to_move[0] === seat ? "You" : answer.to_move_label) : null;
+      if (!moves.length) {
+        status.textContent = "No move to play here.";
+      } else if (picked.length) {
+        status.textContent = "Selected " + picked.join(" ") + ": now click one of " +
+          Object.keys(now.next).join(", ") + ".";
+      } else if (who) {
+        status.textContent = who + " to move: click a highlighted square or choice.";
+      }
+    }
+
+    function store() {
+      error.textContent = "";
+      fetch(storeUrl, { credentials: "same-origin", cache: "no-store" })
+        .then(function (response) { return response.json(); })
+        .then(function (stored) {
+          var lines = stored.lines.filter(function (old) {
+            // A stored line answering the same move differently is replaced by the new one
+            // (one answer per position); the others stay, and the server merges them.
+            return old[0] !== line[0] || old[1] === line[1];
+          });
+          lines.push(line);
+          return send(storeUrl, "PUT", { lines: lines, ply: ply });
+        })
+        .then(function () { window.location.reload(); })
+        .catch(function (problem) { error.textContent = problem; });
+    }
+  }
+
+  function post(url, body) { return send(url, "POST", body); }
+
+  function send(url, method, body) {
+    return fetch(url, {
+      method: method, body: JSON.stringify(body), credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json" }
+    }).then(function (response) {
+      return response.json().then(function (answer) {
+        if (!response.ok) throw (answer.detail || ("HTTP " + response.status));
+        return answer;
+      });
+    });
   }
 
   // -- replay keys ----------------------------------------------------------------------------
