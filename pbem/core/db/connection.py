@@ -267,7 +267,10 @@ def reclaim_space() -> int:
     if free:
         # The PRAGMA frees one page per step, and Python's execute() steps once: a script
         # runs it to the end.
-        database.connection().executescript("PRAGMA incremental_vacuum;")
+        # (peewee's wrapper turns the driver's errors into peewee's, as `execute_sql` does,
+        # so a read-only or full database is reported like any other.)
+        with peewee.__exception_wrapper__:  # type: ignore[attr-defined]
+            database.connection().executescript("PRAGMA incremental_vacuum;")
         # In WAL mode the shrunken pages reach the file at the next checkpoint: make it now.
         database.execute_sql("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
     return int(free)
