@@ -222,11 +222,20 @@ def message_for_mail(message_id: int, seat: Seat) -> Shown | None:
     return _shown(row, seat.player_id)
 
 
-def _mail_seats(match: Match, message: ChatMessage, now: datetime) -> None:
+def mail_others(message: ChatMessage, now: datetime,
+                skip_seats: set[int] | frozenset[int] = frozenset()) -> None:
+    """Mail a message posted quietly after all, to the seats no turn mail quoted it to (all
+    but `skip_seats`)."""
+    _mail_seats(Match.get_by_id(message.match_id), message, now, skip_seats)
+
+
+def _mail_seats(match: Match, message: ChatMessage, now: datetime,
+                skip_seats: set[int] | frozenset[int] = frozenset()) -> None:
     """One chat mail to each other seat's player who wants them now (preferences.sends_now
     reads `chat_mail`), has not muted the match and has not blocked the writer."""
     for seat in match.seat_rows():
-        if seat.seat == message.seat or seat.player_id == message.author_id:
+        if (seat.seat == message.seat or seat.player_id == message.author_id
+                or seat.seat in skip_seats):
             continue  # in table talk (one player in every seat) nobody mails themselves
         if is_muted(match.id, seat.player_id) or blocks(seat.player_id, message.author_id):
             continue

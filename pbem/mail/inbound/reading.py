@@ -17,7 +17,7 @@ from email.message import Message
 from email.policy import compat32
 from email.utils import parseaddr
 
-from pbem.mail.inbound.text import first_line, html_to_text
+from pbem.mail.inbound.text import first_line, html_to_text, own_text
 
 MAX_BYTES = 1024 * 1024
 # A reply is a text part, perhaps with its HTML twin and a signature or an attachment or two.
@@ -53,6 +53,7 @@ class Reading:
     references: tuple[str, ...]  # message ids without <>, the direct parent first
     automatic: str | None
     first_line: str | None
+    own_text: str | None = None  # all the player wrote (signature out): chat after the move
 
 
 def oversized(raw: bytes) -> bool:
@@ -76,8 +77,15 @@ def read(raw: bytes) -> Reading:
                          for value in _all_headers(message, name)),
         references=_parents(message),
         automatic=_automatic(message),
-        first_line=first_line(_body(message)),
+        first_line=first_line(body := _body(message)),
+        own_text=own_text(body, _names(_header(message, "From"))),
     )
+
+
+def _names(from_header: str) -> tuple[str, ...]:
+    """How the writer may sign: their display name and their address's local part."""
+    name, address = parseaddr(from_header)
+    return tuple(part for part in (name.strip().strip('"'), address.split("@")[0]) if part)
 
 
 def _parents(message: Message) -> tuple[str, ...]:

@@ -1,0 +1,80 @@
+"""The players' chat and a seat's notes on the play page (no script) and in the API."""
+
+from __future__ import annotations
+
+from pbem.core.conversation.models import ChatMessage, SeatNote
+from pbem.core.matches.creation import create_match
+from tests.conftest import START
+
+ALICE, BOB = "alice@example.org", "bob@example.org"
+XSS = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+
+
+def _match(settings):
+    return create_match("nim", [ALICE, BOB], {}, settings.secret_key, START)
+
+
+def test_a_message_posted_on_the_page_shows_to_both_seats_escaped(settings, client) -> None:
+    tokens = _match(settings).tokens
+    reply = client.post(f"/play/{tokens[0]}/chat", data={"text": f"Hello Bob\n{XSS}"})
+    assert reply.status_code == 303 and reply.headers["Location"].endswith("#chat")
+    for token in tokens:
+        page = client.get(f"/play/{token}").data.decode()
+        assert "Hello Bob" in page and "Talk at the board" in page
+        assert "<script>alert" not in page and "<img src=x" not in page
+        assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in page
+    assert ChatMessage.get().text == f"Hello Bob\n{XSS}"
+
+
+def test_a_too_long_message_is_refused_and_nothing_is_stored(settings, client) -> None:
+    token = _match(settings).tokens[0]
+    reply = client.post(f"/play/{token}/chat", data={"text": "x" * 1001})
+    assert reply.status_code == 422
+    assert "the limit is 1000" in reply.data.decode()
+    assert ChatMessage.select().count() == 0
+    assert client.post(f"/play/{token}/chat", data={"text": "  \n "}).status_code == 400
+
+
+def test_notes_are_the_seats_own(settings, client) -> None:
+    tokens = _match(settings).tokens
+    assert client.post(f"/play/{tokens[0]}/notes",
+                       data={"notes": f"plan: take 2 {XSS}"}).status_code == 303
+    mine = client.get(f"/play/{tokens[0]}").data.decode()
+    assert "plan: take 2" in mine and "<script>alert" not in mine
+    theirs = client.get(f"/play/{tokens[1]}").data.decode()
+    assert "plan: take 2" not in theirs
+    assert SeatNote.select().count() == 1
+
+
+def test_the_chat_api_pages_newest_first_and_limits_the_rate(settings, client) -> None:
+    tokens = _match(settings).tokens
+    for number in range(8):
+        reply = client.post(f"/api/play/{tokens[number % 2]}/chat", json={"text": f"m{number}"})
+        assert reply.status_code == 201, reply.data
+    page = client.get(f"/api/play/{tokens[1]}/chat?limit=3").get_json()
+    assert [m["text"] for m in page["messages"]] == ["m7", "m6", "m5"]
+    rest = client.get(page["next"]).get_json()
+    assert [m["text"] for m in rest["messages"]] == ["m4", "m3", "m2"]
+    last = client.get(rest["next"]).get_json()
+    assert [m["text"] for m in last["messages"]] == ["m1", "m0"] and last["next"] is None
+    # Alice wrote four; four more in the same minute and the fifth is refused.
+    for number in range(4):
+        assert client.post(f"/api/play/{tokens[0]}/chat",
+                           json={"text": f"a{number}"}).status_code == 201
+    refused = client.post(f"/api/play/{tokens[0]}/chat", json={"text": "one too many"})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert refused.mimetype == "application/problem+json"
+    assert ChatMessage.select().where(ChatMessage.text == "one too many").count() == 0
+
+
+def test_notes_api_reads_and_replaces(settings, client) -> None:
+    tokens = _match(settings).tokens
+    assert client.get(f"/api/play/{tokens[0]}/notes").get_json() == {"text": ""}
+    assert client.put(f"/api/play/{tokens[0]}/notes",
+                      json={"text": "watch the pile"}).get_json() == {"text": "watch the pile"}
+    assert client.get(f"/api/play/{tokens[0]}/notes").get_json() == {"text": "watch the pile"}
+    assert client.get(f"/api/play/{tokens[1]}/notes").get_json() == {"text": ""}
+    assert client.put(f"/api/play/{tokens[0]}/notes", json={"text": 3}).status_code == 400
+    assert client.put(f"/api/play/{tokens[0]}/notes",
+                      json={"text": "y" * 20_001}).status_code == 422
+    assert client.get(f"/api/play/{tokens[0]}/notes").get_json() == {"text": "watch the pile"}
