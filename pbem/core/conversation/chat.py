@@ -197,16 +197,18 @@ def quoted_for(match_id: int, seat: int, player_id: int, ply: int,
 
     if is_muted(match_id, player_id):
         return []
-    last = (Move.select(Move.created_at).where(Move.match == match_id, Move.seat == seat,
-                                               Move.ply <= ply)
+    # Plies, not times, say what came after the reader's move: a message carries the ply the
+    # match stood at when it was written, and the reader's last move made the ply it names.
+    last = (Move.select(Move.ply).where(Move.match == match_id, Move.seat == seat,
+                                        Move.ply <= ply)
             .order_by(Move.ply.desc()).first())
     query = (ChatMessage.select(ChatMessage, Player).join(Player)
              .where(ChatMessage.match == match_id, ChatMessage.room == Room.PLAYERS,
                     ChatMessage.seat != seat, ChatMessage.hidden_at.is_null(),
-                    ChatMessage.created_at <= written,
+                    ChatMessage.ply <= ply, ChatMessage.created_at <= written,
                     ChatMessage.author.not_in(_blocked_by(player_id))))
     if last is not None:
-        query = query.where(ChatMessage.created_at > last.created_at)
+        query = query.where(ChatMessage.ply >= last.ply)
     rows = list(query.order_by(ChatMessage.id.desc()).limit(limit))
     return [_shown(row, player_id) for row in reversed(rows)]
 

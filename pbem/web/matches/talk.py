@@ -9,6 +9,7 @@ and the page comes back with a message (or the error and what was typed).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, Flask, flash, jsonify, redirect, request, url_for
@@ -17,6 +18,7 @@ from werkzeug.wrappers import Response
 from pbem.core.conversation import chat, moderation, personal
 from pbem.core.conversation.chat import Channel
 from pbem.core.matches.seat_links import seat_for_token
+from pbem.core.records.exports import seat_record_export
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.web.accounts.auth import SignInRequiredError, current_player, player_required
 from pbem.web.matches.seat import page, record_for
@@ -92,6 +94,18 @@ def seat_block(token: str, message_id: int) -> Response:
     flash(f"You blocked {author.public_name}: you will not see or get their messages. "
           "Your settings page lists whom you blocked.", "ok")
     return redirect(url_for("play.show", token=token) + "#chat", code=303)
+
+
+@seat_bp.get("/play/<token>/record.json")
+def seat_download(token: str) -> Response:
+    """The seat's own record: the public record plus its notes and the players' chat."""
+    seat = seat_for_token(token)
+    body = json.dumps(seat_record_export(seat), indent=1, ensure_ascii=False) + "\n"
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="pbem-match-{seat.match_id}-seat-{seat.seat + 1}.json"')
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _readable_by_seat(seat: Any, message_id: int) -> None:

@@ -78,3 +78,46 @@ def test_notes_api_reads_and_replaces(settings, client) -> None:
     assert client.put(f"/api/play/{tokens[0]}/notes",
                       json={"text": "y" * 20_001}).status_code == 422
     assert client.get(f"/api/play/{tokens[0]}/notes").get_json() == {"text": "watch the pile"}
+
+
+def test_a_seats_own_download_keeps_its_notes_and_no_one_elses(settings, client) -> None:
+    match = _match(settings)
+    tokens = match.tokens
+    client.post(f"/play/{tokens[0]}/notes", data={"notes": "alice's plan"})
+    client.post(f"/play/{tokens[1]}/notes", data={"notes": "bob's plan"})
+    client.post(f"/play/{tokens[1]}/chat", data={"text": "hi there"})
+    own = client.get(f"/play/{tokens[0]}/record.json")
+    assert own.status_code == 200 and own.headers["Cache-Control"] == "no-store"
+    data = own.get_json()
+    assert data["for_seat"]["notes"] == "alice's plan"
+    assert [m["text"] for m in data["for_seat"]["chat"]] == ["hi there"]
+    assert "bob's plan" not in own.data.decode()
+    assert client.get(f"/play/{tokens[1]}/record.json").get_json()["for_seat"]["notes"] == \
+        "bob's plan"
+    public = client.get(f"/matches/{match.match.id}/record.json").data.decode()
+    assert "plan" not in public and "hi there" not in public and "for_seat" not in public
+
+
+def test_a_turn_mail_quotes_what_was_said_since_the_readers_last_move(
+        settings, client, worker, smtp) -> None:
+    from tests.support.players import text_of
+
+    tokens = _match(settings).tokens
+    client.post(f"/play/{tokens[1]}/chat", data={"text": "said before Alice moved"})
+    client.post(f"/play/{tokens[0]}", data={"move": "take 2", "ply": "0"})
+    client.post(f"/play/{tokens[0]}/chat", data={"text": f"Your move, Bob {XSS}"})
+    client.post(f"/play/{tokens[1]}/chat", data={"text": "thinking…"})
+    client.post(f"/play/{tokens[1]}", data={"move": "take 1", "ply": "1"})
+    worker.send_outbox()
+    turns = [m for m in smtp.to(ALICE) if "Your turn" in text_of(m)]
+    quoted = text_of(turns[-1])
+    # Alice's second turn: Bob's words since her move, not his earlier ones, nor her own.
+    assert "bob wrote:\n  > thinking…" in quoted
+    assert "said before Alice moved" not in quoted and "Your move, Bob" not in quoted
+    html = turns[-1].get_body(("html",)).get_content()
+    assert "thinking…" in html
+    bob_mails = smtp.to(BOB)
+    chat_mails = [m for m in bob_mails if "alice wrote" in text_of(m)]
+    assert chat_mails  # the page message was mailed to Bob (chat mail "now")
+    chat_html = chat_mails[-1].get_body(("html",)).get_content()
+    assert "<script>" not in chat_html and "&lt;script&gt;" in chat_html
