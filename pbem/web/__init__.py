@@ -22,10 +22,9 @@ from pbem.web.games import rules as games
 from pbem.web.lobby import challenges, seeks
 from pbem.web.mail import devmail, inbound
 from pbem.web.mail import preferences as mailprefs
-from pbem.web.matches import api, lifecycle
+from pbem.web.matches import api, lifecycle, talk
 from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
-from pbem.web.matches import talk
 from pbem.web.records import api as archive_api
 from pbem.web.records import pages as archive
 from pbem.web.site import errors, health, inputs, openapi, security

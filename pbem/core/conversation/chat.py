@@ -263,11 +263,11 @@ def unread_counts(player_id: int, since: datetime, now: datetime) -> list[list[i
     if not seats:
         return []
     muted = ChatMute.select(ChatMute.match).where(ChatMute.player == player_id)
-    rows = (ChatMessage.select(ChatMessage.match, fn.COUNT(ChatMessage.id).alias("n"))
+    rows: Any = (ChatMessage.select(ChatMessage.match, fn.COUNT(ChatMessage.id).alias("n"))
             .where(ChatMessage.match.in_(list(seats)), ChatMessage.room == Room.PLAYERS,
                    ChatMessage.author != player_id, ChatMessage.hidden_at.is_null(),
                    ChatMessage.created_at > since, ChatMessage.created_at <= now,
                    ChatMessage.match.not_in(muted),
                    ChatMessage.author.not_in(_blocked_by(player_id)))
-            .group_by(ChatMessage.match).order_by(ChatMessage.match))
-    return [[row.match_id, seats[row.match_id], row.n] for row in rows]
+            .group_by(ChatMessage.match).order_by(ChatMessage.match).dicts())
+    return [[row["match"], seats[row["match"]], int(row["n"])] for row in rows]

@@ -33,9 +33,8 @@ def report(message_id: int, reporter: Player, reason: str, now: datetime,
     message = ChatMessage.get_or_none(ChatMessage.id == message_id)
     if message is None:
         raise NotFoundError("That message is gone.")
-    if message.room == Room.PLAYERS:
-        if seat is None or seat.match_id != message.match_id:
-            raise NotFoundError("That message is gone.")  # not one this reader can see
+    if message.room == Room.PLAYERS and (seat is None or seat.match_id != message.match_id):
+        raise NotFoundError("That message is gone.")  # not one this reader can see
     reason = " ".join((reason or "").split())[:MAX_REASON] or "(no reason given)"
     with write_transaction():
         try:

@@ -277,6 +277,7 @@ def _digest_context(message: OutboxMessage, params: dict[str, Any],
             item["messages"] = count
             chats.append(item)
     return {"acts": acts, "results": results, "chats": chats,
+            "chat_only": bool(params.get("chat_only")),
             "since": _day(params.get("since")),
             "name": player.public_name if player else message.to_address}
 

@@ -56,7 +56,8 @@ def _contents(player: Player, since: datetime, now: datetime) -> dict[str, objec
     turns = player.mail_pref == MailPreference.DIGEST
     chats = _chats(player, since, now) if player.chat_mail == ChatMail.DIGEST else []
     if not turns:  # a digest for the chat alone: turns and results came at once
-        return {"since": since.isoformat(), "acts": [], "results": [], "chats": chats}
+        return {"since": since.isoformat(), "acts": [], "results": [], "chats": chats,
+                "chat_only": True}
     owed = (Seat.select(Seat.match, Seat.seat, Seat.deadline).join(Match)
             .where(Seat.player == player.id, Seat.owes_since.is_null(False),
                    Match.status == MatchStatus.ACTIVE)

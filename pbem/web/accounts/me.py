@@ -21,8 +21,8 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts import api_tokens, players, sessions
-from pbem.core.conversation.personal import blocked_players
 from pbem.core.accounts.models import Player, SessionKind
+from pbem.core.conversation.personal import blocked_players
 from pbem.core.lobby import challenges, seeks
 from pbem.core.mailout import links
 from pbem.core.matches.seat_links import token_for

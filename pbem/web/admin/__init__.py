@@ -1,6 +1,6 @@
 """The admin console, one module per page: the queue and rulings (`queue`), matches,
-players, mail, chat reports, the audit log and metrics; `access` holds the roles and the blueprint, `login`
-the login. Every form is CSRF-protected and carries a one-time action key."""
+players, mail, chat reports, the audit log and metrics; `access` holds the roles and the
+blueprint, `login` the login. Every form is CSRF-protected and carries a one-time action key."""
 
 from __future__ import annotations
 

@@ -95,7 +95,8 @@ def _page(player: Player, token: str, error: str | None = None, status: int = 20
                     f"{links.calendar_token(settings.secret_key, player)}.ics")
     return _private(make_response(render_template(
         "mailprefs/preferences.html", player=player, token=token, error=error,
-        choices=MailPreference.LABELS, chat_choices=ChatMail.LABELS, calendar_url=calendar_url), status))
+        choices=MailPreference.LABELS, chat_choices=ChatMail.LABELS,
+        calendar_url=calendar_url), status))
 
 
 def _preferences_url(player: Player) -> str:
