@@ -41,6 +41,7 @@ def test_a_reply_with_a_move_and_a_message_plays_the_move_and_posts_the_rest(
     assert "Your move take 2 is played." in _text(answer)
     assert "Posted to the match's chat:\n  > Nice opening, Bob.\n  > Good luck!" in _text(answer)
     assert "from the garden" not in _text(answer)
+    assert "Nice opening" not in str(latest(ALICE, "inbound_answer").params)
     # Bob's turn mail quotes it, read from the row (the outbox row holds only its id-less
     # params: nothing of the message is copied into it).
     bob_row = latest(BOB)

@@ -245,7 +245,7 @@ def _post_only(seat: Seat, text: str, letter: Letter, policy: Policy,
         answer = _answer(seat, "refused", letter, policy, now,
                          reason=f"your message was not posted: {error}")
         return _at(seat, Action.REFUSED, f"chat: {error}", answer)
-    answer = _answer(seat, "posted", letter, policy, now, posted=posted.text)
+    answer = _answer(seat, "posted", letter, policy, now, posted_id=posted.id)
     return _at(seat, Action.POSTED, f"message {posted.id}", answer)
 
 
@@ -262,7 +262,8 @@ def _post_ahead(seat: Seat, message: str | None,
 
 
 def _talk_params(posted: chat.ChatMessage | None, why: str | None) -> dict[str, Any]:
-    return ({"posted": posted.text} if posted else {}) | ({"not_posted": why} if why else {})
+    # The message's id, never its text: the answer reads the row when it is rendered.
+    return ({"posted_id": posted.id} if posted else {}) | ({"not_posted": why} if why else {})
 
 
 def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime,

@@ -200,6 +200,11 @@ def _inbound_answer(context: dict[str, Any], match: Match, rules: GameRules, sta
 
     context.update({name: value for name, value in params.items() if name not in _RESERVED})
     context.update(kind=params.get("answer", "help"), commands=COMMANDS, live=match.is_live)
+    if params.get("posted_id"):
+        from pbem.core.conversation.chat import message_for_mail
+
+        shown = message_for_mail(int(params["posted_id"]), seat)
+        context["posted"] = shown.text if shown is not None else None
     if match.is_live and seat.seat in rules.to_move(state):
         _turn(context, match, rules, state, seat, seats, params)
     else:
@@ -210,7 +215,7 @@ _KINDS = {"your_turn": _your_turn, "chat": _chat, "reminder": _turn, "result": _
           "adjudication": _adjudication, "ruling": _ruling, "vacation": _vacation,
           "inbound_answer": _inbound_answer}
 # Params that steer rendering rather than fill the template.
-_RESERVED = frozenset({"deadline", "ev", "parent", "answer", "m"})
+_RESERVED = frozenset({"deadline", "ev", "parent", "answer", "m", "posted_id"})
 
 
 # --- shared -----------------------------------------------------------------------------------
