@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-import peewee
-
 from pbem.core.accounts.models import Player
 from pbem.core.admin import audit
 from pbem.core.conversation.models import ChatMessage, ChatReport, Room
 from pbem.core.db.connection import write_transaction
+from pbem.core.db.retry import retrying
 from pbem.core.matches.models import Seat
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 
@@ -36,14 +35,13 @@ def report(message_id: int, reporter: Player, reason: str, now: datetime,
     if message.room == Room.PLAYERS and (seat is None or seat.match_id != message.match_id):
         raise NotFoundError("That message is gone.")  # not one this reader can see
     reason = " ".join((reason or "").split())[:MAX_REASON] or "(no reason given)"
-    with write_transaction():
-        try:
-            with ChatReport._meta.database.atomic():
-                return ChatReport.create(message=message.id, reporter=reporter.id,
-                                         reason=reason, created_at=now)
-        except peewee.IntegrityError:
-            return ChatReport.get(ChatReport.message == message.id,
-                                  ChatReport.reporter == reporter.id)
+    def insert() -> None:
+        with write_transaction():
+            ChatReport.insert(message=message.id, reporter=reporter.id, reason=reason,
+                              created_at=now).on_conflict_ignore().execute()
+
+    retrying(insert)
+    return ChatReport.get(ChatReport.message == message.id, ChatReport.reporter == reporter.id)
 
 
 def open_reports(limit: int = 100) -> list[ChatReport]:

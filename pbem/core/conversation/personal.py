@@ -4,13 +4,13 @@ and the matches whose chat they muted."""
 from __future__ import annotations
 
 from datetime import datetime
-
-import peewee
+from typing import Any
 
 from pbem.core.accounts.models import Player
 from pbem.core.conversation.chat import clean_text
 from pbem.core.conversation.models import ChatMute, PlayerBlock, SeatNote
 from pbem.core.db.connection import write_transaction
+from pbem.core.db.retry import retrying
 from pbem.core.matches.models import Seat
 from pbem.errors import InvalidRequestError, NotFoundError
 
@@ -30,16 +30,17 @@ def save_notes(seat: Seat, text: str, now: datetime) -> str:
             SeatNote.delete().where(SeatNote.seat == seat.id).execute()
         return ""
     text = clean_text(text, MAX_NOTES, "notes")
-    with write_transaction():
-        updated = (SeatNote.update(text=text, updated_at=now)
-                   .where(SeatNote.seat == seat.id).execute())
-        if not updated:
-            try:
-                with SeatNote._meta.database.atomic():
-                    SeatNote.create(seat=seat.id, text=text, updated_at=now)
-            except peewee.IntegrityError:  # a racing save made the row: last write wins
-                SeatNote.update(text=text, updated_at=now).where(
-                    SeatNote.seat == seat.id).execute()
+
+    def save() -> None:
+        # The row is made if missing (a racing first save makes it once), then written: the
+        # last save wins. No savepoint: on MariaDB a deadlock ends the whole transaction, and
+        # `retrying` runs it again.
+        with write_transaction():
+            SeatNote.insert(seat=seat.id, text=text, updated_at=now).on_conflict_ignore() \
+                .execute()
+            SeatNote.update(text=text, updated_at=now).where(SeatNote.seat == seat.id).execute()
+
+    retrying(save)
     return text
 
 
@@ -48,12 +49,7 @@ def block(player: Player, name: str, now: datetime) -> Player:
     other = _named(name)
     if other.id == player.id:
         raise InvalidRequestError("You cannot block yourself.")
-    with write_transaction():
-        try:
-            with PlayerBlock._meta.database.atomic():
-                PlayerBlock.create(player=player.id, blocked=other.id, created_at=now)
-        except peewee.IntegrityError:
-            pass  # already blocked: blocking twice is blocking
+    _insert_once(PlayerBlock.insert(player=player.id, blocked=other.id, created_at=now))
     return other
 
 
@@ -71,16 +67,21 @@ def blocked_players(player: Player) -> list[Player]:
 def set_muted(match_id: int, player_id: int, muted: bool, now: datetime) -> None:
     """Mute or unmute a match's chat for one player: no chat mails, no quotes in turn mails
     (the page still shows the room, for whoever looks)."""
+    if muted:
+        _insert_once(ChatMute.insert(match=match_id, player=player_id, created_at=now))
+        return
     with write_transaction():
-        if not muted:
-            ChatMute.delete().where(ChatMute.match == match_id,
-                                    ChatMute.player == player_id).execute()
-            return
-        try:
-            with ChatMute._meta.database.atomic():
-                ChatMute.create(match=match_id, player=player_id, created_at=now)
-        except peewee.IntegrityError:
-            pass
+        ChatMute.delete().where(ChatMute.match == match_id,
+                                ChatMute.player == player_id).execute()
+
+
+def _insert_once(insert: Any) -> None:
+    """Insert a row unless its unique key is taken (blocking or muting twice is once)."""
+    def run() -> None:
+        with write_transaction():
+            insert.on_conflict_ignore().execute()
+
+    retrying(run)
 
 
 def _named(name: str) -> Player:
@@ -103,10 +104,5 @@ def block_author(player: Player, message_id: int, now: datetime) -> Player:
     author = Player.get_by_id(message.author_id)
     if author.id == player.id:
         raise InvalidRequestError("You cannot block yourself.")
-    with write_transaction():
-        try:
-            with PlayerBlock._meta.database.atomic():
-                PlayerBlock.create(player=player.id, blocked=author.id, created_at=now)
-        except peewee.IntegrityError:
-            pass
+    _insert_once(PlayerBlock.insert(player=player.id, blocked=author.id, created_at=now))
     return author
