@@ -64,3 +64,23 @@ def test_digest_counts_the_messages_of_the_day(settings, worker, smtp, clock) ->
     assert "It is your move" not in text and "You owe no move" not in text
     assert digest["Subject"] == "Your pbem digest: chat in 1 match"
     assert "hello Ben" not in text  # counted, not copied
+
+
+def test_the_preferences_page_sets_the_chat_choice(settings, app) -> None:
+    from pbem.core.mailout.links import preferences_token
+
+    ann = Player.for_email(ANN, START)
+    url = f"/mail/preferences/{preferences_token(settings.secret_key, ann.id)}"
+    client = app.test_client()
+    page = client.get(url).data.decode()
+    assert "Chat: when an opponent writes to you" in page
+    assert 'name="chat_mail" value="now" checked' in page
+    saved = client.post(url, data={"mail_pref": "turns", "digest_hour": "8",
+                                   "chat_mail": "digest"})
+    assert saved.status_code == 303
+    ann = Player.get_by_id(ann.id)
+    assert ann.chat_mail == "digest" and ann.mail_pref == "turns"
+    assert ann.digest_due_at is not None  # a digest is due for the chat alone
+    bad = client.post(url, data={"mail_pref": "turns", "chat_mail": "loud"})
+    assert bad.status_code == 400 and "not a chat mail choice" in bad.data.decode()
+    assert Player.get_by_id(ann.id).chat_mail == "digest"

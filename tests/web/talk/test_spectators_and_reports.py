@@ -169,3 +169,17 @@ def test_hiding_a_message_is_logged(settings, app, client) -> None:
     assert AuditEntry.get(AuditEntry.action == "chat-hide").reason == "spam"
     assert ChatMessage.get_by_id(message.id).hidden_by == "ref@club.org"
     assert client.get(f"/api/play/{tokens[1]}/chat").get_json()["messages"] == []
+
+
+def test_blocking_by_name_on_the_settings_page(settings, app, worker, smtp) -> None:
+    _match(settings)
+    Player.update(name="Bobby").where(Player.email == BOB).execute()
+    alice = app.test_client()
+    sign_in(alice, ALICE, worker, smtp)
+    assert post_form(alice, "/me/blocks", page="/me/settings", name="Bobby").status_code == 303
+    assert "Bobby" in alice.get("/me/settings").data.decode()
+    missing = post_form(alice, "/me/blocks", page="/me/settings", name="Nobody Here")
+    assert missing.status_code == 404 and "no player named" in missing.data.decode()
+    Player.update(name="Alice").where(Player.email == ALICE).execute()
+    itself = post_form(alice, "/me/blocks", page="/me/settings", name="Alice")
+    assert itself.status_code == 400 and "cannot block yourself" in itself.data.decode()
