@@ -19,13 +19,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from peewee import fn
+
 from pbem.core.accounts.limits import Limit, release
 from pbem.core.accounts.models import Player
 from pbem.core.conversation.models import ChatMessage, ChatMute, PlayerBlock, Room
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.text import cleaned
 from pbem.core.mailout import notify
-from pbem.core.matches.models import Match, Seat
+from pbem.core.matches.models import Match, Move, Seat
 from pbem.errors import InvalidRequestError, NotFoundError, PbemError, UnprocessableError
 
 MAX_MESSAGE = 1000  # characters; a longer message is refused (422), not cut
@@ -193,8 +195,6 @@ def quoted_for(match_id: int, seat: int, player_id: int, ply: int,
     """The players' messages a seat's turn mail quotes: those the other seats wrote since this
     seat's last move (or the start), up to the mail's own time, oldest first. Nothing from a
     player the reader blocked, nothing hidden, and nothing at all if they muted the match."""
-    from pbem.core.matches.models import Move
-
     if is_muted(match_id, player_id):
         return []
     # Plies, not times, say what came after the reader's move: a message carries the ply the
@@ -256,8 +256,6 @@ def unread_counts(player_id: int, since: datetime, now: datetime) -> list[list[i
     """For the daily digest: [match, seat, how many] for each of the player's matches where
     someone else wrote in the players' room in (since, now]; muted matches and blocked
     writers left out."""
-    from peewee import fn
-
     seats = {seat.match_id: seat.seat for seat in
              Seat.select(Seat.match, Seat.seat).where(Seat.player == player_id)}
     if not seats:
