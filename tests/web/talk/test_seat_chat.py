@@ -103,6 +103,8 @@ def test_a_turn_mail_quotes_what_was_said_since_the_readers_last_move(
     from tests.support.players import text_of
 
     tokens = _match(settings).tokens
+    client.post(f"/play/{tokens[0]}/notes", data={"notes": "ALICE-SECRET-NOTE"})
+    client.post(f"/play/{tokens[1]}/notes", data={"notes": "BOB-SECRET-NOTE"})
     client.post(f"/play/{tokens[1]}/chat", data={"text": "said before Alice moved"})
     client.post(f"/play/{tokens[0]}", data={"move": "take 2", "ply": "0"})
     client.post(f"/play/{tokens[0]}/chat", data={"text": f"Your move, Bob {XSS}"})
@@ -121,3 +123,8 @@ def test_a_turn_mail_quotes_what_was_said_since_the_readers_last_move(
     assert chat_mails  # the page message was mailed to Bob (chat mail "now")
     chat_html = chat_mails[-1].get_body(("html",)).get_content()
     assert "<script>" not in chat_html and "&lt;script&gt;" in chat_html
+    # No mail to anyone carries a seat's notes.
+    decoded = [part.get_content() for mail in smtp.messages for part in mail.walk()
+               if not part.is_multipart()]
+    assert any("thinking…" in text for text in decoded)  # decoded: this would see a note
+    assert not any("SECRET-NOTE" in text for text in decoded)

@@ -59,9 +59,12 @@ def test_a_signed_in_watcher_talks_in_the_spectators_room_and_never_sees_the_pla
     # …and only afterwards; their own chat stays theirs after the end.
     resign(match.id, 1, START)
     assert "Who wins?" in client.get(f"/play/{tokens[1]}").data.decode()
-    for reader in (client, carol):
-        body = reader.get(f"/matches/{match.id}").data.decode()
-        assert SECRET_TALK not in body and SECRET_NOTE not in body
+    for path in (f"/matches/{match.id}", f"/matches/{match.id}/record.json",
+                 f"/matches/{match.id}/record.txt", f"/api/matches/{match.id}",
+                 "/matches", "/api/matches"):
+        for reader in (client, carol):
+            body = reader.get(path).data.decode()
+            assert SECRET_TALK not in body and SECRET_NOTE not in body, path
 
 
 def test_a_player_cannot_post_in_the_spectators_room_of_their_own_match(
