@@ -112,3 +112,22 @@ def test_html_mail_escapes_a_message_and_a_name(mail_settings) -> None:
     assert "<script>" not in html and "<b onmouseover" not in html and "<i>ce" not in html
     assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html and "Al &lt;i&gt;ce" in html
     assert XSS in _text(as_sent(mail_settings, latest(BOB)))
+
+
+def test_a_move_and_words_on_one_line_are_told_apart(mail_settings) -> None:
+    match = start()
+    turn = as_sent(mail_settings, latest(ALICE))
+    receipt = handle(reply(turn, "take 2 — nice trap, I didn't see it coming\nRematch?"),
+                     mail_settings, "pipe", LATER)
+    assert receipt.action == "moved"
+    assert Match.get_by_id(match.id).ply == 1
+    assert ChatMessage.get().text == "nice trap, I didn't see it coming\nRematch?"
+
+
+def test_words_alone_on_your_turn_are_not_a_move_and_nothing_is_posted(mail_settings) -> None:
+    match = start()
+    turn = as_sent(mail_settings, latest(ALICE))
+    receipt = handle(reply(turn, "nice board - what a game\nmore words"), mail_settings,
+                     "pipe", LATER)
+    assert receipt.action == "unreadable"  # the help answer, as before
+    assert Match.get_by_id(match.id).ply == 0 and ChatMessage.select().count() == 0

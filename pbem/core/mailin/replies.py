@@ -14,6 +14,7 @@ acted on once, and a crash before the commit leaves nothing behind, so a retry s
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -199,7 +200,7 @@ def _decide(letter: Letter, policy: Policy, now: datetime) -> Receipt:
         return _post_only(seat, talk.message or line, letter, policy, now)
     if command is not None:
         return _run_command(seat, command, letter, policy, now, talk.message)
-    return _play(seat, line, letter, policy, now, talk.message)
+    return _play(seat, talk.move or line, letter, policy, now, talk.message)
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,7 @@ class Talk:
 
     message: str | None
     message_only: bool = False
+    move: str | None = None  # the move, when the first line also holds words after it
 
 
 def talk_in_reply(seat: Seat, line: str, text: str | None, is_command: bool) -> Talk:
@@ -227,7 +229,7 @@ def talk_in_reply(seat: Seat, line: str, text: str | None, is_command: bool) -> 
     rules = get_rules(match.game)
     state = rules.load(match.state)
     if match.is_live and seat.seat in rules.to_move(state):
-        return Talk(message)
+        return _move_then_words(rules, state, seat.seat, line, message)
     try:
         rules.parse_move(state, seat.seat, line)
     except InvalidMoveError:
@@ -235,6 +237,34 @@ def talk_in_reply(seat: Seat, line: str, text: str | None, is_command: bool) -> 
     except RulesError:
         pass  # reads as a move, just not one for now: refused as a move, as ever
     return Talk(message)
+
+
+# "e2-e3 — nice trap": a move, a dash with spaces around it, then words, on one line.
+_MOVE_THEN_WORDS = re.compile(r"^(?P<move>.+?)\s+(?:\u2014|\u2013|--|-)\s+(?P<words>\S.*)$")
+
+
+def _move_then_words(rules: Any, state: Any, seat: int, line: str,
+                     message: str | None) -> Talk:
+    """The seat's move on a first line that does not read as a move as a whole, but does up
+    to a spaced dash: the words after the dash open the message. Anything else is left to
+    the move's own check (and its refusal, as ever)."""
+    found = _MOVE_THEN_WORDS.match(line)
+    if found is None or _reads_as_move(rules, state, seat, line):
+        return Talk(message)
+    if not _reads_as_move(rules, state, seat, found["move"]):
+        return Talk(message)
+    words = found["words"].strip() + (f"\n{message}" if message else "")
+    return Talk(words, move=found["move"].strip())
+
+
+def _reads_as_move(rules: Any, state: Any, seat: int, text: str) -> bool:
+    try:
+        rules.parse_move(state, seat, text)
+    except InvalidMoveError:
+        return False
+    except RulesError:
+        return True  # a move of this game, if not a legal one
+    return True
 
 
 def _post_only(seat: Seat, text: str, letter: Letter, policy: Policy,
