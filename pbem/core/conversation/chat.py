@@ -157,7 +157,7 @@ def is_seated(match_id: int, player_id: int) -> bool:
 def _page(match_id: int, room: str, reader_id: int | None, before: int | None,
           limit: int) -> tuple[list[Shown], int | None]:
     limit = max(1, min(limit, MAX_PAGE_SIZE))
-    query = (ChatMessage.select(ChatMessage, Player).join(Player)
+    query = (_listing()
              .where(ChatMessage.match == match_id, ChatMessage.room == room,
                     ChatMessage.hidden_at.is_null()))
     if reader_id is not None:
@@ -171,9 +171,19 @@ def _page(match_id: int, room: str, reader_id: int | None, before: int | None,
     return shown, (rows[-1].id if more else None)
 
 
-def _shown(row: ChatMessage, reader_id: int | None) -> Shown:
-    return Shown(row.id, row.author.public_name, row.seat, row.text, row.created_at, row.ply,
-                 reader_id is not None and row.author_id == reader_id)
+def _listing() -> Any:
+    """Messages with their writers' names, only the columns shown, as plain rows: a page is
+    read for every play page, and building full models took most of its time."""
+    return (ChatMessage.select(ChatMessage.id, ChatMessage.seat, ChatMessage.text,
+                               ChatMessage.created_at, ChatMessage.ply, ChatMessage.author,
+                               Player.name, Player.email)
+            .join(Player).namedtuples())
+
+
+def _shown(row: Any, reader_id: int | None) -> Shown:
+    author = row.name or row.email.split("@", 1)[0]  # as Player.public_name
+    return Shown(row.id, author, row.seat, row.text, row.created_at, row.ply,
+                 reader_id is not None and row.author == reader_id)
 
 
 def _blocked_by(reader_id: int) -> Any:
@@ -202,7 +212,7 @@ def quoted_for(match_id: int, seat: int, player_id: int, ply: int,
     last = (Move.select(Move.ply).where(Move.match == match_id, Move.seat == seat,
                                         Move.ply <= ply)
             .order_by(Move.ply.desc()).first())
-    query = (ChatMessage.select(ChatMessage, Player).join(Player)
+    query = (_listing()
              .where(ChatMessage.match == match_id, ChatMessage.room == Room.PLAYERS,
                     ChatMessage.seat != seat, ChatMessage.hidden_at.is_null(),
                     ChatMessage.ply <= ply, ChatMessage.created_at <= written,
@@ -221,7 +231,8 @@ def message_for_mail(message_id: int, seat: Seat) -> Shown | None:
     if (row is None or row.hidden_at is not None or row.match_id != seat.match_id
             or row.room != Room.PLAYERS or blocks(seat.player_id, row.author_id)):
         return None
-    return _shown(row, seat.player_id)
+    return Shown(row.id, row.author.public_name, row.seat, row.text, row.created_at, row.ply,
+                 row.author_id == seat.player_id)
 
 
 def mail_others(message: ChatMessage, now: datetime,
