@@ -186,3 +186,25 @@ def test_blocking_by_name_on_the_settings_page(settings, app, worker, smtp) -> N
     Player.update(name="Alice").where(Player.email == ALICE).execute()
     itself = post_form(alice, "/me/blocks", page="/me/settings", name="Alice")
     assert itself.status_code == 400 and "cannot block yourself" in itself.data.decode()
+
+
+def test_an_admin_bars_and_lifts_the_bar_from_a_players_page(settings, app, client) -> None:
+    _, tokens = _match(settings)
+    create_admin("boss@club.org", PASSWORD, START)
+    admin = app.test_client()
+    token = csrf_from(admin.get("/admin/login").data)
+    admin.post("/admin/login", data={"email": "boss@club.org", "password": PASSWORD,
+                                     "csrf_token": token})
+    alice = Player.get(Player.email == ALICE)
+    page = f"/admin/players/{alice.id}"
+    data = _form(admin, page, "chatbar", "spamming the chat")
+    for _ in range(2):
+        assert admin.post(f"{page}/chatbar", data=data).status_code == 303
+    assert Player.get_by_id(alice.id).chat_barred_at is not None
+    assert client.post(f"/play/{tokens[0]}/chat", data={"text": "hi"}).status_code == 403
+    assert "An admin has barred you" in client.get(f"/play/{tokens[0]}").data.decode()
+    data = _form(admin, page, "chatunbar", "promised to behave")
+    assert admin.post(f"{page}/chatunbar", data=data).status_code == 303
+    assert [e.action for e in AuditEntry.select().order_by(AuditEntry.id)] == [
+        "chat-bar", "chat-unbar"]
+    assert client.post(f"/play/{tokens[0]}/chat", data={"text": "hi"}).status_code == 303
