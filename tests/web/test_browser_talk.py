@@ -151,3 +151,25 @@ def test_players_talk_watchers_talk_and_an_admin_hides_a_report(
     expect(page.locator("#chat")).not_to_contain_text("Interesting opening")
     assert problems == [] and admin_problems == [], problems + admin_problems
     context.close()
+
+
+def test_a_draft_in_the_chat_box_survives_the_pages_own_refresh(browser: Browser, site) -> None:
+    from pbem.core.matches.play import submit_move
+
+    base, settings = site
+    with database.connection_context():
+        created = create_match("mimic", [ANN, BEN], {}, settings.secret_key, _now())
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    problems = watch_console(page)
+    page.goto(f"{base}/play/{created.tokens[1]}")  # Ben waits for Ann
+    page.get_by_label("Your message").fill("half a thought")
+    page.locator("h1").click()  # the box loses the focus, the draft stays
+    with database.connection_context():
+        submit_move(created.match.id, 0, "e2-e3", 0, _now())
+    page.wait_for_timeout(13_000)  # past the page's 10 s poll
+    expect(page.get_by_label("Your message")).to_have_value("half a thought")
+    expect(page.locator("p.status")).not_to_contain_text("Your turn")  # not swapped yet
+    page.get_by_label("Your message").fill("")  # no draft: the next poll brings the turn
+    page.locator("h1").click()
+    expect(page.locator("p.status")).to_contain_text("Your turn", timeout=15_000)
+    assert problems == [], problems
