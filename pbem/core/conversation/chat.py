@@ -35,8 +35,10 @@ PAGE_SIZE = 30
 MAX_PAGE_SIZE = 100
 # Per player, over every match and room: enough to talk, too few to flood anyone's inbox.
 CHAT_LIMIT = Limit("chat", allowed=8, window=timedelta(minutes=1), what="chat messages")
-# Control characters other than line breaks and tabs; they have no place in a message.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+# Control characters other than line breaks and tabs, zero-width spaces, and the direction
+# overrides and isolates that make text display other than it reads (joiners stay: emoji and
+# Persian need them).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u202a-\u202e\u2066-\u2069]")
 
 
 class ChatBarredError(PbemError):

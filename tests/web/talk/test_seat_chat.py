@@ -128,3 +128,13 @@ def test_a_turn_mail_quotes_what_was_said_since_the_readers_last_move(
                if not part.is_multipart()]
     assert any("thinking…" in text for text in decoded)  # decoded: this would see a note
     assert not any("SECRET-NOTE" in text for text in decoded)
+
+
+def test_control_characters_and_direction_overrides_are_dropped_joiners_kept(
+        settings, client) -> None:
+    token = _match(settings).tokens[0]
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    sent = client.post(f"/api/play/{token}/chat",
+                       json={"text": f"ab\x07c \u202egnp.exe {family}\r\n\r\n\r\n\r\nend  "})
+    assert sent.status_code == 201
+    assert ChatMessage.get().text == f"abc gnp.exe {family}\n\nend"
