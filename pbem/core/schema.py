@@ -21,6 +21,13 @@ from pbem.core.accounts.models import (
     SignInLink,
 )
 from pbem.core.admin.models import AuditEntry, Heartbeat, JobRun
+from pbem.core.conversation.models import (
+    ChatMessage,
+    ChatMute,
+    ChatReport,
+    PlayerBlock,
+    SeatNote,
+)
 from pbem.core.db.base import BaseModel
 from pbem.core.db.connection import database
 from pbem.core.db.migrations import runner
@@ -44,7 +51,8 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
     AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
     Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage, FormerName,
-    ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree,
+    ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree, ChatMessage, SeatNote,
+    ChatReport, PlayerBlock, ChatMute,
 )
 
 

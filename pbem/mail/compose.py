@@ -99,7 +99,7 @@ class Composer:
         if message.match_id is not None and message.seat is not None:
             seat = cache.seat_rows(cache.match(message.match_id))[message.seat]
             context["play_url"] = f"{base}/play/{token_for(secret, seat)}"
-        for item in context.get("acts", []):
+        for item in [*context.get("acts", []), *context.get("chats", [])]:
             seat = cache.seat_rows(cache.match(item["match"]))[item["seat"]]
             item["play_url"] = f"{base}/play/{token_for(secret, seat)}"
         for item in context.get("results", []):

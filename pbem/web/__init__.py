@@ -22,7 +22,7 @@ from pbem.web.games import rules as games
 from pbem.web.lobby import challenges, seeks
 from pbem.web.mail import devmail, inbound
 from pbem.web.mail import preferences as mailprefs
-from pbem.web.matches import api, lifecycle
+from pbem.web.matches import api, lifecycle, talk
 from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
@@ -101,7 +101,7 @@ def create_app(settings: Settings | None = None,
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, seeks, mailprefs, health, security,
-                   errors, inbound, openapi, ratings):
+                   errors, inbound, openapi, ratings, talk):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
@@ -112,7 +112,7 @@ def create_app(settings: Settings | None = None,
     # The players' API authenticates by Bearer token only, never by cookie (see auth.py), the
     # inbound endpoint with a bearer secret, and one-click unsubscribe (RFC 8058) by its link.
     for blueprint in ("play", "lifecycle", "api", "api_players", "devmail", "inbound",
-                      "mailprefs"):
+                      "mailprefs", "seat_talk", "talk_api"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

@@ -28,7 +28,8 @@ from tests.conftest import START, SUPPORT_TEMPLATES, make_settings
 ADMIN, PASSWORD = "boss@example.org", "a long admin password"
 PLAYERS = ["ann@example.org", "ben@example.org", "cat@example.org"]
 FIELDS = ["move", "move_text", "ply", "first_day", "last_day", "timezone", "email", "password",
-          "ruling", "reason", "extension", "game", "players", "next", "submit_without_confirm"]
+          "ruling", "reason", "extension", "game", "players", "next", "submit_without_confirm",
+          "text", "notes", "name", "muted", "chat_mail", "before"]
 
 # No lone surrogates where the test client must percent-encode (paths, query strings, forms);
 # JSON bodies carry them as \ud800 escapes, which the server must refuse cleanly.

@@ -44,6 +44,10 @@ class Player(BaseModel):
     # When the player's last vacation ends (null: never had one), kept with each vacation
     # declared: a clock or page reads the vacation table only when one may matter.
     away_until = peewee.DateTimeField(null=True)
+    # Chat mails (conversation/): "now", "digest" (listed in the daily digest) or "off".
+    chat_mail = peewee.CharField(max_length=8, default="now")
+    # Set by an admin: the player may not write in any chat (reading goes on).
+    chat_barred_at = peewee.DateTimeField(null=True)
 
     @classmethod
     def for_email(cls, email: str, now: datetime) -> Player:

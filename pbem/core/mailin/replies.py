@@ -14,6 +14,7 @@ acted on once, and a crash before the commit leaves nothing behind, so a retry s
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -21,6 +22,7 @@ from typing import Any
 
 import peewee
 
+from pbem.core.conversation import chat
 from pbem.core.db.connection import database, write_transaction
 from pbem.core.db.retry import retrying
 from pbem.core.mailin.models import InboundMessage
@@ -32,6 +34,7 @@ from pbem.core.matches.models import Match, Seat
 from pbem.core.matches.play import MoveResult, submit_move
 from pbem.core.matches.seat_links import seat_for_reply_key
 from pbem.errors import ConflictError, PbemError
+from pbem.games import get_rules
 from pbem.games.base import IllegalMoveError, InvalidMoveError, RulesError
 from pbem.games.lines import is_conditional_text, parse_conditional_text
 
@@ -73,6 +76,7 @@ class Action:
     AUTOMATIC = "automatic"
     FOREIGN = "foreign_sender"
     MALFORMED = "malformed"  # could not be read at all (too deep, broken): refused, recorded
+    POSTED = "posted"  # no move: the reply's text went to the match's chat
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,7 @@ class Letter:
     answers_to: tuple[str, ...] = ()   # our outbox keys it references, the direct parent first
     malformed: str | None = None       # why it could not be read at all, if it could not
     conditional: str | None = None     # the player's `if … then …` lines, joined by commas
+    text: str | None = None            # all the player wrote, first line included (chat)
 
 
 @dataclass(frozen=True)
@@ -194,19 +199,119 @@ def _decide(letter: Letter, policy: Policy, now: datetime) -> Receipt:
     if letter.conditional and is_conditional_text(line):
         return _conditional_only(seat, letter, policy, now)
     command = _command(line)
+    talk = talk_in_reply(seat, line, letter.text, command is not None)
+    if talk.message_only:
+        return _post_only(seat, talk.message or line, letter, policy, now)
     if command is not None:
-        return _run_command(seat, command, letter, policy, now)
-    return _play(seat, line, letter, policy, now)
+        return _run_command(seat, command, letter, policy, now, talk.message)
+    return _play(seat, talk.move or line, letter, policy, now, talk.message)
 
 
-def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime) -> Receipt:
+@dataclass(frozen=True)
+class Talk:
+    """What a reply says besides its first line: the chat message (None: nothing), and
+    whether the reply is that message alone (its first line is no move and no command)."""
+
+    message: str | None
+    message_only: bool = False
+    move: str | None = None  # the move, when the first line also holds words after it
+
+
+def talk_in_reply(seat: Seat, line: str, text: str | None, is_command: bool) -> Talk:
+    """Split a reply into its move (the first line, as ever) and its chat message (the rest of
+    the player's own text). When the seat owes no move and the first line neither is a command
+    nor reads as a move of this game, the whole text is the message: a player writing to
+    their opponent between turns."""
+    own = (text or line).strip()
+    first, _, rest = own.partition("\n")
+    # The text's first line is the move line as `first_line` read it; if they differ (a
+    # body the two read differently) nothing after the move is taken as a message.
+    message = (rest.strip() or None) if first.strip().strip("`*_ ").strip() == line else None
+    if is_command:
+        return Talk(message)
+    match = Match.get_by_id(seat.match_id)
+    rules = get_rules(match.game)
+    state = rules.load(match.state)
+    if match.is_live and seat.seat in rules.to_move(state):
+        return _move_then_words(rules, state, seat.seat, line, message)
+    try:
+        rules.parse_move(state, seat.seat, line)
+    except InvalidMoveError:
+        return Talk(own, message_only=True)
+    except RulesError:
+        pass  # reads as a move, just not one for now: refused as a move, as ever
+    return Talk(message)
+
+
+# "e2-e3 — nice trap": a move, a dash with spaces around it, then words, on one line.
+_MOVE_THEN_WORDS = re.compile(r"^(?P<move>.+?)\s+(?:\u2014|\u2013|--|-)\s+(?P<words>\S.*)$")
+
+
+def _move_then_words(rules: Any, state: Any, seat: int, line: str,
+                     message: str | None) -> Talk:
+    """The seat's move on a first line that does not read as a move as a whole, but does up
+    to a spaced dash: the words after the dash open the message. Anything else is left to
+    the move's own check (and its refusal, as ever)."""
+    found = _MOVE_THEN_WORDS.match(line)
+    if found is None or _reads_as_move(rules, state, seat, line):
+        return Talk(message)
+    if not _reads_as_move(rules, state, seat, found["move"]):
+        return Talk(message)
+    words = found["words"].strip() + (f"\n{message}" if message else "")
+    return Talk(words, move=found["move"].strip())
+
+
+def _reads_as_move(rules: Any, state: Any, seat: int, text: str) -> bool:
+    try:
+        rules.parse_move(state, seat, text)
+    except InvalidMoveError:
+        return False
+    except RulesError:
+        return True  # a move of this game, if not a legal one
+    return True
+
+
+def _post_only(seat: Seat, text: str, letter: Letter, policy: Policy,
+               now: datetime) -> Receipt:
+    try:
+        posted = chat.post_as_seat(seat, text, now, via=chat.Channel.MAIL)
+    except PbemError as error:
+        answer = _answer(seat, "refused", letter, policy, now,
+                         reason=f"your message was not posted: {error}")
+        return _at(seat, Action.REFUSED, f"chat: {error}", answer)
+    answer = _answer(seat, "posted", letter, policy, now, posted_id=posted.id)
+    return _at(seat, Action.POSTED, f"message {posted.id}", answer)
+
+
+def _post_ahead(seat: Seat, message: str | None,
+                now: datetime) -> tuple[chat.ChatMessage | None, str | None]:
+    """Post a reply's message before its move or command is made (so the mail the move queues
+    can quote it); (None, why) if it cannot be posted, which does not stop the move."""
+    if not message:
+        return None, None
+    try:
+        return chat.post_as_seat(seat, message, now, via=chat.Channel.MAIL, quiet=True), None
+    except PbemError as error:
+        return None, str(error)
+
+
+def _talk_params(posted: chat.ChatMessage | None, why: str | None) -> dict[str, Any]:
+    # The message's id, never its text: the answer reads the row when it is rendered.
+    return ({"posted_id": posted.id} if posted else {}) | ({"not_posted": why} if why else {})
+
+
+def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime,
+          message: str | None = None) -> Receipt:
     expected = _expected_ply(seat, letter.answers_to)
+    posted, why = _post_ahead(seat, message, now)
     try:  # the move runs in the door's own transaction
         result = submit_move(seat.match_id, seat.seat, line, expected, now, via=Channel.MAIL)
     except InvalidMoveError as error:
+        _take_back(posted)
         answer = _answer(seat, "help", letter, policy, now, reason=str(error))
         return _at(seat, Action.UNREADABLE, str(error), answer)
     except (RulesError, PbemError) as error:
+        _take_back(posted)
         kind = "illegal" if isinstance(error, IllegalMoveError) else type(error).__name__
         reason = str(error)
         if type(error) is ConflictError:  # stale or repeated; the core speaks of pages
@@ -217,11 +322,24 @@ def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime) 
         answer = _answer(seat, "refused", letter, policy, now, reason=reason)
         # The record (the admin's inbound page, the dev mailbox) words it as the answer does.
         return _at(seat, Action.REFUSED, f"{kind}: {reason}", answer)
+    if posted is not None:
+        chat.attach_to_ply(posted, result.match.ply)
+        # Seats that got no turn mail from this move (the match ended, or they still owe the
+        # same simultaneous decision) are mailed the message by their chat choice.
+        chat.mail_others(posted, now, skip_seats=set(result.match.to_move or []))
     said = _conditional_after_move(seat, letter.conditional, result, now)
     answer = _answer(seat, "moved", letter, policy, now, move=result.text,
-                     move_events=list(result.events), **({"conditional": said} if said else {}))
-    return _at(seat, Action.MOVED, result.text + (f"; {said}" if said else ""), answer,
-               changed=True)
+                     move_events=list(result.events), **_talk_params(posted, why),
+                     **({"conditional": said} if said else {}))
+    return _at(seat, Action.MOVED, result.text + (" + message" if posted else "")
+               + (f"; {said}" if said else ""), answer, changed=True)
+
+
+def _take_back(posted: chat.ChatMessage | None) -> None:
+    # The reply is answered as a whole: its move was not made, so its message is not kept
+    # either (the answer asks for both again).
+    if posted is not None:
+        chat.withdraw(posted)
 
 
 # -- conditional moves in a reply (`if c2-c3 then d4-d5, …`; pbem.games.lines' grammar) -----
@@ -266,17 +384,25 @@ def _store_conditional(seat: Seat, text: str, ply: int | None, now: datetime) ->
 
 
 def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
-                 now: datetime) -> Receipt:
+                 now: datetime, message: str | None = None) -> Receipt:
     if command in ("help", "board", "moves"):
+        posted, why = _post_ahead(seat, message, now) if message else (None, None)
+        if posted is not None:
+            chat.mail_others(posted, now)
         return _at(seat, Action.COMMAND, command,
-                   _answer(seat, command, letter, policy, now, reason=""))
+                   _answer(seat, command, letter, policy, now, reason="",
+                           **_talk_params(posted, why)))
+    posted, why = _post_ahead(seat, message, now)
     try:  # the lifecycle's change runs in its own transaction, through the door
         said = LIFECYCLE[command](seat.match_id, seat.seat, now, via=Channel.MAIL)
     except (RulesError, PbemError) as error:
+        _take_back(posted)
         answer = _answer(seat, "refused", letter, policy, now, reason=str(error))
         return _at(seat, Action.REFUSED, f"{command}: {error}", answer)
+    if posted is not None:
+        chat.mail_others(posted, now)  # no turn mail quotes it: the others are mailed it
     done = said if isinstance(said, str) and said else DONE[command]
-    answer = _answer(seat, "done", letter, policy, now, done=done)
+    answer = _answer(seat, "done", letter, policy, now, done=done, **_talk_params(posted, why))
     return _at(seat, Action.COMMAND, command, answer, changed=True)
 
 

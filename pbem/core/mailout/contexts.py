@@ -132,6 +132,32 @@ def _turn(context: dict[str, Any], match: Match, rules: GameRules, state: Any, s
     context["more_moves"] = max(0, len(moves) - listed)
 
 
+def _your_turn(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
+               seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
+    """The turn, and what the others said since this seat's last move ("Ben wrote: …"),
+    read from the message rows as of the mail's own time."""
+    from pbem.core.conversation.chat import quoted_for
+
+    _turn(context, match, rules, state, seat, seats, params)
+    context["chat"] = [_said(shown) for shown in
+                       quoted_for(match.id, seat.seat, seat.player_id, context["ply"],
+                                  context["written"])]
+
+
+def _chat(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
+          seats: list[Seat], params: dict[str, Any]) -> None:
+    """One message from the players' room; gone (hidden, or its writer blocked since) means
+    the mail says so instead of showing it."""
+    from pbem.core.conversation.chat import message_for_mail
+
+    shown = message_for_mail(int(params.get("m", 0)), seat)
+    context["said"] = _said(shown) if shown is not None else None
+
+
+def _said(shown: Any) -> dict[str, Any]:
+    return {"author": shown.author, "text": shown.text, "at": shown.at.strftime(_DAY)}
+
+
 def _result(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
             seats: list[Seat], params: dict[str, Any]) -> None:
     stored = match.result or {"winners": [], "scores": [0] * len(seats), "reason": "ended"}
@@ -174,17 +200,22 @@ def _inbound_answer(context: dict[str, Any], match: Match, rules: GameRules, sta
 
     context.update({name: value for name, value in params.items() if name not in _RESERVED})
     context.update(kind=params.get("answer", "help"), commands=COMMANDS, live=match.is_live)
+    if params.get("posted_id"):
+        from pbem.core.conversation.chat import message_for_mail
+
+        shown = message_for_mail(int(params["posted_id"]), seat)
+        context["posted"] = shown.text if shown is not None else None
     if match.is_live and seat.seat in rules.to_move(state):
         _turn(context, match, rules, state, seat, seats, params)
     else:
         context.update(legal_moves=[], more_moves=0)
 
 
-_KINDS = {"your_turn": _turn, "reminder": _turn, "result": _result,
+_KINDS = {"your_turn": _your_turn, "chat": _chat, "reminder": _turn, "result": _result,
           "adjudication": _adjudication, "ruling": _ruling, "vacation": _vacation,
           "inbound_answer": _inbound_answer}
 # Params that steer rendering rather than fill the template.
-_RESERVED = frozenset({"deadline", "ev", "parent", "answer", "cond"})
+_RESERVED = frozenset({"deadline", "ev", "parent", "answer", "cond", "m", "posted_id"})
 
 
 # --- shared -----------------------------------------------------------------------------------
@@ -246,7 +277,15 @@ def _digest_context(message: OutboxMessage, params: dict[str, Any],
             _result(item, match, rules, cache.state(match, match.ply), seats[seat_number],
                     seats, {})
             results.append(item)
-    return {"acts": acts, "results": results, "since": _day(params.get("since")),
+    chats = []
+    for match_id, seat_number, count in params.get("chats", []):
+        item = _digest_item(cache, match_id, seat_number)
+        if item is not None:
+            item["messages"] = count
+            chats.append(item)
+    return {"acts": acts, "results": results, "chats": chats,
+            "chat_only": bool(params.get("chat_only")),
+            "since": _day(params.get("since")),
             "name": player.public_name if player else message.to_address}
 
 

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import notify
-from pbem.core.mailout.preferences import MailPreference, next_digest_at
+from pbem.core.mailout.preferences import ChatMail, MailPreference, next_digest_at
 from pbem.core.matches.models import Match, MatchStatus, Seat
 
 FIRST_WINDOW = timedelta(days=1)
@@ -23,7 +23,9 @@ FIRST_WINDOW = timedelta(days=1)
 def queue_due_digests(now: datetime, batch: int = 200) -> int:
     """Queue the digests due at `now`; return how many were queued."""
     due = (Player.select(Player.id)
-           .where(Player.digest_due_at <= now, Player.mail_pref == MailPreference.DIGEST)
+           .where(Player.digest_due_at <= now,
+                  (Player.mail_pref == MailPreference.DIGEST)
+                  | (Player.chat_mail == ChatMail.DIGEST))
            .order_by(Player.digest_due_at).limit(batch))
     # Read the ids first: a SELECT left open while writing would pin an old snapshot (on
     # SQLite the write lock could then never be taken).
@@ -44,13 +46,18 @@ def _digest(player_id: int, now: datetime) -> bool:
             return False
         since = player.last_digest_at or now - FIRST_WINDOW
         params = _contents(player, since, now)
-        if not params["acts"] and not params["results"]:
+        if not params["acts"] and not params["results"] and not params.get("chats"):
             return False
         notify.queue_digest(player.email, params, now)
     return True
 
 
 def _contents(player: Player, since: datetime, now: datetime) -> dict[str, object]:
+    turns = player.mail_pref == MailPreference.DIGEST
+    chats = _chats(player, since, now) if player.chat_mail == ChatMail.DIGEST else []
+    if not turns:  # a digest for the chat alone: turns and results came at once
+        return {"since": since.isoformat(), "acts": [], "results": [], "chats": chats,
+                "chat_only": True}
     owed = (Seat.select(Seat.match, Seat.seat, Seat.deadline).join(Match)
             .where(Seat.player == player.id, Seat.owes_since.is_null(False),
                    Match.status == MatchStatus.ACTIVE)
@@ -64,4 +71,13 @@ def _contents(player: Player, since: datetime, now: datetime) -> dict[str, objec
         "acts": [[seat.match_id, seat.seat,
                   seat.deadline.isoformat() if seat.deadline else None] for seat in owed],
         "results": [[seat.match_id, seat.seat] for seat in finished],
+        "chats": chats,
     }
+
+
+def _chats(player: Player, since: datetime, now: datetime) -> list[list[int]]:
+    """[match, seat, messages] for each match where others wrote in the players' room since
+    the last digest (the messages themselves are read when the digest is rendered)."""
+    from pbem.core.conversation.chat import unread_counts
+
+    return unread_counts(player.id, since, now)

@@ -10,6 +10,10 @@ Every kind of mail belongs to a category. A player's preference is one of:
   they must act and the results since the last digest (digest.py); offers and rulings still
   come at once, and so does a reminder when less than 24 hours remain;
 - `off`: only reminders and rulings (what a player must not miss to keep their seat).
+
+Chat mails (a message an opponent wrote, `conversation/`) have their own choice, `chat_mail`:
+`now` (one mail per message), `digest` (counted in the daily digest) or `off`. Messages sent
+with a move are quoted in the turn mail whatever the choice.
 """
 
 from __future__ import annotations
@@ -63,8 +67,22 @@ SENT_AT_ONCE: dict[str, frozenset[str]] = {
 URGENT = timedelta(hours=24)
 
 
+class ChatMail:
+    NOW = "now"
+    DIGEST = "digest"
+    OFF = "off"
+    ALL = (NOW, DIGEST, OFF)
+    LABELS = {
+        NOW: "Each message, as it is written",
+        DIGEST: "Counted in a daily digest",
+        OFF: "No chat mail (turn mails still quote what was said)",
+    }
+
+
 def sends_now(player: Player, template: str, deadline: datetime | None, now: datetime) -> bool:
     """Whether a mail of kind `template` goes to `player` at once."""
+    if template == "chat":
+        return getattr(player, "chat_mail", ChatMail.NOW) == ChatMail.NOW
     preference = player.mail_pref if player.mail_pref in SENT_AT_ONCE else MailPreference.DEFAULT
     category = CATEGORIES.get(template, "offer")
     if category == "reminder" and preference == MailPreference.DIGEST:
@@ -74,10 +92,15 @@ def sends_now(player: Player, template: str, deadline: datetime | None, now: dat
 
 
 def update_preferences(player_id: int, preference: str, digest_hour: int | str | None,
-                       timezone: str | None, now: datetime) -> Player:
+                       timezone: str | None, now: datetime,
+                       chat_mail: str | None = None) -> Player:
+    """`chat_mail` None keeps the player's chat choice as it is."""
     if preference not in MailPreference.ALL:
         raise InvalidRequestError(f"{preference!r} is not a mail preference (one of: "
                                   f"{', '.join(MailPreference.ALL)})")
+    if chat_mail is not None and chat_mail not in ChatMail.ALL:
+        raise InvalidRequestError(f"{chat_mail!r} is not a chat mail choice (one of: "
+                                  f"{', '.join(ChatMail.ALL)})")
     hour = _hour(digest_hour)
     zone = (timezone or "").strip() or None
     if zone is not None:
@@ -85,16 +108,25 @@ def update_preferences(player_id: int, preference: str, digest_hour: int | str |
     with write_transaction():
         player = _player(player_id)
         player.mail_pref, player.digest_hour, player.timezone = preference, hour, zone
-        player.digest_due_at = (next_digest_at(hour, zone, now)
-                                if preference == MailPreference.DIGEST else None)
+        if chat_mail is not None:
+            player.chat_mail = chat_mail
+        player.digest_due_at = (next_digest_at(hour, zone, now) if wants_digest(player)
+                                else None)
         player.save()
     return player
+
+
+def wants_digest(player: Player) -> bool:
+    """Whether a daily digest is due for the player: for their turns, or for the chat."""
+    return (player.mail_pref == MailPreference.DIGEST
+            or getattr(player, "chat_mail", None) == ChatMail.DIGEST)
 
 
 def unsubscribe(player_id: int) -> Player:
     """One-click unsubscribe: switch to `off`. Idempotent."""
     with write_transaction():
-        Player.update(mail_pref=MailPreference.OFF, digest_due_at=None).where(
+        Player.update(mail_pref=MailPreference.OFF, chat_mail=ChatMail.OFF,
+                      digest_due_at=None).where(
             Player.id == player_id).execute()
     return _player(player_id)
 

@@ -21,6 +21,7 @@ from pbem.core.matches.models import (
     AdjudicationStatus,
     Match,
     Move,
+    Seat,
     autoplay_reason,
 )
 from pbem.core.ratings.queries import match_changes
@@ -172,3 +173,23 @@ def _escape(value: Any) -> str:
 def _iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat() + "Z"
 
+
+
+def seat_record_export(seat: Seat) -> dict[str, Any]:
+    """A seat's own download: the match's record as anyone may have it, plus what only this
+    seat may read and keep: its private notes and the players' chat as this seat sees it
+    (oldest first). Never built for anyone but the seat's own link."""
+    from pbem.core.conversation.chat import players_room
+    from pbem.core.conversation.personal import notes_of
+
+    record = match_record(Match.get_by_id(seat.match_id))
+    messages: list[dict[str, Any]] = []
+    before = None
+    while True:  # every page of the room, newest first, then turned around
+        page, before = players_room(seat, before, limit=100)
+        messages.extend(shown.as_json() for shown in page)
+        if before is None:
+            break
+    record["for_seat"] = {"seat": seat.seat, "notes": notes_of(seat),
+                          "chat": list(reversed(messages))}
+    return record

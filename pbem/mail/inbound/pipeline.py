@@ -80,6 +80,7 @@ def _handle(raw: bytes, settings: Settings, via: str, now: datetime, recipient: 
         reply_key=cleaned(found[1]) if found else None,
         automatic=cleaned(reading.automatic), first_line=cleaned(reading.first_line),
         conditional=cleaned(reading.conditional),
+        text=cleaned(reading.own_text),
         answers_to=tuple(cleaned(ref) or "" for ref in ours))
     return receive(letter, policy, now)
 

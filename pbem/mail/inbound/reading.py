@@ -17,7 +17,7 @@ from email.message import Message
 from email.policy import compat32
 from email.utils import parseaddr
 
-from pbem.mail.inbound.text import conditional_lines, first_line, html_to_text
+from pbem.mail.inbound.text import conditional_lines, first_line, html_to_text, own_text
 
 MAX_BYTES = 1024 * 1024
 # A reply is a text part, perhaps with its HTML twin and a signature or an attachment or two.
@@ -54,6 +54,7 @@ class Reading:
     automatic: str | None
     first_line: str | None
     conditional: str | None = None  # the player's `if … then …` lines (text.py)
+    own_text: str | None = None  # all the player wrote (signature out): chat after the move
 
 
 def oversized(raw: bytes) -> bool:
@@ -79,7 +80,14 @@ def read(raw: bytes) -> Reading:
         automatic=_automatic(message),
         first_line=first_line(body := _body(message)),
         conditional=conditional_lines(body),
+        own_text=own_text(body, _names(_header(message, "From"))),
     )
+
+
+def _names(from_header: str) -> tuple[str, ...]:
+    """How the writer may sign: their display name and their address's local part."""
+    name, address = parseaddr(from_header)
+    return tuple(part for part in (name.strip().strip('"'), address.split("@")[0]) if part)
 
 
 def _parents(message: Message) -> tuple[str, ...]:

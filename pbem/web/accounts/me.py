@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.accounts import api_tokens, players, sessions
 from pbem.core.accounts.models import Player, SessionKind
+from pbem.core.conversation.personal import blocked_players
 from pbem.core.lobby import challenges, seeks
 from pbem.core.mailout import links
 from pbem.core.matches.seat_links import token_for
@@ -143,6 +144,7 @@ def _settings_page(error: str | None = None, status: int = 200,
         sessions=sessions.player_sessions(player),
         current_session_id=current.id if current is not None else None,
         tokens=api_tokens.tokens_of(player),
+        blocked=blocked_players(player),
         timezones=_zones()), status)
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -1,15 +1,15 @@
 """The admin console, one module per page: the queue and rulings (`queue`), matches,
-players, mail, the audit log and metrics; `access` holds the roles and the blueprint, `login`
-the login. Every form is CSRF-protected and carries a one-time action key."""
+players, mail, chat reports, the audit log and metrics; `access` holds the roles and the
+blueprint, `login` the login. Every form is CSRF-protected and carries a one-time action key."""
 
 from __future__ import annotations
 
 from flask import Flask
 
-from pbem.web.admin import audit, login, mail, matches, metrics, players, queue
+from pbem.web.admin import audit, login, mail, matches, metrics, players, queue, reports
 from pbem.web.admin.access import bp, template_globals
 
-PAGES = (audit, login, mail, matches, metrics, players, queue)
+PAGES = (audit, login, mail, matches, metrics, players, queue, reports)
 
 
 def init_app(app: Flask) -> None:

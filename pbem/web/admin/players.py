@@ -12,6 +12,7 @@ from pbem.core.accounts.players import is_suppressed
 from pbem.core.admin import console
 from pbem.core.admin import players as player_admin
 from pbem.core.admin.audit import AlreadyDoneError
+from pbem.core.conversation import moderation
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.models import Seat
 from pbem.errors import PbemError
@@ -46,7 +47,8 @@ def player(player_id: int) -> str:
                            tokens=api_tokens.tokens_of(found))
 
 
-@bp.post("/players/<int:player_id>/<any(links, sessions, block, unblock, deliverable):action>")
+@bp.post("/players/<int:player_id>/<any(links, sessions, block, unblock, deliverable, "
+         "chatbar, chatunbar):action>")
 @admin_required
 def player_action(player_id: int, action: str) -> Response:
     key, secret = posted_action_key(), current_app.config["PBEM_SETTINGS"].secret_key
@@ -58,6 +60,10 @@ def player_action(player_id: int, action: str) -> Response:
         elif action == "sessions":
             ended = player_admin.revoke_sessions(player_id, actor(), now(), key)
             done = f"{ended} sessions ended."
+        elif action in ("chatbar", "chatunbar"):
+            moderation.set_barred(player_id, action == "chatbar", actor(), reason, now(), key)
+            done = ("Barred from the chat (they still play)." if action == "chatbar"
+                    else "Free to write in the chat again.")
         elif action == "deliverable":
             player_admin.clear_undeliverable(player_id, actor(), now(), key)
             done = "The undeliverable mark is cleared; mail goes out again."

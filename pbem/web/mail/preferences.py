@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response
 from pbem.core.accounts.models import Player
 from pbem.core.mailout import links
 from pbem.core.mailout.preferences import (
+    ChatMail,
     MailPreference,
     revoke_calendar,
     unsubscribe,
@@ -47,7 +48,7 @@ def save(token: str) -> Response:
     form = request.form
     try:
         update_preferences(player.id, form.get("mail_pref", ""), form.get("digest_hour"),
-                           form.get("timezone"), now())
+                           form.get("timezone"), now(), chat_mail=form.get("chat_mail"))
     except PbemError as error:
         return _page(player, token, error=str(error), status=error.status)
     flash("Mail preferences saved.", "ok")
@@ -94,7 +95,8 @@ def _page(player: Player, token: str, error: str | None = None, status: int = 20
                     f"{links.calendar_token(settings.secret_key, player)}.ics")
     return _private(make_response(render_template(
         "mailprefs/preferences.html", player=player, token=token, error=error,
-        choices=MailPreference.LABELS, calendar_url=calendar_url), status))
+        choices=MailPreference.LABELS, chat_choices=ChatMail.LABELS,
+        calendar_url=calendar_url), status))
 
 
 def _preferences_url(player: Player) -> str:

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, jsonify, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    jsonify,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
+from pbem.core.conversation.chat import MAX_MESSAGE, may_read_spectators, spectators_room
 from pbem.core.matches import history
 from pbem.core.matches.creation import get_match
 from pbem.core.matches.models import Match
@@ -33,7 +43,14 @@ def index() -> str:
 
 
 @bp.get("/matches/<int:match_id>")
-def show(match_id: int) -> str:
+def show(match_id: int) -> Response:
+    return render_show(match_id)
+
+
+def render_show(match_id: int, status: int = 200, error: str | None = None,
+                chat_typed: str = "") -> Response:
+    """The public page; under it, the spectators' room for signed-in players who do not play
+    in the match (never the players' own chat)."""
     match = get_match(match_id)
     shown = requested_ply(match.ply)
     record = public_record(match, now(), shown, requested_moves(match.ply))
@@ -47,10 +64,25 @@ def show(match_id: int) -> str:
     events = [{**row, "words": history.words(row["kind"])}
               for row in history.public_changes(match)
               if row["kind"] not in history.MOVE_KINDS]
-    return render_template("matches/show.html", record=record, poll_tag=poll,
-                           preview=preview(record), can_rematch=can_rematch, events=events,
-                           labels=labels, rated=bool(match.rated),
-                           seat_ratings=seat_ratings(match))
+    seated = viewer is not None and any(seat.player_id == viewer.id
+                                        for seat in match.seat_rows())
+    gallery = None
+    if viewer is not None and may_read_spectators(match, viewer):
+        before = whole_number(request.args.get("before", "")) if request.args.get(
+            "before") else None
+        messages, older = spectators_room(match, viewer, before)
+        gallery = {"messages": messages, "older": older, "paged": before is not None,
+                   "typed": chat_typed, "limit": MAX_MESSAGE, "may_write": not seated,
+                   "barred": viewer.chat_barred_at is not None}
+    response = make_response(render_template(
+        "matches/show.html", record=record, poll_tag=poll, preview=preview(record),
+        can_rematch=can_rematch, events=events, labels=labels, gallery=gallery,
+        viewer=viewer, seated=seated, error=error, rated=bool(match.rated),
+        seat_ratings=seat_ratings(match)), status)
+    if viewer is not None:
+        # The spectators' room is for the signed-in reader alone: no shared cache keeps it.
+        response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 def preview(record: dict[str, Any]) -> dict[str, str | None]:

@@ -25,6 +25,8 @@ from jinja2.utils import htmlsafe_json_dumps
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts.players import set_submit_without_confirm
+from pbem.core.conversation import personal
+from pbem.core.conversation.chat import MAX_MESSAGE, is_muted, players_room, spectators_room
 from pbem.core.db.connection import database, is_unavailable, unavailable_reason
 from pbem.core.db.text import check_text
 from pbem.core.matches import conditional
@@ -236,8 +238,10 @@ def _who_was_told(matches: int) -> str:
 
 
 def page(seat: Seat, record: dict, status: int, error: str | None = None, typed: str = "",
-         replay: dict | None = None, conditional_text: str | None = None) -> Response:
-    """The play page showing `record`, the seat's record as read with `seat.match`."""
+         replay: dict | None = None, conditional_text: str | None = None,
+         chat_typed: str = "", notes_typed: str | None = None) -> Response:
+    """The play page showing `record`, the seat's record as read with `seat.match`; under the
+    board, the players' chat (`?before=` pages back) and the seat's own notes."""
     clicks = (click_moves(record["game"], record["view"], record["legal_moves"])
               if record["legal_moves"] else None)
     # For the page script, as compact JSON made safe inside <script> (`tojson` sorts every
@@ -254,10 +258,27 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
         conditional=lines, conditional_text=(conditional_text if conditional_text is not None
                                              else as_grammar(lines.lines)),
         seat_url=url_for("play.show", token=(request.view_args or {})["token"]),
-        seat_ratings=seat_ratings(seat.match)), status)
+        seat_ratings=seat_ratings(seat.match),
+        talk=seat_talk(seat, record, chat_typed, notes_typed)), status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def seat_talk(seat: Seat, record: dict, chat_typed: str, notes_typed: str | None) -> dict:
+    """What the play page shows of the conversation: only this seat's match's players' room
+    (the spectators' room once the match is over), and only this seat's notes."""
+    before = whole_number(request.args.get("before", "")) if request.args.get("before") else None
+    messages, older = players_room(seat, before)
+    match = seat.match
+    gallery = (spectators_room(match, seat.player)[0] if not match.is_live else [])
+    return {"messages": messages, "older": older, "paged": before is not None,
+            "typed": chat_typed, "limit": MAX_MESSAGE,
+            "notes": personal.notes_of(seat) if notes_typed is None else notes_typed,
+            "notes_limit": personal.MAX_NOTES,
+            "muted": is_muted(seat.match_id, seat.player_id),
+            "barred": seat.player.chat_barred_at is not None, "gallery": gallery,
+            "labels": {p["seat"]: p["label"] for p in record["players"]}}
 
 
 def init_app(app: Flask) -> None:

@@ -4,6 +4,7 @@ bad input; the service layer's messages are written to be shown as they are."""
 from __future__ import annotations
 
 import logging
+import math
 import re
 
 import peewee
@@ -68,6 +69,9 @@ def init_app(app: Flask) -> None:
         response = make_response(error_response(error.status, str(error)))
         if error.status == 503:
             response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        wait = getattr(error, "retry_after", None)  # a rate limit (accounts/limits.py) says
+        if error.status == 429 and wait is not None:
+            response.headers["Retry-After"] = str(max(1, math.ceil(wait.total_seconds())))
         return response
 
     def _database_gone(error: Exception):

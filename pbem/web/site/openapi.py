@@ -16,6 +16,8 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template
 
+from pbem.core.conversation.chat import MAX_MESSAGE as CHAT_LIMIT
+from pbem.core.conversation.personal import MAX_NOTES as NOTES_LIMIT
 from pbem.core.lobby.challenges import MAX_OPPONENTS
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.games import REGISTRY
@@ -323,6 +325,20 @@ SCHEMAS: dict[str, Any] = {
                                provisional=BOOLEAN, wins=INTEGER, draws=INTEGER,
                                losses=INTEGER)},
                            next=_nullable(STRING), next_url=_nullable(STRING)),
+    "ChatMessage": _object(("id", "author", "text", "at", "ply", "mine"), id=INTEGER,
+                           author=STRING, seat=_nullable(INTEGER),
+                           text={"type": "string", "description": "plain text, as typed: "
+                                 "escape it wherever you show it"},
+                           at=TIME, ply=INTEGER, mine=BOOLEAN),
+    "ChatPage": _object(("match", "seat", "messages", "next"), match=INTEGER, seat=INTEGER,
+                        messages={"type": "array", "items": _ref("ChatMessage")},
+                        next=_nullable({"type": "string", "description": "the next (older) "
+                                        "page's address; null on the last page"}),
+                        muted=BOOLEAN),
+    "ChatRequest": {**_object(("text",), text={"type": "string", "minLength": 1,
+                                               "maxLength": CHAT_LIMIT}),
+                    "additionalProperties": False},
+    "Notes": _object(("text",), text={"type": "string", "maxLength": NOTES_LIMIT}),
 }
 
 # --- operations ------------------------------------------------------------------------------
@@ -395,6 +411,38 @@ PATHS: dict[str, Any] = {
         {**_answer("The line's positions.", _ref("Analysis")), **_problems(400, 404, 422)},
         tag="Seat", body=_ref("AnalyseRequest"), parameters=[TOKEN],
         operation_id="analyse")},
+    "/api/play/{token}/chat": {
+        "get": _operation("The players' chat of the seat's match, newest first, a keyset page "
+                          "at a time (follow “next”). Only the match's seats read it; "
+                          "messages from players the seat's player blocked are left out.",
+                          {**_answer("A page of messages.", _ref("ChatPage")),
+                           **_problems(400, 404)},
+                          tag="Seat", operation_id="seat_chat",
+                          parameters=[TOKEN, _query_parameter(
+                              "before", "Only messages older than this message id.",
+                              {"type": "integer", "minimum": 1}),
+                              _query_parameter("limit", "How many (1 to 100; 30 by default).",
+                                               {"type": "integer", "minimum": 1})]),
+        "post": _operation("Write to the players' chat (plain text). A longer message than "
+                           "the limit is refused whole (422); at most a few a minute per "
+                           "player (429 with Retry-After); 403 if an admin barred the player.",
+                           {**_answer("The message as posted.", _ref("ChatMessage"), "201"),
+                            **_problems(400, 403, 404, 422, 429)},
+                           tag="Seat", body=_ref("ChatRequest"), parameters=[TOKEN],
+                           operation_id="seat_chat_post"),
+    },
+    "/api/play/{token}/notes": {
+        "get": _operation("The seat's private notes (only this seat's link reads them).",
+                          {**_answer("The notes; \"\" when there are none.", _ref("Notes")),
+                           **_problems(404)},
+                          tag="Seat", parameters=[TOKEN], operation_id="seat_notes"),
+        "put": _operation("Replace the seat's private notes (\"\" clears them); too long: 422, "
+                          "nothing saved.",
+                          {**_answer("The notes as saved.", _ref("Notes")),
+                           **_problems(400, 404, 422)},
+                          tag="Seat", body=_ref("Notes"), parameters=[TOKEN],
+                          operation_id="seat_notes_put"),
+    },
     "/api/matches": {"get": _operation(
         "The archive, newest first, a keyset page at a time.",
         {**_answer("A page of matches and the cursor of the next.", _ref("ArchivePage")),

@@ -516,7 +516,11 @@
 
   function typing() {
     var el = document.activeElement;
-    return !!el && !!el.closest && !!el.closest("main input, main select, main textarea");
+    if (el && el.closest && el.closest("main input, main select, main textarea")) return true;
+    // A draft left in the chat box or the notes is not thrown away by a refresh either.
+    return Array.prototype.some.call(document.querySelectorAll("main textarea"), function (box) {
+      return box.value !== box.defaultValue;
+    });
   }
 
   // Fetch this page again and swap its content in: the new position, the move list and, when

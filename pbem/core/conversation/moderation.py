@@ -1,0 +1,154 @@
+"""Reports and what an admin does about them: hide a message, bar a player from the chat,
+or dismiss the report. Every admin action writes its audit row in the same transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from pbem.core.accounts.models import Player
+from pbem.core.admin import audit
+from pbem.core.conversation.models import ChatMessage, ChatReport, Room
+from pbem.core.db.connection import write_transaction
+from pbem.core.db.retry import retrying
+from pbem.core.matches.models import Seat
+from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
+
+MAX_REASON = 300
+CONTEXT = 5  # messages shown before and after the reported one
+
+
+@dataclass(frozen=True)
+class ReportView:
+    report: ChatReport
+    message: ChatMessage
+    context: list[ChatMessage]  # the room around the message, oldest first, hidden ones too
+
+
+def report(message_id: int, reporter: Player, reason: str, now: datetime,
+           seat: Seat | None = None) -> ChatReport:
+    """`reporter` reports a message they can read: through their `seat` for the players'
+    room, as a signed-in watcher for the spectators' room. Reporting twice is one report."""
+    message = ChatMessage.get_or_none(ChatMessage.id == message_id)
+    if message is None:
+        raise NotFoundError("That message is gone.")
+    if message.room == Room.PLAYERS and (seat is None or seat.match_id != message.match_id):
+        raise NotFoundError("That message is gone.")  # not one this reader can see
+    reason = " ".join((reason or "").split())[:MAX_REASON] or "(no reason given)"
+    def insert() -> None:
+        with write_transaction():
+            ChatReport.insert(message=message.id, reporter=reporter.id, reason=reason,
+                              created_at=now).on_conflict_ignore().execute()
+
+    retrying(insert)
+    return ChatReport.get(ChatReport.message == message.id, ChatReport.reporter == reporter.id)
+
+
+def open_reports(limit: int = 100) -> list[ChatReport]:
+    return list(ChatReport.select(ChatReport, ChatMessage).join(ChatMessage)
+                .where(ChatReport.resolved_at.is_null())
+                .order_by(ChatReport.id).limit(limit))
+
+
+def open_report_count() -> int:
+    return ChatReport.select().where(ChatReport.resolved_at.is_null()).count()
+
+
+def report_view(report_id: int) -> ReportView:
+    found = ChatReport.get_or_none(ChatReport.id == report_id)
+    if found is None:
+        raise NotFoundError(f"There is no report {report_id}.")
+    message = ChatMessage.get_by_id(found.message_id)
+    room = (ChatMessage.select(ChatMessage, Player).join(Player)
+            .where(ChatMessage.match == message.match_id, ChatMessage.room == message.room))
+    before = list(room.where(ChatMessage.id < message.id)
+                  .order_by(ChatMessage.id.desc()).limit(CONTEXT))
+    after = list(room.where(ChatMessage.id > message.id)
+                 .order_by(ChatMessage.id).limit(CONTEXT))
+    return ReportView(found, message, [*reversed(before), message, *after])
+
+
+def hide(report_id: int, actor: str, reason: str, now: datetime,
+         action_key: str | None = None) -> ChatMessage:
+    """Hide the reported message from everyone (pages, API, mails not yet sent); every open
+    report of it is resolved with it."""
+    with write_transaction():
+        audit.check_fresh(action_key)
+        found = _open(report_id)
+        message = ChatMessage.get_by_id(found.message_id)
+        if message.hidden_at is None:
+            ChatMessage.update(hidden_at=now, hidden_by=actor).where(
+                ChatMessage.id == message.id).execute()
+        _resolve(ChatReport.message == message.id, actor, "hidden", now)
+        audit.record(actor, "chat-hide", now, _reason(reason), message.match_id,
+                     {"message": message.id, "report": found.id,
+                      "author": message.author_id}, action_key)
+    return message
+
+
+def bar(report_id: int, actor: str, reason: str, now: datetime,
+        action_key: str | None = None) -> Player:
+    """Bar the reported message's writer from every chat (they still play); the message is
+    hidden too."""
+    with write_transaction():
+        audit.check_fresh(action_key)
+        found = _open(report_id)
+        message = ChatMessage.get_by_id(found.message_id)
+        if message.hidden_at is None:
+            ChatMessage.update(hidden_at=now, hidden_by=actor).where(
+                ChatMessage.id == message.id).execute()
+        Player.update(chat_barred_at=now).where(Player.id == message.author_id,
+                                                Player.chat_barred_at.is_null()).execute()
+        _resolve(ChatReport.message == message.id, actor, "barred", now)
+        audit.record(actor, "chat-bar", now, _reason(reason), message.match_id,
+                     {"player": message.author_id, "message": message.id,
+                      "report": found.id}, action_key)
+    return Player.get_by_id(message.author_id)
+
+
+def dismiss(report_id: int, actor: str, reason: str, now: datetime,
+            action_key: str | None = None) -> None:
+    with write_transaction():
+        audit.check_fresh(action_key)
+        found = _open(report_id)
+        _resolve(ChatReport.id == found.id, actor, "dismissed", now)
+        audit.record(actor, "chat-report-dismiss", now, _reason(reason), None,
+                     {"report": found.id, "message": found.message_id}, action_key)
+
+
+def set_barred(player_id: int, barred: bool, actor: str, reason: str, now: datetime,
+               action_key: str | None = None) -> None:
+    """Bar or lift the bar from the player's page in the console."""
+    with write_transaction():
+        audit.check_fresh(action_key)
+        player = Player.get_or_none(Player.id == player_id)
+        if player is None:
+            raise NotFoundError(f"There is no player {player_id}.")
+        if (player.chat_barred_at is not None) == barred:
+            raise ConflictError("The player is already " + (
+                "barred from the chat." if barred else "free to write in the chat."))
+        Player.update(chat_barred_at=now if barred else None).where(
+            Player.id == player.id).execute()
+        audit.record(actor, "chat-bar" if barred else "chat-unbar", now, _reason(reason),
+                     None, {"player": player.id}, action_key)
+
+
+def _open(report_id: int) -> ChatReport:
+    found = ChatReport.get_or_none(ChatReport.id == report_id)
+    if found is None:
+        raise NotFoundError(f"There is no report {report_id}.")
+    if found.resolved_at is not None:
+        raise ConflictError(f"That report was already dealt with ({found.resolution}).")
+    return found
+
+
+def _resolve(which: object, actor: str, resolution: str, now: datetime) -> None:
+    ChatReport.update(resolved_at=now, resolved_by=actor, resolution=resolution).where(
+        which, ChatReport.resolved_at.is_null()).execute()
+
+
+def _reason(reason: str) -> str:
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise InvalidRequestError("Give a reason: it goes into the audit log.")
+    return reason[:500]

@@ -1,0 +1,108 @@
+"""What each player keeps for themselves: a seat's private notes, the players they blocked,
+and the matches whose chat they muted."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pbem.core.accounts.models import Player
+from pbem.core.conversation.chat import clean_text
+from pbem.core.conversation.models import ChatMute, PlayerBlock, SeatNote
+from pbem.core.db.connection import write_transaction
+from pbem.core.db.retry import retrying
+from pbem.core.matches.models import Seat
+from pbem.errors import InvalidRequestError, NotFoundError
+
+MAX_NOTES = 20_000  # characters: a long game's worth of plans, refused whole beyond it
+
+
+def notes_of(seat: Seat) -> str:
+    """The seat's own notes ("" when it has none). Only ever read for that seat."""
+    note = SeatNote.get_or_none(SeatNote.seat == seat.id)
+    return note.text if note else ""
+
+
+def save_notes(seat: Seat, text: str, now: datetime) -> str:
+    """Replace the seat's notes; empty text deletes them. Too long: 422 and nothing saved."""
+    if not (text or "").strip():
+        with write_transaction():
+            SeatNote.delete().where(SeatNote.seat == seat.id).execute()
+        return ""
+    text = clean_text(text, MAX_NOTES, "notes")
+
+    def save() -> None:
+        # The row is made if missing (a racing first save makes it once), then written: the
+        # last save wins. No savepoint: on MariaDB a deadlock ends the whole transaction, and
+        # `retrying` runs it again.
+        with write_transaction():
+            SeatNote.insert(seat=seat.id, text=text, updated_at=now).on_conflict_ignore() \
+                .execute()
+            SeatNote.update(text=text, updated_at=now).where(SeatNote.seat == seat.id).execute()
+
+    retrying(save)
+    return text
+
+
+def block(player: Player, name: str, now: datetime) -> Player:
+    """`player` blocks the player named `name`: none of their messages reach `player`."""
+    other = _named(name)
+    if other.id == player.id:
+        raise InvalidRequestError("You cannot block yourself.")
+    _insert_once(PlayerBlock.insert(player=player.id, blocked=other.id, created_at=now))
+    return other
+
+
+def unblock(player: Player, blocked_id: int) -> None:
+    with write_transaction():
+        PlayerBlock.delete().where(PlayerBlock.player == player.id,
+                                   PlayerBlock.blocked == blocked_id).execute()
+
+
+def blocked_players(player: Player) -> list[Player]:
+    return list(Player.select().join(PlayerBlock, on=PlayerBlock.blocked == Player.id)
+                .where(PlayerBlock.player == player.id).order_by(PlayerBlock.id))
+
+
+def set_muted(match_id: int, player_id: int, muted: bool, now: datetime) -> None:
+    """Mute or unmute a match's chat for one player: no chat mails, no quotes in turn mails
+    (the page still shows the room, for whoever looks)."""
+    if muted:
+        _insert_once(ChatMute.insert(match=match_id, player=player_id, created_at=now))
+        return
+    with write_transaction():
+        ChatMute.delete().where(ChatMute.match == match_id,
+                                ChatMute.player == player_id).execute()
+
+
+def _insert_once(insert: Any) -> None:
+    """Insert a row unless its unique key is taken (blocking or muting twice is once)."""
+    def run() -> None:
+        with write_transaction():
+            insert.on_conflict_ignore().execute()
+
+    retrying(run)
+
+
+def _named(name: str) -> Player:
+    name = " ".join((name or "").split())
+    if not name:
+        raise InvalidRequestError("Type the name of the player to block.")
+    found = Player.get_or_none(Player.name == name)
+    if found is None:
+        raise NotFoundError(f"There is no player named {name[:40]!r}.")
+    return found
+
+
+def block_author(player: Player, message_id: int, now: datetime) -> Player:
+    """Block the writer of a message the player can see (the page's Block button)."""
+    from pbem.core.conversation.models import ChatMessage
+
+    message = ChatMessage.get_or_none(ChatMessage.id == message_id)
+    if message is None:
+        raise NotFoundError("That message is gone.")
+    author = Player.get_by_id(message.author_id)
+    if author.id == player.id:
+        raise InvalidRequestError("You cannot block yourself.")
+    _insert_once(PlayerBlock.insert(player=player.id, blocked=author.id, created_at=now))
+    return author
