@@ -36,12 +36,13 @@ from pbem.core.matches.models import (
     Seat,
     Vacation,
 )
+from pbem.core.tournaments.models import Pairing, Tournament, TournamentEntry, TournamentRound
 
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
     AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
     Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage, FormerName,
-    ChangeLog,
+    ChangeLog, Tournament, TournamentEntry, TournamentRound, Pairing,
 )
 
 
