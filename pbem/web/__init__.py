@@ -29,6 +29,8 @@ from pbem.web.records import api as archive_api
 from pbem.web.records import pages as archive
 from pbem.web.site import errors, health, inputs, openapi, security
 from pbem.web.site.errors import connect_or_unavailable
+from pbem.web.tournaments import api as tournaments_api
+from pbem.web.tournaments import pages as tournaments
 
 
 def _remembering_url_for() -> Callable[..., str]:
@@ -101,7 +103,7 @@ def create_app(settings: Settings | None = None,
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, seeks, mailprefs, health, security,
-                   errors, inbound, openapi):
+                   errors, inbound, openapi, tournaments_api, tournaments):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)

@@ -12,6 +12,7 @@ from pbem.core.matches.creation import get_match
 from pbem.core.matches.models import Match
 from pbem.core.records.archive import Filters, list_matches
 from pbem.core.records.match_record import public_record
+from pbem.core.tournaments.table import pairing_of_match
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from pbem.web.accounts.auth import current_player
@@ -46,9 +47,12 @@ def show(match_id: int) -> str:
     events = [{**row, "words": history.words(row["kind"])}
               for row in history.public_changes(match)
               if row["kind"] not in history.MOVE_KINDS]
+    # A tournament's match names its tournament and round.
+    found = pairing_of_match(match.id)
+    tournament = {"id": found[0].id, "name": found[0].name, "round": found[1]} if found else None
     return render_template("matches/show.html", record=record, poll_tag=poll,
                            preview=preview(record), can_rematch=can_rematch, events=events,
-                           labels=labels)
+                           labels=labels, tournament=tournament)
 
 
 def preview(record: dict[str, Any]) -> dict[str, str | None]:
