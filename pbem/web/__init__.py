@@ -113,8 +113,8 @@ def create_app(settings: Settings | None = None,
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
     # The players' API authenticates by Bearer token only, never by cookie (see auth.py), the
     # inbound endpoint with a bearer secret, and one-click unsubscribe (RFC 8058) by its link.
-    for blueprint in ("play", "lifecycle", "api", "api_players", "devmail", "inbound",
-                      "mailprefs"):
+    for blueprint in ("play", "lifecycle", "api", "api_players", "api_tournaments", "devmail",
+                      "inbound", "mailprefs"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app
