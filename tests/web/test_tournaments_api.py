@@ -5,6 +5,7 @@ links in their one mail per round, and the tournament ends with its final standi
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -186,3 +187,22 @@ def test_a_withdrawal_through_the_api_forfeits_and_shows(client, bearer, worker)
     forfeits = [p for r in found["rounds"] for p in r["pairings"] if p["forfeit"]]
     assert len(forfeits) == 3
     assert [p["status"] for p in found["players"]].count("withdrawn") == 1
+
+
+def test_round_deadlines_are_in_the_players_calendar_feed(client, bearer, settings) -> None:
+    from icalendar import Calendar
+
+    from pbem.core.mailout import links
+
+    two = PLAYERS[:2]
+    created = _create(client, bearer[two[0]], format="swiss", rounds=2, round_days=3)
+    for email in two:
+        client.post(f"/api/tournaments/{created['id']}/join", headers=bearer[email])
+    client.post(f"/api/tournaments/{created['id']}/start", headers=bearer[two[0]])
+    player = Player.get(Player.email == two[1])
+    feed = f"/calendar/{links.calendar_token(settings.secret_key, player)}.ics"
+    events = Calendar.from_ical(client.get(feed).data).walk("VEVENT")
+    rounds = [e for e in events if str(e["summary"]).startswith("Round 1 ends")]
+    assert len(rounds) == 1
+    assert rounds[0].decoded("dtend").replace(tzinfo=None) == START + timedelta(days=3)
+    assert f"/tournaments/{created['id']}#round-1" in str(rounds[0]["url"])

@@ -7,10 +7,12 @@ from datetime import datetime
 from typing import Any
 
 from pbem.core.accounts.models import Player
+from pbem.core.matches.calendar import Deadline
 from pbem.core.tournaments import standings as table
 from pbem.core.tournaments.models import (
     EntryStatus,
     Pairing,
+    RoundStatus,
     Tournament,
     TournamentEntry,
     TournamentRound,
@@ -198,6 +200,31 @@ def pairing_of_match(match_id: int) -> tuple[Tournament, int] | None:
     if row is None:
         return None
     return row.tournament, row.round.number
+
+
+def round_deadlines(player: Player, now: datetime) -> list[Deadline]:
+    """The deadlines of the running rounds of the player's tournaments still ahead, for their
+    calendar feed (the matches' own deadlines are in it already)."""
+    rows = (TournamentRound.select(TournamentRound, Tournament).join(Tournament)
+            .join(TournamentEntry, on=(TournamentEntry.tournament == Tournament.id))
+            .where(TournamentEntry.player == player.id,
+                   TournamentEntry.status == EntryStatus.ACTIVE,
+                   TournamentRound.status == RoundStatus.RUNNING,
+                   TournamentRound.deadline > now)
+            .order_by(TournamentRound.deadline))
+    found = []
+    for row in rows:
+        if row.deadline is None:
+            continue
+        name = row.tournament.name
+        found.append(Deadline(
+            uid=f"round.t{row.tournament_id}.r{row.number}", due=row.deadline,
+            summary=f"Round {row.number} ends: {name}",
+            description=f"Round {row.number} of the tournament {name} ends at "
+                        f"{row.deadline:%a %d %b %Y, %H:%M} UTC; matches still running then "
+                        "go to their timeout rule.",
+            path=f"/tournaments/{row.tournament_id}#round-{row.number}"))
+    return found
 
 
 def listing(status: str | None = None, limit: int = 100) -> list[Tournament]:
