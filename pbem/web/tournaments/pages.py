@@ -38,6 +38,11 @@ FORMAT_WORDS = {
     "tables": "Tables of 3-4 (for games of three or four, by score)",
 }
 
+TIEBREAK_NAMES = {
+    "sonneborn_berger": "Sonneborn-Berger", "direct_encounter": "Direct encounter",
+    "buchholz": "Buchholz", "median_buchholz": "Median Buchholz", "tables_won": "Tables won",
+}
+
 
 @bp.get("")
 def index() -> str:
@@ -88,13 +93,13 @@ def show(tournament_id: int) -> str:
     tournament = service.get_tournament(tournament_id)
     found = table.describe(tournament)
     viewer = current_player()
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"crosstable": None, "bracket": None}
     if tournament.format in ("round-robin", "double-round-robin"):
         extra["crosstable"] = table.crosstable(tournament)
     if tournament.format == "knockout":
         extra["bracket"] = bracket_drawing(table.bracket(tournament))
     return render_template(
-        "tournaments/show.html", t=found, formats=FORMAT_WORDS,
+        "tournaments/show.html", t=found, formats=FORMAT_WORDS, tiebreak_names=TIEBREAK_NAMES,
         joined=service.is_in(tournament, viewer),
         organiser=viewer is not None and viewer.id == tournament.organiser_id, **extra)
 
