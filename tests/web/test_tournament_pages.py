@@ -55,3 +55,44 @@ def test_the_list_filters_by_status_and_strangers_may_read(client) -> None:
     assert b"Open one" not in client.get("/tournaments?status=finished").data
     assert client.get("/tournaments/new").status_code == 302  # sign in first
     assert client.get("/tournaments/999").status_code == 404
+
+
+def test_the_organisers_tools_pause_adjudicate_and_remove_with_an_audit(client, worker, smtp,
+                                                                        settings) -> None:
+    from pbem.core.admin.models import AuditEntry
+    from pbem.core.tournaments import running
+    from pbem.core.tournaments.service import Organising
+
+    sign_in(client, ANN, worker, smtp)
+    ann = Player.get(Player.email == ANN)
+    others = [Player.for_email(f"p{n}@example.org", START) for n in range(3)]
+    tournament = service.create_tournament(ann, {"name": "Club", "game": "nim",
+                                                 "format": "swiss", "rounds": 2}, START)
+    for player in others + [ann]:
+        service.join(tournament.id, player, START)
+    running.start(tournament.id, Organising(ann), settings.secret_key, START)
+    page = f"/tournaments/{tournament.id}"
+    shown = client.get(page).get_data(as_text=True)
+    assert "Organiser's tools" in shown
+    assert post_form(client, f"{page}/manage/pause", page, reason="").status_code == 303
+    assert "Give a reason" in client.get(page).get_data(as_text=True)  # refused, flashed
+    post_form(client, f"{page}/manage/pause", page, reason="club holiday")
+    assert all(m.paused_at is not None for m in Match.select())
+    post_form(client, f"{page}/manage/resume", page, reason="back")
+    match = Match.select().order_by(Match.id).first()
+    post_form(client, f"{page}/manage/adjudicate", page, match=str(match.id), winner="draw",
+              reason="agreed on the phone")
+    assert Match.get_by_id(match.id).outcome == "draw"
+    post_form(client, f"{page}/manage/remove", page, player=str(others[0].id),
+              reason="left the club")
+    assert TournamentEntry.get(TournamentEntry.player == others[0].id).status == "removed"
+    actions = {e.action for e in AuditEntry.select()}
+    assert {"tournament:pause", "tournament:resume", "tournament:adjudicate",
+            "tournament:remove-player"} <= actions
+    # Another signed-in player sees no tools and is refused.
+    client.post("/signout")
+    stranger = client.application.test_client()
+    sign_in(stranger, "p1@example.org", worker, smtp)
+    assert "Organiser's tools" not in stranger.get(page).get_data(as_text=True)
+    refused = post_form(stranger, f"{page}/manage/pause", page, reason="mine now")
+    assert refused.status_code == 403

@@ -285,8 +285,8 @@ def _hold(tournament_id: int, by: Organising, reason: str, now: datetime,
 
 def adjudicate(tournament_id: int, match_id: int, winners: list[int], by: Organising,
                reason: str, now: datetime) -> None:
-    """Decide a tournament match still in play: `winners` are its winning seats (every seat
-    for a draw). Through the door, audit-logged."""
+    """Decide a tournament match still in play: `winners` are its winning seats (none, or
+    every seat, for a draw). Through the door, audit-logged."""
     reason = _reason(reason)
     with write_transaction():
         tournament = lock_tournament(tournament_id)
@@ -310,13 +310,13 @@ class TournamentAdjudication(Change):
 
     def apply(self, door: Locked) -> None:
         count = len(door.seats)
-        if not self.winners or any(not 0 <= s < count for s in self.winners) or (
+        if any(not 0 <= s < count for s in self.winners) or (
                 len(set(self.winners)) != len(self.winners)):
-            raise InvalidRequestError(f"Name the winning seats, from 0 to {count - 1} (every "
-                                      "seat for a draw).")
+            raise InvalidRequestError(f"Name the winning seats, from 0 to {count - 1} (none "
+                                      "or every seat for a draw).")
         if not door.match.is_live:
             raise ConflictError("The match is no longer in play.")
-        winners = frozenset(self.winners)
+        winners = frozenset(self.winners or range(count))
         share = 1 / len(winners)
         finish(door, winners, [share if s in winners else 0.0 for s in range(count)],
                f"adjudicated by the tournament's organiser: {self.reason}")

@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.core.accounts.models import Player
 from pbem.core.matches.calendar import Deadline
+from pbem.core.matches.models import Match, MatchStatus
 from pbem.core.tournaments import standings as table
 from pbem.core.tournaments.models import (
     EntryStatus,
@@ -191,6 +192,23 @@ def bracket(tournament: Tournament) -> list[list[dict[str, Any]]]:
             "matches": [r.match_id for r in rows if r.match_id],
         })
     return rounds
+
+
+def live_matches(tournament: Tournament) -> list[dict[str, Any]]:
+    """The tournament's matches in play, for the organiser's forms: each with its round and
+    its players in seat order."""
+    names = {e.id: e.player.public_name for e in TournamentEntry.select(TournamentEntry, Player)
+             .join(Player).where(TournamentEntry.tournament == tournament)}
+    rows = (Pairing.select(Pairing, TournamentRound).join(TournamentRound)
+            .switch(Pairing).join(Match, on=(Pairing.match == Match.id))
+            .where(Pairing.tournament == tournament, Match.status == MatchStatus.ACTIVE)
+            .order_by(TournamentRound.number, Pairing.board, Pairing.game))
+    found = []
+    for row in rows:
+        players = [names.get(p, "?") for p in row.players]
+        found.append({"match": row.match_id, "round": row.round.number,
+                      "players": players})
+    return found
 
 
 def pairing_of_match(match_id: int) -> tuple[Tournament, int] | None:

@@ -21,10 +21,15 @@ from werkzeug.wrappers import Response
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.tournaments import running, service, table
 from pbem.core.tournaments.service import FORMATS, Organising
-from pbem.errors import PbemError
+from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
-from pbem.web.accounts.auth import current_player, player_required, signed_in_player
+from pbem.web.accounts.auth import (
+    current_admin,
+    current_player,
+    player_required,
+    signed_in_player,
+)
 from pbem.web.lobby.challenges import options_from_form
 from pbem.web.site.clock import now
 
@@ -100,8 +105,10 @@ def show(tournament_id: int) -> str:
         extra["bracket"] = bracket_drawing(table.bracket(tournament))
     return render_template(
         "tournaments/show.html", t=found, formats=FORMAT_WORDS, tiebreak_names=TIEBREAK_NAMES,
-        joined=service.is_in(tournament, viewer),
-        organiser=viewer is not None and viewer.id == tournament.organiser_id, **extra)
+        joined=service.is_in(tournament, viewer), organiser=_organising(tournament) is not None,
+        live=table.live_matches(tournament) if tournament.status in ("running", "paused")
+        else [], active=[(e.player_id, e.player.public_name)
+                         for e in service.entries(tournament, active_only=True)], **extra)
 
 
 @bp.post("/<int:tournament_id>/<any(join, leave, start, withdraw):action>")
@@ -125,6 +132,55 @@ def act(tournament_id: int, action: str) -> Response:
     except PbemError as error:
         flash(str(error), "error")
     return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
+
+
+@bp.post("/<int:tournament_id>/manage/<any(pause, resume, remove, adjudicate):action>")
+def manage(tournament_id: int, action: str) -> Response:
+    """The organiser's (or a signed-in admin's) actions, each audit-logged by the service."""
+    tournament = service.get_tournament(tournament_id)
+    by = _organising(tournament)
+    if by is None:
+        raise service.NotOrganiserError("Only the tournament's organiser or an admin may do "
+                                        "that.")
+    form, when = request.form, now()
+    reason = form.get("reason", "")
+    try:
+        if action == "pause":
+            service.pause(tournament_id, by, reason, when)
+            flash("Paused: no new round, and every clock of its matches is held.", "ok")
+        elif action == "resume":
+            service.resume(tournament_id, by, reason, when)
+            flash("Resumed.", "ok")
+        elif action == "remove":
+            forfeited = service.remove_player(tournament_id, _whole(form.get("player")), by,
+                                              reason, when)
+            flash(f"Removed; {forfeited} match(es) in play were forfeited.", "ok")
+        else:
+            chosen = form.get("winner") or ""
+            winners = [] if chosen == "draw" else [_whole(chosen)]
+            service.adjudicate(tournament_id, _whole(form.get("match")), winners, by, reason,
+                               when)
+            flash("Adjudicated: the players have been told the result.", "ok")
+    except PbemError as error:
+        flash(str(error), "error")
+    return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
+
+
+def _organising(tournament: Any) -> Organising | None:
+    admin = current_admin()
+    if admin is not None:
+        return Organising(admin=admin.email)
+    viewer = current_player()
+    if viewer is not None and viewer.id == tournament.organiser_id:
+        return Organising(player=viewer)
+    return None
+
+
+def _whole(text: str | None) -> int:
+    value = (text or "").strip()
+    if not value.isdigit() or len(value) > 9:
+        raise InvalidRequestError("Choose from the list.")
+    return int(value)
 
 
 def bracket_drawing(rounds: list[list[dict[str, Any]]]) -> dict[str, Any]:

@@ -263,3 +263,15 @@ def test_a_full_tournament_without_a_start_time_starts_by_itself(settings) -> No
     assert running.advance(KEY, START).cancelled == 0
     assert running.advance(KEY, START + timedelta(days=1)).cancelled == 1
     assert Tournament.get_by_id(timed.id).status == "cancelled"
+
+
+def test_two_players_racing_for_the_last_place_get_one_place(settings) -> None:
+    players = _players(3)
+    for _attempt in range(6):
+        tournament = _tournament(players[0], "swiss", max_players=2)
+        service.join(tournament.id, players[0], START)
+        results = race(partial(service.join, tournament.id, players[1], START),
+                       partial(service.join, tournament.id, players[2], START))
+        assert sum(isinstance(r, Tournament) for r in results) == 1, results
+        assert sum(isinstance(r, ConflictError) and "full" in str(r) for r in results) == 1
+        assert len(service.entries(tournament)) == 2
