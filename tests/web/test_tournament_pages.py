@@ -68,7 +68,7 @@ def test_the_organisers_tools_pause_adjudicate_and_remove_with_an_audit(client, 
     others = [Player.for_email(f"p{n}@example.org", START) for n in range(3)]
     tournament = service.create_tournament(ann, {"name": "Club", "game": "nim",
                                                  "format": "swiss", "rounds": 2}, START)
-    for player in others + [ann]:
+    for player in [*others, ann]:
         service.join(tournament.id, player, START)
     running.start(tournament.id, Organising(ann), settings.secret_key, START)
     page = f"/tournaments/{tournament.id}"

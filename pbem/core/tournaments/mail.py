@@ -4,7 +4,7 @@ with every new seat link), and the final standings; a start that never came (too
 Rows in the outbox like any mail: they name the template and a few ids, never a link (the
 seat links are derived at send time, `mailout/contexts.py`), and the player's preference
 decides whether each goes now (`mailout/preferences.py`: a round's mail is a "start", the
-final standings a "result"; a player on the daily digest finds their new turns there).
+final standings a "result"); a player on the daily digest gets them at its hour.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from pbem.core.accounts.models import Player
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
-from pbem.core.mailout.preferences import sends_now
+from pbem.core.mailout.preferences import MailPreference, next_digest_at, sends_now
 from pbem.core.tournaments.models import Tournament, TournamentEntry
 from pbem.core.tournaments.standings import Standing
 
@@ -61,7 +61,14 @@ def _about(tournament: Tournament) -> dict[str, Any]:
 
 
 def _queue(player: Player, template: str, now: datetime, params: dict[str, Any]) -> None:
-    if not sends_now(player, template, None, now):
+    """Now, if the player's preference sends this kind at once; for a player on the daily
+    digest, at their digest's hour (the tournament's news comes with it, not one by one);
+    else not at all (`off`: only reminders and rulings)."""
+    if sends_now(player, template, None, now):
+        due = now
+    elif player.mail_pref == MailPreference.DIGEST:
+        due = player.digest_due_at or next_digest_at(player.digest_hour, player.timezone, now)
+    else:
         return
     OutboxMessage.create(to_address=player.email, template=template, params=params,
-                         status=MessageStatus.PENDING, next_attempt_at=now, created_at=now)
+                         status=MessageStatus.PENDING, next_attempt_at=due, created_at=now)

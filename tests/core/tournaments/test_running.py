@@ -275,3 +275,20 @@ def test_two_players_racing_for_the_last_place_get_one_place(settings) -> None:
         assert sum(isinstance(r, Tournament) for r in results) == 1, results
         assert sum(isinstance(r, ConflictError) and "full" in str(r) for r in results) == 1
         assert len(service.entries(tournament)) == 2
+
+
+def test_tournament_mail_follows_each_players_preference(settings) -> None:
+    from pbem.core.mailout.preferences import update_preferences
+
+    players = _players(3)
+    update_preferences(players[1].id, "digest", 18, "UTC", START)
+    update_preferences(players[2].id, "off", None, None, START)
+    tournament = _tournament(players[0], "round-robin")
+    for player in players:
+        service.join(tournament.id, player, START)
+    running.start(tournament.id, Organising(players[0]), KEY, START)
+    rounds = {m.to_address: m for m in OutboxMessage.select()
+              .where(OutboxMessage.template == "tournament_round")}
+    assert rounds["p0@example.org"].next_attempt_at == START  # at once
+    assert rounds["p1@example.org"].next_attempt_at == START.replace(hour=18)  # digest hour
+    assert "p2@example.org" not in rounds  # off: nothing but reminders and rulings
