@@ -19,7 +19,9 @@ from pbem.core.tournaments import running, service
 from pbem.core.tournaments.models import Pairing, Tournament
 from pbem.core.tournaments.service import Organising
 from tests.conftest import START
+from tests.support.players import last_mail, link_in
 from tests.web.test_browser import watch_console
+from tests.web.test_browser_players import site  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.browser
 SHOTS = Path("/work/shots/tournaments")
@@ -96,3 +98,34 @@ def test_tournament_pages_at_phone_and_desktop_widths(browser: Browser, server) 
     page.get_by_role("link", name="Winter swiss").click()
     expect(page.locator("h1")).to_have_text("Winter swiss")
     page.close()
+
+
+def test_an_organiser_fills_in_the_form_in_a_browser(browser: Browser, site, smtp) -> None:
+    base, worker = site
+    for width in (1280, 390):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        problems = watch_console(page)
+        page.goto(f"{base}/signin?next=/tournaments/new")
+        page.get_by_label("Your email address").fill("ann@example.org")
+        page.get_by_role("button", name="Email me a sign-in link").click()
+        with database.connection_context():
+            worker.run_once()
+        page.goto(base + link_in(last_mail(smtp, "ann@example.org", "sign-in"), "/signin/"))
+        page.get_by_role("button", name="Sign in").click()
+        page.goto(f"{base}/tournaments/new")
+        page.get_by_label("Name", exact=True).fill(f"Autumn cup {width}")
+        page.locator("#game").select_option("mimic")
+        page.locator("#format").select_option("swiss")
+        if SHOTS.exists():
+            page.screenshot(path=str(SHOTS / f"new-{width}.png"), full_page=True)
+        wide = page.evaluate("""[...document.querySelectorAll('main *')]
+            .filter(e => e.getBoundingClientRect().right > window.innerWidth)
+            .map(e => e.tagName + '#' + e.id + '.' + e.className)""")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, wide
+        page.get_by_role("button", name="Create tournament").click()
+        expect(page.locator("h1")).to_have_text(f"Autumn cup {width}")
+        page.get_by_role("button", name="Join").click()
+        expect(page.locator(".flash")).to_contain_text("You are in")
+        assert problems == [], problems
+        context.close()
