@@ -21,7 +21,7 @@ from pbem.core.tournaments.service import Organising
 from tests.conftest import START
 from tests.support.players import last_mail, link_in
 from tests.web.test_browser import watch_console
-from tests.web.test_browser_players import site  # noqa: F401 (a fixture)
+from tests.web.test_browser_players import site  # noqa: F401 (a fixture, below by name)
 
 pytestmark = pytest.mark.browser
 SHOTS = Path("/work/shots/tournaments")
@@ -100,8 +100,8 @@ def test_tournament_pages_at_phone_and_desktop_widths(browser: Browser, server) 
     page.close()
 
 
-def test_an_organiser_fills_in_the_form_in_a_browser(browser: Browser, site, smtp) -> None:
-    base, worker = site
+def test_an_organiser_fills_in_the_form_in_a_browser(browser: Browser, request, smtp) -> None:
+    base, worker = request.getfixturevalue("site")  # a server that mails over SMTP
     for width in (1280, 390):
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()

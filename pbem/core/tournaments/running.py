@@ -99,20 +99,36 @@ def _advance_one(tournament_id: int, secret_key: str, now: datetime,
             return
         _collect_results(tournament)
         report.deadlines += _apply_deadlines(tournament, now)
+        # A round can be over as soon as it is paired (a knockout round of walkovers): then
+        # the next is paired at once, not a tick later. Each pass pairs a round, so a bound
+        # of the rounds a tournament can have is a bound on the passes.
+        for _pass in range(MAX_PASSES):
+            if not _step(tournament, secret_key, now, report):
+                return
+
+
+MAX_PASSES = 64
+
+
+def _step(tournament: Tournament, secret_key: str, now: datetime,
+          report: AdvanceReport) -> bool:
+    """Close what is over, then end the tournament or pair its next round. True when a round
+    was paired (it may be over already)."""
+    current = _rounds(tournament)
+    if any(r.status == RoundStatus.RUNNING for r in current):
+        if tournament.format == "knockout":
+            report.replays += _replays(tournament, current[-1], secret_key, now)
+        _close_rounds(tournament, current, now)
         current = _rounds(tournament)
         if any(r.status == RoundStatus.RUNNING for r in current):
-            if tournament.format == "knockout":
-                report.replays += _replays(tournament, current[-1], secret_key, now)
-            _close_rounds(tournament, current, now)
-            current = _rounds(tournament)
-            if any(r.status == RoundStatus.RUNNING for r in current):
-                return
-        if _is_over(tournament, current):
-            _finish(tournament, now)
-            report.finished += 1
-            return
-        _pair_next(tournament, len(current) + 1, secret_key, now)
-        report.rounds += 1
+            return False
+    if _is_over(tournament, current):
+        _finish(tournament, now)
+        report.finished += 1
+        return False
+    _pair_next(tournament, len(current) + 1, secret_key, now)
+    report.rounds += 1
+    return True
 
 
 def _maybe_start(tournament: Tournament, secret_key: str, now: datetime,

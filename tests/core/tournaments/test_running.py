@@ -292,3 +292,28 @@ def test_tournament_mail_follows_each_players_preference(settings) -> None:
     assert rounds["p0@example.org"].next_attempt_at == START  # at once
     assert rounds["p1@example.org"].next_attempt_at == START.replace(hour=18)  # digest hour
     assert "p2@example.org" not in rounds  # off: nothing but reminders and rulings
+
+
+def test_a_knockout_player_who_withdraws_gives_a_walkover(settings) -> None:
+    players = _players(4)
+    tournament = _tournament(players[0], "knockout")
+    for player in players:
+        service.join(tournament.id, player, START)
+    running.start(tournament.id, Organising(players[0]), KEY, START)
+    # Round 1: seeds 1 v 4 and 2 v 3 (entries join, and so are seeded, in id order).
+    first = {tuple(p.players): p for p in Pairing.select()}
+    (top, bottom), (second, third) = sorted(first, key=min)
+    player_of = {e.id: e.player for e in service.entries(Tournament.get_by_id(tournament.id))}
+    lifecycle.resign(first[(top, bottom)].match_id, 1, START)  # seed 1 goes through
+    # ... and withdraws while the other tie is still in play: nothing of theirs is live.
+    assert service.withdraw(tournament.id, player_of[top], START) == 0
+    lifecycle.resign(first[(second, third)].match_id, 1, START)  # seed 2 goes through
+    running.advance(KEY, START)
+    final = Pairing.select().where(Pairing.tournament == tournament).order_by(
+        Pairing.id.desc()).first()
+    assert final.players == [second] and final.match_id is None  # a walkover, no match
+    found = describe(Tournament.get_by_id(tournament.id))
+    assert found["status"] == "finished"
+    assert found["standings"][0]["player"] == player_of[second].public_name
+    assert bracket(Tournament.get_by_id(tournament.id))[1][0]["winner"] == \
+        player_of[second].public_name
