@@ -20,6 +20,7 @@ from pbem.core.tournaments.models import Pairing, Tournament
 from pbem.core.tournaments.service import Organising
 from tests.conftest import START
 from tests.support.players import last_mail, link_in
+from tests.web.test_accessibility import violations
 from tests.web.test_browser import watch_console
 from tests.web.test_browser_players import site  # noqa: F401 (a fixture, below by name)
 
@@ -73,6 +74,13 @@ def _shoot(browser: Browser, url: str, name: str) -> None:
             page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
         assert problems == [], problems
         context.close()
+        # axe-core's WCAG 2 A and AA rules (injected, so this context lets scripts in).
+        checking = browser.new_context(bypass_csp=True, viewport={"width": width,
+                                                                  "height": 900})
+        page = checking.new_page()
+        page.goto(url)
+        assert violations(page) == [], (name, width)
+        checking.close()
 
 
 def test_tournament_pages_at_phone_and_desktop_widths(browser: Browser, server) -> None:
