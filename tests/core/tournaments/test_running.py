@@ -13,7 +13,7 @@ import pytest
 from pbem.core.accounts.models import Player
 from pbem.core.admin.models import AuditEntry
 from pbem.core.mailout.models import OutboxMessage
-from pbem.core.matches import lifecycle
+from pbem.core.matches import history, lifecycle
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.tournaments import running, service
 from pbem.core.tournaments.models import Pairing, Tournament, TournamentRound
@@ -130,6 +130,9 @@ def test_a_knockout_gives_byes_to_the_top_seeds_and_replays_draws(settings) -> N
     match_id = next(p["match"] for p in first if not p["bye"])
     admin = Organising(admin="a@x.org")
     service.adjudicate(tournament.id, match_id, [0, 1], admin, "draw", START)
+    told = [row for row in history.public_changes(match_id)
+            if row["kind"] == "tournament-adjudication"]
+    assert told and told[0]["reason"] == "draw" and told[0]["winners"] == [0, 1]
     assert running.advance(KEY, START).replays == 1
     replay = Pairing.select().where(Pairing.tournament == tournament, Pairing.game == 2).get()
     assert replay.players == [Pairing.get(Pairing.match == match_id).players[1],
