@@ -41,6 +41,8 @@ from pbem.games import get_rules
 FORMATS = ("round-robin", "double-round-robin", "swiss", "knockout", "tables")
 MAX_PLAYERS = 500
 MAX_ROUNDS = 30
+# Open tournaments one player may organise at once: enough for a club's calendar, not a flood.
+MAX_OPEN_PER_ORGANISER = 10
 
 
 class NotOrganiserError(PbemError):
@@ -105,6 +107,11 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
     if not isinstance(spec.get("rated", False), bool):
         raise InvalidRequestError('"rated" is true or false.')
     with write_transaction():
+        mine = Tournament.select().where(Tournament.organiser == organiser,
+                                         Tournament.status == TournamentStatus.OPEN).count()
+        if mine >= MAX_OPEN_PER_ORGANISER:
+            raise ConflictError(f"You organise {mine} tournaments that have not started, the "
+                                "most allowed; start or wait for one first.")
         return Tournament.create(
             name=name, organiser=organiser, game=rules.slug, options=resolved,
             time_control=str(control), on_timeout=on_timeout, format=fmt, rounds=rounds,

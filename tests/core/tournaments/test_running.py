@@ -249,6 +249,10 @@ def test_join_and_leave_before_the_start_and_bad_input(settings) -> None:
                                                "format": "swiss"}, START)
     closed = _tournament(players[0], "swiss", invitation_only=True,
                          invited=["p1@example.org"])
+    for _ in range(service.MAX_OPEN_PER_ORGANISER - 2):
+        _tournament(players[0], "swiss")
+    with pytest.raises(ConflictError, match="most allowed"):
+        _tournament(players[0], "swiss")
     service.join(closed.id, players[1], START)
     with pytest.raises(service.NotOrganiserError, match="invitation"):
         service.join(closed.id, players[2], START)
