@@ -32,10 +32,13 @@ def queue_round(tournament: Tournament, number: int | None,
     if not links:
         return
     players = {p.id: p for p in Player.select().where(Player.id.in_(list(links)))}
-    for player_id, seats in sorted(links.items()):
-        _queue(players[player_id], "tournament_round", now,
-               {**_about(tournament), "round": number,
-                "seats": [[match_id, seat] for match_id, seat in seats]})
+    rows = [row for player_id, seats in sorted(links.items())
+            if (row := _row(players[player_id], "tournament_round", now, {
+                **_about(tournament), "round": number,
+                "seats": [[match_id, seat] for match_id, seat in seats]})) is not None]
+    # One statement for a round's mail (a 500-player round is 500 rows).
+    for start in range(0, len(rows), 500):
+        OutboxMessage.insert_many(rows[start:start + 500]).execute()
 
 
 def queue_final(tournament: Tournament, players: Iterable[Player], table: Sequence[Standing],
@@ -61,14 +64,21 @@ def _about(tournament: Tournament) -> dict[str, Any]:
 
 
 def _queue(player: Player, template: str, now: datetime, params: dict[str, Any]) -> None:
-    """Now, if the player's preference sends this kind at once; for a player on the daily
-    digest, at their digest's hour (the tournament's news comes with it, not one by one);
-    else not at all (`off`: only reminders and rulings)."""
+    row = _row(player, template, now, params)
+    if row is not None:
+        OutboxMessage.insert(row).execute()
+
+
+def _row(player: Player, template: str, now: datetime,
+         params: dict[str, Any]) -> dict[str, Any] | None:
+    """The outbox row: due now, if the player's preference sends this kind at once; for a
+    player on the daily digest, at their digest's hour (the tournament's news comes with it,
+    not one by one); else none (`off`: only reminders and rulings)."""
     if sends_now(player, template, None, now):
         due = now
     elif player.mail_pref == MailPreference.DIGEST:
         due = player.digest_due_at or next_digest_at(player.digest_hour, player.timezone, now)
     else:
-        return
-    OutboxMessage.create(to_address=player.email, template=template, params=params,
-                         status=MessageStatus.PENDING, next_attempt_at=due, created_at=now)
+        return None
+    return {"to_address": player.email, "template": template, "params": params,
+            "status": MessageStatus.PENDING, "next_attempt_at": due, "created_at": now}

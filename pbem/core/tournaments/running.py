@@ -15,10 +15,10 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
@@ -42,6 +42,20 @@ from pbem.core.tournaments.table import knockout_ties, standings_of
 from pbem.errors import ConflictError
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class Batch:
+    """What a round's new games leave to write at its end, in one statement each: the pairing
+    rows, and each player's new seats (match id, seat) for their one mail."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    links: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+
+    def flush(self) -> None:
+        for start in range(0, len(self.rows), 500):
+            Pairing.insert_many(self.rows[start:start + 500]).execute()
+        self.rows.clear()
 
 
 @dataclass
@@ -180,14 +194,15 @@ def _start_round_robin(tournament: Tournament, active: list[TournamentEntry], se
                                 double=tournament.format == "double-round-robin")
     deadline = now + timedelta(days=tournament.round_days)
     by_id = {e.id: e for e in active}
-    links: dict[int, list[tuple[int, int]]] = {}
+    batch = Batch()
     for number, pairs in enumerate(schedule, start=1):
         round_row = TournamentRound.create(tournament=tournament, number=number,
                                            started_at=now, deadline=deadline)
         for board, seats in enumerate(pairs, start=1):
-            _create_game(tournament, round_row, board, 1, seats, by_id, secret_key, now, links)
+            _create_game(tournament, round_row, board, 1, seats, by_id, secret_key, now, batch)
     bump(tournament, current_round=len(schedule))
-    tournament_mail.queue_round(tournament, None, links, now)
+    batch.flush()
+    tournament_mail.queue_round(tournament, None, batch.links, now)
 
 
 def _pair_next(tournament: Tournament, number: int, secret_key: str, now: datetime) -> None:
@@ -195,12 +210,12 @@ def _pair_next(tournament: Tournament, number: int, secret_key: str, now: dateti
     by_id = {e.id: e for e in active}
     round_row = TournamentRound.create(tournament=tournament, number=number, started_at=now,
                                        deadline=now + timedelta(days=tournament.round_days))
-    links: dict[int, list[tuple[int, int]]] = {}
+    batch = Batch()
     if tournament.format == "swiss":
         found = pair.swiss_round(_swiss_players(tournament, active))
         for board, pair_seats in enumerate(found.pairs, start=1):
             _create_game(tournament, round_row, board, 1, pair_seats, by_id, secret_key, now,
-                         links)
+                         batch)
         if found.bye is not None:
             Pairing.create(tournament=tournament, round=round_row, board=len(found.pairs) + 1,
                            players=[found.bye], points=[1.0], played=False, finished=True)
@@ -210,19 +225,20 @@ def _pair_next(tournament: Tournament, number: int, secret_key: str, now: dateti
         if len(players) == 5:  # a withdrawal left five: the lowest sits out, for half a point
             bye = players.pop().player
         for board, seats in enumerate(pair.tables_round(players, _met(tournament)), start=1):
-            _create_game(tournament, round_row, board, 1, seats, by_id, secret_key, now, links)
+            _create_game(tournament, round_row, board, 1, seats, by_id, secret_key, now, batch)
         if bye is not None:
             Pairing.create(tournament=tournament, round=round_row, board=len(players) // 3 + 2,
                            players=[bye], points=[0.5], played=False, finished=True)
     else:
-        _pair_knockout(tournament, round_row, by_id, secret_key, now, links)
+        _pair_knockout(tournament, round_row, by_id, secret_key, now, batch)
     bump(tournament, current_round=number)
-    tournament_mail.queue_round(tournament, number, links, now)
+    batch.flush()
+    tournament_mail.queue_round(tournament, number, batch.links, now)
 
 
 def _pair_knockout(tournament: Tournament, round_row: TournamentRound,
                    by_id: dict[int, TournamentEntry], secret_key: str, now: datetime,
-                   links: dict[int, list[tuple[int, int]]]) -> None:
+                   batch: Batch) -> None:
     seeds = {e.id: e.seed or 0 for e in TournamentEntry.select()
              .where(TournamentEntry.tournament == tournament)}
     if round_row.number == 1:
@@ -240,7 +256,7 @@ def _pair_knockout(tournament: Tournament, round_row: TournamentRound,
                            players=[through], points=[1.0], winner=through, played=False,
                            finished=True)
         else:
-            _create_game(tournament, round_row, board, 1, alive, by_id, secret_key, now, links)
+            _create_game(tournament, round_row, board, 1, alive, by_id, secret_key, now, batch)
 
 
 def _replays(tournament: Tournament, round_row: TournamentRound, secret_key: str,
@@ -252,7 +268,7 @@ def _replays(tournament: Tournament, round_row: TournamentRound, secret_key: str
         by_board.setdefault(row.board, []).append(row)
     by_id = {e.id: e for e in _active(tournament)}
     made = 0
-    links: dict[int, list[tuple[int, int]]] = {}
+    batch = Batch()
     for board, games in sorted(by_board.items()):
         if not all(g.finished for g in games) or games[-1].winner is not None:
             continue
@@ -263,24 +279,27 @@ def _replays(tournament: Tournament, round_row: TournamentRound, secret_key: str
         if state.next_game is None or any(p not in by_id for p in state.next_game):
             continue
         _create_game(tournament, round_row, board, len(games) + 1, state.next_game, by_id,
-                     secret_key, now, links)
+                     secret_key, now, batch)
         made += 1
+    batch.flush()
     if made:
-        tournament_mail.queue_round(tournament, round_row.number, links, now)
+        tournament_mail.queue_round(tournament, round_row.number, batch.links, now)
     return made
 
 
 def _create_game(tournament: Tournament, round_row: TournamentRound, board: int, game: int,
                  seats: Sequence[int], by_id: dict[int, TournamentEntry], secret_key: str,
-                 now: datetime, links: dict[int, list[tuple[int, int]]]) -> None:
+                 now: datetime, batch: Batch) -> None:
     emails = [by_id[entry_id].player.email for entry_id in seats]
     created = create_match(tournament.game, emails, tournament.options, secret_key, now,
                            time_control=tournament.time_control,
                            on_timeout=tournament.on_timeout, announce=False)
-    Pairing.create(tournament=tournament, round=round_row, board=board, game=game,
-                   players=list(seats), match=created.match)
+    batch.rows.append({"tournament": tournament.id, "round": round_row.id, "board": board,
+                       "game": game, "players": list(seats), "match": created.match.id,
+                       "played": True, "finished": False})
     for number, entry_id in enumerate(seats):
-        links.setdefault(by_id[entry_id].player_id, []).append((created.match.id, number))
+        batch.links.setdefault(by_id[entry_id].player_id, []).append((created.match.id,
+                                                                      number))
 
 
 def _collect_results(tournament: Tournament) -> None:
