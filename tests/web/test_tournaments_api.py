@@ -206,3 +206,31 @@ def test_round_deadlines_are_in_the_players_calendar_feed(client, bearer, settin
     assert len(rounds) == 1
     assert rounds[0].decoded("dtend").replace(tzinfo=None) == START + timedelta(days=3)
     assert f"/tournaments/{created['id']}#round-1" in str(rounds[0]["url"])
+
+
+def test_the_answers_fit_the_openapi_description(client, bearer) -> None:
+    import schemathesis
+
+    from pbem.web.site.openapi import document
+    from tests.web.site.test_openapi import _validate
+
+    schema = schemathesis.openapi.from_dict(document("http://pbem.test"))
+    two = PLAYERS[:2]
+    made = client.post("/api/tournaments", headers=bearer[two[0]], json={
+        "name": "Described", "game": "nim", "format": "swiss", "rounds": 2,
+        "options": {"pile": 4}, "starts_at": None})
+    _validate(schema, "post", "/api/tournaments", made)
+    number = made.get_json()["id"]
+    for email in two:
+        _validate(schema, "post", "/api/tournaments/{tournament_id}/join",
+                  client.post(f"/api/tournaments/{number}/join", headers=bearer[email]))
+    _validate(schema, "post", "/api/tournaments/{tournament_id}/start",
+              client.post(f"/api/tournaments/{number}/start", headers=bearer[two[0]]))
+    _validate(schema, "get", "/api/tournaments/{tournament_id}",
+              client.get(f"/api/tournaments/{number}"))
+    _validate(schema, "get", "/api/tournaments", client.get("/api/tournaments?status=running"))
+    _validate(schema, "post", "/api/tournaments/{tournament_id}/withdraw",
+              client.post(f"/api/tournaments/{number}/withdraw", headers=bearer[two[1]]))
+    refused = client.post(f"/api/tournaments/{number}/leave", headers=bearer[two[0]])
+    assert refused.status_code == 409
+    _validate(schema, "post", "/api/tournaments/{tournament_id}/leave", refused)
