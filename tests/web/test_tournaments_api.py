@@ -146,6 +146,12 @@ def test_a_four_player_round_robin_played_to_the_end_through_the_api(client, bea
         mails = [m for m in smtp.to(email) if "your matches" in m["Subject"]]
         assert len(mails) == 1
         assert len(re.findall(r"/play/", text_of(mails[0]))) == 3
+        started = [m for m in smtp.to(email) if "has started" in m["Subject"]]
+        assert len(started) == 1 and "all of them at once" in text_of(started[0])
+        final = [m for m in smtp.to(email) if "final standings" in m["Subject"]]
+        assert len(final) == 1
+        table = text_of(final[0])
+        assert all(f"{row['rank']}. {row['player']}: " in table for row in found["standings"])
 
 
 def test_refusals_are_problem_json_and_change_nothing(client, bearer, settings) -> None:

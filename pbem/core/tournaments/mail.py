@@ -45,7 +45,10 @@ def queue_final(tournament: Tournament, players: Iterable[Player], table: Sequen
                 now: datetime) -> None:
     names = {e.id: e.player.public_name for e in TournamentEntry.select(TournamentEntry, Player)
              .join(Player).where(TournamentEntry.tournament == tournament)}
-    rows = [[s.rank, names.get(s.player, "?"), s.points] for s in table[:50]]
+    # Whole points print as 3, not 3.0; halves and table thirds keep two places.
+    rows = [[s.rank, names.get(s.player, "?"),
+             int(s.points) if float(s.points).is_integer() else round(s.points, 2)]
+            for s in table[:50]]
     for player in players:
         _queue(player, "tournament_final", now, {**_about(tournament), "standings": rows,
                                                   "more": max(0, len(table) - 50)})
