@@ -96,3 +96,24 @@ def test_the_organisers_tools_pause_adjudicate_and_remove_with_an_audit(client, 
     assert "Organiser's tools" not in stranger.get(page).get_data(as_text=True)
     refused = post_form(stranger, f"{page}/manage/pause", page, reason="mine now")
     assert refused.status_code == 403
+
+
+def test_an_admin_uses_the_organisers_tools_on_anyones_tournament(client, settings) -> None:
+    from pbem.core.admin.models import AuditEntry
+    from pbem.core.tournaments import running
+    from pbem.core.tournaments.service import Organising
+    from tests.web.admin.test_console import sign_in as admin_sign_in
+
+    organiser = Player.for_email(ANN, START)
+    tournament = service.create_tournament(organiser, {"name": "Club", "game": "nim",
+                                                       "format": "swiss", "rounds": 2}, START)
+    for n in range(2):
+        service.join(tournament.id, Player.for_email(f"p{n}@example.org", START), START)
+    running.start(tournament.id, Organising(organiser), settings.secret_key, START)
+    admin_sign_in(client)
+    page = f"/tournaments/{tournament.id}"
+    assert "Organiser's tools" in client.get(page).get_data(as_text=True)
+    post_form(client, f"{page}/manage/pause", page, reason="complaint under review")
+    assert Tournament.get_by_id(tournament.id).status == "paused"
+    entry = AuditEntry.get(AuditEntry.action == "tournament:pause")
+    assert entry.actor == "ref@club.org" and entry.reason == "complaint under review"
