@@ -38,6 +38,7 @@ from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
 from pbem.core.matches.sweep import Limits, SweepReport, sweep
+from pbem.core.tournaments.running import AdvanceReport, advance
 from pbem.mail.compose import Composer
 from pbem.mail.inbound.imap import PollReport, poll
 from pbem.mail.outbox import DrainReport, deliver_due, prune_sent
@@ -110,6 +111,19 @@ class Worker:
             log.info("deadlines: %s", vars(report))
         return report
 
+    def run_tournaments(self) -> AdvanceReport:
+        """Start tournaments that are due or full, pair each round whose last is over, bring
+        round deadlines down on late matches, and end finished tournaments."""
+        def work() -> AdvanceReport:
+            started = time.monotonic()
+            report = advance(self.settings.secret_key, self.clock())
+            record_run("tournaments", time.monotonic() - started, self.clock(), vars(report))
+            return report
+        report = _guarded("tournaments", AdvanceReport(), work)
+        if any(vars(report).values()):
+            log.info("tournaments: %s", vars(report))
+        return report
+
     def mail_admins(self) -> DigestReport:
         """The daily mail to admins about queue entries waiting over a day."""
         report = _guarded("admin digest", DigestReport(), lambda: send_if_due(
@@ -153,7 +167,8 @@ class Worker:
 
     def run_once(self) -> dict[str, object]:
         inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
-        return {"deadlines": self.sweep_deadlines(), "accounts": self.housekeeping(), **inbox,
+        return {"deadlines": self.sweep_deadlines(), "tournaments": self.run_tournaments(),
+                "accounts": self.housekeeping(), **inbox,
                 "digests": self.queue_digests(),
                 "admin_digest": self.mail_admins(),
                 "outbox": self.send_outbox(), "storage": self.compact_storage()}
@@ -163,6 +178,7 @@ class Worker:
         jobs: list[tuple[Callable[[], object], str, int, int]] = [
             (self.send_outbox, "outbox", self.settings.outbox_interval_seconds, 300),
             (self.sweep_deadlines, "deadlines", every, 300),
+            (self.run_tournaments, "tournaments", every, 300),
             (self.mail_admins, "admin-digest", 600, 3600),
             (self.housekeeping, "accounts", every, 300),
             (self.queue_digests, "digests", every, 300),

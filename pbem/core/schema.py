@@ -46,6 +46,7 @@ from pbem.core.matches.models import (
 )
 from pbem.core.ratings.models import Rating, RatingEvent
 from pbem.core.records.models import PlayerTally
+from pbem.core.tournaments.models import Pairing, Tournament, TournamentEntry, TournamentRound
 
 ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
@@ -53,6 +54,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage, FormerName,
     ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree, ChatMessage, SeatNote,
     ChatReport, PlayerBlock, ChatMute,
+    Tournament, TournamentEntry, TournamentRound, Pairing,
 )
 
 

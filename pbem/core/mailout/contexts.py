@@ -95,6 +95,8 @@ def context_for(message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
     if message.match_id is None:
         if message.template == "digest":
             return _digest_context(message, params, cache)
+        if message.template == "tournament_round":
+            return _tournament_round_context(params, cache)
         return dict(params)  # an account mail (sign-in, invitation): its few names and ids
     match = cache.match(message.match_id)
     rules = get_rules(match.game)
@@ -287,6 +289,19 @@ def _digest_context(message: OutboxMessage, params: dict[str, Any],
             "chat_only": bool(params.get("chat_only")),
             "since": _day(params.get("since")),
             "name": player.public_name if player else message.to_address}
+
+
+def _tournament_round_context(params: dict[str, Any], cache: RenderCache) -> dict[str, Any]:
+    """One mail for a player's new seats in a tournament round: each as a digest item (the
+    mail layer adds each seat's link to `acts` at send time, as for the digest)."""
+    acts = []
+    for match_id, seat_number in params.get("seats", []):
+        item = _digest_item(cache, match_id, seat_number)
+        if item is not None:
+            match = cache.match(match_id)
+            item["your_turn"] = seat_number in match.to_move
+            acts.append(item)
+    return {**{k: v for k, v in params.items() if k != "seats"}, "acts": acts}
 
 
 def _digest_item(cache: RenderCache, match_id: int, seat_number: int) -> dict[str, Any] | None:

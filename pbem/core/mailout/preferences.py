@@ -55,6 +55,12 @@ CATEGORIES: dict[str, str] = {
     "vacation": "news",
     "aborted": "result",
     "digest": "digest",
+    # A tournament's mails: its start and each round's new seats come as a match's welcome
+    # does; its final standings and a start cancelled for want of players as a result.
+    "tournament_started": "start",
+    "tournament_round": "start",
+    "tournament_final": "result",
+    "tournament_cancelled": "result",
 }
 SENT_AT_ONCE: dict[str, frozenset[str]] = {
     MailPreference.EACH: frozenset({"start", "turn", "reminder", "result", "ruling", "news",

@@ -4,6 +4,8 @@ only the public match page, never the private seat link (calendars get shared an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from pbem.core.accounts.models import Player
@@ -14,7 +16,20 @@ from pbem.games import get_rules
 EVENT_LENGTH = timedelta(minutes=15)
 
 
-def calendar_for(player: Player, base_url: str, domain: str, now: datetime) -> bytes:
+@dataclass(frozen=True)
+class Deadline:
+    """Another package's deadline for the feed (a tournament round's): a stable id, when,
+    and what to say; `path` is a public page on this site."""
+
+    uid: str
+    due: datetime
+    summary: str
+    description: str
+    path: str
+
+
+def calendar_for(player: Player, base_url: str, domain: str, now: datetime,
+                 more: Sequence[Deadline] = ()) -> bytes:
     # Imported here, not at the top: icalendar is 3 MiB of every web worker's memory, for a
     # feed that calendar clients fetch now and then (bench/memory.py).
     from icalendar import Alarm, Calendar, Event
@@ -52,5 +67,15 @@ def calendar_for(player: Player, base_url: str, domain: str, now: datetime) -> b
         # Relative to the event's start, which every client supports (RELATED=END is not).
         alarm.add("trigger", EVENT_LENGTH - lead)
         event.add_component(alarm)
+        calendar.add_component(event)
+    for other in more:
+        event = Event()
+        event.add("uid", f"{other.uid}@{domain}")
+        event.add("dtstamp", now.replace(tzinfo=UTC))
+        event.add("dtstart", other.due.replace(tzinfo=UTC) - EVENT_LENGTH)
+        event.add("dtend", other.due.replace(tzinfo=UTC))
+        event.add("summary", other.summary)
+        event.add("description", f"{other.description} {base_url}{other.path}")
+        event.add("url", f"{base_url}{other.path}")
         calendar.add_component(event)
     return calendar.to_ical()

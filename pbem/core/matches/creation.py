@@ -44,8 +44,11 @@ def create_match(
     time_control: str = "3d",
     on_timeout: str = TimeoutPolicy.ADJUDICATE,
     rated: bool = False,
+    announce: bool = True,
 ) -> CreatedMatch:
-    """Create a match, deal or set up the game, and queue the welcome and first-turn emails.
+    """Create a match, deal or set up the game, and queue the welcome and first-turn emails
+    (unless `announce` is false: a tournament round sends each player one mail with all their
+    new seats instead).
 
     Every argument is checked before anything is written, and the writes are one transaction:
     a refused or failed creation leaves nothing behind, so trying again cannot duplicate it.
@@ -91,7 +94,8 @@ def create_match(
                          payload={"game": game, "players": len(addresses),
                                   "options": resolved, "clock": str(control),
                                   "on_timeout": on_timeout}, at=now)
-        notify.queue_match_started(match, rules, state, now)
+        if announce:
+            notify.queue_match_started(match, rules, state, now)
     return CreatedMatch(match, tuple(tokens))
 
 

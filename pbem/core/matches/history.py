@@ -25,6 +25,9 @@ PUBLIC_DETAILS: dict[str, tuple[str, ...]] = {
     "reminder": (), "pause": (), "resume": ("paused_seconds",), "extension": ("extension",),
     "outage-credit": ("outage", "seats"), "vacation": ("starts_at", "ends_at"),
     "sweep-failure": (),
+    # A tournament's (core/tournaments): its organiser's decision, mailed to the players, and
+    # its round's deadline falling on the seats still to move.
+    "tournament-adjudication": ("winners", "reason"), "round-deadline": ("round", "late"),
 }
 # Kinds that are moves (the move list shows them) and ones the server makes routinely.
 MOVE_KINDS = frozenset({"move", "computer-move", "conditional-answer", "reminder"})
@@ -40,6 +43,8 @@ WORDS: dict[str, str] = {
     "extension": "more time given by an admin",
     "outage-credit": "deadlines pushed back after a server outage",
     "vacation": "a player's vacation", "sweep-failure": "sent to an admin",
+    "tournament-adjudication": "decided by the tournament's organiser",
+    "round-deadline": "the tournament round's deadline came",
 }
 
 

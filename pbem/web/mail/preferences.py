@@ -31,6 +31,7 @@ from pbem.core.mailout.preferences import (
     update_preferences,
 )
 from pbem.core.matches.calendar import calendar_for
+from pbem.core.tournaments.table import round_deadlines
 from pbem.errors import PbemError
 from pbem.web.site.clock import now
 
@@ -82,7 +83,8 @@ def one_click_unsubscribe(token: str) -> Response:
 def calendar(token: str) -> Response:
     player = links.player_for_calendar(_secret(), token)
     settings = current_app.config["PBEM_SETTINGS"]
-    body = calendar_for(player, settings.base_url, settings.mail_domain, now())
+    body = calendar_for(player, settings.base_url, settings.mail_domain, now(),
+                        more=round_deadlines(player, now()))
     response = make_response(body)
     response.headers["Content-Type"] = "text/calendar; charset=utf-8"
     response.headers["Cache-Control"] = "private, max-age=300"

@@ -23,6 +23,7 @@ from pbem.core.matches.models import Match
 from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.archive import Filters, list_matches
 from pbem.core.records.match_record import public_record
+from pbem.core.tournaments.table import pairing_of_match
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from pbem.web.accounts.auth import current_player
@@ -64,6 +65,9 @@ def render_show(match_id: int, status: int = 200, error: str | None = None,
     events = [{**row, "words": history.words(row["kind"])}
               for row in history.public_changes(match)
               if row["kind"] not in history.MOVE_KINDS]
+    # A tournament's match names its tournament and round.
+    found = pairing_of_match(match.id)
+    tournament = {"id": found[0].id, "name": found[0].name, "round": found[1]} if found else None
     seated = viewer is not None and any(seat.player_id == viewer.id
                                         for seat in match.seat_rows())
     gallery = None
@@ -78,7 +82,7 @@ def render_show(match_id: int, status: int = 200, error: str | None = None,
         "matches/show.html", record=record, poll_tag=poll, preview=preview(record),
         can_rematch=can_rematch, events=events, labels=labels, gallery=gallery,
         viewer=viewer, seated=seated, error=error, rated=bool(match.rated),
-        seat_ratings=seat_ratings(match)), status)
+        seat_ratings=seat_ratings(match), tournament=tournament), status)
     if viewer is not None:
         # The spectators' room is for the signed-in reader alone: no shared cache keeps it.
         response.headers["Cache-Control"] = "private, no-store"

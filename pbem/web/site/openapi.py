@@ -20,6 +20,7 @@ from pbem.core.conversation.chat import MAX_MESSAGE as CHAT_LIMIT
 from pbem.core.conversation.personal import MAX_NOTES as NOTES_LIMIT
 from pbem.core.lobby.challenges import MAX_OPPONENTS
 from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.core.tournaments.service import FORMATS as TOURNAMENT_FORMATS
 from pbem.games import REGISTRY
 
 bp = Blueprint("openapi", __name__)
@@ -124,6 +125,7 @@ TOKEN = _path_parameter("token", "The seat's private link token (from its mail o
 MATCH_ID = _path_parameter("match_id", "The match's number.", integer=True)
 CHALLENGE_ID = _path_parameter("challenge_id", "The challenge's number.", integer=True)
 SEEK_ID = _path_parameter("seek_id", "The seek's number.", integer=True)
+TOURNAMENT_ID = _path_parameter("tournament_id", "The tournament's number.", integer=True)
 # Move numbers: at most nine digits (a longer number is malformed, 400); one the match has not
 # reached is 422.
 # An empty value is the same as none (forms send one).
@@ -339,6 +341,42 @@ SCHEMAS: dict[str, Any] = {
                                                "maxLength": CHAT_LIMIT}),
                     "additionalProperties": False},
     "Notes": _object(("text",), text={"type": "string", "maxLength": NOTES_LIMIT}),
+    "TournamentRequest": {**_object(
+        ("name", "game", "format"), name={"type": "string", "minLength": 1, "maxLength": 80},
+        game=GAME, options=OPTIONS, clock=CLOCK, on_timeout=ON_TIMEOUT,
+        format={"type": "string", "enum": list(TOURNAMENT_FORMATS)},
+        rounds=_nullable({"type": "integer", "minimum": 1, "maximum": 30,
+                          "description": "Swiss and tables only"}),
+        min_players={"type": "integer", "minimum": 2, "maximum": 500},
+        max_players={"type": "integer", "minimum": 2, "maximum": 500},
+        rated=BOOLEAN, starts_at=_nullable(TIME), invitation_only=BOOLEAN,
+        invited={"type": "array", "items": STRING},
+        round_days={"type": "integer", "minimum": 1, "maximum": 365},
+        max_replays={"type": "integer", "minimum": 0, "maximum": 10}),
+        "additionalProperties": False},
+    "Tournament": _object(
+        ("id", "name", "game", "format", "status", "players"),
+        id=INTEGER, name=STRING, game=STRING, title=STRING, format=STRING,
+        status={"type": "string", "enum": ["open", "running", "finished", "cancelled"]},
+        paused=BOOLEAN, organiser=STRING, clock=STRING, on_timeout=STRING,
+        options=ANY_OBJECT, rounds_planned=_nullable(INTEGER), min_players=INTEGER,
+        max_players=INTEGER, rated=BOOLEAN, invitation_only=BOOLEAN,
+        starts_at=_nullable(TIME), started_at=_nullable(TIME), finished_at=_nullable(TIME),
+        forfeited=INTEGER,
+        players={"type": "array", "items": _object(("name",), name=STRING, status=STRING,
+                                                   seed=_nullable(INTEGER))},
+        rounds={"type": "array", "items": _object(
+            ("number", "status", "pairings"), number=INTEGER, status=STRING,
+            deadline=_nullable(TIME),
+            pairings={"type": "array", "items": _object(
+                ("match", "players", "result"), match=_nullable(INTEGER),
+                players={"type": "array", "items": STRING},
+                result=_nullable({"type": "array", "items": {"type": "number"}}),
+                board=INTEGER, game=INTEGER, bye=BOOLEAN, forfeit=BOOLEAN)})},
+        standings={"type": "array", "items": _object(
+            ("rank", "player", "points", "tiebreaks"), rank=INTEGER, player=STRING,
+            points={"type": "number"},
+            tiebreaks={"type": "object", "additionalProperties": {"type": "number"}})}),
 }
 
 # --- operations ------------------------------------------------------------------------------
@@ -533,6 +571,38 @@ PATHS: dict[str, Any] = {
         {**_answer("The player.", _ref("PublicPlayer")), **_problems(404)},
         tag="Ratings", operation_id="player",
         parameters=[_path_parameter("name", "The player's display name (any case).")])},
+    "/api/tournaments": {
+        "get": _operation(
+            "Tournaments, newest first (each without its rounds and standings).",
+            {**_answer("The tournaments.", _object(("tournaments",), tournaments={
+                "type": "array", "items": _ref("Tournament")})), **_problems(400)},
+            tag="Tournaments", operation_id="list_tournaments",
+            parameters=[_query_parameter("status", "open, running, finished or cancelled "
+                                         "(empty: any).",
+                                         {"type": "string", "enum": ["", "open", "running",
+                                                                     "finished",
+                                                                     "cancelled"]})]),
+        "post": _operation("Organise a tournament; players join it until it starts.",
+                           {**_answer("The new tournament.", _ref("Tournament"), "201"),
+                            **_problems(400, 422)},
+                           tag="Tournaments", bearer="play", body=_ref("TournamentRequest"),
+                           operation_id="create_tournament"),
+    },
+    "/api/tournaments/{tournament_id}": {"get": _operation(
+        "A tournament: its players, its rounds' pairings and results, its standings.",
+        {**_answer("The tournament.", _ref("Tournament")), **_problems(404)},
+        tag="Tournaments", parameters=[TOURNAMENT_ID], operation_id="show_tournament")},
+    **{f"/api/tournaments/{{tournament_id}}/{verb}": {"post": _operation(
+        summary, {**_answer("The tournament as it is now.", _ref("Tournament")),
+                  **_problems(403, 404, 409)},
+        tag="Tournaments", bearer="play", parameters=[TOURNAMENT_ID],
+        operation_id=f"tournament_{verb}")}
+       for verb, summary in (
+           ("join", "Join an open tournament."),
+           ("leave", "Leave a tournament before it starts."),
+           ("start", "Start my tournament now, with the players it has (organiser)."),
+           ("withdraw", "Withdraw from a running tournament: my matches in play are "
+                        "forfeited."))},
     "/api/seeks/{seek_id}/join": {"post": _operation(
         "Take a seat in a seek; the match starts when it is full.",
         {**_answer("The seek as it is now.", _ref("Seek")), **_problems(404, 409)},
@@ -553,6 +623,10 @@ LINKS: dict[tuple[str, str, str], dict[str, Any]] = {
         for name, op in (("ShowChallenge", "show_challenge"), ("Accept", "challenge_accept"),
                          ("Decline", "challenge_decline"), ("Cancel", "challenge_cancel"))},
     ("/api/seeks", "post", "201"): {"Join": _link("join_seek", seek_id="$response.body#/id")},
+    ("/api/tournaments", "post", "201"): {
+        name: _link(op, tournament_id="$response.body#/id")
+        for name, op in (("ShowTournament", "show_tournament"), ("Join", "tournament_join"),
+                         ("Leave", "tournament_leave"), ("Start", "tournament_start"))},
     ("/api/me", "get", "200"): {
         **{name: _link(op, token="$response.body#/matches/0/token")
            for name, op in (("SeatState", "seat_state"), ("SeatMove", "seat_move"),
@@ -576,14 +650,15 @@ def document(base_url: str) -> dict[str, Any]:
                                 "are problem+json (RFC 9457)."},
         "servers": [{"url": base_url}],
         "tags": [{"name": name} for name in
-                 ("Seat", "Archive", "Players", "Challenges", "Seeks", "Ratings")],
+                 ("Seat", "Archive", "Players", "Challenges", "Seeks", "Ratings",
+                  "Tournaments")],
         "paths": PATHS,
         "components": {"schemas": SCHEMAS, "securitySchemes": {
             "bearer": {"type": "http", "scheme": "bearer",
                        "description": "A personal API token from your settings page, with "
                                       "scopes: `read` (GET), `play` (challenges, seeks, "
-                                      "rematches, and the seat links in /api/me), `account` "
-                                      "(settings)."}}},
+                                      "tournaments, rematches, and the seat links in "
+                                      "/api/me), `account` (settings)."}}},
     }
 
 

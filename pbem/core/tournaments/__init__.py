@@ -1,0 +1,1 @@
+"""Tournaments: round robins, Swiss, knockouts and Mimic Taking tables, run by the server."""

@@ -1,0 +1,1 @@
+"""Tournaments on the web: the JSON API and the pages."""
