@@ -26,6 +26,7 @@ from pbem.core.db.retry import retrying
 from pbem.core.matches.changes import Change, Locked, apply_within
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match, MatchStatus
+from pbem.core.ratings.queries import displayed
 from pbem.core.tournaments import mail as tournament_mail
 from pbem.core.tournaments import pairing as pair
 from pbem.core.tournaments.models import (
@@ -167,7 +168,12 @@ def _start(tournament: Tournament, secret_key: str, now: datetime) -> None:
     if tournament.format == "tables" and len(active) == 5:
         raise ConflictError("Five players cannot sit at tables of three and four: wait for a "
                             "sixth, or start with four.")
-    # Seeds: by rating where every player has one, else by the order they joined.
+    # Seeds: by each player's rating in the game at the start (a player new to the game
+    # has the starting rating), ties by the order they joined.
+    for entry in active:
+        entry.rating = float(displayed(entry.player_id, tournament.game))
+        TournamentEntry.update(rating=entry.rating).where(
+            TournamentEntry.id == entry.id).execute()
     if all(e.rating is not None for e in active):
         active.sort(key=lambda e: (-(e.rating or 0.0), e.joined_at, e.id))
     for number, entry in enumerate(active, start=1):
@@ -293,7 +299,8 @@ def _create_game(tournament: Tournament, round_row: TournamentRound, board: int,
     emails = [by_id[entry_id].player.email for entry_id in seats]
     created = create_match(tournament.game, emails, tournament.options, secret_key, now,
                            time_control=tournament.time_control,
-                           on_timeout=tournament.on_timeout, announce=False)
+                           on_timeout=tournament.on_timeout, announce=False,
+                           rated=bool(tournament.rated))
     batch.rows.append({"tournament": tournament.id, "round": round_row.id, "board": board,
                        "game": game, "players": list(seats), "match": created.match.id,
                        "played": True, "finished": False})

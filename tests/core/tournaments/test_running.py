@@ -324,3 +324,25 @@ def test_a_knockout_player_who_withdraws_gives_a_walkover(settings) -> None:
     assert found["standings"][0]["player"] == player_of[second].public_name
     assert bracket(Tournament.get_by_id(tournament.id))[1][0]["winner"] == \
         player_of[second].public_name
+
+
+def test_a_rated_tournament_seeds_by_rating_and_its_matches_are_rated(settings) -> None:
+    from pbem.core.ratings.models import Rating, RatingEvent
+    from pbem.core.tournaments.models import TournamentEntry
+
+    players = _players(4)
+    # p2 is the strongest, then p0; p1 and p3 have never played nim rated.
+    for player, display in ((players[2], 1400), (players[0], 1200)):
+        Rating.create(player=player, game="nim", mu=25.0, sigma=3.0, display=display, games=12)
+    tournament = _tournament(players[0], "knockout", rated=True)
+    for player in players:
+        service.join(tournament.id, player, START)
+    running.start(tournament.id, Organising(players[0]), KEY, START)
+    seeds = {e.player_id: e.seed for e in TournamentEntry.select()
+             .where(TournamentEntry.tournament == tournament.id)}
+    assert seeds[players[2].id] == 1 and seeds[players[0].id] == 2
+    assert {seeds[players[1].id], seeds[players[3].id]} == {3, 4}  # the starting rating, tied
+    matches = list(Match.select())
+    assert matches and all(match.rated for match in matches)
+    _finish_live(Tournament.get_by_id(tournament.id), random.Random(2), draws=False)
+    assert RatingEvent.select().count() == 2 * len(matches)  # each ended match rated its seats
