@@ -1,0 +1,35 @@
+"""The five levels: each an iteration budget (what decides the move) and a time budget (a cap
+that only a caller passing a clock enforces)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    number: int
+    name: str
+    iterations: int  # search iterations (one playout each) per move
+    seconds: float  # the most a move may take on one core; enforced only with a clock
+
+    @property
+    def label(self) -> str:
+        return f"Computer (level {self.number})"
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(1, "beginner", iterations=40, seconds=0.15),
+    2: Level(2, "casual", iterations=200, seconds=0.5),
+    3: Level(3, "club", iterations=800, seconds=1.5),
+    4: Level(4, "strong", iterations=2500, seconds=3.0),
+    5: Level(5, "expert", iterations=6000, seconds=5.0),
+}
+
+
+def level_of(number: int) -> Level:
+    """The level with this number; ValueError naming the levels if there is none."""
+    try:
+        return LEVELS[number]
+    except KeyError:
+        raise ValueError(f"there is no level {number!r} (levels: 1 to {len(LEVELS)})") from None
