@@ -23,11 +23,13 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
+from pbem.bots import choose_move
 from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core.accounts.sessions import SessionPolicy
 from pbem.core.admin.digest import DigestReport, send_if_due
 from pbem.core.admin.operations import record_run
+from pbem.core.computer.jobs import ComputerReport, run_due
 from pbem.core.db.connection import (
     database,
     is_unavailable,
@@ -99,6 +101,24 @@ class Worker:
             log.info("deadlines: %s", vars(report))
         return report
 
+    def computer_moves(self) -> ComputerReport:
+        """The computer's due moves: each job claimed by one worker, thought about outside
+        any transaction (within its level's time budget), moved through the door."""
+        lease = timedelta(seconds=self.settings.computer_lease_seconds)
+
+        def work() -> ComputerReport:
+            started = time.monotonic()
+            report = run_due(self.clock, choose_move, time.monotonic, lease)
+            if report.moved or report.dropped or report.failed:
+                record_run("computer", time.monotonic() - started, self.clock(),
+                           {"moved": report.moved, "failed": report.failed})
+            return report
+        report = _guarded("computer", ComputerReport(), work)
+        if report.moved or report.dropped or report.failed:
+            log.info("computer: %s moved, %s moot, %s failed",
+                     report.moved, report.dropped, report.failed)
+        return report
+
     def mail_admins(self) -> DigestReport:
         """The daily mail to admins about queue entries waiting over a day."""
         report = _guarded("admin digest", DigestReport(), lambda: send_if_due(
@@ -142,7 +162,8 @@ class Worker:
 
     def run_once(self) -> dict[str, object]:
         inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
-        return {"deadlines": self.sweep_deadlines(), "accounts": self.housekeeping(), **inbox,
+        return {"deadlines": self.sweep_deadlines(), "computer": self.computer_moves(),
+                "accounts": self.housekeeping(), **inbox,
                 "digests": self.queue_digests(),
                 "admin_digest": self.mail_admins(),
                 "outbox": self.send_outbox(), "storage": self.compact_storage()}
@@ -152,6 +173,7 @@ class Worker:
         jobs: list[tuple[Callable[[], object], str, int, int]] = [
             (self.send_outbox, "outbox", self.settings.outbox_interval_seconds, 300),
             (self.sweep_deadlines, "deadlines", every, 300),
+            (self.computer_moves, "computer", self.settings.computer_interval_seconds, 300),
             (self.mail_admins, "admin-digest", 600, 3600),
             (self.housekeeping, "accounts", every, 300),
             (self.queue_digests, "digests", every, 300),

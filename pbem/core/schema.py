@@ -30,6 +30,7 @@ from pbem.core.mailout.models import OutboxMessage, Suppression
 from pbem.core.matches.models import (
     Adjudication,
     ChangeLog,
+    ComputerJob,
     DrawOffer,
     Match,
     Move,
@@ -41,7 +42,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     Player, Match, Seat, Move, OutboxMessage, Vacation, Adjudication, Admin,
     AuditEntry, Heartbeat, DrawOffer, JobRun, Session, Attempt, SignInLink, ApiToken,
     Suppression, Challenge, Invite, Seek, SeekEntry, InboundMessage, FormerName,
-    ChangeLog,
+    ChangeLog, ComputerJob,
 )
 
 
