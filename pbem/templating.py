@@ -51,12 +51,17 @@ def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: i
         if events:
             label += f'\n    <span class="events">{escape("; ".join(events))}</span>'
         if move["autoplayed"]:
-            label += (f'\n    <span class="events">(played by the server: '
-                      f'{escape(move["autoplayed"])})</span>')
+            label += f'\n    <span class="events">({escape(played_by(move["autoplayed"]))})</span>'
         at = move["at"]
         parts.append(f'\n  <li value="{ply}"{current}>\n    {label}\n    <time datetime='
                      f'"{escape(at)}">{escape(at[:16].replace("T", " "))} UTC</time>\n  </li>')
     return Markup("".join(parts))
+
+
+def played_by(note: str) -> str:
+    """A move made for a seat, as the move list says it: the note is the whole sentence when
+    the computer made it ("played by the computer for Ann (…)"), else the server's reason."""
+    return note if note.startswith("played by ") else f"played by the server: {note}"
 
 
 def news(move: Mapping[str, Any]) -> list[str]:

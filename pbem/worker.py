@@ -37,6 +37,7 @@ from pbem.core.db.connection import (
     unavailable_reason,
 )
 from pbem.core.lobby import expiry
+from pbem.core.matches.computer_turns import StandIn
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
 from pbem.core.matches.sweep import Limits, SweepReport, sweep
@@ -88,7 +89,8 @@ class Worker:
 
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
-        limits = Limits(self.settings.autoplay_limit, self.settings.after_autoplay_limit)
+        limits = Limits(self.settings.autoplay_limit, self.settings.after_autoplay_limit,
+                        StandIn(self.settings.autoplay_level, time.monotonic))
 
         def work() -> SweepReport:
             started = time.monotonic()

@@ -17,6 +17,7 @@ from pbem.core.matches import history, offers
 from pbem.core.matches.clocks import describe_left
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move, Seat, Vacation
+from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.rulings import make_ruling
 from pbem.core.records.match_record import stored_event
 from pbem.errors import InvalidRequestError
@@ -118,7 +119,8 @@ class _Undo(Exception):
 
 
 def preview_ruling(entry: Adjudication, ruling: str, reason: str, actor: str, now: datetime,
-                   extension: timedelta | None, max_extension: timedelta) -> Preview:
+                   extension: timedelta | None, max_extension: timedelta,
+                   stand_in: StandIn | None = None) -> Preview:
     """What the ruling would do, found by making it in a transaction rolled back after."""
     try:
         with database.atomic():
@@ -126,7 +128,7 @@ def preview_ruling(entry: Adjudication, ruling: str, reason: str, actor: str, no
                 OutboxMessage.id.desc()).scalar() or 0
             last_ply = Match.get_by_id(entry.match_id).ply
             make_ruling(entry.match_id, ruling, reason, actor, now, extension=extension,
-                        entry_id=entry.id, max_extension=max_extension)
+                        entry_id=entry.id, max_extension=max_extension, stand_in=stand_in)
             match = Match.get_by_id(entry.match_id)
             late = Seat.get(Seat.match == match, Seat.seat == entry.seat)
             names = {s.seat: s.player.public_name for s in match.seat_rows()}

@@ -21,7 +21,6 @@ number of workers can share the queue.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -31,6 +30,7 @@ from typing import Any
 
 from pbem.core.db.connection import UNAVAILABLE
 from pbem.core.matches.changes import SERVER, Channel, apply_change
+from pbem.core.matches.computer_turns import move_seed
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.models import ComputerJob, Match, Seat
 from pbem.core.matches.play import ComputerMove
@@ -52,13 +52,6 @@ class ComputerReport:
     moved: int = 0
     dropped: int = 0  # moot: the match ended or moved on before the computer's move
     failed: int = 0
-
-
-def move_seed(match_id: int, ply: int, seat: int) -> int:
-    """The search's seed for this move: derived from the match and the position, so running
-    the job again (another worker, after a crash) thinks the same thought."""
-    digest = hashlib.sha256(f"pbem-computer/{match_id}/{ply}/{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 2
 
 
 def run_due(now: Callable[[], datetime], think: Think, clock: Callable[[], float],

@@ -9,10 +9,15 @@ committed with it or not at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from pbem.bots import choose_move
 from pbem.core.matches.models import ComputerJob, Match, Seat
+from pbem.games.base import GameRules
 
 
 def queue_computer_turns(match: Match, seats: Iterable[Seat], now: datetime) -> int:
@@ -30,3 +35,24 @@ def queue_computer_turns(match: Match, seats: Iterable[Seat], now: datetime) -> 
          .on_conflict_ignore().execute())
         waiting += 1
     return waiting
+
+
+def move_seed(match_id: int, ply: int, seat: int) -> int:
+    """The search's seed for the computer's move at this position: derived from the match and
+    the ply, so thinking again (another worker, after a crash) gives the same move."""
+    digest = hashlib.sha256(f"pbem-computer/{match_id}/{ply}/{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """The computer standing in for a late seat (the autoplay policy, an admin's autoplay
+    ruling): the level it plays at (setting `autoplay_level`) and, from the adapter that runs
+    it, the clock that caps its thinking at the level's time budget (core reads no clock)."""
+
+    level: int = 2
+    clock: Callable[[], float] | None = None
+
+    def choose(self, rules: GameRules, state: Any, seat: int, match_id: int, ply: int) -> Any:
+        return choose_move(rules, state, seat, self.level, move_seed(match_id, ply, seat),
+                           clock=self.clock)

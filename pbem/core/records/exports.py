@@ -110,7 +110,9 @@ def record_text(record: dict[str, Any], url: str | None = None) -> str:
         text = move["text"] if move["text"] is not None else "(hidden)"
         notes = list(move["events"])
         if move.get("autoplayed"):
-            notes.append(f"played by the server: {move['autoplayed']}")
+            note = move["autoplayed"]
+            notes.append(note if note.startswith("played by ") else
+                         f"played by the server: {note}")
         comment = f"  {{{'; '.join(notes)}}}" if notes else ""
         lines.append(f"{move['ply']:>{width}}. {labels[move['seat']]:<{label_width}}  "
                      f"{text}{comment}")
