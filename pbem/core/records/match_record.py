@@ -196,8 +196,13 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: 
         "players": [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
                      "name": seat.player.public_name,
                      "undeliverable": seat.player.undeliverable_at is not None,
+                     # The computer's level while it plays the seat (its own seat, or one an
+                     # admin handed to it), else null.
+                     "computer": seat.computer_level,
                      **({"email": seat.player.email} if seat.seat == own_email_of else {})}
                     for seat in seats],
+        # A match with a computer seat (now or once) counts for no rating.
+        "unrated": match.has_computer,
         "result": _result(match, rules, state, seats),
         "created_at": match.created_at.isoformat() + "Z",
         "time_control": TimeControl.of_match(match.time_control).describe(),

@@ -138,6 +138,9 @@ SCHEMAS: dict[str, Any] = {
                        status=INTEGER, detail=STRING),
     "Player": _object(("seat", "name"), seat=INTEGER, label=STRING, name=STRING,
                       undeliverable=BOOLEAN,
+                      computer={**_nullable(INTEGER),
+                                "description": "the computer's level while it plays the "
+                                               "seat, else null"},
                       email={"type": "string", "description": "only your own seat's"}),
     "Result": _nullable(_object(
         ("winners",), headline=STRING, reason=STRING,
@@ -158,6 +161,7 @@ SCHEMAS: dict[str, Any] = {
         ply=INTEGER, to_move={"type": "array", "items": INTEGER},
         players={"type": "array", "items": _ref("Player")}, result=_ref("Result"),
         created_at=TIME, time_control=STRING, on_timeout=STRING,
+        unrated={"type": "boolean", "description": "a computer plays or played a seat"},
         rulings={"type": "array", "items": ANY_OBJECT},
         view={"type": "object", "description": "the position as this reader may see it; "
                                                "its shape is the game's"},
@@ -216,6 +220,20 @@ SCHEMAS: dict[str, Any] = {
         options=OPTIONS, clock=CLOCK, on_timeout=ON_TIMEOUT,
         seat_order={"type": "string", "enum": ["random", "as-listed"]}),
         "additionalProperties": False},
+    "ComputerRequest": {**_object(
+        ("game", "level"), game=GAME,
+        level={"type": "integer", "minimum": 1, "maximum": 5,
+               "description": "The computer's level: 1 (beginner) to 5 (expert)."},
+        options=OPTIONS, clock=CLOCK,
+        seat={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 3},
+                        {"type": "string", "enum": ["random"]}],
+              "description": "Your seat: 0 moves first; \"random\" draws it."},
+        players={"type": "integer", "minimum": 2, "maximum": 4,
+                 "description": "Mimic Taking: 3 or 4 (every seat but yours the "
+                                "computer's); other games are for 2."}),
+        "additionalProperties": False},
+    "ComputerMatch": _object(("match",), match=_object(
+        ("id", "seat", "link", "token"), id=INTEGER, seat=INTEGER, link=STRING, token=STRING)),
     "Seek": _object(("id",), id=INTEGER, game=STRING, title=STRING, options=ANY_OBJECT,
                     clock=STRING, clock_text=STRING, on_timeout=STRING, players=INTEGER,
                     status=STRING, creator=STRING, joined={"type": "array", "items": STRING},
@@ -343,6 +361,13 @@ PATHS: dict[str, Any] = {
          **_problems(400, 409, 422, 429)},
         tag="Challenges", bearer="play", body=_ref("ChallengeRequest"),
         operation_id="create_challenge")},
+    "/api/challenges/computer": {"post": _operation(
+        "Play the computer: a match starts at once, every other seat the computer's "
+        "(\"Computer (level N)\", unrated, no clock); it moves within seconds of yours.",
+        {**_answer("The match and your seat's link.", _ref("ComputerMatch"), "201"),
+         **_problems(400, 403, 409, 422)},
+        tag="Challenges", bearer="play", body=_ref("ComputerRequest"),
+        operation_id="play_computer")},
     "/api/challenges/{challenge_id}": {"get": _operation(
         "A challenge I sent or received.",
         {**_answer("The challenge.", _ref("Challenge")), **_problems(403, 404)},
