@@ -1,9 +1,10 @@
 """What a game may tell the search about itself: its own knowledge, declared in its folder.
 
-A game offers hints by giving its rules class a `bot_hints` attribute (see e.g.
-`pbem/games/move_in_synch/hints.py`): an object with any of the members of `BotHints`. The
-engine never branches on a game's name; a game without hints is searched with uniform random
-playouts to the end.
+A game offers hints in its description (`GameType.bot_hints`, set in the game's
+`__init__.py` from its `hints.py`, e.g. `pbem/games/move_in_synch/hints.py`); a rules object
+may also carry them as a `bot_hints` attribute (a test-only game). The hints object has any of
+the members of `BotHints`. The engine never branches on a game's name; a game without hints
+is searched with uniform random playouts to the end.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from pbem.games import DESCRIPTIONS
 from pbem.games.base import GameRules, Move, Seat
 
 
@@ -54,4 +56,8 @@ class _Complete:
 def hints_of(rules: GameRules) -> BotHints | None:
     """The game's declared hints, completed; None when it declares none."""
     declared = getattr(rules, "bot_hints", None)
+    if declared is None:
+        description = DESCRIPTIONS.get(rules.slug)
+        if description is not None and description.rules is rules:
+            declared = description.bot_hints
     return None if declared is None else _Complete(declared)

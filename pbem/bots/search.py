@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.bots.hints import hints_of
@@ -184,6 +185,15 @@ class Search:
         return {seat: share if seat in outcome.winners else 0.0 for seat in range(seats)}
 
 
+@dataclass(frozen=True)
+class Decision:
+    """A chosen move and what the search did for it (for the bench and the logs)."""
+
+    move: Move
+    iterations: int  # iterations run (0 when the move was forced or found by tactics)
+    playouts: int
+
+
 def choose_move(rules: GameRules, state: Any, seat: Seat, level: int, seed: int, *,
                 clock: Callable[[], float] | None = None,
                 iterations: int | None = None) -> Move:
@@ -194,6 +204,13 @@ def choose_move(rules: GameRules, state: Any, seat: Seat, level: int, seed: int,
     caller's `time.monotonic`), lets the level's time budget stop the search early. Raises
     ValueError when the seat has no legal move (or the level does not exist).
     """
+    return decide(rules, state, seat, level, seed, clock=clock, iterations=iterations).move
+
+
+def decide(rules: GameRules, state: Any, seat: Seat, level: int, seed: int, *,
+           clock: Callable[[], float] | None = None,
+           iterations: int | None = None) -> Decision:
+    """`choose_move` with the search's figures."""
     budget = level_of(level)
     rng = random.Random(f"pbem-bots/{rules.slug}/{level}/{seed}")
     search = Search(rules, seat, rng)
@@ -206,33 +223,37 @@ def choose_move(rules: GameRules, state: Any, seat: Seat, level: int, seed: int,
     if not moves:
         raise ValueError(f"seat {seat} has no legal move in this position")
     if len(moves) == 1:
-        return moves[0]
+        return Decision(moves[0], 0, 0)
     if not search.hidden and budget.tactics:
         won = winning_move(rules, state, seat, moves)
         if won is not None:
-            return won
+            return Decision(won, 0, 0)
         moves = safe_moves(rules, state, seat, moves)
         if len(moves) == 1:
-            return moves[0]
-    return run(search, state, moves, budget.iterations if iterations is None else iterations,
-               budget.seconds, clock)
+            return Decision(moves[0], 0, 0)
+    limit = budget.iterations if iterations is None else iterations
+    move, done = run(search, state, moves, limit, budget.seconds, clock)
+    return Decision(move, done, search.playouts)
 
 
 def run(search: Search, state: Any, moves: Sequence[Move], iterations: int, seconds: float,
-        clock: Callable[[], float] | None) -> Move:
+        clock: Callable[[], float] | None) -> tuple[Move, int]:
     """Search from `state` among the root's `moves` (tactics may have pruned some); the most
-    tried move wins, ties going to the better mean and then to the rules' order."""
+    tried move wins, ties going to the better mean and then to the rules' order. Also returns
+    the number of iterations run."""
     root = Node(mover=-1)
     deadline = None if clock is None else clock() + seconds
+    done = 0
     for _ in range(max(1, iterations)):
-        if deadline is not None and clock is not None and clock() >= deadline:
+        if done and deadline is not None and clock is not None and clock() >= deadline:
             break
         determinized = state
         if search.hidden and isinstance(search.rules, HidesInformation):
             determinized = search.rules.shuffle_hidden(state, search.seat,
                                                        search.rng.randrange(2**31))
         search.iterate(root, determinized, moves)
-    return max(moves, key=lambda m: _rank(root.children.get(m), -moves.index(m)))
+        done += 1
+    return max(moves, key=lambda m: _rank(root.children.get(m), -moves.index(m))), done
 
 
 def _rank(node: Node | None, order: int) -> tuple[int, float, int]:
