@@ -34,6 +34,9 @@ class GameType:
     template_globals: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     clicks: ClickData = field(default_factory=ClickData)
     fixtures: Fixtures = field(default_factory=Fixtures)
+    # What the computer opponent may know of the game (its `hints.py`: a playout policy, an
+    # evaluation; see pbem/bots/hints.py for the members). None: plain random playouts.
+    bot_hints: Any = None
 
     @property
     def slug(self) -> str:

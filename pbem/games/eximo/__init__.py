@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
 from pbem.games.eximo import board, clicks
+from pbem.games.eximo.hints import EximoHints
 from pbem.games.eximo.rules import EximoRules, EximoState
 
 GAME = GameType(
@@ -14,6 +15,7 @@ GAME = GameType(
     template_globals={"eximo_pieces": board.pieces, "eximo_cells": board.cells},
     clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=21),
+    bot_hints=EximoHints(),
 )
 
 __all__ = ["GAME", "EximoRules", "EximoState"]

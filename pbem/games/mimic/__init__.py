@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
 from pbem.games.mimic import board, clicks
+from pbem.games.mimic.hints import MimicHints
 from pbem.games.mimic.rules import MimicRules, MimicState
 
 GAME = GameType(
@@ -14,6 +15,7 @@ GAME = GameType(
     template_globals={"mimic_pieces": board.pieces, "mimic_cells": board.cells},
     clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=10),
+    bot_hints=MimicHints(),
 )
 
 __all__ = ["GAME", "MimicRules", "MimicState"]

@@ -1,0 +1,178 @@
+"""How strong and how fast is each computer level? Win rates, think times, playouts per second.
+
+    python bench/bots.py [--games 100] [--levels 1 2 3 4 5] [--game mimic eximo …]
+                         [--workers 1] [--max-plies 600] [--no-clock]
+
+For every game and level it plays `--games` matches against uniform random and `--games`
+against the level below (level 1 only against random), the level's seat alternating (in
+Mimic Taking, 3 players, the level takes each seat in turn and the other two seats are random,
+or the level below). Prints per game and level:
+
+- the level's score (a win 1, a shared win or draw 1/number sharing) with its 95 % Wilson
+  interval, against random and against the level below (in 3-player Mimic Taking the fair
+  share is 1/3, not 1/2);
+- the median and 95th-percentile think time of the level's moves, and the level's time budget;
+- playouts per second during its searches.
+
+By default the levels run as the worker runs them, with `time.monotonic` as the clock, so a
+busy machine cuts searches short (the figures then say so: playouts per second drop). With
+`--no-clock` the iteration budgets alone decide and every run gives the same games. A match
+running past `--max-plies` is stopped and counted as a draw (the count is printed).
+
+Use `--games 10 --levels 1 2` for a quick run; the full run (100 games, 5 levels, 5 games) takes
+days on one core. `--workers` spreads matches over processes (use sparingly on a shared box).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pbem.bots import LEVELS
+from pbem.bots.search import decide
+from pbem.games import REGISTRY
+
+RANDOM = 0  # "level 0": a uniform random legal move
+PLAYERS = {"mimic-taking": 3}
+
+
+@dataclass
+class Tally:
+    score: float = 0.0
+    games: int = 0
+    stopped: int = 0
+    think: list[float] = field(default_factory=list)
+    playouts: int = 0
+    searching: float = 0.0
+
+    def add(self, other: Tally) -> None:
+        self.score += other.score
+        self.games += other.games
+        self.stopped += other.stopped
+        self.think += other.think
+        self.playouts += other.playouts
+        self.searching += other.searching
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion (draws count half)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play(slug: str, level: int, opponent: int, game: int, max_plies: int,
+         use_clock: bool) -> Tally:
+    """One match: `level` in seat `game % players`, every other seat at `opponent`."""
+    rules = REGISTRY[slug]
+    players = PLAYERS.get(slug, 2)
+    hero = game % players
+    state = rules.new_game(players, {}, 1000 + game)
+    rng = random.Random(f"bench/{slug}/{level}/{opponent}/{game}")
+    tally = Tally(games=1)
+    for ply in range(max_plies):
+        movers = rules.to_move(state)
+        if not movers:
+            break
+        for seat in sorted(movers):
+            if seat not in rules.to_move(state):
+                continue
+            strength = level if seat == hero else opponent
+            if strength == RANDOM:
+                moves = rules.legal_moves(state, seat)
+                move = moves[rng.randrange(len(moves))]
+            else:
+                started = time.monotonic()
+                decision = decide(rules, state, seat, strength, seed=game * 1000 + ply,
+                                  clock=time.monotonic if use_clock else None)
+                spent = time.monotonic() - started
+                move = decision.move
+                if seat == hero:
+                    tally.think.append(spent)
+                    if decision.playouts:
+                        tally.playouts += decision.playouts
+                        tally.searching += spent
+            state = rules.apply_move(state, seat, move).state
+    outcome = rules.outcome(state)
+    if outcome is None:
+        tally.stopped = 1
+        tally.score = 1 / players
+    elif hero in outcome.winners:
+        tally.score = 1 / len(outcome.winners)
+    return tally
+
+
+def series(pool: ProcessPoolExecutor | None, slug: str, level: int, opponent: int, games: int,
+           max_plies: int, use_clock: bool) -> Tally:
+    total = Tally()
+    jobs = [(slug, level, opponent, game, max_plies, use_clock) for game in range(games)]
+    results = (pool.map(play, *zip(*jobs, strict=True)) if pool is not None
+               else (play(*job) for job in jobs))
+    for result in results:
+        total.add(result)
+    return total
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def describe(tally: Tally) -> str:
+    low, high = wilson(tally.score, tally.games)
+    stopped = f", {tally.stopped} stopped" if tally.stopped else ""
+    return (f"{100 * tally.score / tally.games:5.1f} % [{100 * low:4.1f}-{100 * high:5.1f}] "
+            f"of {tally.games}{stopped}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="matches per pairing")
+    parser.add_argument("--levels", type=int, nargs="+", default=sorted(LEVELS))
+    parser.add_argument("--game", nargs="+", default=sorted(REGISTRY), dest="slugs")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--max-plies", type=int, default=600)
+    parser.add_argument("--no-clock", action="store_true",
+                        help="iteration budgets only (reproducible, ignores time budgets)")
+    args = parser.parse_args(argv)
+    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    print("| game | level | vs random | vs level below | think median / p95 (budget) "
+          "| playouts/s |")
+    print("|---|---|---|---|---|---|")
+    for slug in args.slugs:
+        for level in args.levels:
+            clock = not args.no_clock
+            random_series = series(pool, slug, level, RANDOM, args.games, args.max_plies, clock)
+            below = "-"
+            both = Tally()
+            both.add(random_series)
+            if level > 1:
+                lower = series(pool, slug, level, level - 1, args.games, args.max_plies, clock)
+                below = describe(lower)
+                both.add(lower)
+            think = (f"{statistics.median(both.think):.3f} / {percentile(both.think, 0.95):.3f} s"
+                     f" ({LEVELS[level].seconds} s)") if both.think else "-"
+            speed = f"{both.playouts / both.searching:.0f}" if both.searching else "-"
+            print(f"| {slug} | {level} | {describe(random_series)} | {below} | {think} "
+                  f"| {speed} |", flush=True)
+    if pool is not None:
+        pool.shutdown()
+
+
+if __name__ == "__main__":
+    main()
