@@ -37,9 +37,9 @@ from pbem.core.db.connection import (
     unavailable_reason,
 )
 from pbem.core.lobby import expiry
-from pbem.core.matches.computer_turns import StandIn
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
+from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.sweep import Limits, SweepReport, sweep
 from pbem.mail.compose import Composer
 from pbem.mail.inbound.imap import PollReport, poll

@@ -100,8 +100,8 @@ def create_app(settings: Settings | None = None,
         release(thread_ends=app.config.get("PBEM_THREAD_PER_REQUEST", False))
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
-                   admin, auth, signin, me, challenges, computer, seeks, mailprefs, health, security,
-                   errors, inbound, openapi):
+                   admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
+                   security, errors, inbound, openapi):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)

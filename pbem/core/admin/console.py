@@ -15,9 +15,9 @@ from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches import history, offers
 from pbem.core.matches.clocks import describe_left
+from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move, Seat, Vacation
-from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.rulings import make_ruling
 from pbem.core.records.match_record import stored_event
 from pbem.errors import InvalidRequestError

@@ -33,11 +33,12 @@ RANDOM = "random"
 @dataclass(frozen=True)
 class ComputerRequest:
     game: str
-    level: int
+    level: int | str  # as posted: checked by `check_level`
     options: Mapping[str, Any] = field(default_factory=dict)
     clock: str = "3d"
     seat: int | str = RANDOM  # the person's seat: a number, or "random"
-    players: int | None = None  # Mimic Taking: 3 or 4 (the game's smallest count if None)
+    # Mimic Taking: 3 or 4 (the game's smallest count if None); a form's text is checked too.
+    players: int | str | None = None
 
 
 @dataclass(frozen=True)

@@ -99,14 +99,15 @@ def test_a_resignation_racing_the_computer_wins_cleanly(db_url: str) -> None:
         match = computer_first()
         started = threading.Event()
 
-        def think(*args: Any, **kw: Any) -> Any:
+        def think(*args: Any, started: threading.Event = started, **kw: Any) -> Any:
             started.set()
             return choose_move(*args, **kw)
 
         # The resignation comes at a random moment of the thought, or just after the move.
         delay = rng.random() * 0.5
 
-        def resign_while_thinking(match_id: int = match.id, delay: float = delay) -> str:
+        def resign_while_thinking(match_id: int = match.id, delay: float = delay,
+                                  started: threading.Event = started) -> str:
             started.wait(5)
             time.sleep(delay)
             return resign(match_id, 1, START)

@@ -120,7 +120,7 @@ def test_the_form_on_me_and_on_a_game_page_starts_a_match(client, worker, smtp) 
     assert started.status_code == 303 and "/play/" in started.headers["Location"]
     match = Match.get()
     assert match.time_control == "1d" and match.has_computer and match.on_timeout == "forfeit"
-    assert [s.player.public_name for s in match.seat_rows()][0] == "Computer (level 3)"
+    assert match.seat_rows()[0].player.public_name == "Computer (level 3)"
     assert worker.computer_moves().moved == 1
     seat_page = client.get(started.headers["Location"])
     assert b"Computer (level 3)" in seat_page.data
