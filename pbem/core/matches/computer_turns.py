@@ -10,6 +10,7 @@ committed with it or not at all.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +19,8 @@ from typing import Any
 from pbem.bots import choose_move
 from pbem.core.matches.models import ComputerJob, Match, Seat
 from pbem.games.base import GameRules
+
+log = logging.getLogger(__name__)
 
 
 def queue_computer_turns(match: Match, seats: Iterable[Seat], now: datetime) -> int:
@@ -54,5 +57,12 @@ class StandIn:
     clock: Callable[[], float] | None = None
 
     def choose(self, rules: GameRules, state: Any, seat: int, match_id: int, ply: int) -> Any:
-        return choose_move(rules, state, seat, self.level, move_seed(match_id, ply, seat),
-                           clock=self.clock)
+        """The computer's move; should the search fail (a bug), the game's documented default
+        move, so a timeout is always settled (the log keeps the failure)."""
+        try:
+            return choose_move(rules, state, seat, self.level, move_seed(match_id, ply, seat),
+                               clock=self.clock)
+        except Exception:
+            log.exception("match %s: the computer could not choose a move for seat %s; "
+                          "the game's default move is made instead", match_id, seat)
+            return rules.default_move(state, seat)

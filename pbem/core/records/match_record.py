@@ -227,7 +227,9 @@ def _clocks(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: 
     return [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
              "deadline": deadline_info(seat.deadline, match.time_control, timezone, now),
              "allowance": describe_left(timedelta(seconds=seat.allowance_seconds))
-             .removesuffix(" left")}
+             .removesuffix(" left"),
+             # The computer's seat has no clock (pages say so instead of an allowance).
+             "computer": seat.computer_level is not None}
             for seat in seats]
 
 

@@ -153,7 +153,9 @@ SCHEMAS: dict[str, Any] = {
     "MovesPage": _object(("first", "last", "total"), first=INTEGER, last=INTEGER,
                          total=INTEGER, earlier=_nullable(INTEGER), later=_nullable(INTEGER)),
     "Clock": _object(("seat",), seat=INTEGER, label=STRING, deadline=DEADLINE,
-                     allowance=STRING),
+                     allowance=STRING,
+                     computer={"type": "boolean",
+                               "description": "the computer plays the seat: no clock runs"}),
     "MatchRecord": _object(
         ("match", "game", "status", "ply", "to_move", "players", "view", "moves"),
         match=INTEGER, game=STRING, title=STRING,
