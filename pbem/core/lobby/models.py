@@ -35,6 +35,8 @@ class Challenge(BaseModel):
     version = peewee.IntegerField(default=0)
     match = peewee.ForeignKeyField(Match, null=True, backref="challenge", on_delete="SET NULL")
     rematch_of = peewee.ForeignKeyField(Match, null=True, on_delete="SET NULL")
+    # Seats the computer fills, one level each (a mixed table, core/computer/tables.py).
+    computers = JSONField(null=True)
     created_at = peewee.DateTimeField()
     expires_at = peewee.DateTimeField(index=True)
     closed_at = peewee.DateTimeField(null=True)
@@ -81,7 +83,9 @@ class Seek(BaseModel):
     options = JSONField(default=dict)
     time_control = peewee.CharField(max_length=40)
     on_timeout = peewee.CharField(max_length=16)
-    players = peewee.IntegerField()
+    players = peewee.IntegerField()  # every seat, the computer's included
+    # Seats the computer fills, one level each (a mixed table, core/computer/tables.py).
+    computers = JSONField(null=True)
     status = peewee.CharField(max_length=16, default=SeekStatus.OPEN, index=True)
     version = peewee.IntegerField(default=0)
     match = peewee.ForeignKeyField(Match, null=True, on_delete="SET NULL")

@@ -32,12 +32,13 @@ from pbem.web.site.inputs import json_whole
 bp = Blueprint("api_players", __name__, url_prefix="/api")
 
 CHALLENGE_FIELDS: dict[str, type] = {"game": str, "opponents": list, "options": dict,
-                                     "clock": str, "on_timeout": str, "seat_order": str}
+                                     "clock": str, "on_timeout": str, "seat_order": str,
+                                     "computers": list}
 COMPUTER_FIELDS: dict[str, type] = {"game": str, "level": int, "options": dict, "clock": str,
                                     "seat": object, "players": int}
 SETTINGS_FIELDS = ("mail_pref", "digest_hour", "timezone")
 SEEK_FIELDS: dict[str, type] = {"game": str, "options": dict, "clock": str, "players": int,
-                                "on_timeout": str}
+                                "on_timeout": str, "computers": list}
 
 
 @bp.get("/me")
@@ -111,7 +112,7 @@ def create_challenge() -> tuple[Response, int]:
         game=body["game"], opponents=opponents, options=body.get("options", {}),
         clock=body.get("clock", settings.default_time_control),
         on_timeout=body.get("on_timeout", settings.default_on_timeout),
-        seat_order=body.get("seat_order", "random")), now())
+        seat_order=body.get("seat_order", "random"), computers=body.get("computers")), now())
     return _private(jsonify({"id": challenge.id, "status": challenge.status})), 201
 
 
@@ -183,7 +184,8 @@ def create_seek() -> tuple[Response, int]:
     seek = seeks.create_seek(settings, _player(), body["game"], body.get("options", {}),
                              body.get("clock", settings.default_time_control), body["players"],
                              now(), on_timeout=body.get("on_timeout",
-                                                        settings.default_on_timeout))
+                                                        settings.default_on_timeout),
+                             computers=body.get("computers"))
     return _private(jsonify({"id": seek.id})), 201
 
 

@@ -44,7 +44,8 @@ def create() -> Response | tuple[str, int]:
                           options_from_form(form, form.get("game", "")),
                           (form.get("clock") or "").strip() or settings.default_time_control,
                           int(count), now(),
-                          on_timeout=form.get("on_timeout") or settings.default_on_timeout)
+                          on_timeout=form.get("on_timeout") or settings.default_on_timeout,
+                          computers=form.get("computers", ""))
     except (PbemError, RulesError) as error:
         return _page(str(error), 422 if isinstance(error, RulesError) else error.status)
     flash("Seek posted: the match starts when its seats are taken.", "ok")

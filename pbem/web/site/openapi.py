@@ -133,6 +133,10 @@ MOVES = _query_parameter("moves", "The page of the move list that ends at this m
 
 DEADLINE = _nullable(_object(("at",), at=TIME, utc=STRING, left=STRING, time_control=STRING))
 
+COMPUTERS: dict[str, Any] = {
+    "type": "array", "maxItems": 3, "items": {"type": "integer", "minimum": 1, "maximum": 5},
+    "description": "a mixed table (Mimic Taking): seats the computer fills, one level each"}
+
 SCHEMAS: dict[str, Any] = {
     "Problem": _object(("title", "status", "detail"), type=STRING, title=STRING,
                        status=INTEGER, detail=STRING),
@@ -212,6 +216,7 @@ SCHEMAS: dict[str, Any] = {
                              ("name", "status"), name=STRING, status=STRING, email=STRING)},
                          created_at=TIME, expires_at=TIME, expires_text=STRING,
                          rematch_of=_nullable(INTEGER),
+                         computers={"type": "array", "items": INTEGER},
                          match=_nullable({"anyOf": [INTEGER, _object(
                              ("id",), id=INTEGER, link=_nullable(STRING))]}),
                          your_answer=_nullable(STRING)),
@@ -220,7 +225,8 @@ SCHEMAS: dict[str, Any] = {
         opponents={"type": "array", "items": {"type": "string", "format": "email"},
                    "minItems": 1, "maxItems": MAX_OPPONENTS, "uniqueItems": True},
         options=OPTIONS, clock=CLOCK, on_timeout=ON_TIMEOUT,
-        seat_order={"type": "string", "enum": ["random", "as-listed"]}),
+        seat_order={"type": "string", "enum": ["random", "as-listed"]},
+        computers=COMPUTERS),
         "additionalProperties": False},
     "ComputerRequest": {**_object(
         ("game", "level"), game=GAME,
@@ -240,11 +246,12 @@ SCHEMAS: dict[str, Any] = {
                     clock=STRING, clock_text=STRING, on_timeout=STRING, players=INTEGER,
                     status=STRING, creator=STRING, joined={"type": "array", "items": STRING},
                     you_joined=BOOLEAN, yours=BOOLEAN, match=_nullable(INTEGER),
-                    created_at=TIME),
+                    computers={"type": "array", "items": INTEGER}, created_at=TIME),
     "SeekRequest": {**_object(("game", "players"), game=GAME, options=OPTIONS,
                               clock=CLOCK,
                               players={"type": "integer", "minimum": 2, "maximum": 4},
-                              on_timeout=ON_TIMEOUT),
+                              on_timeout=ON_TIMEOUT,
+                              computers=COMPUTERS),
                     "additionalProperties": False},
     "Me": _object(("email", "matches", "challenges"), email=STRING, name=_nullable(STRING),
                   matches={"type": "array", "items": _object(
