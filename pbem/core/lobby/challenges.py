@@ -263,6 +263,9 @@ def rematch(settings: LobbyPolicy, match_id: int, player: Player, now: datetime)
         raise NotFoundError(f"There is no match {match_id} of yours.")
     if match.status == MatchStatus.ACTIVE:
         raise ConflictError("This match is still being played; a rematch comes after it ends.")
+    if any(seat.player.computer_level is not None for seat in seats):
+        raise ConflictError("The computer takes no challenges: play it again from \"Play the "
+                            "computer\" on your page or the game's page.")
     players = [seat.player for seat in seats]
     rotated = players[1:] + players[:1]
     request = ChallengeRequest(

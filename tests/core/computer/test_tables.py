@@ -99,3 +99,16 @@ def test_too_many_seats_for_the_game_are_refused(policy, db_url) -> None:
     with pytest.raises(InvalidRequestError, match="two people"):
         seeks.create_seek(policy, ann, "mimic-taking", {}, "3d", 3, START, computers=[1, 2])
     assert Challenge.select().count() == 0 and Seek.select().count() == 0
+
+
+def test_a_rematch_of_a_match_against_the_computer_is_refused_clearly(policy, db_url) -> None:
+    from pbem.core.computer.opponents import ComputerRequest, play_computer
+    from pbem.core.matches.lifecycle import resign
+    from pbem.errors import ConflictError
+
+    ann = Player.for_email(ANN, START)
+    match = play_computer(ann, ComputerRequest("mimic", 1, seat=0), "k", START).match
+    resign(match.id, 0, START)
+    with pytest.raises(ConflictError, match="Play the computer"):
+        challenges.rematch(policy, match.id, ann, START)
+    assert Challenge.select().count() == 0
