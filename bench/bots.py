@@ -154,8 +154,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("| game | level | vs random | vs level below | think median / p95 (budget) "
           "| playouts/s |")
     print("|---|---|---|---|---|---|")
-    for slug in args.slugs:
-        for level in args.levels:
+    for level in args.levels:
+        for slug in args.slugs:
             clock = not args.no_clock
             random_series = series(pool, slug, level, RANDOM, args.games, args.max_plies, clock)
             below = "-"
