@@ -48,14 +48,14 @@ def test_the_time_budget_stops_the_search_when_a_clock_is_given() -> None:
         return next(ticks) * 0.1  # every reading is a tenth of a second later
 
     decision = decide(EXIMO, state, 0, 1, seed=1, clock=clock)
-    # Level 1 has 0.15 s; the look-ahead costs two readings (0.1 s), the first iteration
+    # Level 1 has 0.1 s; the look-ahead costs two readings (0.1 s), but the first iteration
     # always runs, and the next is not begun when it would likely end past the budget.
     assert decision.iterations == 1
     slower = iter(range(1000))
-    # A hundredth of a second per reading: 0.14 s are left after the look-ahead, and the
-    # search stops once the time spent plus one average iteration reaches that.
+    # 1/64 s per reading: 0.084 s are left after the look-ahead, and the search stops once
+    # the time spent plus one average iteration (1/64 s) reaches that: after 5 iterations.
     assert decide(EXIMO, state, 0, 1, seed=1,
-                  clock=lambda: next(slower) * 0.01).iterations == 13
+                  clock=lambda: next(slower) / 64).iterations == 5
     assert decide(EXIMO, state, 0, 1, seed=1).iterations == 25  # no clock: the whole budget
 
 
