@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from pbem.bots import choose_move
@@ -103,3 +108,19 @@ def test_a_seat_with_no_move_is_refused() -> None:
         choose_move(NIM, state, 1, 1, seed=1)
     with pytest.raises(ValueError, match="no level 9"):
         choose_move(NIM, state, 0, 9, seed=1)
+
+
+def test_the_move_does_not_depend_on_the_process() -> None:
+    # Workers are separate processes with their own string hashing: nothing in the search may
+    # follow a set's or a hash's order.
+    script = ("from pbem.bots import choose_move; from pbem.games import REGISTRY\n"
+              "for slug in sorted(REGISTRY):\n"
+              "    r = REGISTRY[slug]; s = r.new_game(min(r.player_counts), {}, 5)\n"
+              "    print(r.format_move(s, choose_move(r, s, min(r.to_move(s)), 1, 9)))\n")
+    answers = set()
+    for hash_seed in ("1", "2"):
+        environment = {**os.environ, "PYTHONHASHSEED": hash_seed,
+                       "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+        answers.add(subprocess.run([sys.executable, "-c", script], env=environment,
+                                   capture_output=True, text=True, check=True).stdout)
+    assert len(answers) == 1
