@@ -1,7 +1,8 @@
 """How strong and how fast is each computer level? Win rates, think times, playouts per second.
 
     python bench/bots.py [--games 100] [--levels 1 2 3 4 5] [--game mimic eximo …]
-                         [--workers 1] [--max-plies 600] [--no-clock]
+                         [--workers 1] [--max-plies 600] [--clock cpu|wall|none]
+                         [--against both|random|below] [--think-only 20]
 
 For every game and level it plays `--games` matches against uniform random and `--games`
 against the level below (level 1 only against random), the level's seat alternating (in
@@ -14,10 +15,15 @@ or the level below). Prints per game and level:
 - the median and 95th-percentile think time of the level's moves, and the level's time budget;
 - playouts per second during its searches.
 
-By default the levels run as the worker runs them, with `time.monotonic` as the clock, so a
-busy machine cuts searches short (the figures then say so: playouts per second drop). With
-`--no-clock` the iteration budgets alone decide and every run gives the same games. A match
-running past `--max-plies` is stopped and counted as a draw (the count is printed).
+The clock given to the search, which also times the moves: `cpu` (the default) is this
+process's CPU time, so a level gets its time budget "on one core" even on a busy shared
+machine; `wall` is `time.monotonic`, as the worker runs it (a busy machine then cuts searches
+short); `none` lets the iteration budgets alone decide, so every run plays the same games
+(think times are then CPU time). A match running past `--max-plies` is stopped and counted as
+a draw (the count is printed).
+
+`--think-only N` plays no matches: it times each level's move in N positions per game (taken
+from random games), for the think-time columns of the high levels, whose matches take long.
 
 Use `--games 10 --levels 1 2` for a quick run; the full run (100 games, 5 levels, 5 games) takes
 days on one core. `--workers` spreads matches over processes (use sparingly on a shared box).
@@ -74,8 +80,11 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+CLOCKS = {"cpu": time.process_time, "wall": time.monotonic, "none": None}
+
+
 def play(slug: str, level: int, opponent: int, game: int, max_plies: int,
-         use_clock: bool) -> Tally:
+         clock_name: str) -> Tally:
     """One match: `level` in seat `game % players`, every other seat at `opponent`."""
     rules = REGISTRY[slug]
     players = PLAYERS.get(slug, 2)
@@ -95,10 +104,12 @@ def play(slug: str, level: int, opponent: int, game: int, max_plies: int,
                 moves = rules.legal_moves(state, seat)
                 move = moves[rng.randrange(len(moves))]
             else:
-                started = time.monotonic()
+                clock = CLOCKS[clock_name]
+                timer = clock or time.process_time
+                started = timer()
                 decision = decide(rules, state, seat, strength, seed=game * 1000 + ply,
-                                  clock=time.monotonic if use_clock else None)
-                spent = time.monotonic() - started
+                                  clock=clock)
+                spent = timer() - started
                 move = decision.move
                 if seat == hero:
                     tally.think.append(spent)
@@ -115,10 +126,39 @@ def play(slug: str, level: int, opponent: int, game: int, max_plies: int,
     return tally
 
 
+def think_only(slug: str, level: int, positions: int, clock_name: str) -> Tally:
+    """Time the level's move in positions reached by random play (no match is played)."""
+    rules = REGISTRY[slug]
+    players = PLAYERS.get(slug, 2)
+    rng = random.Random(f"bench/think/{slug}")
+    tally = Tally()
+    clock = CLOCKS[clock_name]
+    timer = clock or time.process_time
+    for index in range(positions):
+        state = rules.new_game(players, {}, 2000 + index)
+        for _ in range(rng.randrange(0, 40)):
+            movers = sorted(rules.to_move(state))
+            if not movers:
+                break
+            moves = rules.legal_moves(state, movers[0])
+            state = rules.apply_move(state, movers[0], moves[rng.randrange(len(moves))]).state
+        movers = sorted(rules.to_move(state))
+        if not movers:
+            continue
+        started = timer()
+        decision = decide(rules, state, movers[0], level, seed=index, clock=clock)
+        spent = timer() - started
+        tally.think.append(spent)
+        if decision.playouts:
+            tally.playouts += decision.playouts
+            tally.searching += spent
+    return tally
+
+
 def series(pool: ProcessPoolExecutor | None, slug: str, level: int, opponent: int, games: int,
-           max_plies: int, use_clock: bool) -> Tally:
+           max_plies: int, clock_name: str) -> Tally:
     total = Tally()
-    jobs = [(slug, level, opponent, game, max_plies, use_clock) for game in range(games)]
+    jobs = [(slug, level, opponent, game, max_plies, clock_name) for game in range(games)]
     results = (pool.map(play, *zip(*jobs, strict=True)) if pool is not None
                else (play(*job) for job in jobs))
     for result in results:
@@ -147,28 +187,47 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--game", nargs="+", default=sorted(REGISTRY), dest="slugs")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--max-plies", type=int, default=600)
-    parser.add_argument("--no-clock", action="store_true",
-                        help="iteration budgets only (reproducible, ignores time budgets)")
+    parser.add_argument("--against", choices=("both", "random", "below"), default="both",
+                        help="play random, the level below, or both (the default)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="the search's clock: CPU time (default), wall time or none")
+    parser.add_argument("--think-only", type=int, default=0, metavar="POSITIONS",
+                        help="only time each level's move in this many positions per game")
     args = parser.parse_args(argv)
+    if args.think_only:
+        print("| game | level | think median / p95 / max (budget) | playouts/s |")
+        print("|---|---|---|---|")
+        for level in args.levels:
+            for slug in args.slugs:
+                tally = think_only(slug, level, args.think_only, args.clock)
+                speed = f"{tally.playouts / tally.searching:.0f}" if tally.searching else "-"
+                print(f"| {slug} | {level} | {statistics.median(tally.think):.2f} / "
+                      f"{percentile(tally.think, 0.95):.2f} / {max(tally.think):.2f} s "
+                      f"({LEVELS[level].seconds} s) | {speed} |", flush=True)
+        return
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     print("| game | level | vs random | vs level below | think median / p95 (budget) "
           "| playouts/s |")
     print("|---|---|---|---|---|---|")
-    for slug in args.slugs:
-        for level in args.levels:
-            clock = not args.no_clock
-            random_series = series(pool, slug, level, RANDOM, args.games, args.max_plies, clock)
-            below = "-"
+    for level in args.levels:
+        for slug in args.slugs:
+            clock = args.clock
             both = Tally()
-            both.add(random_series)
-            if level > 1:
+            against_random = "-"
+            if args.against != "below":
+                random_series = series(pool, slug, level, RANDOM, args.games, args.max_plies,
+                                       clock)
+                against_random = describe(random_series)
+                both.add(random_series)
+            below = "-"
+            if level > 1 and args.against != "random":
                 lower = series(pool, slug, level, level - 1, args.games, args.max_plies, clock)
                 below = describe(lower)
                 both.add(lower)
             think = (f"{statistics.median(both.think):.3f} / {percentile(both.think, 0.95):.3f} s"
                      f" ({LEVELS[level].seconds} s)") if both.think else "-"
             speed = f"{both.playouts / both.searching:.0f}" if both.searching else "-"
-            print(f"| {slug} | {level} | {describe(random_series)} | {below} | {think} "
+            print(f"| {slug} | {level} | {against_random} | {below} | {think} "
                   f"| {speed} |", flush=True)
     if pool is not None:
         pool.shutdown()

@@ -12,6 +12,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from pbem.bots import strength
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.games import DESCRIPTIONS
 from pbem.games.boards import grid, table
@@ -125,6 +126,8 @@ def register(env: jinja2.Environment) -> jinja2.Environment:
     env.filters["timeout_words"] = timeout_words
     env.filters["utc"] = utc
     env.globals.update(board_svg=grid.svg, board_table=table.board_table)
+    env.globals.update(computer_strength=strength.measured,
+                       computer_strength_how=strength.MEASURED_HOW)
     # Each game's templates call its own drawing functions by name (its description lists
     # them), so adding a game adds none here.
     for game in DESCRIPTIONS.values():

@@ -12,7 +12,9 @@ class Level:
     name: str
     iterations: int  # search iterations (one playout each) per move
     seconds: float  # the most a move may take on one core; enforced only with a clock
-    tactics: bool = True  # take a win in one and refuse a move that hands one over
+    # Root look-ahead before the search (perfect-information games): 1 takes a win in one,
+    # 2 also refuses a move that lets the next seat win at once.
+    look_ahead: int = 2
 
     @property
     def label(self) -> str:
@@ -20,7 +22,7 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "beginner", iterations=25, seconds=0.15, tactics=False),
+    1: Level(1, "beginner", iterations=25, seconds=0.1, look_ahead=1),
     2: Level(2, "casual", iterations=200, seconds=0.5),
     3: Level(3, "club", iterations=800, seconds=1.5),
     4: Level(4, "strong", iterations=2500, seconds=3.0),

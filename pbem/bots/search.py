@@ -212,6 +212,8 @@ def decide(rules: GameRules, state: Any, seat: Seat, level: int, seed: int, *,
            iterations: int | None = None) -> Decision:
     """`choose_move` with the search's figures."""
     budget = level_of(level)
+    # The look-ahead and the first re-deal count against the time budget too.
+    begun = None if clock is None else clock()
     rng = random.Random(f"pbem-bots/{rules.slug}/{level}/{seed}")
     search = Search(rules, seat, rng)
     if search.hidden:
@@ -224,15 +226,19 @@ def decide(rules: GameRules, state: Any, seat: Seat, level: int, seed: int, *,
         raise ValueError(f"seat {seat} has no legal move in this position")
     if len(moves) == 1:
         return Decision(moves[0], 0, 0)
-    if not search.hidden and budget.tactics:
+    if not search.hidden and budget.look_ahead >= 1:
         won = winning_move(rules, state, seat, moves)
         if won is not None:
             return Decision(won, 0, 0)
+    if not search.hidden and budget.look_ahead >= 2:
         moves = safe_moves(rules, state, seat, moves)
         if len(moves) == 1:
             return Decision(moves[0], 0, 0)
     limit = budget.iterations if iterations is None else iterations
-    move, done = run(search, state, moves, limit, budget.seconds, clock)
+    seconds = budget.seconds
+    if clock is not None and begun is not None:
+        seconds -= clock() - begun
+    move, done = run(search, state, moves, limit, seconds, clock)
     return Decision(move, done, search.playouts)
 
 
@@ -242,11 +248,15 @@ def run(search: Search, state: Any, moves: Sequence[Move], iterations: int, seco
     tried move wins, ties going to the better mean and then to the rules' order. Also returns
     the number of iterations run."""
     root = Node(mover=-1)
-    deadline = None if clock is None else clock() + seconds
+    started = None if clock is None else clock()
     done = 0
     for _ in range(max(1, iterations)):
-        if done and deadline is not None and clock is not None and clock() >= deadline:
-            break
+        if done and started is not None and clock is not None:
+            # Stop before an iteration that would likely end past the budget: the budget is
+            # a promise (think time p95), so the average iteration so far is kept in hand.
+            spent = clock() - started
+            if spent + spent / done >= seconds:
+                break
         determinized = state
         if search.hidden and isinstance(search.rules, HidesInformation):
             determinized = search.rules.shuffle_hidden(state, search.seat,
