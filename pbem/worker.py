@@ -110,7 +110,8 @@ class Worker:
 
         def work() -> ComputerReport:
             started = time.monotonic()
-            report = run_due(self.clock, choose_move, time.monotonic, lease)
+            report = run_due(self.clock, choose_move, time.monotonic, lease,
+                             stopping=self.stopping.is_set)
             if report.moved or report.dropped or report.failed:
                 record_run("computer", time.monotonic() - started, self.clock(),
                            {"moved": report.moved, "failed": report.failed})

@@ -55,14 +55,18 @@ class ComputerReport:
 
 
 def run_due(now: Callable[[], datetime], think: Think, clock: Callable[[], float],
-            lease: timedelta, limit: int = 50) -> ComputerReport:
+            lease: timedelta, limit: int = 50,
+            stopping: Callable[[], bool] = lambda: False) -> ComputerReport:
     """Make the computer's due moves, one claimed job at a time, at most `limit`.
 
     `now` and `clock` are the worker's: `now()` is read afresh for each claim and move (a
     long thought must not make a move in the past), `clock` caps each thought at its level's
-    time budget."""
+    time budget. When `stopping()` turns true (the worker is asked to stop), no new job is
+    claimed: the ones left wait in the table for the next worker."""
     moved = dropped = failed = 0
     for _ in range(limit):
+        if stopping():
+            break
         job = claim_next(now(), lease)
         if job is None:
             break

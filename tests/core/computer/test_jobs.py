@@ -61,6 +61,17 @@ def test_two_workers_think_about_each_move_exactly_once(db_url: str) -> None:
     assert ComputerJob.select().count() == 0
 
 
+def test_a_worker_back_after_a_stop_catches_up_and_a_stopping_one_claims_nothing(
+        db_url: str) -> None:
+    matches = [computer_first() for _ in range(3)]
+    assert run_due(lambda: START, choose_move, time.monotonic, LEASE,
+                   stopping=lambda: True).moved == 0
+    back = START + timedelta(days=2)  # the worker was down two days: every job is still due
+    report = run_due(lambda: back, choose_move, time.monotonic, LEASE)
+    assert report.moved == 3 and ComputerJob.select().count() == 0
+    assert all(Match.get_by_id(m.id).to_move == [1] for m in matches)
+
+
 def test_a_claim_is_exclusive_until_its_lease_lapses(db_url: str) -> None:
     computer_first()
     first = claim_next(START, LEASE)
