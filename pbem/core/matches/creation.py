@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.addresses import check_address
-from pbem.core.accounts.computers import computer_player
+from pbem.core.accounts.computers import COMPUTER_DOMAIN, computer_player
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import notify
@@ -63,6 +63,9 @@ def create_match(
         raise InvalidRequestError(f"{on_timeout!r} is not a timeout policy "
                                   f"(one of: {', '.join(TimeoutPolicy.ALL)})")
     addresses = [check_address(email) for email in emails]
+    if any(address.lower().endswith("@" + COMPUTER_DOMAIN) for address in addresses):
+        raise InvalidRequestError("That address is the computer's own: give the computer a "
+                                  "seat by its level instead (a computer seat).")
     computers = dict(computers or {})
     count = len(addresses) + len(computers)
     if any(not 0 <= number < count for number in computers):

@@ -112,3 +112,11 @@ def test_a_rematch_of_a_match_against_the_computer_is_refused_clearly(policy, db
     with pytest.raises(ConflictError, match="Play the computer"):
         challenges.rematch(policy, match.id, ann, START)
     assert Challenge.select().count() == 0
+
+
+def test_the_computers_address_is_not_a_persons_seat(db_url) -> None:
+    from pbem.core.matches.creation import create_match
+
+    with pytest.raises(InvalidRequestError, match="computer's own"):
+        create_match("mimic", [ANN, "computer-2@computer.invalid"], {}, "k", START)
+    assert Match.select().count() == 0
