@@ -100,7 +100,8 @@ def claim_next(now: datetime, lease: timedelta) -> ComputerJob | None:
 
 def run_claimed(job: ComputerJob, now: Callable[[], datetime], think: Think,
                 clock: Callable[[], float]) -> str:
-    """Think about a claimed job's move and make it; "moved", "dropped" or "failed"."""
+    """Think about a claimed job's move and make it; "moved", "dropped" (moot), "released"
+    (refused but still owed: free for another try) or "failed"."""
     try:
         match = Match.get_or_none(Match.id == job.match_id)
         seat = Seat.get_or_none(Seat.match == job.match_id, Seat.seat == job.seat)
@@ -148,9 +149,11 @@ def _after_refusal(job: ComputerJob) -> str:
     if match is None or seat is None or not _still_owed(job, match, seat):
         _drop(job)
         return "dropped"
+    # Still owed (only another seat's part of the same decision came in, say): free the job
+    # at once, to be thought about again on the position as it is now.
     (ComputerJob.update(leased_until=None, lease_token=None)
      .where(ComputerJob.id == job.id, ComputerJob.lease_token == job.lease_token).execute())
-    return "dropped"
+    return "released"
 
 
 def _retry_later(job: ComputerJob, now: datetime) -> None:

@@ -231,3 +231,37 @@ def test_an_admin_hands_a_late_seat_to_the_computer(db_url: str) -> None:
         OutboxMessage.created_at >= later)
     assert turns_for_ben.count() == 0
     assert database.is_closed() is False
+
+
+def test_a_whole_mimic_taking_match_with_two_computers_and_simultaneous_choices(
+        db_url: str) -> None:
+    """Three seats, two the computer's: simultaneous decisions (every seat owes the last card
+    at once) are played part by part, the computer's parts by its jobs, to the end."""
+    # A fixed deal, and the computer thinking by its iteration budget alone: the same match
+    # every run, one that reaches a simultaneous decision.
+    match = create_match("mimic-taking", [ANN], {}, "k", START, seed=3,
+                         computers={1: 1, 2: 1}).match
+    rules = get_rules("mimic-taking")
+
+    def unhurried(*args: Any, clock: Any = None) -> Any:
+        return choose_move(*args)
+
+    simultaneous = False
+    for _ in range(400):
+        match = Match.get_by_id(match.id)
+        if not match.is_live:
+            break
+        simultaneous |= len(match.to_move) > 1
+        if 0 in match.to_move:
+            state = rules.load(match.state)
+            submit_move(match.id, 0, rules.format_move(
+                state, next(iter(rules.legal_moves(state, 0)))), match.ply, START)
+        else:
+            report = run_due(lambda: START, unhurried, time.monotonic, LEASE)
+            assert report.moved >= 1 and report.failed == 0
+    match = Match.get_by_id(match.id)
+    assert match.status == "finished" and match.has_computer
+    assert simultaneous, "the deal reaches a simultaneous decision"
+    assert ComputerJob.select().count() == 0
+    plies = [m.ply for m in Move.select().where(Move.match == match).order_by(Move.ply)]
+    assert plies == list(range(1, match.ply + 1)), "every move made once"
