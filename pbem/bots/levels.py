@@ -25,8 +25,8 @@ LEVELS: dict[int, Level] = {
     1: Level(1, "beginner", iterations=25, seconds=0.1, look_ahead=1),
     2: Level(2, "casual", iterations=200, seconds=0.5),
     3: Level(3, "club", iterations=800, seconds=1.5),
-    4: Level(4, "strong", iterations=2500, seconds=3.0),
-    5: Level(5, "expert", iterations=6000, seconds=5.0),
+    4: Level(4, "strong", iterations=1500, seconds=3.0),
+    5: Level(5, "expert", iterations=3500, seconds=5.0),
 }
 
 

@@ -57,8 +57,8 @@ def test_the_time_budget_stops_the_search_when_a_clock_is_given() -> None:
     # always runs, and the next is not begun when it would likely end past the budget.
     assert decision.iterations == 1
     slower = iter(range(1000))
-    # 1/64 s per reading: 0.084 s are left after the look-ahead, and the search stops once
-    # the time spent plus one average iteration (1/64 s) reaches that: after 5 iterations.
+    # 1/64 s per reading: 0.079 s (95 % of 0.1 s, less the look-ahead) are left, and the
+    # search stops once the time spent plus one average iteration reaches that: after 5.
     assert decide(EXIMO, state, 0, 1, seed=1,
                   clock=lambda: next(slower) / 64).iterations == 5
     assert decide(EXIMO, state, 0, 1, seed=1).iterations == 25  # no clock: the whole budget
