@@ -34,15 +34,16 @@ from pbem.core.matches.computer_turns import move_seed
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.models import ComputerJob, Match, Seat
 from pbem.core.matches.play import ComputerMove
+from pbem.core.matches.sweep import SweepFailure
 from pbem.errors import PbemError
 
 log = logging.getLogger(__name__)
 
 # A job whose thinking failed (a bug, a damaged position) is tried again after this, times
-# the attempts so far, and given up after MAX_ATTEMPTS (the log says so; an admin can hand
-# the match to a ruling).
+# the attempts so far, and given up after MAX_ATTEMPTS: the match goes to the admin's queue.
 RETRY_AFTER = timedelta(minutes=1)
 MAX_ATTEMPTS = 5
+PARKED = timedelta(days=36500)  # a job given up waits for an admin's ruling, not a worker
 
 Think = Callable[..., Any]  # choose_move(rules, state, seat, level, seed, clock=...) -> Move
 
@@ -158,9 +159,16 @@ def _after_refusal(job: ComputerJob) -> str:
 
 def _retry_later(job: ComputerJob, now: datetime) -> None:
     if job.attempts >= MAX_ATTEMPTS:
-        log.error("giving up the computer's move in match %s after %s attempts; an admin can "
-                  "rule on the match", job.match_id, job.attempts)
-        _drop(job)
+        # The computer's seat has no clock, so no timeout would ever bring the match to an
+        # admin: put it in the queue (cause "error"), where a ruling settles it.
+        log.error("giving up the computer's move in match %s after %s attempts; it is in the "
+                  "admin's queue", job.match_id, job.attempts)
+        # Parked, not deleted (the door would queue it again): the ruling that settles the
+        # match moves it on, and the door then drops the job as moot.
+        (ComputerJob.update(leased_until=None, lease_token=None, due_at=now + PARKED)
+         .where(ComputerJob.id == job.id, ComputerJob.lease_token == job.lease_token)
+         .execute())
+        apply_change(job.match_id, SweepFailure(seat=job.seat), now)
         return
     (ComputerJob.update(leased_until=None, lease_token=None,
                         due_at=now + RETRY_AFTER * job.attempts)

@@ -282,8 +282,9 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
                                          "the seat moved before a ruling")
     for action in door._after:
         action()
-    if door.match.is_live and any(row.computer_level is not None for row in door.seats):
-        # The change may have made it a computer seat's turn: its job commits with it.
+    if any(row.computer_level is not None for row in door.seats):
+        # The change may have made it a computer seat's turn (its job commits with it), or
+        # made a queued job moot (the match moved on or ended: the job goes).
         queue_computer_turns(door.match, door.seats, door.now)
 
 

@@ -25,9 +25,13 @@ log = logging.getLogger(__name__)
 
 def queue_computer_turns(match: Match, seats: Iterable[Seat], now: datetime) -> int:
     """Queue a job for every computer seat that owes a move in `match` as it is now (inside
-    the transaction that made it so). Returns how many seats are waiting for the computer."""
+    the transaction that made it so), and drop the match's jobs the change made moot (an
+    earlier turn, or the match ended). Returns how many seats are waiting for the computer."""
     if not match.is_live:
+        ComputerJob.delete().where(ComputerJob.match == match.id).execute()
         return 0
+    (ComputerJob.delete().where(ComputerJob.match == match.id, ComputerJob.turn != match.turn)
+     .execute())
     owing = set(match.to_move or [])
     waiting = 0
     for seat in seats:

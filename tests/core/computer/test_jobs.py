@@ -109,15 +109,17 @@ def test_a_resignation_racing_the_computer_wins_cleanly(db_url: str) -> None:
     for _ in range(30):
         match = computer_first()
         started = threading.Event()
+        # The thought lasts a random while (the engine's own time varies with the position),
+        # and the resignation comes at another random moment of it: both orders happen.
+        thinking, resigning = rng.random() * 0.1, rng.random() * 0.1
 
-        def think(*args: Any, started: threading.Event = started, **kw: Any) -> Any:
+        def think(*args: Any, started: threading.Event = started, thinking: float = thinking,
+                  **kw: Any) -> Any:
             started.set()
+            time.sleep(thinking)
             return choose_move(*args, **kw)
 
-        # The resignation comes at a random moment of the thought, or just after the move.
-        delay = rng.random() * 0.5
-
-        def resign_while_thinking(match_id: int = match.id, delay: float = delay,
+        def resign_while_thinking(match_id: int = match.id, delay: float = resigning,
                                   started: threading.Event = started) -> str:
             started.wait(5)
             time.sleep(delay)
@@ -140,13 +142,15 @@ def test_a_resignation_racing_the_computer_wins_cleanly(db_url: str) -> None:
     assert all(seen.values()), f"the race never went both ways: {seen}"
 
 
-def test_an_abort_before_the_job_runs_drops_it(db_url: str) -> None:
+def test_an_abort_before_the_job_runs_drops_it_with_the_abort(db_url: str) -> None:
     from pbem.core.matches.lifecycle import abort
 
     match = computer_first()
+    assert ComputerJob.select().count() == 1
     abort(match.id, 1, START)
+    assert ComputerJob.select().count() == 0, "the abort's own transaction drops the job"
     report = run_due(lambda: START, choose_move, time.monotonic, LEASE)
-    assert (report.moved, report.dropped, report.failed) == (0, 1, 0)
+    assert (report.moved, report.dropped, report.failed) == (0, 0, 0)
     assert Match.get_by_id(match.id).status == "aborted"
     assert ComputerJob.select().count() == 0
 
@@ -265,3 +269,26 @@ def test_a_whole_mimic_taking_match_with_two_computers_and_simultaneous_choices(
     assert ComputerJob.select().count() == 0
     plies = [m.ply for m in Move.select().where(Move.match == match).order_by(Move.ply)]
     assert plies == list(range(1, match.ply + 1)), "every move made once"
+
+
+def test_a_computer_that_keeps_failing_puts_the_match_before_an_admin(db_url: str) -> None:
+    from pbem.core.computer.jobs import MAX_ATTEMPTS
+    from pbem.core.matches.models import Adjudication
+
+    match = computer_first()
+
+    def broken(*args: Any, **kw: Any) -> Any:
+        raise RuntimeError("a bug in the search")
+
+    at = START
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        report = run_due(lambda at=at: at, broken, time.monotonic, LEASE)
+        assert report.failed == 1, attempt
+        at += timedelta(hours=1)  # past the back-off
+    assert run_due(lambda: at + timedelta(days=30), broken, time.monotonic, LEASE).failed == 0
+    entry = Adjudication.get(Adjudication.match == match)
+    assert (entry.seat, entry.cause, entry.status) == (0, "error", "open")
+    assert Match.get_by_id(match.id).is_live and Move.select().count() == 0
+    # The admin's ruling settles it; the parked job goes with the match's end.
+    make_ruling(match.id, "abort", "the computer cannot move here", "ref@club.org", at)
+    assert ComputerJob.select().count() == 0
