@@ -250,6 +250,7 @@ def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
     from pbem.core.matches.clocks import TimeControl
+    from pbem.core.matches.computer_turns import StandIn
     from pbem.core.matches.rulings import RULINGS, make_ruling, open_entries
 
     bind_database(settings.database_url)
@@ -272,7 +273,8 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
         extension = TimeControl.parse(args.extend).bank if args.extend else None
         entry = make_ruling(int(args.target), args.ruling, args.reason or "", args.actor,
                             utcnow(), extension=extension,
-                            max_extension=timedelta(days=settings.max_extension_days))
+                            max_extension=timedelta(days=settings.max_extension_days),
+                            stand_in=StandIn(settings.autoplay_level, time.monotonic))
     print(f"match {entry.match_id}: {RULINGS.get(entry.ruling or '', entry.ruling)} "
           f"({entry.reason})")
     return 0
@@ -479,7 +481,7 @@ def _parser() -> argparse.ArgumentParser:
         "adjudicate", help="`list` the open adjudications, or rule: MATCH RULING --reason TEXT")
     adjudicate.add_argument("target", metavar="list|MATCH")
     adjudicate.add_argument("ruling", nargs="?", metavar="RULING",
-                            help="award, draw, extend, autoplay or abort")
+                            help="award, draw, extend, autoplay, computer or abort")
     adjudicate.add_argument("--reason", help="why (sent to every player; required)")
     adjudicate.add_argument("--extend", metavar="TIME", help="for extend: how long, e.g. 2d")
     adjudicate.add_argument("--actor", default="shell", help="who rules (for the audit log)")

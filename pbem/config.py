@@ -76,6 +76,13 @@ class Settings:
     invitations_per_day: int = 20
     autoplay_limit: int = 3
     after_autoplay_limit: str = "adjudicate"
+    # The computer's level (1 to 5) when it stands in for a late seat (the autoplay policy) or
+    # takes over a seat an admin handed to it.
+    autoplay_level: int = 2
+    # How often the worker looks for the computer's moves to make, and how long one claim on
+    # such a move holds (a worker that dies mid-thought leaves it to another after this).
+    computer_interval_seconds: int = 2
+    computer_lease_seconds: int = 60
     max_extension_days: int = 30
     # /healthz reports unhealthy when the worker's last sweep is older than this.
     health_max_heartbeat_seconds: int = 600
@@ -216,6 +223,13 @@ def _finish(settings: Settings) -> Settings:
     if settings.after_autoplay_limit not in ("adjudicate", "forfeit"):
         raise ConfigError("setting after_autoplay_limit must be adjudicate or forfeit, not "
                           f"{settings.after_autoplay_limit!r}")
+    if not 1 <= settings.autoplay_level <= 5:
+        raise ConfigError(f"setting autoplay_level is a computer level from 1 to 5, not "
+                          f"{settings.autoplay_level!r}")
+    if not 1 <= settings.computer_interval_seconds <= 3600:
+        raise ConfigError("setting computer_interval_seconds must be from 1 to 3600")
+    if not 10 <= settings.computer_lease_seconds <= 3600:
+        raise ConfigError("setting computer_lease_seconds must be from 10 to 3600")
     if not 1 <= settings.autoplay_limit <= 1000:
         raise ConfigError("setting autoplay_limit must be from 1 to 1000")
     if not 1 <= settings.max_extension_days <= 3650:

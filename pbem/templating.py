@@ -12,6 +12,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from pbem.bots import strength
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.games import DESCRIPTIONS
 from pbem.games.boards import grid, table
@@ -53,12 +54,17 @@ def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: i
         if move.get("conditional"):
             label += '\n    <span class="events tag-conditional">(conditional)</span>'
         if move["autoplayed"]:
-            label += (f'\n    <span class="events">(played by the server: '
-                      f'{escape(move["autoplayed"])})</span>')
+            label += f'\n    <span class="events">({escape(played_by(move["autoplayed"]))})</span>'
         at = move["at"]
         parts.append(f'\n  <li value="{ply}"{current}>\n    {label}\n    <time datetime='
                      f'"{escape(at)}">{escape(at[:16].replace("T", " "))} UTC</time>\n  </li>')
     return Markup("".join(parts))
+
+
+def played_by(note: str) -> str:
+    """A move made for a seat, as the move list says it: the note is the whole sentence when
+    the computer made it ("played by the computer for Ann (…)"), else the server's reason."""
+    return note if note.startswith("played by ") else f"played by the server: {note}"
 
 
 def news(move: Mapping[str, Any]) -> list[str]:
@@ -122,6 +128,8 @@ def register(env: jinja2.Environment) -> jinja2.Environment:
     env.filters["timeout_words"] = timeout_words
     env.filters["utc"] = utc
     env.globals.update(board_svg=grid.svg, board_table=table.board_table)
+    env.globals.update(computer_strength=strength.measured,
+                       computer_strength_how=strength.MEASURED_HOW)
     # Each game's templates call its own drawing functions by name (its description lists
     # them), so adding a game adds none here.
     for game in DESCRIPTIONS.values():

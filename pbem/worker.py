@@ -23,11 +23,13 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
+from pbem.bots import choose_move
 from pbem.clock import utcnow
 from pbem.config import Settings
 from pbem.core.accounts.sessions import SessionPolicy
 from pbem.core.admin.digest import DigestReport, send_if_due
 from pbem.core.admin.operations import record_run
+from pbem.core.computer.jobs import ComputerReport, run_due
 from pbem.core.db.connection import (
     database,
     is_unavailable,
@@ -37,6 +39,7 @@ from pbem.core.db.connection import (
 from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
+from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.sweep import Limits, SweepReport, sweep
 from pbem.core.tournaments.running import AdvanceReport, advance
 from pbem.mail.compose import Composer
@@ -98,7 +101,8 @@ class Worker:
 
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
-        limits = Limits(self.settings.autoplay_limit, self.settings.after_autoplay_limit)
+        limits = Limits(self.settings.autoplay_limit, self.settings.after_autoplay_limit,
+                        StandIn(self.settings.autoplay_level, time.monotonic))
 
         def work() -> SweepReport:
             started = time.monotonic()
@@ -122,6 +126,25 @@ class Worker:
         report = _guarded("tournaments", AdvanceReport(), work)
         if any(vars(report).values()):
             log.info("tournaments: %s", vars(report))
+        return report
+
+    def computer_moves(self) -> ComputerReport:
+        """The computer's due moves: each job claimed by one worker, thought about outside
+        any transaction (within its level's time budget), moved through the door."""
+        lease = timedelta(seconds=self.settings.computer_lease_seconds)
+
+        def work() -> ComputerReport:
+            started = time.monotonic()
+            report = run_due(self.clock, choose_move, time.monotonic, lease,
+                             stopping=self.stopping.is_set)
+            if report.moved or report.dropped or report.failed:
+                record_run("computer", time.monotonic() - started, self.clock(),
+                           {"moved": report.moved, "failed": report.failed})
+            return report
+        report = _guarded("computer", ComputerReport(), work)
+        if report.moved or report.dropped or report.failed:
+            log.info("computer: %s moved, %s moot, %s failed",
+                     report.moved, report.dropped, report.failed)
         return report
 
     def mail_admins(self) -> DigestReport:
@@ -167,7 +190,8 @@ class Worker:
 
     def run_once(self) -> dict[str, object]:
         inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
-        return {"deadlines": self.sweep_deadlines(), "tournaments": self.run_tournaments(),
+        return {"deadlines": self.sweep_deadlines(), "computer": self.computer_moves(),
+                "tournaments": self.run_tournaments(),
                 "accounts": self.housekeeping(), **inbox,
                 "digests": self.queue_digests(),
                 "admin_digest": self.mail_admins(),
@@ -179,6 +203,7 @@ class Worker:
             (self.send_outbox, "outbox", self.settings.outbox_interval_seconds, 300),
             (self.sweep_deadlines, "deadlines", every, 300),
             (self.run_tournaments, "tournaments", every, 300),
+            (self.computer_moves, "computer", self.settings.computer_interval_seconds, 300),
             (self.mail_admins, "admin-digest", 600, 3600),
             (self.housekeeping, "accounts", every, 300),
             (self.queue_digests, "digests", every, 300),

@@ -37,6 +37,7 @@ from pbem.core.mailout.models import OutboxMessage, Suppression
 from pbem.core.matches.models import (
     Adjudication,
     ChangeLog,
+    ComputerJob,
     ConditionalTree,
     DrawOffer,
     Match,
@@ -55,6 +56,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree, ChatMessage, SeatNote,
     ChatReport, PlayerBlock, ChatMute,
     Tournament, TournamentEntry, TournamentRound, Pairing,
+    ComputerJob,
 )
 
 

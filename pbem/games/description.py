@@ -39,6 +39,9 @@ class GameType:
     # at a time: a hidden card would leak through the answer or make it stale, and a
     # simultaneous decision has no move to answer.
     conditional_moves: bool = False
+    # What the computer opponent may know of the game (its `hints.py`: a playout policy, an
+    # evaluation; see pbem/bots/hints.py for the members). None: plain random playouts.
+    bot_hints: Any = None
 
     @property
     def slug(self) -> str:

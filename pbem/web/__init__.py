@@ -19,7 +19,7 @@ from pbem.web import admin, ratings
 from pbem.web.accounts import api as api_players
 from pbem.web.accounts import auth, me, signin
 from pbem.web.games import rules as games
-from pbem.web.lobby import challenges, seeks
+from pbem.web.lobby import challenges, computer, seeks
 from pbem.web.mail import devmail, inbound
 from pbem.web.mail import preferences as mailprefs
 from pbem.web.matches import api, lifecycle, talk
@@ -102,8 +102,9 @@ def create_app(settings: Settings | None = None,
         release(thread_ends=app.config.get("PBEM_THREAD_PER_REQUEST", False))
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
-                   admin, auth, signin, me, challenges, seeks, mailprefs, health, security,
-                   errors, inbound, openapi, ratings, talk, tournaments_api, tournaments):
+                   admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
+                   security, errors, inbound, openapi, ratings, talk, tournaments_api,
+                   tournaments):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)

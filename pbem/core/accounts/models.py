@@ -48,11 +48,19 @@ class Player(BaseModel):
     chat_mail = peewee.CharField(max_length=8, default="now")
     # Set by an admin: the player may not write in any chat (reading goes on).
     chat_barred_at = peewee.DateTimeField(null=True)
+    # Set on the five computer players only (core/computer/players.py): the level the seat's
+    # moves are chosen at. They are named "Computer (level N)", which no person's name can
+    # be (a display name has no brackets), get no mail and never sign in.
+    computer_level = peewee.SmallIntegerField(null=True, unique=True)
 
     @classmethod
     def for_email(cls, email: str, now: datetime) -> Player:
         player, _ = cls.get_or_create(email=email, defaults={"created_at": now})
         return player
+
+    @property
+    def is_computer(self) -> bool:
+        return self.computer_level is not None
 
     @property
     def public_name(self) -> str:

@@ -15,6 +15,7 @@ from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches import history, offers
 from pbem.core.matches.clocks import describe_left
+from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.models import (
     CONDITIONAL_NOTE,
@@ -127,7 +128,8 @@ class _Undo(Exception):
 
 
 def preview_ruling(entry: Adjudication, ruling: str, reason: str, actor: str, now: datetime,
-                   extension: timedelta | None, max_extension: timedelta) -> Preview:
+                   extension: timedelta | None, max_extension: timedelta,
+                   stand_in: StandIn | None = None) -> Preview:
     """What the ruling would do, found by making it in a transaction rolled back after."""
     try:
         with database.atomic():
@@ -135,7 +137,7 @@ def preview_ruling(entry: Adjudication, ruling: str, reason: str, actor: str, no
                 OutboxMessage.id.desc()).scalar() or 0
             last_ply = Match.get_by_id(entry.match_id).ply
             make_ruling(entry.match_id, ruling, reason, actor, now, extension=extension,
-                        entry_id=entry.id, max_extension=max_extension)
+                        entry_id=entry.id, max_extension=max_extension, stand_in=stand_in)
             match = Match.get_by_id(entry.match_id)
             late = Seat.get(Seat.match == match, Seat.seat == entry.seat)
             names = {s.seat: s.player.public_name for s in match.seat_rows()}

@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from pbem.core.accounts.computers import computer_name
 from pbem.core.accounts.limits import Limit, release
 from pbem.core.accounts.models import Player
 from pbem.core.accounts.players import is_suppressed, normalize_email
 from pbem.core.accounts.signin import derived_token, token_hash
 from pbem.core.admin.players import check_may_challenge
+from pbem.core.computer.tables import check_computers, seat_people_and_computers
 from pbem.core.db.connection import locking, write_transaction
 from pbem.core.db.retry import LostRace, retrying
 from pbem.core.lobby.models import Challenge, ChallengeStatus, Invite, InviteStatus
@@ -59,6 +61,8 @@ class ChallengeRequest:
     seat_order: str = "random"
     # Rated unless asked otherwise: every seat of a challenge is a player with an account.
     rated: bool = True
+    # A mixed table (Mimic Taking): seats the computer fills, one level each.
+    computers: Sequence[int] | str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,8 @@ def create_challenge(settings: LobbyPolicy, challenger: Player, request: Challen
         raise UnprocessableError("An opponent is listed twice.")
     if challenger.email in addresses:
         raise InvalidRequestError("You cannot challenge yourself.")
-    rules.check_player_count(1 + len(addresses))
+    computers = check_computers(request.computers)
+    rules.check_player_count(1 + len(addresses) + len(computers))
     options = rules.resolve_options(request.options)
     for address in addresses:
         if is_suppressed(address):
@@ -116,7 +121,8 @@ def create_challenge(settings: LobbyPolicy, challenger: Player, request: Challen
                 challenger=challenger, game=rules.slug, options=options,
                 time_control=str(control), on_timeout=request.on_timeout,
                 seating=list(seating) if seating else None, rematch_of=rematch_of,
-                rated=bool(request.rated), status=ChallengeStatus.PENDING, created_at=now,
+                rated=bool(request.rated), computers=computers or None,
+                status=ChallengeStatus.PENDING, created_at=now,
                 expires_at=now + timedelta(days=settings.challenge_expiry_days))
             if request.seat_order == "as-listed" and not seating:
                 players = [challenger] + [Player.for_email(a, now) for a in addresses]
@@ -262,6 +268,9 @@ def rematch(settings: LobbyPolicy, match_id: int, player: Player, now: datetime)
         raise NotFoundError(f"There is no match {match_id} of yours.")
     if match.status == MatchStatus.ACTIVE:
         raise ConflictError("This match is still being played; a rematch comes after it ends.")
+    if any(seat.player.computer_level is not None for seat in seats):
+        raise ConflictError("The computer takes no challenges: play it again from \"Play the "
+                            "computer\" on your page or the game's page.")
     players = [seat.player for seat in seats]
     rotated = players[1:] + players[:1]
     request = ChallengeRequest(
@@ -303,6 +312,8 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
         "expires_at": challenge.expires_at.isoformat() + "Z",
         "expires_text": challenge.expires_at.strftime("%a %d %b %Y, %H:%M UTC"),
         "rematch_of": challenge.rematch_of_id,
+        # Seats the computer fills: their levels ("Computer (level N)" once started).
+        "computers": list(challenge.computers or []),
         "match": challenge.match_id,
         "your_answer": own.status if own is not None else None,
     }
@@ -318,9 +329,13 @@ def _start(settings: LobbyPolicy, challenge: Challenge, now: datetime) -> None:
     else:
         players = list(by_id.values())
         secrets.SystemRandom().shuffle(players)
-    created = create_match(challenge.game, [p.email for p in players], challenge.options,
+    # A mixed table: the computer's seats among the people's (at random), or after them.
+    emails, computers = seat_people_and_computers(
+        [p.email for p in players], challenge.computers or [], shuffle=not challenge.seating)
+    created = create_match(challenge.game, emails, challenge.options,
                            settings.secret_key, now, time_control=challenge.time_control,
-                           on_timeout=challenge.on_timeout, rated=bool(challenge.rated))
+                           on_timeout=challenge.on_timeout, rated=bool(challenge.rated),
+                           computers=computers)
     Challenge.update(status=ChallengeStatus.STARTED, match=created.match, closed_at=now,
                      version=Challenge.version + 1).where(Challenge.id == challenge.id).execute()
 
@@ -381,5 +396,6 @@ def _mail_context(challenge: Challenge, title: str, invite: Invite | None = None
         context["invite"] = invite.id
         others = (Invite.select(Invite, Player).join(Player)
                   .where(Invite.challenge == challenge, Invite.id != invite.id))
-        context["others"] = [other.player.public_name for other in others]
+        context["others"] = [other.player.public_name for other in others] + [
+            computer_name(level) for level in challenge.computers or []]
     return context

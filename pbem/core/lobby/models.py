@@ -36,6 +36,8 @@ class Challenge(BaseModel):
     match = peewee.ForeignKeyField(Match, null=True, backref="challenge", on_delete="SET NULL")
     rematch_of = peewee.ForeignKeyField(Match, null=True, on_delete="SET NULL")
     rated = peewee.BooleanField(default=True)
+    # Seats the computer fills, one level each (a mixed table, core/computer/tables.py).
+    computers = JSONField(null=True)
     created_at = peewee.DateTimeField()
     expires_at = peewee.DateTimeField(index=True)
     closed_at = peewee.DateTimeField(null=True)
@@ -82,12 +84,14 @@ class Seek(BaseModel):
     options = JSONField(default=dict)
     time_control = peewee.CharField(max_length=40)
     on_timeout = peewee.CharField(max_length=16)
-    players = peewee.IntegerField()
+    players = peewee.IntegerField()  # every seat, the computer's included
     rated = peewee.BooleanField(default=True)
     # Who may see and join: players whose displayed rating in the game is in this range
     # (either end may be open). Null both: everyone.
     rating_min = peewee.IntegerField(null=True)
     rating_max = peewee.IntegerField(null=True)
+    # Seats the computer fills, one level each (a mixed table, core/computer/tables.py).
+    computers = JSONField(null=True)
     status = peewee.CharField(max_length=16, default=SeekStatus.OPEN, index=True)
     version = peewee.IntegerField(default=0)
     match = peewee.ForeignKeyField(Match, null=True, on_delete="SET NULL")

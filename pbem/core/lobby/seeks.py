@@ -9,7 +9,6 @@ is either fully started or not at all.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -18,6 +17,7 @@ import peewee
 
 from pbem.core.accounts.models import Player
 from pbem.core.admin.players import check_may_challenge
+from pbem.core.computer.tables import check_computers, seat_people_and_computers
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.retry import LostRace, retrying
 from pbem.core.lobby.models import Seek, SeekEntry, SeekStatus
@@ -34,7 +34,10 @@ from pbem.games import get_rules
 def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapping[str, Any],
                 clock: str, players: Any, now: datetime,
                 on_timeout: str = TimeoutPolicy.ADJUDICATE, rated: Any = True,
-                rating_min: Any = None, rating_max: Any = None) -> Seek:
+                rating_min: Any = None, rating_max: Any = None,
+                computers: Any = None) -> Seek:
+    """`players` counts every seat; `computers` lists the levels of the seats the computer
+    fills (a mixed table), so `players - len(computers)` people take the others."""
     check_may_challenge(creator)
     if not isinstance(rated, bool):
         raise InvalidRequestError('"rated" is true or false.')
@@ -55,6 +58,10 @@ def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapp
     if isinstance(players, bool) or not isinstance(players, int):
         raise InvalidRequestError('"players" is the number of players, a whole number.')
     rules.check_player_count(players)
+    levels = check_computers(computers)
+    if players - len(levels) < 2:
+        raise InvalidRequestError("A seek needs seats for at least two people; to play the "
+                                  "computer alone, use Play the computer.")
     resolved = rules.resolve_options(options)
     mine = Seek.select().where(Seek.creator == creator, Seek.status == SeekStatus.OPEN).count()
     if mine >= settings.max_pending_challenges:
@@ -64,7 +71,7 @@ def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapp
         seek = Seek.create(creator=creator, game=rules.slug, options=resolved,
                            time_control=str(control), on_timeout=on_timeout, players=players,
                            rated=rated, rating_min=rating_min, rating_max=rating_max,
-                           status=SeekStatus.OPEN, created_at=now)
+                           computers=levels or None, status=SeekStatus.OPEN, created_at=now)
         SeekEntry.create(seek=seek, player=creator, joined_at=now)
     return seek
 
@@ -127,6 +134,7 @@ def describe(seek: Seek, viewer: Player | None = None) -> dict[str, Any]:
         "options": seek.options, "clock": seek.time_control,
         "clock_text": TimeControl.parse(seek.time_control).describe(),
         "on_timeout": seek.on_timeout, "players": seek.players, "status": seek.status,
+        "computers": list(seek.computers or []),
         "creator": seek.creator.public_name,
         "joined": [entry.player.public_name for entry in entries],
         "you_joined": viewer is not None and any(e.player_id == viewer.id for e in entries),
@@ -162,13 +170,15 @@ def _join_once(settings: LobbyPolicy, seek_id: int, player: Player, now: datetim
             SeekEntry.create(seek=seek, player=player, joined_at=now)
     except peewee.IntegrityError:
         raise ConflictError("You have a seat in this seek already.") from None
-    if len(entries) + 1 == seek.players:
+    if len(entries) + 1 == seek.players - len(seek.computers or []):
         ids = [entry.player_id for entry in entries] + [player.id]
-        secrets.SystemRandom().shuffle(ids)
         emails = [Player.get_by_id(player_id).email for player_id in ids]
+        # Every seat drawn at random, the computer's (a mixed table) among them.
+        emails, computers = seat_people_and_computers(emails, seek.computers or [],
+                                                      shuffle=True)
         created = create_match(seek.game, emails, seek.options, settings.secret_key, now,
                                time_control=seek.time_control, on_timeout=seek.on_timeout,
-                               rated=bool(seek.rated))
+                               rated=bool(seek.rated), computers=computers)
         Seek.update(status=SeekStatus.STARTED, match=created.match,
                     version=Seek.version + 1).where(Seek.id == seek.id).execute()
     return Seek.get_by_id(seek.id)

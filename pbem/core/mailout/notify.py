@@ -162,6 +162,10 @@ def _queue(match: Match, seat: Seat, template: str, now: datetime,
            params: dict[str, Any] | None = None) -> OutboxMessage | None:
     from pbem.core.mailout.preferences import sends_now
 
+    if seat.player.computer_level is not None:
+        return None  # the computer reads no mail
+    if seat.computer_level is not None and template in ("your_turn", "reminder"):
+        return None  # a seat handed to the computer: it moves, its person need not
     if not sends_now(seat.player, template, seat.deadline, now):
         return None
     return insert_row(

@@ -42,6 +42,7 @@ from pbem.core.db.connection import locking, write_transaction
 from pbem.core.db.prepared import Prepared, Shapes, insert_row
 from pbem.core.db.retry import LostRace, is_transient, retrying
 from pbem.core.matches import deadlines
+from pbem.core.matches.computer_turns import queue_computer_turns
 from pbem.core.matches.creation import thin_snapshots
 from pbem.core.matches.models import (
     ChangeLog,
@@ -306,6 +307,10 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
                                          "the seat moved before a ruling")
     for action in door._after:
         action()
+    if any(row.computer_level is not None for row in door.seats):
+        # The change may have made it a computer seat's turn (its job commits with it), or
+        # made a queued job moot (the match moved on or ended: the job goes).
+        queue_computer_turns(door.match, door.seats, door.now)
 
 
 def _apply_once(match_id: int, change: Change, now: datetime) -> Any:

@@ -9,11 +9,13 @@ from datetime import datetime
 from typing import Any
 
 from pbem.addresses import check_address
+from pbem.core.accounts.computers import COMPUTER_DOMAIN, computer_player
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.clocks import TimeControl
+from pbem.core.matches.computer_turns import queue_computer_turns
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import ChangeLog, Match, MatchStatus, Move, Seat
 from pbem.core.matches.seat_links import seat_token, token_hash
@@ -43,12 +45,18 @@ def create_match(
     seed: int | None = None,
     time_control: str = "3d",
     on_timeout: str = TimeoutPolicy.ADJUDICATE,
+    computers: Mapping[int, int] | None = None,
     rated: bool = False,
     announce: bool = True,
 ) -> CreatedMatch:
     """Create a match, deal or set up the game, and queue the welcome and first-turn emails
     (unless `announce` is false: a tournament round sends each player one mail with all their
     new seats instead).
+
+    `computers` maps seat numbers to computer levels: those seats are the computer's (its
+    player "Computer (level N)"), the people in `emails` take the other seats in order, and
+    the match is marked `has_computer` (never rated, whatever `rated` says). A computer seat
+    that moves first has its job queued here, with the match.
 
     Every argument is checked before anything is written, and the writes are one transaction:
     a refused or failed creation leaves nothing behind, so trying again cannot duplicate it.
@@ -60,42 +68,56 @@ def create_match(
         raise InvalidRequestError(f"{on_timeout!r} is not a timeout policy "
                                   f"(one of: {', '.join(TimeoutPolicy.ALL)})")
     addresses = [check_address(email) for email in emails]
-    rules.check_player_count(len(addresses))
+    if any(address.lower().endswith("@" + COMPUTER_DOMAIN) for address in addresses):
+        raise InvalidRequestError("That address is the computer's own: give the computer a "
+                                  "seat by its level instead (a computer seat).")
+    computers = dict(computers or {})
+    count = len(addresses) + len(computers)
+    if any(not 0 <= number < count for number in computers):
+        raise InvalidRequestError(f"A computer seat must be one of seats 0 to {count - 1}.")
+    rules.check_player_count(count)
     resolved = rules.resolve_options(options)
     if seed is None:
         seed = secrets.randbelow(MAX_SEED)
     elif not 0 <= seed < MAX_SEED:
         raise InvalidRequestError(f"the seed must be a whole number from 0 to {MAX_SEED - 1}")
-    state = rules.new_game(len(addresses), resolved, seed)
+    state = rules.new_game(count, resolved, seed)
     with write_transaction():
+        people = iter(addresses)
+        players = [computer_player(computers[number], now) if number in computers
+                   else Player.for_email(next(people), now) for number in range(count)]
         match = Match.create(
             game=game, rules_version=rules.rules_version, options=resolved, seed=seed,
             status=MatchStatus.ACTIVE, ply=0, turn=0, to_move=sorted(rules.to_move(state)),
             state=rules.dump(state), thread_key=secrets.token_hex(8),
             time_control=str(control), on_timeout=on_timeout, created_at=now, updated_at=now,
-            rated=rated,
+            has_computer=bool(computers), rated=rated and not computers,
         )
-        tokens = []
-        seated: list[int] = []
-        for number, address in enumerate(addresses):
+        tokens, seats = [], []
+        for number, player in enumerate(players):
             token = seat_token(secret_key, match.id, number, 1)
-            seat = Seat.create(match=match, seat=number, player=Player.for_email(address, now),
+            seat = Seat.create(match=match, seat=number, player=player,
                                token_hash=token_hash(token), token_generation=1,
-                               allowance_seconds=int(control.bank.total_seconds()))
+                               allowance_seconds=int(control.bank.total_seconds()),
+                               computer_level=computers.get(number))
             if number in rules.to_move(state):
                 deadlines.start_clock(match, seat, now)
             tokens.append(token)
-            seated.append(seat.player_id)
+            seats.append(seat)
         # One more seat in play for each player, in the per-player tally (records).
-        standings.tally_started(game, seated)
+        standings.tally_started(game, [seat.player_id for seat in seats])
         # A match's history begins with its creation (the door logs every later change).
         ChangeLog.create(match=match, version=match.version, kind="create", seat=None,
                          actor="server", channel="web",
-                         payload={"game": game, "players": len(addresses),
+                         payload={"game": game, "players": count,
                                   "options": resolved, "clock": str(control),
-                                  "on_timeout": on_timeout}, at=now)
+                                  "on_timeout": on_timeout,
+                                  **({"computers": {str(n): level for n, level
+                                                    in sorted(computers.items())}}
+                                     if computers else {})}, at=now)
         if announce:
             notify.queue_match_started(match, rules, state, now)
+        queue_computer_turns(match, seats, now)
     return CreatedMatch(match, tuple(tokens))
 
 

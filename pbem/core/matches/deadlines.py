@@ -37,7 +37,10 @@ class TimeoutPolicy:
 # --- clocks ---------------------------------------------------------------------------------
 
 def start_clock(match: Match, seat: Seat, now: datetime) -> None:
-    """The seat now owes a move: its deadline is its allowance of running time from now."""
+    """The seat now owes a move: its deadline is its allowance of running time from now.
+    The computer's clock never runs: its seat gets no deadline and no reminder."""
+    if seat.computer_level is not None:
+        return
     if seat.allowance_seconds <= 0:
         seat.allowance_seconds = int(TimeControl.of_match(match.time_control).bank.total_seconds())
     seat.owes_since = now

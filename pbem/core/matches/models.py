@@ -52,6 +52,9 @@ class Match(BaseModel):
     # Whether the result changes ratings (core/ratings): chosen on the challenge or seek;
     # matches made by address (the CLI, an admin) are casual.
     rated = peewee.BooleanField(default=False)
+    # Set when any seat is or was played by the computer (a computer opponent, or a seat an
+    # admin handed to it): such a match is unrated, and the ratings skip it.
+    has_computer = peewee.BooleanField(default=False)
 
     class Meta:
         # The archive pages newest first by id (keyset, never OFFSET) within each filter.
@@ -98,6 +101,10 @@ class Seat(BaseModel):
     # The seat's last visit to its page (GET /play/<token>), kept to within a few minutes:
     # evidence for an admin ruling on a timeout.
     last_seen_at = peewee.DateTimeField(null=True)
+    # Set while the computer plays this seat, at that level (core/computer): a computer
+    # opponent's seat from the start, or a person's seat an admin handed to it for the rest
+    # of the match. Its clock never runs; the worker's computer job moves for it.
+    computer_level = peewee.SmallIntegerField(null=True)
 
     class Meta:
         indexes = ((("match", "seat"), True), (("player", "match"), False))
@@ -176,6 +183,31 @@ class ConditionalTree(BaseModel):
     class Meta:
         table_name = "conditional_tree"
         indexes = ((("match", "seat"), True),)
+
+
+class ComputerJob(BaseModel):
+    """A computer seat owes a move: queued by the door in the transaction that made it the
+    seat's turn, one row per (match, seat, turn). A worker claims it under a lease (a
+    conditional update), thinks outside any transaction, and hands the move to the door,
+    which checks it against the match as it is then; the row is deleted once it is done
+    with (moved, or the move became moot)."""
+
+    match = peewee.ForeignKeyField(Match, backref="computer_jobs", on_delete="CASCADE")
+    match_id: int
+    seat = peewee.IntegerField()
+    turn = peewee.IntegerField()  # the match's turn the job was queued for
+    level = peewee.SmallIntegerField()
+    due_at = peewee.DateTimeField()
+    # While a worker thinks: until when the claim holds (a crashed worker's claim lapses and
+    # another takes the job over), and the claim's random token, so only its holder finishes.
+    leased_until = peewee.DateTimeField(null=True)
+    lease_token = peewee.CharField(max_length=32, null=True)
+    attempts = peewee.IntegerField(default=0)
+    created_at = peewee.DateTimeField()
+
+    class Meta:
+        table_name = "computer_job"
+        indexes = ((("match", "seat", "turn"), True), (("due_at",), False))
 
 
 class Vacation(BaseModel):

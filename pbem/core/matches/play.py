@@ -25,7 +25,7 @@ from pbem.core.matches.changes import (
     Locked,
     apply_change,
 )
-from pbem.core.matches.models import Match, MatchStatus, Move
+from pbem.core.matches.models import ComputerJob, Match, MatchStatus, Move
 from pbem.errors import (
     ConflictError,
     InvalidRequestError,
@@ -80,9 +80,34 @@ class MakeMove(Change):
 
 @dataclass(frozen=True, kw_only=True)
 class ComputerMove(MakeMove):
-    """A move the computer chose for its seat (a worker job claims it exactly once)."""
+    """A move the computer chose for its seat, made by the worker job that claimed it
+    (core/computer/jobs.py). It was thought out on the position at `expected_ply`, outside any
+    transaction; here, under the door's locks, it is made only if the match is still there
+    (live, same position, the seat still the computer's) and the job is still this worker's:
+    the job row is deleted with the move, so a job is moved for exactly once, and a
+    resignation or an abort that came first wins (the move is refused and the job dropped)."""
 
     kind: ClassVar[str] = "computer-move"
+    level: int
+    job_id: int | None = field(default=None, metadata=UNLOGGED)
+    lease_token: str | None = field(default=None, metadata=UNLOGGED)
+
+    def apply(self, door: Locked) -> MoveResult:
+        seat = self.seat if self.seat is not None else -1
+        row = door.seat(seat)
+        if row.computer_level is None:
+            raise ConflictError(f"Seat {seat} of match {door.match.id} is not the computer's.")
+        if self.job_id is not None:
+            taken = (ComputerJob.delete().where(ComputerJob.id == self.job_id,
+                                                ComputerJob.lease_token == self.lease_token)
+                     .execute())
+            if taken != 1:
+                raise ConflictError("Another worker holds this computer move now.")
+        # A person's seat handed to the computer says so in the move list; the computer's own
+        # seat is named "Computer (level N)" already.
+        note = (None if row.player.computer_level is not None
+                else f"played by the computer for {row.player.public_name}")
+        return move_in(door, seat, self.text, self.expected_ply, note)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -18,6 +18,7 @@ from pbem.core.db.text import check_text
 from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.changes import UNLOGGED, Change, Channel, Locked, apply_change
+from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, MatchStatus
 from pbem.core.matches.play import answer_to, move_in
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
@@ -28,7 +29,8 @@ RULINGS = {
     "award": "award the match to the other player(s)",
     "draw": "declare the match drawn",
     "extend": "extend the late seat's deadline by a chosen time",
-    "autoplay": "make one move for the late seat (the game's documented default)",
+    "autoplay": "have the computer make one move for the late seat",
+    "computer": "hand the late seat to the computer for the rest of the match",
     "abort": "abort the match with no result",
 }
 
@@ -55,9 +57,12 @@ class AlreadyRuledError(ConflictError):
 def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: datetime,
                 extension: timedelta | None = None, entry_id: int | None = None,
                 max_extension: timedelta = MAX_EXTENSION,
-                action_key: str | None = None, via: Channel = Channel.ADMIN) -> Adjudication:
+                action_key: str | None = None, via: Channel = Channel.ADMIN,
+                stand_in: StandIn | None = None) -> Adjudication:
     """Rule on a match's open entry (or on entry `entry_id`). Raise a PbemError with a clear
-    message if it cannot be; a repeat of a ruling already made is AlreadyRuledError."""
+    message if it cannot be; a repeat of a ruling already made is AlreadyRuledError.
+    `stand_in`: the computer that moves for the late seat ("autoplay") or takes it over
+    ("computer"), at the setting `autoplay_level`."""
     if ruling not in RULINGS:
         raise InvalidRequestError(f"{ruling!r} is not a ruling (one of: {', '.join(RULINGS)})")
     reason = check_text((reason or "").strip(), "reason")
@@ -71,7 +76,7 @@ def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: dateti
                                   f"(setting max_extension_days); {extension.days} is too long.")
 
     change = Ruling(by=actor, via=via, ruling=ruling, reason=reason, extension=extension,
-                    entry_id=entry_id, action_key=action_key)
+                    entry_id=entry_id, action_key=action_key, stand_in=stand_in or StandIn())
     ruled = apply_change(match_id, change, now)
     return Adjudication.get_by_id(ruled)
 
@@ -86,11 +91,15 @@ class Ruling(Change):
     extension: timedelta | None = None
     entry_id: int | None = None
     action_key: str | None = field(default=None, metadata=UNLOGGED)
+    stand_in: StandIn = field(default_factory=StandIn, metadata=UNLOGGED)
 
     def apply(self, door: Locked) -> int:
         audit.check_fresh(self.action_key)
         entry = _entry_to_rule(door.match, self.entry_id)
-        apply_ruling(door, entry, self.ruling, self.reason, door.now, self.extension)
+        apply_ruling(door, entry, self.ruling, self.reason, door.now, self.extension,
+                     self.stand_in)
+        if self.ruling == "computer":
+            door.note(level=self.stand_in.level)
         _record(door, entry, self.ruling, self.reason, self.by, door.now, self.extension,
                 self.action_key)
         door.note(entry=entry.id, late=entry.seat)
@@ -98,7 +107,8 @@ class Ruling(Change):
 
 
 def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, now: datetime,
-                 extension: timedelta | None) -> None:
+                 extension: timedelta | None, stand_in: StandIn | None = None) -> None:
+    stand_in = stand_in or StandIn()
     match, late = door.match, entry.seat
     count = len(door.seats)
     if ruling == "award":
@@ -121,8 +131,27 @@ def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, no
         seat.owes_since = None
         deadlines.start_clock(match, seat, now)
         door.touch()
-    elif ruling == "autoplay" and _autoplay_for_ruling(door, late, reason) is None:
+    elif ruling == "autoplay" and _autoplay_for_ruling(door, late, reason, stand_in) is None:
         raise ConflictError("The late seat owes no move now: there is nothing to autoplay.")
+    elif ruling == "computer":
+        hand_to_computer(door, late, stand_in.level)
+
+
+def hand_to_computer(door: Locked, number: int, level: int) -> None:
+    """The computer plays `number` for the rest of the match, at `level`: its clock stops for
+    good, the worker's computer job moves for it (queued by the door if it owes a move now),
+    each of its moves says "played by the computer for <name>", and the match is unrated."""
+    if not door.match.is_live:
+        raise ConflictError("The match is no longer in play.")
+    seat = door.seat(number)
+    if seat.computer_level is not None:
+        raise ConflictError(f"The computer already plays seat {number} of this match.")
+    seat.computer_level = level
+    seat.owes_since = seat.deadline = seat.remind_at = None
+    seat.out_of_time_at = None
+    seat.version += 1
+    seat.save()
+    door.write(has_computer=True)
 
 
 def forfeit(door: Locked, seat: int, reason: str | None = None) -> None:
@@ -164,25 +193,32 @@ def lose(door: Locked, losers: set[int], reason: str) -> None:
     finish(door, winners, final, reason)
 
 
-def autoplay_in(door: Locked, seat: int, reason: str) -> str | None:
-    """Make the game's documented default move for `seat` in a locked match; return its
-    notation, or None if the seat owes no move (it moved meanwhile, or the match ended)."""
+def autoplay_in(door: Locked, seat: int, reason: str,
+                stand_in: StandIn | None = None) -> str | None:
+    """Have the computer (`stand_in`, level 2 unless told) move for `seat` in a locked
+    match; return the move's notation, or None if the seat owes no move (it moved meanwhile,
+    or the match ended). The move list says "played by the computer for <name> (<reason>)"."""
     rules, state = door.rules, door.state
     if not door.match.is_live or seat not in rules.to_move(state):
         return None
-    text = rules.format_move(state, rules.default_move(state, seat))
-    move_in(door, seat, text, None, autoplayed=reason)
+    stand_in = stand_in or StandIn()
+    move = stand_in.choose(rules, state, seat, door.match.id, door.match.ply)
+    text = rules.format_move(state, move)
+    name = door.seat(seat).player.public_name
+    move_in(door, seat, text, None, autoplayed=f"played by the computer for {name} ({reason})")
+    door.note(level=stand_in.level)
     return text
 
 
-def _autoplay_for_ruling(door: Locked, seat: int, reason: str) -> str | None:
+def _autoplay_for_ruling(door: Locked, seat: int, reason: str,
+                         stand_in: StandIn) -> str | None:
     try:
         door.rules.load(door.match.state)
     except Exception:
         raise ConflictError("The stored position of this match cannot be read, so no move "
                             "can be made for the late seat: award, draw, extend or abort "
                             "instead.") from None
-    return autoplay_in(door, seat, reason)
+    return autoplay_in(door, seat, reason, stand_in)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -191,11 +227,12 @@ class Autoplay(Change):
 
     kind: ClassVar[str] = "autoplay"
     reason: str
+    stand_in: StandIn = field(default_factory=StandIn, metadata=UNLOGGED)
 
     def apply(self, door: Locked) -> str | None:
         if self.seat is None:
             return None
-        return autoplay_in(door, self.seat, self.reason)
+        return autoplay_in(door, self.seat, self.reason, self.stand_in)
 
     def follow_up(self, door: Locked, result: Any) -> Change | None:
         # A move made for a late seat is its opponent's to answer like any other.
@@ -204,8 +241,10 @@ class Autoplay(Change):
         return answer_to(door, self.seat, result, self.via)
 
 
-def autoplay(match_id: int, seat: int, now: datetime, reason: str) -> str | None:
-    played: str | None = apply_change(match_id, Autoplay(seat=seat, reason=reason), now)
+def autoplay(match_id: int, seat: int, now: datetime, reason: str,
+             stand_in: StandIn | None = None) -> str | None:
+    played: str | None = apply_change(
+        match_id, Autoplay(seat=seat, reason=reason, stand_in=stand_in or StandIn()), now)
     return played
 
 

@@ -31,6 +31,7 @@ from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.mailout import notify
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.changes import UNLOGGED, Change, Locked, apply_change
+from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move, Seat
 from pbem.core.matches.rulings import autoplay_in, forfeit
@@ -54,6 +55,8 @@ class Limits:
 
     autoplay_limit: int = 3
     after_limit: str = TimeoutPolicy.ADJUDICATE
+    # The computer that moves for the late seat (setting `autoplay_level`).
+    stand_in: StandIn = field(default_factory=StandIn)
 
 
 @dataclass(frozen=True)
@@ -182,7 +185,7 @@ class Timeout(Change):
         door.note(policy=policy, cause=cause)
         if policy == TimeoutPolicy.AUTOPLAY:
             autoplay_why = "the clock ran out (autoplay policy)"
-            played = autoplay_in(door, number, autoplay_why)
+            played = autoplay_in(door, number, autoplay_why, limits.stand_in)
             audit.record(audit.SYSTEM_ACTOR, "autoplay", now, autoplay_why, door.match.id,
                          {**detail, "move": played})
         elif policy == TimeoutPolicy.FORFEIT:

@@ -23,10 +23,9 @@ VANISHED_WITHIN = timedelta(days=7)
 
 
 def has_computer(match: Match) -> bool:
-    """Whether a computer plays a seat of this match; such matches never count. pbem has no
-    computer seats yet (they are being added elsewhere), so this is False for every match
-    today; when seats gain a computer marker, this is the one place to read it."""
-    return False
+    """Whether the computer plays, or played, a seat of this match (a computer opponent, or a
+    late seat an admin handed to it): such matches never count."""
+    return bool(match.has_computer)
 
 
 def counts(match: Match) -> bool:

@@ -133,7 +133,9 @@ def record_text(record: dict[str, Any], url: str | None = None) -> str:
         text = move["text"] if move["text"] is not None else "(hidden)"
         notes = list(move["events"])
         if move.get("autoplayed"):
-            notes.append(f"played by the server: {move['autoplayed']}")
+            note = move["autoplayed"]
+            notes.append(note if note.startswith("played by ") else
+                         f"played by the server: {note}")
         if move.get("conditional"):
             notes.append("conditional")
         comment = f"  {{{'; '.join(notes)}}}" if notes else ""

@@ -199,8 +199,13 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: 
         "players": [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
                      "name": seat.player.public_name,
                      "undeliverable": seat.player.undeliverable_at is not None,
+                     # The computer's level while it plays the seat (its own seat, or one an
+                     # admin handed to it), else null.
+                     "computer": seat.computer_level,
                      **({"email": seat.player.email} if seat.seat == own_email_of else {})}
                     for seat in seats],
+        # A match with a computer seat (now or once) counts for no rating.
+        "unrated": match.has_computer,
         "result": _result(match, rules, state, seats),
         "created_at": match.created_at.isoformat() + "Z",
         "time_control": TimeControl.of_match(match.time_control).describe(),
@@ -225,7 +230,9 @@ def _clocks(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: 
     return [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
              "deadline": deadline_info(seat.deadline, match.time_control, timezone, now),
              "allowance": describe_left(timedelta(seconds=seat.allowance_seconds))
-             .removesuffix(" left")}
+             .removesuffix(" left"),
+             # The computer's seat has no clock (pages say so instead of an allowance).
+             "computer": seat.computer_level is not None}
             for seat in seats]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
 from pbem.games.eximo import board, clicks
+from pbem.games.eximo.hints import EximoHints
 from pbem.games.eximo.rules import EximoRules, EximoState
 
 GAME = GameType(
@@ -15,6 +16,7 @@ GAME = GameType(
     clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=21),
     conditional_moves=True,
+    bot_hints=EximoHints(),
 )
 
 __all__ = ["GAME", "EximoRules", "EximoState"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
 from pbem.games.mimic import board, clicks
+from pbem.games.mimic.hints import MimicHints
 from pbem.games.mimic.rules import MimicRules, MimicState
 
 GAME = GameType(
@@ -15,6 +16,7 @@ GAME = GameType(
     clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=10),
     conditional_moves=True,
+    bot_hints=MimicHints(),
 )
 
 __all__ = ["GAME", "MimicRules", "MimicState"]

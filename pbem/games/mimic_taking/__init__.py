@@ -31,6 +31,7 @@ when only one legal card fits); `take O4 G4` (cards in trick order), `take none`
 
 from pbem.games.description import Fixtures, GameType
 from pbem.games.mimic_taking import board, clicks
+from pbem.games.mimic_taking.hints import MimicTakingHints
 from pbem.games.mimic_taking.rules import MimicTakingRules, Move
 from pbem.games.mimic_taking.state import MimicTakingState
 
@@ -40,6 +41,7 @@ GAME = GameType(
     template_globals={"mimic_taking_card": board.card, "mimic_taking_cards": board.cards},
     clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=18),
+    bot_hints=MimicTakingHints(),
 )
 
 __all__ = ["GAME", "MimicTakingRules", "MimicTakingState", "Move"]

@@ -272,8 +272,11 @@ class MimicTakingRules(RulesBase):
         rng = random.Random(seed)
         others = [s for s in range(state.players) if s != seat]
         hidden_stacks = [] if state.face_up else list(range(state.players))
-        pool = [*(c for s in others for c in state.hands[s]),
-                *(c for s in hidden_stacks for c in state.stacks[s]), *state.aside]
+        # Sorted before the shuffle, so the re-deal depends on which cards are hidden and
+        # never on where they were: two states the seat cannot tell apart re-deal alike.
+        pool = list(sort_cards([*(c for s in others for c in state.hands[s]),
+                                *(c for s in hidden_stacks for c in state.stacks[s]),
+                                *state.aside]))
         rng.shuffle(pool)
         hands, stacks = list(state.hands), list(state.stacks)
         for s in others:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
 from pbem.games.move_in_synch import board, clicks
+from pbem.games.move_in_synch.hints import MoveInSynchHints
 from pbem.games.move_in_synch.rules import MoveInSynchRules, SynchState
 
 GAME = GameType(
@@ -15,6 +16,7 @@ GAME = GameType(
     clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=31),
     conditional_moves=True,
+    bot_hints=MoveInSynchHints(),
 )
 
 __all__ = ["GAME", "MoveInSynchRules", "SynchState"]

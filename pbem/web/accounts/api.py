@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response
 from pbem.core.accounts import players
 from pbem.core.accounts.api_tokens import Scope
 from pbem.core.accounts.models import Player
+from pbem.core.computer.opponents import ComputerRequest, play_computer
 from pbem.core.lobby import challenges, seeks
 from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.mailout.preferences import update_preferences
@@ -32,11 +33,13 @@ bp = Blueprint("api_players", __name__, url_prefix="/api")
 
 CHALLENGE_FIELDS: dict[str, type] = {"game": str, "opponents": list, "options": dict,
                                      "clock": str, "on_timeout": str, "seat_order": str,
-                                     "rated": bool}
+                                     "rated": bool, "computers": list}
+COMPUTER_FIELDS: dict[str, type] = {"game": str, "level": int, "options": dict, "clock": str,
+                                    "seat": object, "players": int}
 SETTINGS_FIELDS = ("mail_pref", "digest_hour", "timezone")
 SEEK_FIELDS: dict[str, type] = {"game": str, "options": dict, "clock": str, "players": int,
                                 "on_timeout": str, "rated": bool, "rating_min": int,
-                                "rating_max": int}
+                                "rating_max": int, "computers": list}
 
 
 @bp.get("/me")
@@ -110,8 +113,31 @@ def create_challenge() -> tuple[Response, int]:
         game=body["game"], opponents=opponents, options=body.get("options", {}),
         clock=body.get("clock", settings.default_time_control),
         on_timeout=body.get("on_timeout", settings.default_on_timeout),
-        seat_order=body.get("seat_order", "random"), rated=body.get("rated", True)), now())
+        seat_order=body.get("seat_order", "random"), rated=body.get("rated", True),
+        computers=body.get("computers")), now())
     return _private(jsonify({"id": challenge.id, "status": challenge.status})), 201
+
+
+@bp.post("/challenges/computer")
+@scope_required(Scope.PLAY)
+def play_the_computer() -> tuple[Response, int]:
+    """A match against the computer, started at once: `{"game", "level": 1-5, "options",
+    "clock", "seat": 0|1|…|"random", "players": 3|4 (Mimic Taking)}`. Answers the match and
+    the caller's seat link; the computer moves in the worker within seconds."""
+    settings = current_app.config["PBEM_SETTINGS"]
+    body = _body(COMPUTER_FIELDS, required=("game", "level"))
+    seat = body.get("seat", "random")
+    if json_whole(seat) is not None:
+        seat = json_whole(seat)
+    elif seat != "random":
+        raise InvalidRequestError('"seat" must be a seat number (0 moves first) or "random"')
+    played = play_computer(_player(), ComputerRequest(
+        game=body["game"], level=body["level"], options=body.get("options", {}),
+        clock=body.get("clock", settings.default_time_control), seat=seat,
+        players=body.get("players")), settings.secret_key, now())
+    return _private(jsonify({"match": {
+        "id": played.match.id, "seat": played.seat,
+        "link": f"{settings.base_url}/play/{played.token}", "token": played.token}})), 201
 
 
 @bp.get("/challenges/<int:challenge_id>")
@@ -163,7 +189,7 @@ def create_seek() -> tuple[Response, int]:
                              now(), on_timeout=body.get("on_timeout",
                                                         settings.default_on_timeout),
                              rated=body.get("rated", True), rating_min=body.get("rating_min"),
-                             rating_max=body.get("rating_max"))
+                             rating_max=body.get("rating_max"), computers=body.get("computers"))
     return _private(jsonify({"id": seek.id})), 201
 
 
@@ -219,7 +245,7 @@ def _body(fields: dict[str, type], required: tuple[str, ...]) -> dict[str, Any]:
 
 
 _KIND_NAMES = {str: "string", list: "list", dict: "object", int: "whole number",
-               bool: "true or false"}
+               bool: "true or false", object: "value"}
 # Fields that may be null: a seek's open rating range ends.
 NULLABLE_FIELDS = ("rating_min", "rating_max")
 

@@ -32,6 +32,7 @@ from pbem.web.accounts.auth import (
     player_required,
     signed_in_player,
 )
+from pbem.web.lobby.computer import form_context as computer_form_context
 from pbem.web.matches.seat import SUBMIT_WITHOUT_CONFIRM
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import tick_box
@@ -53,7 +54,8 @@ def home() -> str:
                                  token=links.preferences_token(secret, player.id)),
         received=[challenges.describe(c, player) for c in challenges.received(player)],
         sent=[challenges.describe(c, player) for c in challenges.sent(player)],
-        seeks=[seeks.describe(s, player) for s in seeks.seeks_of(player)])
+        seeks=[seeks.describe(s, player) for s in seeks.seeks_of(player)],
+        **computer_form_context())
 
 
 @bp.get("/settings")

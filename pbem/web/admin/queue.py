@@ -4,6 +4,7 @@ with a reason and a preview of what they will do and the mails they will send.""
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
@@ -13,6 +14,7 @@ from pbem.core.admin import console
 from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.mailout.preferences import undeliverable_players
 from pbem.core.matches.clocks import TimeControl
+from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.creation import get_match
 from pbem.core.matches.models import Adjudication
 from pbem.core.matches.rulings import RULINGS, make_ruling
@@ -49,11 +51,11 @@ def rule(entry_id: int) -> Response | str | tuple[str, int]:
                      if ruling == "extend" else None)
         if request.form.get("do") == "preview":
             preview = console.preview_ruling(found, ruling, reason, actor(), now(), extension,
-                                             _max_extension())
+                                             _max_extension(), _stand_in())
             return _entry_page(found, preview=preview, form=request.form)
         make_ruling(found.match_id, ruling, reason, actor(), now(), extension=extension,
                     entry_id=entry_id, max_extension=_max_extension(),
-                    action_key=posted_action_key())
+                    action_key=posted_action_key(), stand_in=_stand_in())
     except AlreadyDoneError as error:
         flash(str(error), "ok")
         return redirect(url_for("admin.queue"), 303)
@@ -87,6 +89,11 @@ def _entry_page(found: Adjudication, preview: console.Preview | None = None,
                            clocks=[console.clock_state(match, seat, now())
                                    for seat in match.seat_rows()],
                            preview=preview, form=form or {}, error=error)
+
+
+def _stand_in() -> StandIn:
+    """The computer an autoplay or hand-over ruling puts in the late seat's place."""
+    return StandIn(current_app.config["PBEM_SETTINGS"].autoplay_level, time.monotonic)
 
 
 def _max_extension() -> timedelta:

@@ -6,6 +6,7 @@ from flask import Blueprint, Flask, abort, current_app, redirect, render_templat
 from werkzeug.wrappers import Response
 
 from pbem.games import REGISTRY
+from pbem.web.lobby.computer import form_context as computer_form_context
 
 bp = Blueprint("games", __name__)
 
@@ -31,7 +32,7 @@ def rules_page(slug: str) -> Response | str:
     settings = current_app.config["PBEM_SETTINGS"]
     return render_template(f"games/{slug}/rules.html", rules=rules,
                            max_extension_days=settings.max_extension_days,
-                           autoplay_limit=settings.autoplay_limit)
+                           autoplay_limit=settings.autoplay_limit, **computer_form_context())
 
 
 def init_app(app: Flask) -> None:

@@ -54,7 +54,7 @@ def create() -> Response | tuple[str, int]:
             clock=(form.get("clock") or "").strip() or _settings().default_time_control,
             on_timeout=form.get("on_timeout") or _settings().default_on_timeout,
             seat_order=form.get("seat_order") or "random",
-            rated=form.get("rated") == "on")
+            rated=form.get("rated") == "on", computers=form.get("computers", ""))
         challenge = challenges.create_challenge(_settings(), _player(), request_, now())
     except (PbemError, RulesError) as error:
         return _form_page(form, str(error),

@@ -47,7 +47,8 @@ def create() -> Response | tuple[str, int]:
                           on_timeout=form.get("on_timeout") or settings.default_on_timeout,
                           rated=form.get("rated") == "on",
                           rating_min=_bound(form.get("rating_min"), "lowest"),
-                          rating_max=_bound(form.get("rating_max"), "highest"))
+                          rating_max=_bound(form.get("rating_max"), "highest"),
+                          computers=form.get("computers", ""))
     except (PbemError, RulesError) as error:
         return _page(str(error), 422 if isinstance(error, RulesError) else error.status)
     flash("Seek posted: the match starts when its seats are taken.", "ok")

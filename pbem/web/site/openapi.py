@@ -141,11 +141,18 @@ MOVES = _query_parameter("moves", "The page of the move list that ends at this m
 
 DEADLINE = _nullable(_object(("at",), at=TIME, utc=STRING, left=STRING, time_control=STRING))
 
+COMPUTERS: dict[str, Any] = {
+    "type": "array", "maxItems": 3, "items": {"type": "integer", "minimum": 1, "maximum": 5},
+    "description": "a mixed table (Mimic Taking): seats the computer fills, one level each"}
+
 SCHEMAS: dict[str, Any] = {
     "Problem": _object(("title", "status", "detail"), type=STRING, title=STRING,
                        status=INTEGER, detail=STRING),
     "Player": _object(("seat", "name"), seat=INTEGER, label=STRING, name=STRING,
                       undeliverable=BOOLEAN,
+                      computer={**_nullable(INTEGER),
+                                "description": "the computer's level while it plays the "
+                                               "seat, else null"},
                       email={"type": "string", "description": "only your own seat's"}),
     "Result": _nullable(_object(
         ("winners",), headline=STRING, reason=STRING,
@@ -158,7 +165,9 @@ SCHEMAS: dict[str, Any] = {
     "MovesPage": _object(("first", "last", "total"), first=INTEGER, last=INTEGER,
                          total=INTEGER, earlier=_nullable(INTEGER), later=_nullable(INTEGER)),
     "Clock": _object(("seat",), seat=INTEGER, label=STRING, deadline=DEADLINE,
-                     allowance=STRING),
+                     allowance=STRING,
+                     computer={"type": "boolean",
+                               "description": "the computer plays the seat: no clock runs"}),
     "MatchRecord": _object(
         ("match", "game", "status", "ply", "to_move", "players", "view", "moves"),
         match=INTEGER, game=STRING, title=STRING,
@@ -166,6 +175,7 @@ SCHEMAS: dict[str, Any] = {
         ply=INTEGER, to_move={"type": "array", "items": INTEGER},
         players={"type": "array", "items": _ref("Player")}, result=_ref("Result"),
         created_at=TIME, time_control=STRING, on_timeout=STRING,
+        unrated={"type": "boolean", "description": "a computer plays or played a seat"},
         rulings={"type": "array", "items": ANY_OBJECT},
         view={"type": "object", "description": "the position as this reader may see it; "
                                                "its shape is the game's"},
@@ -260,6 +270,7 @@ SCHEMAS: dict[str, Any] = {
                          ratings={"type": "object", "additionalProperties": STRING,
                                   "description": "each player's rating as shown, by name "
                                                  "(\"1000?\" while provisional)"},
+                         computers={"type": "array", "items": INTEGER},
                          match=_nullable({"anyOf": [INTEGER, _object(
                              ("id",), id=INTEGER, link=_nullable(STRING))]}),
                          your_answer=_nullable(STRING)),
@@ -269,8 +280,22 @@ SCHEMAS: dict[str, Any] = {
                    "minItems": 1, "maxItems": MAX_OPPONENTS, "uniqueItems": True},
         options=OPTIONS, clock=CLOCK, on_timeout=ON_TIMEOUT,
         seat_order={"type": "string", "enum": ["random", "as-listed"]},
-        rated={**BOOLEAN, "default": True}),
+        rated={**BOOLEAN, "default": True}, computers=COMPUTERS),
         "additionalProperties": False},
+    "ComputerRequest": {**_object(
+        ("game", "level"), game=GAME,
+        level={"type": "integer", "minimum": 1, "maximum": 5,
+               "description": "The computer's level: 1 (beginner) to 5 (expert)."},
+        options=OPTIONS, clock=CLOCK,
+        seat={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 3},
+                        {"type": "string", "enum": ["random"]}],
+              "description": "Your seat: 0 moves first; \"random\" draws it."},
+        players={"type": "integer", "minimum": 2, "maximum": 4,
+                 "description": "Mimic Taking: 3 or 4 (every seat but yours the "
+                                "computer's); other games are for 2."}),
+        "additionalProperties": False},
+    "ComputerMatch": _object(("match",), match=_object(
+        ("id", "seat", "link", "token"), id=INTEGER, seat=INTEGER, link=STRING, token=STRING)),
     "Seek": _object(("id",), id=INTEGER, game=STRING, title=STRING, options=ANY_OBJECT,
                     clock=STRING, clock_text=STRING, on_timeout=STRING, players=INTEGER,
                     status=STRING, creator=STRING, joined={"type": "array", "items": STRING},
@@ -278,12 +303,14 @@ SCHEMAS: dict[str, Any] = {
                     created_at=TIME, rated=BOOLEAN,
                     rating_range=_nullable(_object(min=_nullable(INTEGER),
                                                    max=_nullable(INTEGER))),
-                    ratings={"type": "object", "additionalProperties": STRING}),
+                    ratings={"type": "object", "additionalProperties": STRING},
+                    computers={"type": "array", "items": INTEGER}),
     "SeekRequest": {**_object(("game", "players"), game=GAME, options=OPTIONS,
                               clock=CLOCK,
                               players={"type": "integer", "minimum": 2, "maximum": 4},
                               on_timeout=ON_TIMEOUT, rated={**BOOLEAN, "default": True},
-                              rating_min=RATING_BOUND, rating_max=RATING_BOUND),
+                              rating_min=RATING_BOUND, rating_max=RATING_BOUND,
+                              computers=COMPUTERS),
                     "additionalProperties": False},
     "Me": _object(("email", "matches", "challenges"), email=STRING, name=_nullable(STRING),
                   matches={"type": "array", "items": _object(
@@ -529,6 +556,13 @@ PATHS: dict[str, Any] = {
          **_problems(400, 409, 422, 429)},
         tag="Challenges", bearer="play", body=_ref("ChallengeRequest"),
         operation_id="create_challenge")},
+    "/api/challenges/computer": {"post": _operation(
+        "Play the computer: a match starts at once, every other seat the computer's "
+        "(\"Computer (level N)\", unrated, no clock); it moves within seconds of yours.",
+        {**_answer("The match and your seat's link.", _ref("ComputerMatch"), "201"),
+         **_problems(400, 403, 409, 422)},
+        tag="Challenges", bearer="play", body=_ref("ComputerRequest"),
+        operation_id="play_computer")},
     "/api/challenges/{challenge_id}": {"get": _operation(
         "A challenge I sent or received.",
         {**_answer("The challenge.", _ref("Challenge")), **_problems(403, 404)},

@@ -71,7 +71,8 @@ def test_autoplay_makes_one_move_for_the_late_seat(db_url: str) -> None:
     match = timed_out_match()
     make_ruling(match.id, "autoplay", "keep it going", "ref@club.org", LATER)
     (move,) = Move.select()
-    assert (move.seat, move.text, move.note) == (0, "take 1", "keep it going")
+    assert (move.seat, move.text, move.note) == (
+        0, "take 1", "played by the computer for ann (keep it going)")
     assert Match.get_by_id(match.id).to_move == [1]
 
 

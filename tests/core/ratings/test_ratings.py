@@ -167,3 +167,28 @@ def test_a_vanished_player_loses_rating_for_the_first_timeout_only(db_url: str) 
     late = _match([vanished, PEOPLE[4]], START + timedelta(days=9))
     apply_change(late.id, Forfeit(seat=0), START + timedelta(days=9))
     assert Rating.get(Rating.player == player.id).games == 2
+
+
+def test_a_match_the_computer_plays_in_never_counts(db_url: str) -> None:
+    """Against the computer from the start (created rated or not), or a seat handed to it by
+    an admin part-way: the result changes no rating."""
+    from pbem.core.matches.changes import apply_change as door
+    from pbem.core.matches.rulings import hand_to_computer
+
+    against = create_match("mimic", PEOPLE[:1], {}, "k" * 43, START, rated=True,
+                           computers={1: 2}).match
+    assert not against.rated and against.has_computer
+    apply_change(against.id, Resign(seat=0), START)
+    handed = _match(PEOPLE[1:3], START)
+    assert handed.rated
+
+    class HandOver(Change):
+        kind: ClassVar[str] = "ruling"
+
+        def apply(self, locked: Locked) -> None:
+            hand_to_computer(locked, 1, 2)
+
+    door(handed.id, HandOver(seat=1), START)
+    apply_change(handed.id, Resign(seat=0), START)
+    assert Match.get_by_id(handed.id).status == "finished"
+    assert Rating.select().count() == 0 and RatingEvent.select().count() == 0

@@ -619,5 +619,5 @@ def test_the_rules_page_renders_with_every_ruling() -> None:
                   get_flashed_messages=lambda **kwargs: [],
                   config=SimpleNamespace(PBEM_SETTINGS=SimpleNamespace(development=False)))
     for phrase in ("directioner_first", "opposition", "same empty square", "decider-first",
-                   "a1", "plays for an absent player"):
+                   "a1", "moves for an absent player"):
         assert phrase in page

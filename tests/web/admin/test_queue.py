@@ -119,3 +119,28 @@ def test_the_play_page_shows_the_deadline_and_takes_a_vacation(settings, client,
     page = client.get(f"/play/{token}").data
     assert b"(Europe/Paris)" in page and b"shown in Europe/Paris and UTC" in page
     assert client.post(f"/play/{token}/timezone", data={"timezone": "UTC"}).status_code == 404
+
+
+def test_an_admin_hands_the_late_seat_to_the_computer_and_everyone_is_told(
+        settings, client, worker, clock, smtp) -> None:
+    match = create_match("nim", ["ann@example.org", "ben@example.org"], {},
+                         settings.secret_key, clock.now, time_control="45s").match
+    worker.run_once()
+    clock.advance(seconds=50)  # Ann never moves
+    worker.run_once()
+    entry = Adjudication.get()
+    log_in(client)
+    page = client.get(f"/admin/adjudications/{entry.id}")
+    assert b"hand the late seat to the computer for the rest of the match" in page.data
+    ruled = client.post(f"/admin/adjudications/{entry.id}", data={
+        "ruling": "computer", "reason": "Ann has gone quiet for good",
+        "csrf_token": csrf_from(page.data)})
+    assert ruled.status_code == 303
+    worker.run_once()  # the computer's job moves for Ann; the ruling's mail goes out
+    moves = client.get(f"/api/matches/{match.id}").get_json()["moves"]
+    assert moves[0]["autoplayed"] == "played by the computer for ann"
+    assert b"played by the computer for ann" in client.get(f"/matches/{match.id}").data
+    for address in ("ann@example.org", "ben@example.org"):
+        told = [m.get_body(("plain",)).get_content() for m in smtp.to(address)]
+        assert any("hand the late seat to the computer" in text for text in told), address
+    assert Match.get_by_id(match.id).has_computer

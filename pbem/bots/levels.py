@@ -1,0 +1,38 @@
+"""The five levels: each an iteration budget (what decides the move) and a time budget (a cap
+that only a caller passing a clock enforces)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    number: int
+    name: str
+    iterations: int  # search iterations (one playout each) per move
+    seconds: float  # the most a move may take on one core; enforced only with a clock
+    # Root look-ahead before the search (perfect-information games): 1 takes a win in one,
+    # 2 also refuses a move that lets the next seat win at once.
+    look_ahead: int = 2
+
+    @property
+    def label(self) -> str:
+        return f"Computer (level {self.number})"
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(1, "beginner", iterations=25, seconds=0.1, look_ahead=1),
+    2: Level(2, "casual", iterations=200, seconds=0.5),
+    3: Level(3, "club", iterations=800, seconds=1.5),
+    4: Level(4, "strong", iterations=1500, seconds=3.0),
+    5: Level(5, "expert", iterations=3500, seconds=5.0),
+}
+
+
+def level_of(number: int) -> Level:
+    """The level with this number; ValueError naming the levels if there is none."""
+    try:
+        return LEVELS[number]
+    except KeyError:
+        raise ValueError(f"there is no level {number!r} (levels: 1 to {len(LEVELS)})") from None

@@ -1,0 +1,48 @@
+"""Mixed tables: a challenge or a seek (Mimic Taking's three or four seats) may fill some seats
+with the computer. The levels are listed on the challenge or seek (`computers`: [2, 3]); when
+the match starts, the computer seats are placed with the people (at random, or after them
+when the seats are as listed) and `create_match` makes them the computer's."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.bots import LEVELS
+from pbem.errors import InvalidRequestError
+
+MAX_COMPUTERS = 3  # the most seats a game has (4) less the one person who asks
+
+
+def check_computers(given: Any) -> list[int]:
+    """The computer seats' levels as a list of whole numbers 1 to 5 (none if not given)."""
+    if given is None or given == "" or given == []:
+        return []
+    if isinstance(given, str):
+        given = [part for part in given.replace(",", " ").split() if part]
+    if not isinstance(given, list | tuple) or len(given) > MAX_COMPUTERS:
+        raise InvalidRequestError(f'"computers" is a list of at most {MAX_COMPUTERS} levels '
+                                  f"(1 to {len(LEVELS)}), one per computer seat, like [2, 3].")
+    levels = []
+    for level in given:
+        text = str(level).strip()
+        if isinstance(level, bool) or not text.isdigit() or int(text) not in LEVELS:
+            raise InvalidRequestError(f"A computer seat's level is a whole number from 1 to "
+                                      f"{len(LEVELS)}, not {level!r}.")
+        levels.append(int(text))
+    return levels
+
+
+def seat_people_and_computers(emails: Sequence[str], computers: Sequence[int],
+                              shuffle: bool) -> tuple[list[str], dict[int, int]]:
+    """The people's addresses in seat order and the computer seats {seat: level}: all drawn
+    at random with `shuffle`, else the people first in their order, then the computers."""
+    places: list[tuple[str, Any]] = ([("person", email) for email in emails]
+                                     + [("computer", level) for level in computers])
+    if shuffle:
+        secrets.SystemRandom().shuffle(places)
+    people = [value for kind, value in places if kind == "person"]
+    seats = {number: value for number, (kind, value) in enumerate(places)
+             if kind == "computer"}
+    return people, seats
