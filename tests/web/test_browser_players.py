@@ -81,7 +81,7 @@ def test_sign_in_challenge_accept_and_first_move(browser: Browser, site, smtp,
     ann.get_by_label("Game").select_option("mimic")
     ann.get_by_label("Opponents' email addresses").fill(BEN)
     ann.get_by_label("Clock", exact=True).fill("2d")
-    ann.get_by_label("Seats").select_option("as-listed")
+    ann.get_by_label("Seats", exact=True).select_option("as-listed")
     shoot(ann, "challenge-new", tmp_path)
     ann.get_by_role("button", name="Send challenge").click()
     expect(ann.locator(".challenge-status")).to_have_text("pending")

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.core.accounts.models import Player
-from pbem.core.matches.calendar import Deadline
+from pbem.core.mailout.calendar import Deadline
 from pbem.core.matches.models import Match, MatchStatus
 from pbem.core.tournaments import standings as table
 from pbem.core.tournaments.models import (

@@ -30,7 +30,7 @@ from pbem.core.mailout.preferences import (
     unsubscribe,
     update_preferences,
 )
-from pbem.core.matches.calendar import calendar_for
+from pbem.core.mailout.calendar import calendar_for
 from pbem.core.tournaments.table import round_deadlines
 from pbem.errors import PbemError
 from pbem.web.site.clock import now

@@ -259,14 +259,21 @@ def test_clearing_and_replacing_are_whole(db_url) -> None:
 def test_a_move_made_for_a_late_opponent_is_answered_too(db_url) -> None:
     from pbem.core.matches.rulings import autoplay
 
+    from pbem.core.matches.computer_turns import StandIn
+
     case = CASES[0]
     rules = get_rules(case.game)
     state = rules.from_position(case.position)
-    default = rules.format_move(state, rules.default_move(state, case.mover))
     match = start_at(case.game, case.position)
-    answer = quiet_answer(case, [default])
-    conditional.store(match.id, 1, [[default, answer]], START)
-    assert autoplay(match.id, case.mover, START, "the clock ran out") == default
+    # The computer stands in for the late seat; its choice is seeded by the match and ply, so
+    # the line can expect it.
+    stand_in = rules.format_move(state, StandIn().choose(rules, state, case.mover, match.id,
+                                                         match.ply))
+    answer = quiet_answer(case, [stand_in])
+    conditional.store(match.id, 1, [[stand_in, answer]], START)
+    assert autoplay(match.id, case.mover, START, "the clock ran out") == stand_in
     moves = [(m.text, m.note) for m in Move.select().where(Move.match == match)
              .order_by(Move.ply)]
-    assert moves == [(default, "the clock ran out"), (answer, "conditional")]
+    name = Match.get_by_id(match.id).seat_rows()[case.mover].player.public_name
+    assert moves == [(stand_in, f"played by the computer for {name} (the clock ran out)"),
+                     (answer, "conditional")]
