@@ -23,6 +23,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.accounts.models import Player
 from pbem.core.mailout import links
+from pbem.core.mailout.calendar import calendar_for
 from pbem.core.mailout.preferences import (
     ChatMail,
     MailPreference,
@@ -30,7 +31,6 @@ from pbem.core.mailout.preferences import (
     unsubscribe,
     update_preferences,
 )
-from pbem.core.mailout.calendar import calendar_for
 from pbem.core.tournaments.table import round_deadlines
 from pbem.errors import PbemError
 from pbem.web.site.clock import now

@@ -257,9 +257,8 @@ def test_clearing_and_replacing_are_whole(db_url) -> None:
 
 
 def test_a_move_made_for_a_late_opponent_is_answered_too(db_url) -> None:
-    from pbem.core.matches.rulings import autoplay
-
     from pbem.core.matches.computer_turns import StandIn
+    from pbem.core.matches.rulings import autoplay
 
     case = CASES[0]
     rules = get_rules(case.game)
