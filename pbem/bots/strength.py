@@ -52,13 +52,14 @@ MEASURED: dict[str, tuple[Measured, ...]] = {
     "mimic-taking": (
         Measured(1, Score(50.0, 23.7, 76.3, 10), None, 0.04),
         Measured(2, Score(85.0, 54.1, 96.5, 10), Score(40.0, 16.8, 68.7, 10), 0.297),
+        Measured(3, Score(50.0, 18.8, 81.2, 6), None, 1.09),
     ),
     "move-in-synch": (
         Measured(1, Score(100.0, 72.2, 100.0, 10), None, 0.016),
         Measured(2, Score(100.0, 72.2, 100.0, 10), Score(100.0, 72.2, 100.0, 10), 0.114),
+        Measured(3, Score(100.0, 61.0, 100.0, 6), None, 0.439),
     ),
 }
-
 
 def measured(slug: str) -> tuple[Measured, ...]:
     """The measured levels of a game, lowest first (empty when none was measured)."""
