@@ -105,6 +105,14 @@ class Ruling(Change):
         door.note(entry=entry.id, late=entry.seat)
         return entry.id
 
+    def follow_up(self, door: Locked, result: Any) -> Change | None:
+        # A move the adjudicator had made for the late seat is its opponent's to answer, with
+        # a stored conditional move, like any other move.
+        played = door.logged.get("played")
+        if self.ruling != "autoplay" or not isinstance(played, str):
+            return None
+        return answer_to(door, door.logged["late"], played, self.via)
+
 
 def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, now: datetime,
                  extension: timedelta | None, stand_in: StandIn | None = None) -> None:
@@ -131,8 +139,11 @@ def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, no
         seat.owes_since = None
         deadlines.start_clock(match, seat, now)
         door.touch()
-    elif ruling == "autoplay" and _autoplay_for_ruling(door, late, reason, stand_in) is None:
-        raise ConflictError("The late seat owes no move now: there is nothing to autoplay.")
+    elif ruling == "autoplay":
+        played = _autoplay_for_ruling(door, late, reason, stand_in)
+        if played is None:
+            raise ConflictError("The late seat owes no move now: there is nothing to autoplay.")
+        door.note(played=played)
     elif ruling == "computer":
         hand_to_computer(door, late, stand_in.level)
 

@@ -276,3 +276,27 @@ def test_a_move_made_for_a_late_opponent_is_answered_too(db_url) -> None:
     name = Match.get_by_id(match.id).seat_rows()[case.mover].player.public_name
     assert moves == [(stand_in, f"played by the computer for {name} (the clock ran out)"),
                      (answer, "conditional")]
+
+
+def test_a_move_an_adjudicator_has_made_for_the_late_seat_is_answered_too(db_url) -> None:
+    """Before, an admin's autoplay ruling moved without looking at the other seat's stored
+    lines: the tree was left behind, to be cleared unseen at the next move."""
+    from pbem.core.matches.computer_turns import StandIn
+    from pbem.core.matches.models import Adjudication, AdjudicationStatus
+    from pbem.core.matches.rulings import make_ruling
+
+    case = CASES[0]
+    rules = get_rules(case.game)
+    state = rules.from_position(case.position)
+    match = start_at(case.game, case.position)
+    stand_in = rules.format_move(state, StandIn().choose(rules, state, case.mover, match.id,
+                                                         match.ply))
+    answer = quiet_answer(case, [stand_in])
+    conditional.store(match.id, 1, [[stand_in, answer]], START)
+    Adjudication.create(match=match.id, seat=case.mover, cause="timeout",
+                        status=AdjudicationStatus.OPEN, opened_at=START)
+    make_ruling(match.id, "autoplay", "no reply for a week", "ref@club.org", START)
+    moves = [(m.text, m.note) for m in Move.select().where(Move.match == match)
+             .order_by(Move.ply)]
+    assert [text for text, _ in moves] == [stand_in, answer]
+    assert moves[1][1] == "conditional"
