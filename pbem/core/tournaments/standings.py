@@ -75,9 +75,12 @@ def sonneborn_berger(players: Iterable[int], games: Sequence[Game]) -> dict[int,
 
 
 def direct_encounter(players: Iterable[int], games: Sequence[Game]) -> dict[int, float]:
-    """Points each player scored in the games between players on the same points as them."""
+    """Points each player scored in the games between players on the same points as them, by
+    FIDE's rule: only for a group of tied players who have all met each other; in a group
+    where some pair never met, the tie-break is not applied (0 for each of them)."""
     total = points(players, games)
     de = {p: 0.0 for p in total}
+    met: set[frozenset[int]] = set()
     for game in games:
         if len(game.players) != 2:
             continue
@@ -85,6 +88,14 @@ def direct_encounter(players: Iterable[int], games: Sequence[Game]) -> dict[int,
         if total[a] == total[b]:
             de[a] += pa
             de[b] += pb
+            met.add(frozenset((a, b)))
+    groups: dict[float, list[int]] = defaultdict(list)
+    for player, score in total.items():
+        groups[score].append(player)
+    for group in groups.values():
+        if any(frozenset((a, b)) not in met for i, a in enumerate(group) for b in group[i + 1:]):
+            for player in group:
+                de[player] = 0.0
     return de
 
 

@@ -50,6 +50,21 @@ def test_direct_encounter_separates_the_players_tied_on_points() -> None:
     assert table[1].tiebreaks == {"sonneborn_berger": 2.5, "direct_encounter": 1.0}
 
 
+def test_direct_encounter_needs_every_tied_player_to_have_met() -> None:
+    """FIDE's rule: the sum of the games among the tied players only when all of them met;
+    a Swiss where three players tie and two of them never met gets no direct encounter."""
+    # After three Swiss rounds: 1, 2 and 3 on 2 points; 1 beat 2, 2 and 3 never met.
+    games = [Game(1, (1, 2), W), Game(1, (3, 4), W), Game(2, (2, 5), W), Game(2, (1, 3), L),
+             Game(3, (2, 6), W), Game(3, (3, 7), L), Game(3, (1, 5), W)]
+    tied = direct_encounter([1, 2, 3, 4, 5, 6, 7], games)
+    assert {p: tied[p] for p in (1, 2, 3)} == {1: 0.0, 2: 0.0, 3: 0.0}
+    # Had 2 and 3 met (2 winning), all three met: 1 beat 2, 3 beat 1, 2 beat 3: 1 each.
+    circle = [*games[:-1], Game(3, (2, 3), W), Game(3, (1, 5), W)]
+    circle = [g for g in circle if g.players not in ((2, 6), (3, 7))]
+    met = direct_encounter([1, 2, 3, 4, 5, 6, 7], circle)
+    assert {p: met[p] for p in (1, 2, 3)} == {1: 1.0, 2: 1.0, 3: 1.0}
+
+
 def test_the_handbooks_virtual_opponent_for_a_player_absent_in_round_3() -> None:
     # Handbook example 1: "in round 3 of a nine-round tournament player P did not show up;
     # P's score after 2 rounds is 1.5": Svon = 1.5 + (1 - 0) + 0.5 * (9 - 3) = 5.5.
