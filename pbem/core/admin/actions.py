@@ -20,6 +20,7 @@ from pbem.core.matches import deadlines
 from pbem.core.matches.changes import UNLOGGED, Change, Channel, Locked, apply_change
 from pbem.core.matches.models import MatchStatus
 from pbem.core.matches.rulings import MAX_EXTENSION
+from pbem.core.ratings.rebuild import remove_from_ratings
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 
 
@@ -147,6 +148,40 @@ class AdminAbort(Change):
         door.then(lambda: lifecycle_mail.queue_aborted(door, None))
         audit.record(self.by, "abort", door.now, self.reason, door.match.id, {},
                      self.action_key)
+
+
+def void(match_id: int, actor: str, reason: str, now: datetime,
+         action_key: str | None = None) -> None:
+    """Void a finished rated match for ratings (collusion, a stolen account): its result
+    stays on record, the match becomes unrated, and every rating is recomputed from the
+    history without it, so the values are what they would have been had it never counted."""
+    apply_change(match_id, VoidForRatings(by=actor, via=Channel.ADMIN, reason=_reason(reason),
+                                          action_key=action_key), now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class VoidForRatings(Change):
+    """An admin takes a finished match out of the ratings (see `void`)."""
+
+    kind: ClassVar[str] = "void"
+    reason: str
+    action_key: str | None = field(default=None, metadata=UNLOGGED)
+
+    def apply(self, door: Locked) -> None:
+        audit.check_fresh(self.action_key)
+        match = door.match
+        if match.status != MatchStatus.FINISHED:
+            raise ConflictError(f"Match {match.id} has not finished: only a result can be "
+                                "voided (abort a match in play instead).")
+        if match.voided_at is not None:
+            raise ConflictError(f"Match {match.id} was voided already.")
+        if not match.rated:
+            raise ConflictError(f"Match {match.id} is casual: it never counted for ratings.")
+        door.write(rated=False, voided_at=door.now, void_reason=self.reason)
+        # Ratings are recomputed whole: a later result of any of these players was computed
+        # from the ratings this match had given them (a few seconds per 10,000 rated matches).
+        remove_from_ratings(match.id)
+        audit.record(self.by, "void", door.now, self.reason, match.id, {}, self.action_key)
 
 
 def _check_live(door: Locked) -> None:

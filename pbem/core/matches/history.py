@@ -28,6 +28,8 @@ PUBLIC_DETAILS: dict[str, tuple[str, ...]] = {
     # A tournament's (core/tournaments): its organiser's decision, mailed to the players, and
     # its round's deadline falling on the seats still to move.
     "tournament-adjudication": ("winners", "reason"), "round-deadline": ("round", "late"),
+    # An admin took the finished match out of the ratings; the reason is the public's too.
+    "void": ("reason",),
 }
 # Kinds that are moves (the move list shows them) and ones the server makes routinely.
 MOVE_KINDS = frozenset({"move", "computer-move", "conditional-answer", "reminder"})
@@ -45,6 +47,7 @@ WORDS: dict[str, str] = {
     "vacation": "a player's vacation", "sweep-failure": "sent to an admin",
     "tournament-adjudication": "decided by the tournament's organiser",
     "round-deadline": "the tournament round's deadline came",
+    "void": "voided for ratings by an admin",
 }
 
 

@@ -55,6 +55,10 @@ class Match(BaseModel):
     # Set when any seat is or was played by the computer (a computer opponent, or a seat an
     # admin handed to it): such a match is unrated, and the ratings skip it.
     has_computer = peewee.BooleanField(default=False)
+    # A finished rated match an admin voided for ratings (core/admin/actions.py `void`): it
+    # stays on record with its result, unrated, and the ratings were recomputed without it.
+    voided_at = peewee.DateTimeField(null=True)
+    void_reason = peewee.TextField(null=True)
 
     class Meta:
         # The archive pages newest first by id (keyset, never OFFSET) within each filter.

@@ -130,3 +130,11 @@ def _save(events: list[RatingEvent]) -> None:
     cursor = database.cursor()
     cursor.executemany(sql, [(*[getattr(event, column) for column in _COLUMNS], event.id)
                              for event in events])
+
+
+def remove_from_ratings(match_id: int) -> RebuildReport:
+    """Take a match out of the ratings (an admin voided it): its history rows go, and every
+    rating is recomputed from the rest, in the caller's transaction. The result is exactly
+    what the ratings would be had the match never counted, and what a later rebuild gives."""
+    RatingEvent.delete().where(RatingEvent.match == match_id).execute()
+    return rebuild()

@@ -52,7 +52,7 @@ def match(match_id: int) -> str:
                            max_days=current_app.config["PBEM_SETTINGS"].max_extension_days)
 
 
-@bp.post("/matches/<int:match_id>/<any(pause, resume, extend, reissue, abort):action>")
+@bp.post("/matches/<int:match_id>/<any(pause, resume, extend, reissue, abort, void):action>")
 @staff_required
 def act(match_id: int, action: str) -> Response:
     form, key = request.form, posted_action_key()
@@ -79,6 +79,10 @@ def act(match_id: int, action: str) -> Response:
             player_admin.reissue_link(current_app.config["PBEM_SETTINGS"].secret_key,
                                       match_id, seat, actor(), reason, now(), key)
             done = f"Seat {seat} has a new link; it was emailed and the old one stopped."
+        elif action == "void":
+            admin_actions.void(match_id, actor(), reason, now(), key)
+            done = ("The match no longer counts for ratings; every rating was recomputed "
+                    "without it.")
         else:
             admin_actions.abort(match_id, actor(), reason, now(), key)
             done = "The match is aborted; every player was told."

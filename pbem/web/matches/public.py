@@ -82,6 +82,7 @@ def render_show(match_id: int, status: int = 200, error: str | None = None,
         "matches/show.html", record=record, poll_tag=poll, preview=preview(record),
         can_rematch=can_rematch, events=events, labels=labels, gallery=gallery,
         viewer=viewer, seated=seated, error=error, rated=bool(match.rated),
+        voided=match.voided_at is not None,
         seat_ratings=seat_ratings(match), tournament=tournament), status)
     if viewer is not None:
         # The spectators' room is for the signed-in reader alone: no shared cache keeps it.
