@@ -25,7 +25,7 @@ from pbem.core.db.connection import write_transaction
 from pbem.core.db.retry import retrying
 from pbem.core.matches.changes import Change, Locked, apply_within
 from pbem.core.matches.creation import create_match
-from pbem.core.matches.models import Match, MatchStatus
+from pbem.core.matches.models import ChangeLog, Match, MatchStatus
 from pbem.core.ratings.queries import displayed
 from pbem.core.tournaments import mail as tournament_mail
 from pbem.core.tournaments import pairing as pair
@@ -391,13 +391,25 @@ def _apply_deadlines(tournament: Tournament, now: datetime) -> int:
         live = (Pairing.select(Pairing.match).join(Match, on=(Pairing.match == Match.id))
                 .where(Pairing.round == round_row, Match.status == MatchStatus.ACTIVE)
                 .order_by(Pairing.match))
+        waiting = False  # a match paused by an admin gets the deadline when it resumes
         for row in live:
-            if row.match_id is not None:
-                apply_within(row.match_id, RoundDeadline(round=round_row.number), now)
+            if row.match_id is None or _deadline_reached(row.match_id, round_row.number):
+                continue
+            if apply_within(row.match_id, RoundDeadline(round=round_row.number), now):
                 touched += 1
-        TournamentRound.update(deadline_applied=True).where(
-            TournamentRound.id == round_row.id).execute()
+            else:
+                waiting = True
+        if not waiting:
+            TournamentRound.update(deadline_applied=True).where(
+                TournamentRound.id == round_row.id).execute()
     return touched
+
+
+def _deadline_reached(match_id: int, number: int) -> bool:
+    """Whether this round's deadline was applied to the match already (its change-log row)."""
+    return any(row.payload.get("round") == number for row in
+               ChangeLog.select(ChangeLog.payload).where(ChangeLog.match == match_id,
+                                                         ChangeLog.kind == "round-deadline"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -408,9 +420,13 @@ class RoundDeadline(Change):
     kind: ClassVar[str] = "round-deadline"
     round: int = 0
 
-    def apply(self, door: Locked) -> None:
-        if not door.match.is_live or door.match.paused_at is not None:
-            return
+    def apply(self, door: Locked) -> bool:
+        """True once the deadline is applied (or the match is over); False while an admin
+        has the match paused: the round waits for it, and applies it when it resumes."""
+        if not door.match.is_live:
+            return True
+        if door.match.paused_at is not None:
+            return False
         late = []
         for seat in door.seats:
             if seat.owes_since is not None and (seat.deadline is None
@@ -419,9 +435,10 @@ class RoundDeadline(Change):
                 seat.version += 1
                 seat.save()
                 late.append(seat.seat)
-        if late:
-            door.touch()
-            door.note(late=late)
+        # Logged even with no seat late, so each match gets a round's deadline once.
+        door.touch()
+        door.note(late=late)
+        return True
 
 
 def _active(tournament: Tournament) -> list[TournamentEntry]:

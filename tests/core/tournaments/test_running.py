@@ -228,6 +228,30 @@ def test_a_round_deadline_brings_late_seats_to_their_timeout(settings) -> None:
     assert running.advance(KEY, later).deadlines == 0  # once
 
 
+def test_a_match_paused_at_the_round_deadline_gets_it_when_it_resumes(settings) -> None:
+    """Before, a match an admin had paused when the round's deadline came was skipped for
+    good: the round was marked done, and the match ran on its own clock."""
+    from pbem.core.admin.actions import pause, resume
+
+    players = _players(4)
+    tournament = _tournament(players[0], "swiss", rounds=1, round_days=2)
+    for player in players:
+        service.join(tournament.id, player, START)
+    running.start(tournament.id, Organising(players[0]), KEY, START)
+    paused, other = [row.match_id for row in Pairing.select().order_by(Pairing.match)]
+    pause(paused, "ref@club.org", "a dispute", START)
+    later = START + timedelta(days=2, minutes=1)
+    assert running.advance(KEY, later).deadlines == 1  # the other match only
+    assert running.advance(KEY, later).deadlines == 0  # it is not applied twice
+    resume(paused, "ref@club.org", "settled", later)
+    after = later + timedelta(minutes=5)
+    assert running.advance(KEY, after).deadlines == 1  # now the paused one
+    owing = Seat.select().where(Seat.match == paused, Seat.owes_since.is_null(False)).get()
+    assert owing.deadline == after
+    assert running.advance(KEY, after).deadlines == 0
+    assert other
+
+
 def test_join_and_leave_before_the_start_and_bad_input(settings) -> None:
     players = _players(3)
     tournament = _tournament(players[0], "swiss", max_players=2, invitation_only=False)
