@@ -23,10 +23,10 @@ from typing import Any
 
 import peewee
 import pytest
-from playhouse.pool import PooledDatabase
 from aiosmtpd.controller import Controller
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
+from playhouse.pool import PooledDatabase
 
 from pbem.config import Settings, load_settings
 from pbem.core.db.connection import bind_database, database
