@@ -21,7 +21,7 @@ from pbem.core.admin.players import check_may_challenge
 from pbem.core.matches.creation import CreatedMatch, create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Match, MatchStatus, Seat
-from pbem.errors import ConflictError, InvalidRequestError
+from pbem.errors import ConflictError, InvalidRequestError, UnprocessableError
 from pbem.games import get_rules
 
 # A person plays at most this many live matches against the computer at once: each is cheap,
@@ -93,7 +93,7 @@ def _player_count(counts: frozenset[int], asked: Any) -> int:
     allowed = " or ".join(str(count) for count in sorted(counts))
     if isinstance(asked, bool) or not str(asked).strip().isdigit() \
             or int(asked) not in counts:
-        raise InvalidRequestError(f"This game is played by {allowed} players, not {asked!r}.")
+        raise UnprocessableError(f"This game is played by {allowed} players, not {asked!r}.")
     return int(asked)
 
 

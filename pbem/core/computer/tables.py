@@ -26,6 +26,8 @@ def check_computers(given: Any) -> list[int]:
                                   f"(1 to {len(LEVELS)}), one per computer seat, like [2, 3].")
     levels = []
     for level in given:
+        if isinstance(level, float) and level.is_integer():
+            level = int(level)  # JSON's 3.0 is the whole number 3
         text = str(level).strip()
         if isinstance(level, bool) or not text.isdigit() or int(text) not in LEVELS:
             raise InvalidRequestError(f"A computer seat's level is a whole number from 1 to "

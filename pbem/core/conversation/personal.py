@@ -12,7 +12,7 @@ from pbem.core.conversation.models import ChatMute, PlayerBlock, SeatNote
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.retry import retrying
 from pbem.core.matches.models import Seat
-from pbem.errors import InvalidRequestError, NotFoundError
+from pbem.errors import InvalidRequestError, NotFoundError, UnprocessableError
 
 MAX_NOTES = 20_000  # characters: a long game's worth of plans, refused whole beyond it
 
@@ -25,6 +25,9 @@ def notes_of(seat: Seat) -> str:
 
 def save_notes(seat: Seat, text: str, now: datetime) -> str:
     """Replace the seat's notes; empty text deletes them. Too long: 422 and nothing saved."""
+    if len(text or "") > MAX_NOTES:  # counted as sent, blanks too, before anything is cleaned
+        raise UnprocessableError(f"Notes are at most {MAX_NOTES:,} characters; these have "
+                                 f"{len(text):,}. Nothing was saved.")
     if not (text or "").strip():
         with write_transaction():
             SeatNote.delete().where(SeatNote.seat == seat.id).execute()

@@ -27,7 +27,7 @@ from pbem.core.matches.creation import create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.ratings import model
 from pbem.core.ratings.queries import displayed, ratings_of, shown_for
-from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
+from pbem.errors import ConflictError, InvalidRequestError, NotFoundError, UnprocessableError
 from pbem.games import get_rules
 
 
@@ -60,8 +60,8 @@ def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapp
     rules.check_player_count(players)
     levels = check_computers(computers)
     if players - len(levels) < 2:
-        raise InvalidRequestError("A seek needs seats for at least two people; to play the "
-                                  "computer alone, use Play the computer.")
+        raise UnprocessableError("A seek needs seats for at least two people; to play the "
+                                 "computer alone, use Play the computer.")
     resolved = rules.resolve_options(options)
     mine = Seek.select().where(Seek.creator == creator, Seek.status == SeekStatus.OPEN).count()
     if mine >= settings.max_pending_challenges:

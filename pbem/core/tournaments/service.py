@@ -95,14 +95,15 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
                          min_players, MAX_PLAYERS)
     rounds = None
     if fmt in ("swiss", "tables"):
-        rounds = _whole(spec.get("rounds", 5), "rounds", 1, MAX_ROUNDS)
+        given = spec.get("rounds")
+        rounds = _whole(5 if given is None else given, "rounds", 1, MAX_ROUNDS)
     elif spec.get("rounds") not in (None, 0):
         raise InvalidRequestError(f'A {fmt} tournament sets its own rounds from the number of '
                                   'players: leave "rounds" out.')
     round_days = _whole(spec.get("round_days", 14), "round_days", 1, 365)
     max_replays = _whole(spec.get("max_replays", 2), "max_replays", 0, 10)
     starts_at = _start(spec.get("starts_at"), now)
-    invited = _invited(spec.get("invited") or [])
+    invited = _invited([] if spec.get("invited") is None else spec.get("invited"))
     invitation_only = bool(spec.get("invitation_only", False))
     if not isinstance(spec.get("rated", False), bool):
         raise InvalidRequestError('"rated" is true or false.')

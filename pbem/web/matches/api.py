@@ -104,6 +104,9 @@ def clear_conditional(token: str) -> Response:
 def analyse(token: str) -> Response:
     seat = seat_for_token(token)
     body = _json_object('{"moves": ["e2-e3", ...]}')
+    unknown = sorted(set(body) - {"moves", "board"})
+    if unknown:
+        raise InvalidRequestError(f"unknown field(s): {', '.join(unknown)} (known: moves, board)")
     moves = move_list(body.get("moves", []), '"moves"')
     board = body.get("board", False)
     if not isinstance(board, bool):

@@ -103,6 +103,8 @@ def _operation(summary: str, responses: dict[str, Any], *, tag: str,
         operation["parameters"] = parameters
     if body is not None:
         operation["requestBody"] = {"required": True, "content": {JSON: {"schema": body}}}
+        # A body over the server's `max_request_bytes` is refused before any view reads it.
+        operation["responses"].update(_problems(413))
     if bearer:  # the token scope the operation needs
         operation["security"] = [{"bearer": []}]
         operation["description"] = f"Needs a personal API token with the `{bearer}` scope."
@@ -485,9 +487,11 @@ PATHS: dict[str, Any] = {
                           tag="Seat", operation_id="seat_chat",
                           parameters=[TOKEN, _query_parameter(
                               "before", "Only messages older than this message id.",
-                              {"type": "integer", "minimum": 1}),
+                              {"type": "integer", "minimum": 1,
+                               "maximum": 9223372036854775807}),
                               _query_parameter("limit", "How many (1 to 100; 30 by default).",
-                                               {"type": "integer", "minimum": 1})]),
+                                               {"type": "integer", "minimum": 1,
+                                                "maximum": 100})]),
         "post": _operation("Write to the players' chat (plain text). A longer message than "
                            "the limit is refused whole (422); at most a few a minute per "
                            "player (429 with Retry-After); 403 if an admin barred the player.",
