@@ -102,6 +102,6 @@ def _seat(asked: Any, players: int, rng: secrets.SystemRandom) -> int:
         return rng.randrange(players)
     if isinstance(asked, bool) or not str(asked).strip().isdigit() \
             or not 0 <= int(asked) < players:
-        raise InvalidRequestError(f"Your seat is one of 0 to {players - 1} (0 moves first), "
+        raise UnprocessableError(f"Your seat is one of 0 to {players - 1} (0 moves first), "
                                   f"or \"random\"; not {asked!r}.")
     return int(asked)

@@ -28,7 +28,7 @@ from pbem.core.db.connection import write_transaction
 from pbem.core.db.text import cleaned
 from pbem.core.mailout import notify
 from pbem.core.matches.models import Match, Move, Seat
-from pbem.errors import InvalidRequestError, NotFoundError, PbemError, UnprocessableError
+from pbem.errors import NotFoundError, PbemError, UnprocessableError
 
 MAX_MESSAGE = 1000  # characters; a longer message is refused (422), not cut
 PAGE_SIZE = 30
@@ -75,7 +75,7 @@ def clean_text(text: str | None, limit: int = MAX_MESSAGE, what: str = "message"
     text = "\n".join(line.rstrip() for line in text.strip().split("\n"))
     text = re.sub(r"\n{3,}", "\n\n", text)
     if not text:
-        raise InvalidRequestError(f"The {what} is empty: write something first.")
+        raise UnprocessableError(f"The {what} is empty: write something first.")
     if len(text) > limit:
         raise UnprocessableError(f"That {what} is {len(text)} characters long; the limit is "
                                  f"{limit}. Nothing was posted: shorten it and send it again.")

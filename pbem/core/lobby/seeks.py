@@ -47,7 +47,7 @@ def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapp
             raise InvalidRequestError("A rating range is two whole numbers from 0 to 10000 "
                                       "(either may be left out).")
     if rating_min is not None and rating_max is not None and rating_min > rating_max:
-        raise InvalidRequestError("The lowest rating of the range is above its highest.")
+        raise UnprocessableError("The lowest rating of the range is above its highest.")
     if (rating_min is not None or rating_max is not None) and not rated:
         raise InvalidRequestError("A rating range is for rated seeks only.")
     rules = get_rules(game)

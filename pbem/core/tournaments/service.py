@@ -35,7 +35,13 @@ from pbem.core.tournaments.models import (
     TournamentEntry,
     TournamentStatus,
 )
-from pbem.errors import ConflictError, InvalidRequestError, NotFoundError, PbemError
+from pbem.errors import (
+    ConflictError,
+    InvalidRequestError,
+    NotFoundError,
+    PbemError,
+    UnprocessableError,
+)
 from pbem.games import get_rules
 
 FORMATS = ("round-robin", "double-round-robin", "swiss", "knockout", "tables")
@@ -76,7 +82,7 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
     rules = get_rules(str(spec.get("game") or ""))
     counts = rules.player_counts
     if fmt == "tables" and not {3, 4} <= counts:
-        raise InvalidRequestError(f"{rules.title} is not played at tables of three and four; "
+        raise UnprocessableError(f"{rules.title} is not played at tables of three and four; "
                                   "choose another format.")
     if fmt != "tables" and 2 not in counts:
         raise InvalidRequestError(f"{rules.title} is not a two-player game: its tournaments "
@@ -185,7 +191,7 @@ def leave(tournament_id: int, player: Player, now: datetime) -> Tournament:
                    .where(TournamentEntry.tournament == tournament,
                           TournamentEntry.player == player).execute())
         if not deleted:
-            raise NotFoundError("You are not in this tournament.")
+            raise ConflictError("You are not in this tournament: there is nothing to leave.")
         bump(tournament)
         return tournament
 

@@ -19,7 +19,7 @@ from pbem.core.matches.creation import get_match
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.core.records.match_record import public_record
-from pbem.errors import InvalidRequestError
+from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.web.matches.public import requested_moves, requested_ply
 from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for
 from pbem.web.site.clock import now
@@ -38,8 +38,10 @@ def seat_move(token: str) -> Response:
     seat = seat_for_token(token)
     body = _json_object()
     text, ply = body.get("move"), json_whole(body.get("ply"))
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str):
         raise InvalidRequestError('"move" must be a non-empty string, like "e2-e3"')
+    if not text.strip():
+        raise UnprocessableError('"move" is blank: write a move, like "e2-e3"')
     if ply is None or ply < 0:
         raise InvalidRequestError('"ply" must be the move number you saw (a whole number)')
     offer_draw = body.get("offer_draw", False)

@@ -379,7 +379,7 @@ SCHEMAS: dict[str, Any] = {
         min_players={"type": "integer", "minimum": 2, "maximum": 500},
         max_players={"type": "integer", "minimum": 2, "maximum": 500},
         rated=BOOLEAN, starts_at=_nullable(TIME), invitation_only=BOOLEAN,
-        invited={"type": "array", "items": STRING},
+        invited=_nullable({"type": "array", "items": STRING}),
         round_days={"type": "integer", "minimum": 1, "maximum": 365},
         max_replays={"type": "integer", "minimum": 0, "maximum": 10}),
         "additionalProperties": False},
@@ -487,8 +487,7 @@ PATHS: dict[str, Any] = {
                           tag="Seat", operation_id="seat_chat",
                           parameters=[TOKEN, _query_parameter(
                               "before", "Only messages older than this message id.",
-                              {"type": "integer", "minimum": 1,
-                               "maximum": 9223372036854775807}),
+                              {"type": "integer", "minimum": 1, "maximum": 999_999_999}),
                               _query_parameter("limit", "How many (1 to 100; 30 by default).",
                                                {"type": "integer", "minimum": 1,
                                                 "maximum": 100})]),
@@ -599,7 +598,7 @@ PATHS: dict[str, Any] = {
         "A game's leaderboard: players with at least 10 rated games who played within the "
         "last year, best first, a keyset page at a time.",
         {**_answer("A page of the leaderboard and the cursor of the next.",
-                   _ref("Leaderboard")), **_problems(400, 404)},
+                   _ref("Leaderboard")), **_problems(400, 404, 422)},
         tag="Ratings", operation_id="leaderboard",
         parameters=[{"name": "game", "in": "path", "required": True, "schema": GAME,
                      "description": "The game's slug."},
