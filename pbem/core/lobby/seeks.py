@@ -49,7 +49,7 @@ def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapp
     if rating_min is not None and rating_max is not None and rating_min > rating_max:
         raise UnprocessableError("The lowest rating of the range is above its highest.")
     if (rating_min is not None or rating_max is not None) and not rated:
-        raise InvalidRequestError("A rating range is for rated seeks only.")
+        raise UnprocessableError("A rating range is for rated seeks only.")
     rules = get_rules(game)
     control = TimeControl.parse(clock)
     if on_timeout not in TimeoutPolicy.ALL:

@@ -104,13 +104,15 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
         given = spec.get("rounds")
         rounds = _whole(5 if given is None else given, "rounds", 1, MAX_ROUNDS)
     elif spec.get("rounds") not in (None, 0):
-        raise InvalidRequestError(f'A {fmt} tournament sets its own rounds from the number of '
+        raise UnprocessableError(f'A {fmt} tournament sets its own rounds from the number of '
                                   'players: leave "rounds" out.')
     round_days = _whole(spec.get("round_days", 14), "round_days", 1, 365)
     max_replays = _whole(spec.get("max_replays", 2), "max_replays", 0, 10)
     starts_at = _start(spec.get("starts_at"), now)
     invited = _invited([] if spec.get("invited") is None else spec.get("invited"))
-    invitation_only = bool(spec.get("invitation_only", False))
+    invitation_only = spec.get("invitation_only", False)
+    if not isinstance(invitation_only, bool):
+        raise InvalidRequestError('"invitation_only" is true or false.')
     if not isinstance(spec.get("rated", False), bool):
         raise InvalidRequestError('"rated" is true or false.')
     with write_transaction():
@@ -345,7 +347,7 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
         except ValueError:
             raise InvalidRequestError(f'"{name}" is a whole number.') from None
     if not low <= value <= high:
-        raise InvalidRequestError(f'"{name}" is from {low} to {high}, not {value}.')
+        raise UnprocessableError(f'"{name}" is from {low} to {high}, not {value}.')
     return int(value)
 
 

@@ -176,11 +176,16 @@ def block() -> Response:
 # --- the API -------------------------------------------------------------------------------
 
 @api_bp.get("/play/<token>/chat")
+MAX_PAGE = 100  # messages a page of the API may ask for
+
+
 def api_chat(token: str) -> Response:
     """The players' room, newest first, a keyset page at a time (`?before=<id>&limit=`)."""
     seat = seat_for_token(token)
     before = _whole_arg("before")
     limit = _whole_arg("limit") or chat.PAGE_SIZE
+    if limit > MAX_PAGE:
+        raise InvalidRequestError(f'"limit" is at most {MAX_PAGE}')
     shown, next_before = chat.players_room(seat, before, limit)
     return _private(jsonify({
         "match": seat.match_id, "seat": seat.seat,
@@ -195,6 +200,9 @@ def api_chat_post(token: str) -> Response:
     seat = seat_for_token(token)
     body = _json_object()
     text = body.get("text")
+    unknown = sorted(set(body) - {"text"})
+    if unknown:
+        raise InvalidRequestError(f"unknown field(s): {', '.join(unknown)} (known: text)")
     if not isinstance(text, str):
         raise InvalidRequestError('"text" must be a string: the message, plain text')
     message = chat.post_as_seat(seat, text, now(), via=Channel.API)

@@ -621,7 +621,7 @@ PATHS: dict[str, Any] = {
                                                                      "cancelled"]})]),
         "post": _operation("Organise a tournament; players join it until it starts.",
                            {**_answer("The new tournament.", _ref("Tournament"), "201"),
-                            **_problems(400, 422)},
+                            **_problems(400, 409, 422)},
                            tag="Tournaments", bearer="play", body=_ref("TournamentRequest"),
                            operation_id="create_tournament"),
     },
