@@ -175,10 +175,10 @@ def block() -> Response:
 
 # --- the API -------------------------------------------------------------------------------
 
-@api_bp.get("/play/<token>/chat")
 MAX_PAGE = 100  # messages a page of the API may ask for
 
 
+@api_bp.get("/play/<token>/chat")
 def api_chat(token: str) -> Response:
     """The players' room, newest first, a keyset page at a time (`?before=<id>&limit=`)."""
     seat = seat_for_token(token)
