@@ -73,6 +73,9 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
     """Check every field of `spec` (the API's body or the form's fields) and create an open
     tournament. A bad field is an InvalidRequestError naming it; nothing is written."""
     check_may_challenge(organiser)
+    for field in ("name", "game", "format", "clock", "on_timeout"):
+        if spec.get(field) is not None and not isinstance(spec.get(field), str):
+            raise InvalidRequestError(f'"{field}" is a string.')
     name = check_text(str(spec.get("name") or "").strip(), "name")
     if not name or len(name) > 80:
         raise InvalidRequestError('"name" is required, at most 80 characters.')
@@ -85,14 +88,16 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
         raise UnprocessableError(f"{rules.title} is not played at tables of three and four; "
                                   "choose another format.")
     if fmt != "tables" and 2 not in counts:
-        raise InvalidRequestError(f"{rules.title} is not a two-player game: its tournaments "
+        raise UnprocessableError(f"{rules.title} is not a two-player game: its tournaments "
                                   "use the tables format.")
     options = spec.get("options") or {}
     if not isinstance(options, Mapping):
         raise InvalidRequestError('"options" is an object of the game\'s options.')
     resolved = rules.resolve_options(options)
     control = TimeControl.parse(str(spec.get("clock") or "3d"))
-    on_timeout = spec.get("on_timeout") or TimeoutPolicy.FORFEIT
+    on_timeout = spec.get("on_timeout")
+    if on_timeout is None or on_timeout == "":
+        on_timeout = TimeoutPolicy.FORFEIT
     if on_timeout not in TimeoutPolicy.ALL:
         raise InvalidRequestError(f'"on_timeout" is one of: {", ".join(TimeoutPolicy.ALL)}.')
     smallest = 3 if fmt == "tables" else 2
