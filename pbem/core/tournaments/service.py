@@ -73,9 +73,9 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
     """Check every field of `spec` (the API's body or the form's fields) and create an open
     tournament. A bad field is an InvalidRequestError naming it; nothing is written."""
     check_may_challenge(organiser)
-    for field in ("name", "game", "format", "clock", "on_timeout"):
-        if spec.get(field) is not None and not isinstance(spec.get(field), str):
-            raise InvalidRequestError(f'"{field}" is a string.')
+    for key in ("name", "game", "format", "clock", "on_timeout"):
+        if spec.get(key) is not None and not isinstance(spec.get(key), str):
+            raise InvalidRequestError(f'"{key}" is a string.')
     name = check_text(str(spec.get("name") or "").strip(), "name")
     if not name or len(name) > 80:
         raise InvalidRequestError('"name" is required, at most 80 characters.')
@@ -95,8 +95,8 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
         raise InvalidRequestError('"options" is an object of the game\'s options.')
     resolved = rules.resolve_options(options)
     control = TimeControl.parse(str(spec.get("clock") or "3d"))
-    on_timeout = spec.get("on_timeout")
-    if on_timeout is None or on_timeout == "":
+    on_timeout = spec.get("on_timeout", TimeoutPolicy.FORFEIT)
+    if on_timeout == "":  # a form's empty choice
         on_timeout = TimeoutPolicy.FORFEIT
     if on_timeout not in TimeoutPolicy.ALL:
         raise InvalidRequestError(f'"on_timeout" is one of: {", ".join(TimeoutPolicy.ALL)}.')
@@ -359,10 +359,12 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
 def _start(value: Any, now: datetime) -> datetime | None:
     if value in (None, "", "full"):
         return None
+    if not isinstance(value, str):
+        raise InvalidRequestError('"starts_at" is a string: a time, or null.')
     try:
-        when = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise InvalidRequestError('"starts_at" is a time such as 2026-06-01T18:00:00Z, or '
+        raise UnprocessableError('"starts_at" is a time such as 2026-06-01T18:00:00Z, or '
                                   'null to start when full.') from None
     if when.tzinfo is not None:
         when = when.astimezone(UTC).replace(tzinfo=None)
