@@ -94,7 +94,7 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
     if not isinstance(options, Mapping):
         raise InvalidRequestError('"options" is an object of the game\'s options.')
     resolved = rules.resolve_options(options)
-    control = TimeControl.parse(str(spec.get("clock") or "3d"))
+    control = TimeControl.parse(str(spec.get("clock", "3d")))
     on_timeout = spec.get("on_timeout", TimeoutPolicy.FORFEIT)
     if on_timeout == "":  # a form's empty choice
         on_timeout = TimeoutPolicy.FORFEIT
@@ -346,6 +346,8 @@ class TournamentAdjudication(Change):
 
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # JSON's 8.0 is the whole number 8
     if isinstance(value, bool) or not isinstance(value, int):
         try:
             value = int(str(value).strip())
