@@ -90,7 +90,7 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
     if fmt != "tables" and 2 not in counts:
         raise UnprocessableError(f"{rules.title} is not a two-player game: its tournaments "
                                   "use the tables format.")
-    options = spec.get("options") or {}
+    options = spec.get("options", {})
     if not isinstance(options, Mapping):
         raise InvalidRequestError('"options" is an object of the game\'s options.')
     resolved = rules.resolve_options(options)
@@ -382,7 +382,12 @@ def _invited(value: Any) -> list[str]:
         value = [part for part in value.replace(",", " ").split() if part]
     if not isinstance(value, list) or len(value) > MAX_PLAYERS:
         raise InvalidRequestError('"invited" is a list of email addresses.')
-    return sorted({check_address(str(address)) for address in value})
+    if not all(isinstance(address, str) for address in value):
+        raise InvalidRequestError('"invited" is a list of email addresses.')
+    try:
+        return sorted({check_address(address) for address in value})
+    except InvalidRequestError as error:  # a string, but no address we can write to
+        raise UnprocessableError(str(error)) from None
 
 
 def _reason(reason: str) -> str:
