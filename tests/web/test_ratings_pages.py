@@ -57,7 +57,7 @@ def test_leaderboard_player_page_and_api(app, client) -> None:
         == ["ann", "ben", "cy"]
     assert third.rows[0]["rank"] == 3 and third.next_cursor is None
     bad = client.get("/api/ratings/nim?cursor=nonsense")
-    assert bad.status_code == 400 and bad.mimetype == "application/problem+json"
+    assert bad.status_code == 422 and bad.mimetype == "application/problem+json"
 
     # A player who keeps out of the archive is neither listed nor counted in others' ranks.
     Player.update(hidden_from_archive=True).where(Player.email == "ann@example.org").execute()
@@ -100,7 +100,7 @@ def test_a_seek_with_a_rating_range_shows_and_opens_only_to_matching_players(
     sign_in(client, "ann@example.org", worker, smtp)
     bad = post_form(client, "/seeks", page="/seeks", game="nim", players="2", clock="1d",
                     rated="on", rating_min="1500", rating_max="1200")
-    assert bad.status_code == 400 and b"above its highest" in bad.data
+    assert bad.status_code == 422 and b"above its highest" in bad.data
     posted = post_form(client, "/seeks", page="/seeks", game="nim", players="2", clock="1d",
                        rated="on", rating_min="1100", rating_max="2000")
     assert posted.status_code == 303
@@ -161,7 +161,7 @@ def test_the_api_chooses_rated_or_casual_and_a_rating_range(app, client, setting
     casual_range = client.post("/api/seeks", headers=ann,
                                json={"game": "nim", "players": 2, "rated": False,
                                      "rating_min": 900})
-    assert casual_range.status_code == 400
+    assert casual_range.status_code == 422
     seek = client.post("/api/seeks", headers=ann,
                        json={"game": "nim", "players": 2, "rating_min": 1200})
     assert seek.status_code == 201

@@ -19,7 +19,7 @@ from pbem.core.tournaments import running, service
 from pbem.core.tournaments.models import Pairing, Tournament, TournamentRound
 from pbem.core.tournaments.service import Organising
 from pbem.core.tournaments.table import bracket, crosstable, describe
-from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
+from pbem.errors import ConflictError, InvalidRequestError
 from tests.conftest import START
 from tests.support.threads import race
 
@@ -262,7 +262,7 @@ def test_join_and_leave_before_the_start_and_bad_input(settings) -> None:
     with pytest.raises(ConflictError, match="full"):
         service.join(tournament.id, players[2], START)
     service.leave(tournament.id, players[1], START)
-    with pytest.raises(NotFoundError):
+    with pytest.raises(ConflictError, match="not in this tournament"):
         service.leave(tournament.id, players[1], START)
     with pytest.raises(InvalidRequestError, match="format"):
         _tournament(players[0], "ladder")
