@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.config import load_settings
+from pbem.core.accounts.models import Player
 from pbem.core.db.connection import bind_database, database, open_database
 from pbem.core.db.migrations import migrate
 from pbem.core.records.archive import encode_cursor
@@ -75,18 +76,19 @@ def build(base: str, size: int) -> str:
 
 def _copy(size: int) -> None:
     connection = database.connection()
+    # The few players through the model, so every column gets its default (a raw COPY broke
+    # each time a player column without a database default was added).
+    Player.insert_many([{"id": number, "email": f"p{number}@example.org",
+                         "name": "Regular" if number == REGULAR else f"Player {number}",
+                         "created_at": NOW} for number in range(1, PLAYERS + 1)]).execute()
     with connection.cursor() as cursor:
-        with cursor.copy("COPY player (id, email, name, created_at, hidden_from_archive) "
-                         "FROM STDIN") as copy:
-            for number in range(1, PLAYERS + 1):
-                name = "Regular" if number == REGULAR else f"Player {number}"
-                copy.write_row((number, f"p{number}@example.org", name, NOW, False))
         columns = ("id, game, rules_version, options, seed, status, ply, turn, to_move, state, "
                    "result, thread_key, time_control, on_timeout, created_at, updated_at, "
-                   "finished_at, outcome, version")
+                   "finished_at, outcome, version, rated, has_computer")
         with cursor.copy(f"COPY match ({columns}) FROM STDIN") as copy:
             for number in range(1, size + 1):
-                copy.write_row((*_match_row(number), 0))
+                # Casual matches between people: the columns have no database default.
+                copy.write_row((*_match_row(number), 0, False, False))
         with cursor.copy("COPY seat (match_id, seat, player_id, token_hash, token_generation, "
                          "allowance_seconds, version, outcome) FROM STDIN") as copy:
             for number in range(1, size + 1):

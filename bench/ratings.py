@@ -110,7 +110,7 @@ def _copy(size: int) -> None:
     with connection.cursor() as cursor:
         columns = ("id, game, rules_version, options, seed, status, ply, turn, to_move, state, "
                    "result, thread_key, time_control, on_timeout, created_at, updated_at, "
-                   "finished_at, outcome, version, rated")
+                   "finished_at, outcome, version, rated, has_computer")
         with cursor.copy(f"COPY match ({columns}) FROM STDIN") as copy:
             for number in range(1, size + 1):
                 finished = NOW - SPAN + step * number
@@ -122,7 +122,7 @@ def _copy(size: int) -> None:
                 copy.write_row((number, GAME, 1, "{}", number, "finished", 40, 20, "[]", "{}",
                                 result, f"k{number}", "3d", "adjudicate",
                                 finished - timedelta(days=3), finished, finished,
-                                "draw" if winner == 2 else "win", 0, True))
+                                "draw" if winner == 2 else "win", 0, True, False))
         with cursor.copy("COPY seat (match_id, seat, player_id, token_hash, token_generation, "
                          "allowance_seconds, version, outcome) FROM STDIN") as copy:
             for number in range(1, size + 1):
@@ -166,7 +166,7 @@ def pages(url: str) -> dict[str, str]:
 
 
 def measure(urls: dict[int, str], rounds: int, requests: int, folder: str
-            ) -> dict[int, dict[str, list[float]]]:
+            ) -> tuple[dict[int, dict[str, list[float]]], dict[int, dict[str, list[float]]]]:
     settings = load_settings({"database_url": next(iter(urls.values())),
                               "secret_key": secrets.token_urlsafe(32),
                               "base_url": "http://bench.test",
@@ -177,6 +177,9 @@ def measure(urls: dict[int, str], rounds: int, requests: int, folder: str
     names = list(next(iter(paths.values())))
     times: dict[int, dict[str, list[float]]] = {size: {name: [] for name in names}
                                                 for size in urls}
+    # This process's CPU per request (the app's own work; PostgreSQL's is in its server).
+    cpu: dict[int, dict[str, list[float]]] = {size: {name: [] for name in names}
+                                              for size in urls}
     for size, url in urls.items():  # warm up each database's caches
         bind_database(url)
         for path in paths[size].values():
@@ -191,11 +194,12 @@ def measure(urls: dict[int, str], rounds: int, requests: int, folder: str
                 bind_database(url)
                 path = paths[size][name]
                 client.get(path)
-                started = time.perf_counter()
+                started, used = time.perf_counter(), time.process_time()
                 for _ in range(requests):
                     client.get(path)
                 times[size][name].append((time.perf_counter() - started) / requests)
-    return times
+                cpu[size][name].append((time.process_time() - used) / requests)
+    return times, cpu
 
 
 def main() -> None:
@@ -217,14 +221,16 @@ def main() -> None:
             print(f"          rebuild: {2 * size:,} rating events in {seconds:.1f} s "
                   f"({size / seconds:,.0f} matches/s)")
     with tempfile.TemporaryDirectory() as folder:
-        times = measure(urls, args.rounds, args.requests, folder)
+        times, cpu = measure(urls, args.rounds, args.requests, folder)
     print(f"time per request, {large:,} vs {small:,} rated matches (median; ratio spread over "
           f"{args.rounds} interleaved rounds):")
     for name in times[small]:
         ratios = [a / b for a, b in zip(times[large][name], times[small][name], strict=True)]
         print(f"  {name:20} {statistics.median(times[large][name]) * 1000:6.1f} ms vs "
               f"{statistics.median(times[small][name]) * 1000:6.1f} ms: ratio "
-              f"{statistics.median(ratios):.2f} (spread {min(ratios):.2f}-{max(ratios):.2f})")
+              f"{statistics.median(ratios):.2f} (spread {min(ratios):.2f}-{max(ratios):.2f}); "
+              f"CPU {statistics.median(cpu[large][name]) * 1000:.1f} ms vs "
+              f"{statistics.median(cpu[small][name]) * 1000:.1f} ms a request")
     print("target: <= 1.5")
     if not args.keep:
         database.close()
