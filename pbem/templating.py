@@ -12,6 +12,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from pbem import i18n
 from pbem.bots import strength
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.games import DESCRIPTIONS
@@ -119,11 +120,29 @@ class Environment(jinja2.Environment):
 
 
 def utc(moment: datetime | None, form: str = "%Y-%m-%d %H:%M") -> str:
-    """A stored (naive UTC) time, saying so: "2026-11-22 20:00 UTC"; "—" for none."""
-    return "—" if moment is None else f"{moment.strftime(form)} UTC"
+    """A stored (naive UTC) time in the reader's zone and language, saying which zone:
+    "2026-11-22 20:00 UTC", "22.11.26, 21:00 MEZ"; "—" for none (see `pbem.i18n`)."""
+    return i18n.format_time(moment, form)
+
+
+def install_i18n(env: jinja2.Environment) -> None:
+    """`_()`, `ngettext()` and `{% trans %}` in templates, translated by `pbem.i18n` into the
+    language in force (newstyle: `_("%(n)s moves", n=3)` fills and escapes the variables).
+    Whitespace inside `{% trans %}` is trimmed, as the extraction for the catalogs does."""
+    if "jinja2.ext.InternationalizationExtension" not in env.extensions:
+        env.add_extension("jinja2.ext.i18n")
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the extension
+        lambda message: i18n.translations(i18n.current()).gettext(message),
+        lambda singular, plural, n: i18n.translations(i18n.current()).ngettext(
+            singular, plural, n),
+        newstyle=True)
+    env.globals.update(current_language=i18n.current, languages=i18n.LANGUAGES,
+                       format_number=i18n.format_number)
 
 
 def register(env: jinja2.Environment) -> jinja2.Environment:
+    install_i18n(env)
     env.globals.update(options=options, option_values=option_values, move_rows=move_rows)
     env.filters["timeout_words"] = timeout_words
     env.filters["utc"] = utc

@@ -23,6 +23,7 @@ from typing import Any
 
 import jinja2
 
+from pbem import i18n
 from pbem.config import Settings
 from pbem.core.mailout.contexts import RenderCache, context_for, recipient
 from pbem.core.mailout.links import preferences_token, unsubscribe_token
@@ -71,8 +72,16 @@ class Composer:
         self.mail_domain = settings.mail_domain  # parsed from mail_from on each call
 
     def render(self, message: OutboxMessage, cache: RenderCache | None = None) -> Rendered:
-        """The message as it is (or was) sent: rendered afresh from the row each time."""
-        context = self.context_for(message, cache or RenderCache())
+        """The message as it is (or was) sent: rendered afresh from the row each time, in the
+        recipient's language and time zone (English and UTC for an address with no player)."""
+        cache = cache or RenderCache()
+        player = recipient(message, cache)
+        with i18n.language(player.language if player is not None else None,
+                           player.timezone if player is not None else None):
+            return self._render(message, cache)
+
+    def _render(self, message: OutboxMessage, cache: RenderCache) -> Rendered:
+        context = self.context_for(message, cache)
         folder = f"email/{message.template}"
         # Rendered once as text, then placed (escaped where HTML) first in both parts.
         context["inbox_line"] = " ".join(

@@ -27,7 +27,7 @@ from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
 from pbem.web.records import pages as archive
-from pbem.web.site import errors, health, inputs, openapi, security
+from pbem.web.site import errors, health, inputs, language, openapi, security
 from pbem.web.site.errors import connect_or_unavailable
 from pbem.web.tournaments import api as tournaments_api
 from pbem.web.tournaments import pages as tournaments
@@ -104,7 +104,7 @@ def create_app(settings: Settings | None = None,
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
                    security, errors, inbound, openapi, ratings, talk, tournaments_api,
-                   tournaments):
+                   tournaments, language):
         module.init_app(app)
     if settings.development:
         devmail.init_app(app)
@@ -114,8 +114,10 @@ def create_app(settings: Settings | None = None,
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
     # The players' API authenticates by Bearer token only, never by cookie (see auth.py), the
     # inbound endpoint with a bearer secret, and one-click unsubscribe (RFC 8058) by its link.
+    # The language switch changes only what the pages say, and is pressed on seat pages that
+    # carry no session: it needs no token either.
     for blueprint in ("play", "lifecycle", "api", "api_players", "api_tournaments", "devmail",
-                      "inbound", "mailprefs", "seat_talk", "talk_api"):
+                      "inbound", "mailprefs", "seat_talk", "talk_api", "language"):
         if blueprint in app.blueprints:
             csrf.exempt(app.blueprints[blueprint])
     return app

@@ -18,6 +18,9 @@ class Player(BaseModel):
     name = peewee.CharField(max_length=40, null=True, unique=True)
     # An IANA zone name ("Europe/Paris") the player chose, for showing deadlines; null: UTC.
     timezone = peewee.CharField(max_length=64, null=True)
+    # The language pages and mails speak to the player (`pbem.i18n.LANGUAGES`); null: the
+    # browser's on pages, English in mail.
+    language = peewee.CharField(max_length=8, null=True)
     created_at = peewee.DateTimeField()
     # The player asked to keep their page out of the archive: no `/players/<name>`, and the
     # archive's player filter does not find them (their matches stay listed).

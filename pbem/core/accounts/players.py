@@ -21,6 +21,7 @@ from pbem.core.matches.creation import rules_for
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.matches.seat_links import reissue
 from pbem.errors import InvalidRequestError, NotFoundError, UnprocessableError
+from pbem.i18n import LANGUAGES, _
 
 MAX_NAME = 40
 _NAME = re.compile(r"[\w][\w .'-]*[\w.]", re.UNICODE)
@@ -75,6 +76,16 @@ def update_settings(player: Player, name: str, zone: str, *,
         raise InvalidRequestError(taken) from None
     player.name, player.timezone = name or None, zone or None
     player.submit_without_confirm = submit_without_confirm
+
+
+def set_language(player: Player, code: str | None) -> None:
+    """The language pages and mails speak to the player (a code of `pbem.i18n.LANGUAGES`);
+    None: the browser's choice on pages, English in mail."""
+    if code is not None and code not in LANGUAGES:
+        raise UnprocessableError(_("%(code)r is not a language pbem speaks (%(known)s).",
+                                   code=code[:16], known=", ".join(LANGUAGES)))
+    Player.update(language=code).where(Player.id == player.id).execute()
+    player.language = code
 
 
 def set_submit_without_confirm(player_id: int, on: bool) -> None:

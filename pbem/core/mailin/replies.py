@@ -22,6 +22,7 @@ from typing import Any
 
 import peewee
 
+from pbem import i18n
 from pbem.core.conversation import chat
 from pbem.core.db.connection import database, write_transaction
 from pbem.core.db.retry import retrying
@@ -182,6 +183,13 @@ def _decide(letter: Letter, policy: Policy, now: datetime) -> Receipt:
     seat = seat_for_reply_key(policy.secret_key, letter.reply_key)
     if seat is None:
         return Receipt(Action.UNKNOWN_KEY, "unknown, forged or revoked reply key")
+    # What the answer says (a refusal's reason, a help line) is written now and stored with
+    # it, so it is written in the seat's player's language.
+    with i18n.language(seat.player.language, seat.player.timezone):
+        return _decide_for(seat, letter, policy, now)
+
+
+def _decide_for(seat: Seat, letter: Letter, policy: Policy, now: datetime) -> Receipt:
     if letter.automatic:
         return _at(seat, Action.AUTOMATIC, letter.automatic)
     if letter.sender and letter.sender in policy.own_addresses:

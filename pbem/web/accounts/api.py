@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, jsonify, request
 from werkzeug.wrappers import Response
 
+from pbem import i18n
 from pbem.core.accounts import players
 from pbem.core.accounts.api_tokens import Scope
 from pbem.core.accounts.models import Player
@@ -24,7 +25,7 @@ from pbem.core.lobby import challenges, seeks
 from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.seat_links import token_for
-from pbem.errors import InvalidRequestError
+from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.web.accounts.auth import scope_required, signed_in_player, token_may
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_whole
@@ -36,7 +37,7 @@ CHALLENGE_FIELDS: dict[str, type] = {"game": str, "opponents": list, "options": 
                                      "rated": bool, "computers": list}
 COMPUTER_FIELDS: dict[str, type] = {"game": str, "level": int, "options": dict, "clock": str,
                                     "seat": object, "players": int}
-SETTINGS_FIELDS = ("mail_pref", "digest_hour", "timezone")
+SETTINGS_FIELDS = ("mail_pref", "digest_hour", "timezone", "language")
 SEEK_FIELDS: dict[str, type] = {"game": str, "options": dict, "clock": str, "players": int,
                                 "on_timeout": str, "rated": bool, "rating_min": int,
                                 "rating_max": int, "computers": list}
@@ -74,7 +75,8 @@ def me() -> Response:
 @scope_required(Scope.ACCOUNT)
 def mail_settings() -> Response:
     """Mail preferences: `{"mail_pref": "each"|"turns"|"digest"|"off", "digest_hour": 0-23,
-    "timezone": "Europe/Paris" or null}`; fields left out keep their value."""
+    "timezone": "Europe/Paris" or null, "language": "en"|"de"|"ja" or null}`; fields left
+    out keep their value."""
     body = request.get_json(silent=True) if request.is_json else None
     if not isinstance(body, dict):
         raise InvalidRequestError('send a JSON object with Content-Type: application/json, '
@@ -92,11 +94,19 @@ def mail_settings() -> Response:
     zone = body.get("timezone", player.timezone)
     if zone is not None and not isinstance(zone, str):
         raise InvalidRequestError('"timezone" must be a zone name like "Europe/Paris" or null')
+    language = body.get("language", player.language)
+    if language is not None and not isinstance(language, str):
+        raise InvalidRequestError('"language" must be a language code like "de" or null')
+    if language is not None and language not in i18n.LANGUAGES:
+        raise UnprocessableError(f'"language" must be one of {", ".join(i18n.LANGUAGES)} '
+                                 "or null")
     updated = update_preferences(player.id, body.get("mail_pref", player.mail_pref), hour,
                                  zone, now())
+    players.set_language(updated, language)
     return _private(jsonify({"mail_pref": updated.mail_pref,
                              "digest_hour": updated.digest_hour,
                              "timezone": updated.timezone,
+                             "language": updated.language,
                              "next_digest_at": updated.digest_due_at.isoformat() + "Z"
                              if updated.digest_due_at else None}))
 

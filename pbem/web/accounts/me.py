@@ -73,11 +73,13 @@ def save_settings() -> Response:
             player, request.form.get("name", ""), request.form.get("timezone", ""),
             submit_without_confirm=tick_box(request.form, "submit_without_confirm",
                                             SUBMIT_WITHOUT_CONFIRM), now=now())
+        # Empty: the browser's language on pages, English in mail.
+        players.set_language(player, request.form.get("language") or None)
     except PbemError as error:
         # Shown again as typed, so a refused time zone is corrected rather than retyped.
         return _settings_page(error=str(error), status=error.status,
                               typed={name: request.form.get(name, "")
-                                     for name in ("name", "timezone")})
+                                     for name in ("name", "timezone", "language")})
     flash("Settings saved.", "ok")
     return redirect(url_for("me.settings"), 303)
 
@@ -138,7 +140,8 @@ def _settings_page(error: str | None = None, status: int = 200,
     secret = current_app.config["PBEM_SETTINGS"].secret_key
     response = make_response(render_template(
         "me/settings.html", player=player, error=error, new_token=new_token,
-        typed=typed or {"name": player.name or "", "timezone": player.timezone or ""},
+        typed=typed or {"name": player.name or "", "timezone": player.timezone or "",
+                        "language": player.language or ""},
         # The same signed page every mail links to: preferences and the calendar feed.
         mail_preferences=url_for("mailprefs.show",
                                  token=links.preferences_token(secret, player.id)),

@@ -1,0 +1,167 @@
+"""The player's language: which one is in force, and the translated words for it.
+
+Every sentence a person reads goes through `_` (or `ngettext`) here, on pages, in mails, in
+the answers to replies, in the rules' refusals. The language in force is a context variable:
+the web layer sets it for each request (the player's setting, else the `pbem_lang` cookie,
+else `Accept-Language`: see `pbem.web.site.language`), and the mail composer sets it for each
+recipient with `with language(code):`. Nothing here reads a request, a database or a clock, so
+the rules and the services can call it and stay pure of the web.
+
+The catalogs are gettext files under `pbem/translations/<code>/LC_MESSAGES/`, made and
+compiled with `pybabel` (docs/TRANSLATING.md); English is the source text, so it has none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import UTC, datetime
+from functools import cache
+from gettext import NullTranslations
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from babel import Locale
+from babel.dates import format_datetime as babel_format_datetime
+from babel.numbers import format_decimal
+from babel.support import LazyProxy, Translations
+
+CATALOGS = Path(__file__).resolve().parent / "translations"
+DEFAULT = "en"
+# The languages pbem speaks, each named in its own words (what the language switch shows).
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "ja": "日本語"}
+
+# The language in force: a code, or a function that decides it on first use (a page that
+# never translates a word never reads the signed-in player for it).
+_language: ContextVar[str | Callable[[], str]] = ContextVar("pbem_language", default=DEFAULT)
+# The reader's time zone (an IANA name) for showing times, or a function that finds it; None: UTC.
+_zone: ContextVar[str | Callable[[], str | None] | None] = ContextVar("pbem_zone", default=None)
+
+
+def current() -> str:
+    """The code of the language in force ("en", "de", "ja")."""
+    chosen = _language.get()
+    if callable(chosen):
+        chosen = chosen()
+        _language.set(chosen)
+    return chosen
+
+
+def decide_later(decide: Callable[[], str],
+                 find_zone: Callable[[], str | None]) -> tuple[Any, Any]:
+    """Let `decide` choose the language the first time a word is translated, and `find_zone`
+    the time zone the first time a time is shown (a request sets these); returns the tokens
+    `restore` takes."""
+    return _language.set(decide), _zone.set(find_zone)
+
+
+def restore(tokens: tuple[Any, Any]) -> None:
+    _language.reset(tokens[0])
+    _zone.reset(tokens[1])
+
+
+@contextmanager
+def language(code: str | None, zone: str | None = None) -> Iterator[None]:
+    """Speak `code` (a supported code, else English) and show times in `zone` inside the
+    block: a mail to a German player is written in German whoever's request made it."""
+    token = _language.set(code if code in LANGUAGES else DEFAULT)
+    zone_token = _zone.set(zone)
+    try:
+        yield
+    finally:
+        _zone.reset(zone_token)
+        _language.reset(token)
+
+
+@cache
+def translations(code: str) -> NullTranslations:
+    """The compiled catalog of `code`, read once per process; English is the source text."""
+    if code == DEFAULT or code not in LANGUAGES:
+        return NullTranslations()
+    return Translations.load(str(CATALOGS), [code], domain="messages")
+
+
+def gettext(message: str, **variables: Any) -> str:
+    """`message` in the language in force, with `%(name)s` filled from `variables`."""
+    text = translations(current()).gettext(message)
+    return text % variables if variables else text
+
+
+_ = gettext
+
+
+def ngettext(singular: str, plural: str, n: int, **variables: Any) -> str:
+    """The singular or plural form for `n` in the language in force; `%(num)s` is `n`."""
+    text = translations(current()).ngettext(singular, plural, n)
+    return text % {"num": n, **variables}
+
+
+def lazy_gettext(message: str, **variables: Any) -> LazyProxy:
+    """A translation made when it is read, not when the module is imported: for constants
+    (a policy's words, a form's labels) that are read under many languages."""
+    return LazyProxy(gettext, message, enable_cache=False, **variables)
+
+
+def N_(message: str) -> str:
+    """Marks `message` for the catalog without translating it: it is translated later, where
+    it is shown (`gettext(stored)`), in the reader's language."""
+    return message
+
+
+def locale() -> Locale:
+    return _locale(current())
+
+
+@cache
+def _locale(code: str) -> Locale:
+    return Locale.parse(code)
+
+
+def zone_name() -> str | None:
+    name = _zone.get()
+    if callable(name):
+        name = name()
+        _zone.set(name)
+    return name
+
+
+def zone() -> ZoneInfo:
+    name = zone_name()
+    if name:
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return ZoneInfo("UTC")
+
+
+def format_time(moment: datetime | None, form: str = "%Y-%m-%d %H:%M") -> str:
+    """A stored (naive UTC) time as the reader reads times: in their zone and their language's
+    way ("2026-11-22 20:00 UTC", "22.11.26, 21:00 MEZ", "2026/11/22 21:00 JST"); "—" for none.
+    English keeps the `strftime` form it is given; the others use their locale's short form."""
+    if moment is None:
+        return "—"
+    aware = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+    local = aware.astimezone(zone())
+    if current() == DEFAULT:
+        # The form English pages have always used, which is also ISO 8601's order.
+        return f"{local.strftime(form)} {local.tzname()}"
+    return (babel_format_datetime(local, "short", tzinfo=local.tzinfo, locale=locale())
+            + f" {local.tzname()}")
+
+
+def format_number(number: float | int) -> str:
+    """A number as the reader's language writes it (1,234.5 · 1.234,5)."""
+    return format_decimal(number, locale=locale())
+
+
+def best_match(header_languages: list[tuple[str, float]]) -> str | None:
+    """The supported language a browser prefers most (`Accept-Language`, as werkzeug parses
+    it, best first), or None if it names none of them."""
+    for tag, _quality in header_languages:
+        code = tag.split("-")[0].split("_")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return None
