@@ -24,7 +24,9 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
+from babel.dates import format_date as babel_format_date
 from babel.dates import format_datetime as babel_format_datetime
+from babel.dates import format_time as babel_format_time
 from babel.numbers import format_decimal
 from babel.support import LazyProxy, Translations
 
@@ -137,10 +139,12 @@ def zone() -> ZoneInfo:
     return ZoneInfo("UTC")
 
 
-def format_time(moment: datetime | None, form: str = "%Y-%m-%d %H:%M") -> str:
+def format_time(moment: datetime | None, form: str = "%Y-%m-%d %H:%M",
+                style: str = "short") -> str:
     """A stored (naive UTC) time as the reader reads times: in their zone and their language's
     way ("2026-11-22 20:00 UTC", "22.11.26, 21:00 MEZ", "2026/11/22 21:00 JST"); "—" for none.
-    English keeps the `strftime` form it is given; the others use their locale's short form."""
+    English keeps the `strftime` form it is given; the others use their locale's `style`
+    ("short", "medium", "long", "full": "full" names the weekday, as a deadline should)."""
     if moment is None:
         return "—"
     aware = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
@@ -148,8 +152,25 @@ def format_time(moment: datetime | None, form: str = "%Y-%m-%d %H:%M") -> str:
     if current() == DEFAULT:
         # The form English pages have always used, which is also ISO 8601's order.
         return f"{local.strftime(form)} {local.tzname()}"
-    return (babel_format_datetime(local, "short", tzinfo=local.tzinfo, locale=locale())
+    if style in ("full", "long"):
+        # Babel's own full and long forms spell the zone out ("Mitteleuropäische
+        # Normalzeit"): the day in that form, then a short time and the zone's abbreviation.
+        return (f"{babel_format_date(local.date(), style, locale=locale())} "
+                f"{babel_format_time(local, 'short', locale=locale())} {local.tzname()}")
+    return (babel_format_datetime(local, style, tzinfo=local.tzinfo, locale=locale())
             + f" {local.tzname()}")
+
+
+def format_date(moment: datetime | None, form: str = "%Y-%m-%d") -> str:
+    """A stored (naive UTC) time's day as the reader writes dates ("2026-11-22",
+    "22.11.2026", "2026/11/22"); English keeps the `strftime` form given; "—" for none."""
+    if moment is None:
+        return "—"
+    aware = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+    local = aware.astimezone(zone())
+    if current() == DEFAULT:
+        return local.strftime(form)
+    return babel_format_date(local.date(), "medium", locale=locale())
 
 
 def format_number(number: float | int) -> str:

@@ -146,6 +146,7 @@ def register(env: jinja2.Environment) -> jinja2.Environment:
     env.globals.update(options=options, option_values=option_values, move_rows=move_rows)
     env.filters["timeout_words"] = timeout_words
     env.filters["utc"] = utc
+    env.filters["day"] = i18n.format_date
     env.globals.update(board_svg=grid.svg, board_table=table.board_table)
     env.globals.update(computer_strength=strength.measured,
                        computer_strength_how=strength.MEASURED_HOW)
