@@ -7,7 +7,7 @@ from __future__ import annotations
 from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.lifecycle import resign
-from pbem.core.matches.models import Match, Move
+from pbem.core.matches.models import Match, Move, event_parts
 from pbem.core.matches.play import submit_move
 from pbem.core.records.match_record import moves_for, public_record
 from pbem.games import get_rules
@@ -125,7 +125,7 @@ def test_mimic_taking_shows_hidden_moves_once_the_round_summary_reveals_them(
         move = rules.format_move(state, rules.default_move(state, seat))
         submit_move(match.id, seat, move, None, START)
         last = Move.get(Move.match == match, Move.ply == match.ply + 1)
-        if any(event["kind"] == "round_scored" for event in last.events):
+        if any(event_parts(event)[0] == "round_scored" for event in last.events):
             scored_at = last.ply
     hidden = [m.ply for m in Move.select().where(Move.match == match,
                                                  Move.visible_to.is_null(False))]

@@ -42,6 +42,7 @@ from pbem.core.matches.models import (
     DrawOffer,
     Match,
     Move,
+    Position,
     Seat,
     Vacation,
 )
@@ -56,7 +57,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree, ChatMessage, SeatNote,
     ChatReport, PlayerBlock, ChatMute,
     Tournament, TournamentEntry, TournamentRound, Pairing,
-    ComputerJob,
+    ComputerJob, Position,
 )
 
 

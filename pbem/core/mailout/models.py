@@ -7,7 +7,7 @@ from enum import StrEnum
 
 import peewee
 
-from pbem.core.db.base import BaseModel, JSONField
+from pbem.core.db.base import BaseModel, JSONField, SecondsField
 from pbem.core.matches.models import Match
 
 
@@ -40,12 +40,13 @@ class OutboxMessage(BaseModel):
     status = peewee.CharField(max_length=16, default=MessageStatus.PENDING)
     attempts = peewee.IntegerField(default=0)
     version = peewee.IntegerField(default=0)
-    # Due messages are found through the index of unsent mail below.
-    next_attempt_at = peewee.DateTimeField()
-    claimed_until = peewee.DateTimeField(null=True)
+    # Due messages are found through the index of unsent mail below. A mail's times are kept
+    # to the second (SecondsField): there is a row a move.
+    next_attempt_at = SecondsField()
+    claimed_until = SecondsField(null=True)
     last_error = peewee.TextField(null=True)
-    created_at = peewee.DateTimeField()
-    sent_at = peewee.DateTimeField(null=True)
+    created_at = SecondsField()
+    sent_at = SecondsField(null=True)
     # The match's ply when the message was written: a reply to it by email is stale once the
     # position has moved on from this ply (see core/mailin.py).
     ply = peewee.IntegerField(null=True)

@@ -16,8 +16,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from peewee import fn
+
 from pbem.core.db.prepared import insert_row
-from pbem.core.mailout.models import MessageStatus, OutboxMessage
+from pbem.core.mailout.models import RETAINED, MessageStatus, OutboxMessage
 from pbem.core.matches.models import Match, Seat
 from pbem.games.base import Event, GameRules, Outcome
 
@@ -114,6 +116,22 @@ def queue_vacation(match: Match, rules: GameRules, state: Any, away_seat: int, a
             _queue(match, seat, "vacation", now, {
                 "away": away_seat, "away_name": away_name,
                 "starts": starts.isoformat(), "ends": ends.isoformat()})
+
+
+def forget_finished_turns(match: Match) -> None:
+    """A finished match's turn mails are hardly ever shown again: each keeps its record
+    (recipient, kind, subject, times), and only the latest turn mail of each seat keeps what
+    renders it again (its params), as every sent mail's params go once the retention period
+    ends (`outbox.prune_sent`). One turn mail a move is most of what a match stores."""
+    newest = (OutboxMessage.select(fn.MAX(OutboxMessage.id))
+              .where(OutboxMessage.match == match.id, OutboxMessage.template == "your_turn")
+              .group_by(OutboxMessage.seat))
+    latest: list[int] = [row[0] for row in newest.tuples().execute()]
+    (OutboxMessage.update(params=None)
+     .where(OutboxMessage.match == match.id, OutboxMessage.template == "your_turn",
+            OutboxMessage.status == MessageStatus.SENT, RETAINED,
+            OutboxMessage.id.not_in(latest or [0]))
+     .execute())
 
 
 def queue_digest(address: str, params: dict[str, Any], now: datetime) -> OutboxMessage:

@@ -41,6 +41,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.db.connection import locking, write_transaction
 from pbem.core.db.prepared import Prepared, Shapes, insert_row
 from pbem.core.db.retry import LostRace, is_transient, retrying
+from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.computer_turns import queue_computer_turns
 from pbem.core.matches.creation import thin_snapshots
@@ -99,6 +100,11 @@ class Change:
     def followed(self, result: Any, after: Any) -> Any:
         """What the caller gets when `follow_up` was applied too (its result is `after`)."""
         return result
+
+    def logged_payload(self, logged: dict[str, Any]) -> dict[str, Any]:
+        """The change log row's payload: the change's parameters and what applying it
+        logged (`door.logged`: the canonical move, the ply reached, …)."""
+        return {**self.payload(), **logged}
 
     def payload(self) -> dict[str, Any]:
         """The change's own parameters, JSON-safe, for its row in the change log."""
@@ -287,6 +293,7 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
         # A rated result moves ratings here, once, in this transaction (core/ratings).
         settle_ratings(door.match, door.seats, door.now, door.timed_out)
         thin_snapshots(door.match)
+        notify.forget_finished_turns(door.match)
         deadlines.stop_all_clocks(door.match)
         (DrawOffer.update(status=DrawOfferStatus.LAPSED, answered_at=door.now,
                           how="the match ended")
@@ -325,7 +332,7 @@ def _log(door: Locked, change: Change, version: int) -> None:
         return
     insert_row(ChangeLog, match=door.match.id, version=door.match.version, kind=change.kind,
                seat=change.seat, actor=change.by, channel=str(change.via),
-               payload={**change.payload(), **door.logged}, at=door.now)
+               payload=change.logged_payload(door.logged), at=door.now)
 
 
 def _timed_out_seats(door: Locked, change: Change) -> frozenset[int]:

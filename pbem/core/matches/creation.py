@@ -17,7 +17,7 @@ from pbem.core.matches import deadlines
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.computer_turns import queue_computer_turns
 from pbem.core.matches.deadlines import TimeoutPolicy
-from pbem.core.matches.models import ChangeLog, Match, MatchStatus, Move, Seat
+from pbem.core.matches.models import ChangeLog, Match, MatchStatus, Move, Position, Seat
 from pbem.core.matches.seat_links import seat_token, token_hash
 from pbem.core.records import standings
 from pbem.errors import InvalidRequestError, NotFoundError
@@ -148,9 +148,9 @@ def state_after(match: Match, ply: int) -> Any:
         return rules.load(match.state)
     if ply == 0:
         return initial_state(match)
-    nearest = (Move.select(Move.ply, Move.state)
-               .where(Move.match == match, Move.ply <= ply, Move.state.is_null(False))
-               .order_by(Move.ply.desc()).first())
+    nearest = (Position.select(Position.ply, Position.state)
+               .where(Position.match == match, Position.ply <= ply)
+               .order_by(Position.ply.desc()).first())
     if nearest is None:
         return replay(match, ply)
     state = rules.load(nearest.state)
@@ -169,8 +169,7 @@ def thin_snapshots(match: Match) -> None:
     """A match that has ended is read far less than a live one: keep every SNAPSHOT_EVERY-th
     position only (a fiftieth of the space its positions took while it was played)."""
     kept = list(range(0, match.ply + 1, SNAPSHOT_EVERY))
-    (Move.update(state=None)
-     .where(Move.match == match, Move.state.is_null(False), Move.ply.not_in(kept)).execute())
+    Position.delete().where(Position.match == match, Position.ply.not_in(kept)).execute()
 
 
 def initial_state(match: Match) -> Any:

@@ -6,11 +6,12 @@ dumps and views.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 import peewee
 
 from pbem.core.accounts.models import Player
-from pbem.core.db.base import BaseModel, JSONField
+from pbem.core.db.base import BaseModel, JSONField, SecondsField
 from pbem.core.db.prepared import Prepared
 
 
@@ -136,11 +137,32 @@ class Move(BaseModel):
     events = JSONField(default=list)
     # Set when the server moved for the seat (autoplay policy or ruling): why.
     note = peewee.TextField(null=True)
-    created_at = peewee.DateTimeField()
-    # The rules' dump of the position after this move, so showing any ply reads one row
-    # instead of replaying from the seed. Null only for a game no longer installed when the
-    # column was backfilled; `matches.state_after` then replays.
-    state = JSONField(null=True)
+    # To the second, as the move list shows it to the minute: there is a row a move.
+    created_at = SecondsField()
+
+    class Meta:
+        indexes = ((("match", "ply"), True),)
+
+
+def event_parts(stored: Any) -> tuple[str, dict[str, Any], list[int] | None]:
+    """A stored event (`Move.events`): its kind, its data and the seats that may read it
+    (None: everyone). Written as `[kind, data]` or `[kind, data, seats]` (see
+    `play.stored_events`); rows written before that hold `{"kind", "data", "visible_to"}`."""
+    if isinstance(stored, dict):
+        return stored["kind"], stored.get("data", {}), stored.get("visible_to")
+    return stored[0], stored[1], stored[2] if len(stored) > 2 else None
+
+
+class Position(BaseModel):
+    """The rules' dump of the position after a move, so showing any ply reads one row
+    instead of replaying from the seed (`creation.state_after`). Its own table, not a column
+    of `move`: a finished match keeps one position in fifty, and deleting the others' rows
+    frees whole pages, where emptying a column left every move page half empty."""
+
+    match = peewee.ForeignKeyField(Match, backref="positions", on_delete="CASCADE")
+    match_id: int
+    ply = peewee.IntegerField()
+    state = JSONField()
 
     class Meta:
         indexes = ((("match", "ply"), True),)
@@ -162,7 +184,7 @@ class ChangeLog(BaseModel):
     actor = peewee.CharField(max_length=254)
     channel = peewee.CharField(max_length=8)
     payload = JSONField(default=dict)
-    at = peewee.DateTimeField()
+    at = SecondsField()  # the log reads in `version` order; a row a move
 
     class Meta:
         table_name = "change_log"

@@ -8,6 +8,7 @@ simultaneous decision made at once all go through, one after the other.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar
@@ -25,15 +26,24 @@ from pbem.core.matches.changes import (
     Locked,
     apply_change,
 )
-from pbem.core.matches.models import ComputerJob, Match, MatchStatus, Move
+from pbem.core.matches.models import ComputerJob, Match, MatchStatus, Move, Position
 from pbem.errors import (
     ConflictError,
     InvalidRequestError,
     MatchNotLiveError,
     NotYourTurnError,
 )
+from pbem.games.base import Event
 
 MAX_MOVE_TEXT = 200
+
+
+def stored_events(events: Iterable[Event]) -> list[list[Any]]:
+    """A move's events as its row keeps them, read back by `models.event_parts`:
+    `[kind, data]`, with the seats that may read the event third only when not everyone may.
+    Events are most of a move row, and a match has a row a move: no key names."""
+    return [[e.kind, e.data] if e.visible_to is None else [e.kind, e.data, sorted(e.visible_to)]
+            for e in events]
 
 
 @dataclass(frozen=True)
@@ -64,6 +74,20 @@ class MakeMove(Change):
         if self.offer_draw and door.match.is_live:
             offers.offer(door, seat)
         return result
+
+    def logged_payload(self, logged: dict[str, Any]) -> dict[str, Any]:
+        """A move is the most frequent row of a match's log, so it keeps only what the move
+        table does not: the ply it made (the move row at that ply has the canonical move),
+        the text as typed when it differs from that, the ply the mover expected when it was
+        not the one before, a draw offered with it."""
+        payload = super().logged_payload(logged)
+        if "ply" in payload and payload.get("text") == payload.pop("move", None):
+            payload.pop("text", None)
+        if "ply" in payload and payload.get("expected_ply") == payload["ply"] - 1:
+            payload.pop("expected_ply", None)
+        if not payload.get("offer_draw"):
+            payload.pop("offer_draw", None)
+        return payload
 
     def follow_up(self, door: Locked, result: Any) -> Change | None:
         """The other seat's stored answer to this move, if its conditional moves expected it
@@ -225,10 +249,9 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
         update_columns(mover, ("out_of_time_at",))
     insert_row(Move, match=match, ply=ply + 1, turn=turn, seat=seat, text=canonical,
                 visible_to=None if readers is None else sorted(readers),
-                events=[{"kind": e.kind, "data": e.data,
-                         "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
-                        for e in transition.events],
-                note=autoplayed or note, created_at=now, state=changes["state"])
+                events=stored_events(transition.events),
+                note=autoplayed or note, created_at=now)
+    insert_row(Position, match=match, ply=ply + 1, state=changes["state"])
     newly_to_move = after if not same_decision else frozenset()
     # Read when the mail is queued, after the door has asked for a conditional answer: a
     # seat whose answer follows at once is not told it is its turn.

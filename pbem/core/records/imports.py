@@ -32,7 +32,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.admin.models import AuditEntry
 from pbem.core.db.connection import write_transaction
 from pbem.core.matches.clocks import TimeControl
-from pbem.core.matches.creation import MAX_SEED
+from pbem.core.matches.creation import MAX_SEED, SNAPSHOT_EVERY
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import (
     CONDITIONAL_NOTE,
@@ -42,8 +42,10 @@ from pbem.core.matches.models import (
     Match,
     MatchStatus,
     Move,
+    Position,
     Seat,
 )
+from pbem.core.matches.play import stored_events
 from pbem.core.matches.seat_links import seat_token, token_hash
 from pbem.core.records import standings
 from pbem.core.records.exports import FORMAT, VERSION
@@ -135,8 +137,13 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
             Move.insert_many([{
                 "match": match.id, "ply": ply, "turn": move["turn"], "seat": move["seat"],
                 "text": move["text"], "visible_to": move["visible_to"], "events": move["events"],
-                "note": move["note"], "created_at": move["at"], "state": rules.dump(move["state"]),
+                "note": move["note"], "created_at": move["at"],
             } for ply, move in enumerate(moves, start=1)]).execute()
+            # A finished match keeps one position in SNAPSHOT_EVERY (see thin_snapshots).
+            Position.insert_many([
+                {"match": match.id, "ply": ply, "state": rules.dump(move["state"])}
+                for ply, move in enumerate(moves, start=1) if ply % SNAPSHOT_EVERY == 0
+            ]).execute()
             for ruling in rulings:
                 Adjudication.create(match=match, seat=ruling["seat"], cause=ruling["cause"],
                                     status=AdjudicationStatus.RULED, opened_at=ruling["at"],
@@ -254,9 +261,7 @@ def _replay(rules: GameRules, seats: int, options: dict[str, Any], seed: int,
         replayed.append({
             "seat": seat, "text": canonical, "turn": turn,
             "visible_to": None if readers is None else sorted(readers),
-            "events": [{"kind": e.kind, "data": e.data,
-                        "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
-                       for e in transition.events],
+            "events": stored_events(transition.events),
             "note": note if isinstance(note, str) else None,
             "at": _time(move.get("at"), f"move {ply}'s time"),
             "state": transition.state,

@@ -25,6 +25,7 @@ from pbem.core.matches.models import (
     Seat,
     Vacation,
     autoplay_reason,
+    event_parts,
 )
 from pbem.errors import UnprocessableError
 from pbem.games.base import Event, GameRules, Outcome
@@ -176,8 +177,8 @@ def revealed_through(match: Match, rules: GameRules, first: int) -> int:
     later = (Move.select(Move.ply, Move.events)
              .where(Move.match == match, Move.ply >= first).order_by(Move.ply.desc()))
     for move in later:
-        if any(item["kind"] in revealing and item.get("visible_to") is None
-               for item in move.events):
+        if any(kind in revealing and readers is None
+               for kind, _data, readers in map(event_parts, move.events)):
             return move.ply
     return 0
 
@@ -283,10 +284,9 @@ def _days(vacation: Vacation) -> dict[str, str]:
                     f"{vacation.ends_at - timedelta(seconds=1):%a %d %b %Y}"}
 
 
-def stored_event(stored: dict[str, Any]) -> Event:
-    readers = stored.get("visible_to")
-    return Event(stored["kind"], stored.get("data", {}),
-                 None if readers is None else frozenset(readers))
+def stored_event(stored: Any) -> Event:
+    kind, data, readers = event_parts(stored)
+    return Event(kind, data, None if readers is None else frozenset(readers))
 
 
 _LISTED_MOVES = Prepared(lambda match_id, first, last: Move.select(

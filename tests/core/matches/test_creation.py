@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from pbem.core.db.connection import database
 from pbem.core.db.migrations import migrate, runner
 from pbem.core.matches.creation import SNAPSHOT_EVERY, create_match, replay, rules_for, state_after
 from pbem.core.matches.lifecycle import resign
-from pbem.core.matches.models import Match, Move
+from pbem.core.matches.models import Match, Move, Position
 from pbem.errors import NotFoundError
 from tests.conftest import START
 from tests.support.playing import play_randomly
@@ -25,7 +28,7 @@ def _match(game: str = "mimic-taking", seats: int = 4, plies: int = 30) -> Match
 def test_each_move_stores_the_position_that_replaying_reaches(db_url: str, game: str) -> None:
     match = _match(game, seats=4 if game == "mimic-taking" else 2)
     rules = rules_for(match)
-    stored = {move.ply: move.state for move in Move.select().where(Move.match == match)}
+    stored = {row.ply: row.state for row in Position.select().where(Position.match == match)}
     assert len(stored) == match.ply == 30
     for ply in range(1, match.ply + 1):
         assert stored[ply] == rules.dump(replay(match, ply)), ply
@@ -37,7 +40,7 @@ def test_each_move_stores_the_position_that_replaying_reaches(db_url: str, game:
 def test_showing_an_old_ply_reads_its_snapshot_without_replaying(db_url: str) -> None:
     match = _match()
     rules = rules_for(match)
-    wanted = Move.get(Move.match == match, Move.ply == 12).state
+    wanted = Position.get(Position.match == match, Position.ply == 12).state
     # Spoil an early move's text: replaying through it would now fail.
     Move.update(text="no such move").where(Move.match == match, Move.ply == 2).execute()
     assert rules.dump(state_after(match, 12)) == wanted
@@ -45,17 +48,23 @@ def test_showing_an_old_ply_reads_its_snapshot_without_replaying(db_url: str) ->
         state_after(match, 31)
 
 
-def test_the_migration_backfills_snapshots_of_existing_matches(db_url: str) -> None:
+def test_the_migration_moves_the_positions_out_of_the_move_table(db_url: str) -> None:
+    """0220 as it met a database of before: positions in a `move.state` column."""
     match = _match()
-    before = {move.ply: move.state for move in Move.select().where(Move.match == match)}
-    Move.update(state=None).execute()
+    before = {row.ply: row.state for row in Position.select().where(Position.match == match)}
+    database.execute_sql("ALTER TABLE move ADD COLUMN state TEXT")
+    for ply, state in before.items():
+        database.execute_sql("UPDATE move SET state = %s WHERE match_id = %s AND ply = %s"
+                             .replace("%s", database.param), (json.dumps(state), match.id, ply))
+    Position.delete().execute()
     history = runner().History
-    history.delete().where(history.name == "0050_move_snapshots").execute()
+    history.delete().where(history.name == "0220_positions_table").execute()
 
-    assert "0050_move_snapshots" in migrate()
+    assert "0220_positions_table" in migrate()
 
-    after = {move.ply: move.state for move in Move.select().where(Move.match == match)}
+    after = {row.ply: row.state for row in Position.select().where(Position.match == match)}
     assert after == before
+    assert "state" not in {column.name for column in database.get_columns("move")}
 
 
 def test_a_finished_match_keeps_every_fiftieth_position_and_still_shows_every_ply(
@@ -66,8 +75,8 @@ def test_a_finished_match_keeps_every_fiftieth_position_and_still_shows_every_pl
     match = Match.get_by_id(match.id)
     assert match.ply > SNAPSHOT_EVERY
     rules = rules_for(match)
-    kept = [move.ply for move in Move.select(Move.ply).where(
-        Move.match == match, Move.state.is_null(False)).order_by(Move.ply)]
+    kept = [row.ply for row in Position.select(Position.ply).where(
+        Position.match == match).order_by(Position.ply)]
     assert kept == list(range(SNAPSHOT_EVERY, match.ply + 1, SNAPSHOT_EVERY))
     for ply in range(1, match.ply + 1):
         assert rules.dump(state_after(match, ply)) == rules.dump(replay(match, ply)), ply
