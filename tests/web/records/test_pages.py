@@ -13,7 +13,7 @@ import pytest
 
 from pbem.core.accounts.models import Player
 from pbem.core.matches.creation import create_match, rules_for
-from pbem.core.matches.models import Match, MatchStatus, Move
+from pbem.core.matches.models import Match, MatchStatus, Move, Position, event_parts
 from pbem.core.matches.play import submit_move
 from pbem.core.records.archive import encode_cursor
 from pbem.core.records.standings import set_hidden_from_archive, settle, tally_ended
@@ -230,8 +230,8 @@ def test_a_live_match_exports_nothing_a_spectator_could_not_see(client, settings
     rules = rules_for(match)
     # A round's public scoring reveals the secret moves made before it; later ones stay secret.
     revealed = max((m.ply for m in Move.select().where(Move.match == match)
-                    if any(e["kind"] in rules.reveal_events and e.get("visible_to") is None
-                           for e in m.events)), default=0)
+                    if any(kind in rules.reveal_events and readers is None
+                           for kind, _data, readers in map(event_parts, m.events))), default=0)
     secret = Move.select().where(Move.visible_to.is_null(False), Move.ply > revealed).count()
     assert revealed and secret
     chooser = random.Random(1)
@@ -239,14 +239,17 @@ def test_a_live_match_exports_nothing_a_spectator_could_not_see(client, settings
     Match.update(state=rules.dump(rules.shuffle_hidden(
         rules.load(match.state), None, 99))).where(Match.id == match.id).execute()
     for move in Move.select().where(Move.match == match):
-        secret_events = [dict(e, data={"secret": chooser.random()})
-                         if e.get("visible_to") is not None else e for e in move.events]
+        secret_events = [[kind, {"secret": chooser.random()}, readers]
+                         if readers is not None else [kind, data]
+                         for kind, data, readers in map(event_parts, move.events)]
         Move.update(
-            state=rules.dump(rules.shuffle_hidden(rules.load(move.state), None,
-                                                  chooser.randrange(2**31))),
             events=secret_events,
             text=move.text if move.visible_to is None or move.ply <= revealed else "play M",
         ).where(Move.id == move.id).execute()
+    for position in Position.select().where(Position.match == match):
+        Position.update(state=rules.dump(rules.shuffle_hidden(
+            rules.load(position.state), None, chooser.randrange(2**31)))).where(
+            Position.id == position.id).execute()
 
     changed = [url for url in urls if client.get(url).data != before[url]]
     assert changed == []
