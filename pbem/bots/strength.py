@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pbem.i18n import N_, _
+
 
 @dataclass(frozen=True)
 class Score:
@@ -18,7 +20,10 @@ class Score:
     games: int
 
     def text(self) -> str:
-        return f"{self.percent:.0f} % ({self.low:.0f} to {self.high:.0f} %, {self.games} games)"
+        # In the reader's language: the rules page shows it as is.
+        percent, low, high = (f"{value:.0f}" for value in (self.percent, self.low, self.high))
+        return _("%(percent)s %% (%(low)s to %(high)s %%, %(games)s games)",
+                 percent=percent, low=low, high=high, games=self.games)
 
 
 @dataclass(frozen=True)
@@ -29,9 +34,9 @@ class Measured:
     think_p95: float  # seconds
 
 
-# How the figures below were measured (shown with them).
-MEASURED_HOW = ("2026-11-26, 10 matches a pairing for levels 1 and 2, 6 matches against random "
-                "for level 3, on a shared two-core machine, times in CPU seconds")
+# How the figures below were measured (shown with them, translated where shown).
+MEASURED_HOW = N_("2026-11-26, 10 matches a pairing for levels 1 and 2, 6 matches against random "
+                  "for level 3, on a shared two-core machine, times in CPU seconds")
 
 MEASURED: dict[str, tuple[Measured, ...]] = {
     "eximo": (
