@@ -13,6 +13,7 @@ from pbem.core.db.connection import write_transaction
 from pbem.core.db.retry import retrying
 from pbem.core.matches.models import Seat
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
+from pbem.i18n import _
 
 MAX_REASON = 300
 CONTEXT = 5  # messages shown before and after the reported one
@@ -31,9 +32,9 @@ def report(message_id: int, reporter: Player, reason: str, now: datetime,
     room, as a signed-in watcher for the spectators' room. Reporting twice is one report."""
     message = ChatMessage.get_or_none(ChatMessage.id == message_id)
     if message is None:
-        raise NotFoundError("That message is gone.")
+        raise NotFoundError(_("That message is gone."))
     if message.room == Room.PLAYERS and (seat is None or seat.match_id != message.match_id):
-        raise NotFoundError("That message is gone.")  # not one this reader can see
+        raise NotFoundError(_("That message is gone."))  # not one this reader can see
     reason = " ".join((reason or "").split())[:MAX_REASON] or "(no reason given)"
     def insert() -> None:
         with write_transaction():
