@@ -268,7 +268,7 @@ def _mail_seats(match: Match, message: ChatMessage, now: datetime,
 def _match(match_id: int) -> Match:
     match = Match.get_or_none(Match.id == match_id)
     if match is None:
-        raise NotFoundError(f"There is no match {match_id}.")
+        raise NotFoundError(_("There is no match %(id)s.", id=match_id))
     return match
 
 

@@ -58,7 +58,7 @@ def open_report_count() -> int:
 def report_view(report_id: int) -> ReportView:
     found = ChatReport.get_or_none(ChatReport.id == report_id)
     if found is None:
-        raise NotFoundError(f"There is no report {report_id}.")
+        raise NotFoundError(_("There is no report %(id)s.", id=report_id))
     message = ChatMessage.get_by_id(found.message_id)
     room = (ChatMessage.select(ChatMessage, Player).join(Player)
             .where(ChatMessage.match == message.match_id, ChatMessage.room == message.room))
@@ -124,10 +124,10 @@ def set_barred(player_id: int, barred: bool, actor: str, reason: str, now: datet
         audit.check_fresh(action_key)
         player = Player.get_or_none(Player.id == player_id)
         if player is None:
-            raise NotFoundError(f"There is no player {player_id}.")
+            raise NotFoundError(_("There is no player %(id)s.", id=player_id))
         if (player.chat_barred_at is not None) == barred:
-            raise ConflictError("The player is already " + (
-                "barred from the chat." if barred else "free to write in the chat."))
+            raise ConflictError(_("The player is already barred from the chat.") if barred
+                                else _("The player is already free to write in the chat."))
         Player.update(chat_barred_at=now if barred else None).where(
             Player.id == player.id).execute()
         audit.record(actor, "chat-bar" if barred else "chat-unbar", now, _reason(reason),
@@ -137,9 +137,10 @@ def set_barred(player_id: int, barred: bool, actor: str, reason: str, now: datet
 def _open(report_id: int) -> ChatReport:
     found = ChatReport.get_or_none(ChatReport.id == report_id)
     if found is None:
-        raise NotFoundError(f"There is no report {report_id}.")
+        raise NotFoundError(_("There is no report %(id)s.", id=report_id))
     if found.resolved_at is not None:
-        raise ConflictError(f"That report was already dealt with ({found.resolution}).")
+        raise ConflictError(_("That report was already dealt with (%(how)s).",
+                                      how=found.resolution))
     return found
 
 
@@ -151,5 +152,5 @@ def _resolve(which: object, actor: str, resolution: str, now: datetime) -> None:
 def _reason(reason: str) -> str:
     reason = " ".join((reason or "").split())
     if not reason:
-        raise InvalidRequestError("Give a reason: it goes into the audit log.")
+        raise InvalidRequestError(_("Give a reason: it goes into the audit log."))
     return reason[:500]

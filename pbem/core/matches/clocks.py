@@ -139,8 +139,18 @@ def reminder_lead(allowance: timedelta) -> timedelta:
 
 
 def describe_left(left: timedelta) -> str:
+    """Time left, as players read it: "3 days 2 hours left", "no time left"."""
     if left <= timedelta(0):
         return _("no time left")
+    return _("%(span)s left", span=describe_span(left))
+
+
+def describe_span(span: timedelta) -> str:
+    """A length of time in words, at most two units: "3 days 2 hours", "no time" (an
+    allowance; `describe_left` without its "left", in every language)."""
+    if span <= timedelta(0):
+        return _("no time")
+    left = span
     seconds = int(left.total_seconds())
     days, rest = divmod(seconds, 86_400)
     hours, rest = divmod(rest, 3_600)
@@ -149,13 +159,13 @@ def describe_left(left: timedelta) -> str:
     if not days and not hours:
         parts.append((seconds, "s"))
     shown = [_unit_words(n, unit) for n, unit in parts if n][:2]
-    return _("%(span)s left", span=" ".join(shown)) if shown else _("no time left")
+    return " ".join(shown) if shown else _("no time")
 
 
 def _span(number: str, unit: str) -> timedelta:
     seconds = int(number) * _UNITS[unit]  # at most 9 digits: `_SPAN` says so
     if seconds <= 0:
-        raise UnprocessableError("a time control needs a time above zero")
+        raise UnprocessableError(_("a time control needs a time above zero"))
     return timedelta(seconds=seconds)
 
 

@@ -146,12 +146,12 @@ def poll_tag(match: Match) -> str:
 
 
 def requested_ply(latest: int) -> int | None:
-    return _number_arg("ply", f"a move number from 0 to {latest}")
+    return _number_arg("ply", _("a move number from 0 to %(last)s", last=latest))
 
 
 def requested_moves(latest: int) -> int | None:
     """`?moves=N`: the move list's page that ends at move N (default: the latest)."""
-    return _number_arg("moves", f"a move number from 1 to {latest}")
+    return _number_arg("moves", _("a move number from 1 to %(last)s", last=latest))
 
 
 def page_url(**changes: object) -> str:
@@ -171,14 +171,16 @@ def site_url(endpoint: str, **values: Any) -> str:
 def _number_arg(name: str, what: str) -> int | None:
     given = request.args.getlist(name)
     if len(given) > 1:
-        raise InvalidRequestError(f"give {name} once, not {len(given)} times")
+        raise InvalidRequestError(_("give %(name)s once, not %(count)s times", name=name,
+                                    count=len(given)))
     raw = given[0] if given else None
     if raw is None or raw == "":
         return None
     number = whole_number(raw)
     if number is None:
         shown = raw if len(raw) <= 20 else raw[:20] + "…"
-        raise InvalidRequestError(f"{name} must be {what}, not {shown!r}")
+        raise InvalidRequestError(_("%(name)s must be %(what)s, not %(given)r", name=name,
+                                    what=what, given=shown))
     return number
 
 

@@ -172,12 +172,13 @@ def save_settings(token: str) -> Response:
 def move_list(value: object, name: str) -> list[str]:
     """A JSON list of move texts, checked for shape and size (the rules check the moves)."""
     if not isinstance(value, list) or len(value) > MAX_PLIES:
-        raise InvalidRequestError(f"{name} must be a list of at most {MAX_PLIES} moves, "
-                                  'like ["e2-e3", "e7-e6"]')
+        raise InvalidRequestError(_('%(name)s must be a list of at most %(limit)s moves, like '
+                                    '["e2-e3", "e7-e6"]', name=name, limit=MAX_PLIES))
     for text in value:
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
-            raise InvalidRequestError(f"each move in {name} must be notation of 1 to "
-                                      f"{MAX_MOVE_TEXT} characters, not {str(text)[:40]!r}")
+            raise InvalidRequestError(_("each move in %(name)s must be notation of 1 to "
+                                        "%(limit)s characters, not %(given)r", name=name,
+                                        limit=MAX_MOVE_TEXT, given=str(text)[:40]))
         check_text(text, "move")
     return [text.strip() for text in value]
 
@@ -185,9 +186,10 @@ def move_list(value: object, name: str) -> list[str]:
 def line_lists(value: object, name: str) -> list[list[str]]:
     """A JSON list of lines, each a list of move texts."""
     if not isinstance(value, list) or len(value) > MAX_LINES:
-        raise InvalidRequestError(f"{name} must be a list of at most {MAX_LINES} lines, each a "
-                                  'list of moves: [["their move", "my answer"], ...]')
-    return [move_list(line, f"each line of {name}") for line in value]
+        raise InvalidRequestError(_('%(name)s must be a list of at most %(limit)s lines, each a '
+                                    'list of moves: [["their move", "my answer"], ...]',
+                                    name=name, limit=MAX_LINES))
+    return [move_list(line, _("each line of %(name)s", name=name)) for line in value]
 
 
 def analysis_for(seat: Seat, moves: list[str], board: bool = False) -> dict[str, Any]:

@@ -186,7 +186,7 @@ def api_chat(token: str) -> Response:
     before = _whole_arg("before")
     limit = _whole_arg("limit") or chat.PAGE_SIZE
     if limit > MAX_PAGE:
-        raise InvalidRequestError(f'"limit" is at most {MAX_PAGE}')
+        raise InvalidRequestError(_('"limit" is at most %(limit)s', limit=MAX_PAGE))
     shown, next_before = chat.players_room(seat, before, limit)
     return _private(jsonify({
         "match": seat.match_id, "seat": seat.seat,
@@ -203,9 +203,10 @@ def api_chat_post(token: str) -> Response:
     text = body.get("text")
     unknown = sorted(set(body) - {"text"})
     if unknown:
-        raise InvalidRequestError(f"unknown field(s): {', '.join(unknown)} (known: text)")
+        raise InvalidRequestError(_("unknown field(s): %(fields)s (known: text)",
+                                    fields=", ".join(unknown)))
     if not isinstance(text, str):
-        raise InvalidRequestError('"text" must be a string: the message, plain text')
+        raise InvalidRequestError(_('"text" must be a string: the message, plain text'))
     message = chat.post_as_seat(seat, text, now(), via=Channel.API)
     shown = chat.Shown(message.id, seat.player.public_name, message.seat, message.text,
                        message.created_at, message.ply, True)
@@ -225,8 +226,8 @@ def api_notes_put(token: str) -> Response:
     seat = seat_for_token(token)
     text = _json_object().get("text")
     if not isinstance(text, str):
-        raise InvalidRequestError('"text" must be a string: the notes, plain text ("" clears '
-                                  "them)")
+        raise InvalidRequestError(_('"text" must be a string: the notes, plain text ("" clears '
+                                    "them)"))
     return _private(jsonify({"text": personal.save_notes(seat, text, now())}))
 
 
@@ -236,16 +237,17 @@ def _whole_arg(name: str) -> int | None:
         return None
     value = whole_number(raw)
     if value is None or value < 1:
-        raise InvalidRequestError(f'"{name}" must be a whole number of 1 or more')
+        raise InvalidRequestError(_('"%(name)s" must be a whole number of 1 or more', name=name))
     return value
 
 
 def _json_object() -> dict[str, Any]:
     if not request.is_json:
-        raise InvalidRequestError("send a JSON body with Content-Type: application/json")
+        raise InvalidRequestError(_("send a JSON body with Content-Type: application/json"))
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise InvalidRequestError('the body must be a JSON object: {"text": "..."}')
+        raise InvalidRequestError(_("the body must be a JSON object: %(shape)s",
+                                    shape='{"text": "..."}'))
     return body
 
 
