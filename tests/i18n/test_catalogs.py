@@ -96,11 +96,16 @@ def test_translations_keep_the_placeholders(code: str) -> None:
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_the_compiled_catalog_is_up_to_date(code: str) -> None:
     with open(TRANSLATIONS / code / "LC_MESSAGES" / "messages.mo", "rb") as mo:
-        compiled = {m.id: m.string for m in read_mo(mo) if m.id}
-    written = {m.id: m.string for m in _catalog(code)
+        compiled = {_key(m.id): _key(m.string) for m in read_mo(mo) if m.id}
+    written = {_key(m.id): _key(m.string) for m in _catalog(code)
                if m.id and not m.fuzzy and all(m.string if isinstance(m.string, tuple)
                                                  else (m.string,))}
     assert compiled == written, "the .mo is stale: run `bash pbem/translations/update.sh`"
+
+
+def _key(value: object) -> object:
+    # A plural entry's forms come back as a list from a .mo and a tuple from a .po.
+    return tuple(value) if isinstance(value, list | tuple) else value
 
 
 def test_the_template_of_the_catalogs_is_up_to_date() -> None:
