@@ -136,7 +136,9 @@ def install_i18n(env: jinja2.Environment) -> None:
         lambda message: i18n.translations(i18n.current()).gettext(message),
         lambda singular, plural, n: i18n.translations(i18n.current()).ngettext(
             singular, plural, n),
-        newstyle=True)
+        newstyle=True,
+        pgettext=lambda context, message: i18n.translations(i18n.current()).pgettext(
+            context, message))
     env.globals.update(current_language=i18n.current, languages=i18n.LANGUAGES,
                        format_number=i18n.format_number)
 
