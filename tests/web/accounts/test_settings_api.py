@@ -23,8 +23,8 @@ def test_a_player_sets_mail_preferences_through_the_api(settings, client) -> Non
                        json={"mail_pref": "digest", "digest_hour": 7, "timezone": "Asia/Tokyo"})
     assert reply.status_code == 200
     assert reply.get_json() == {"mail_pref": "digest", "digest_hour": 7,
-                                "timezone": "Asia/Tokyo", "next_digest_at": reply.get_json()[
-                                    "next_digest_at"]}
+                                "timezone": "Asia/Tokyo", "language": None,
+                                "next_digest_at": reply.get_json()["next_digest_at"]}
     ann = Player.get(Player.email == ANN)
     assert (ann.mail_pref, ann.digest_hour, ann.timezone) == ("digest", 7, "Asia/Tokyo")
     assert ann.digest_due_at is not None
