@@ -17,6 +17,7 @@ from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.ratings import model
 from pbem.core.ratings.models import Rating, RatingEvent
 from pbem.errors import UnprocessableError
+from pbem.i18n import _
 
 LEADERBOARD_ACTIVE_WITHIN = timedelta(days=365)
 PAGE_SIZE = 50
@@ -103,10 +104,11 @@ def _parse_cursor(cursor: str) -> tuple[int, int, int]:
     try:
         display, player_id, rank = (int(part) for part in parts)
     except ValueError:
-        raise UnprocessableError("That leaderboard cursor is not one this server gave out; "
-                                 "start again from the first page.") from None
+        raise UnprocessableError(_("That leaderboard cursor is not one this server gave out; "
+                                   "start again from the first page.")) from None
     if player_id < 0 or rank < 1:
-        raise UnprocessableError("That leaderboard cursor is not one this server gave out.")
+        raise UnprocessableError(_("That leaderboard cursor is not one this server gave "
+                                   "out."))
     return display, player_id, rank
 
 

@@ -22,6 +22,7 @@ from pbem.core.lobby.challenges import MAX_OPPONENTS
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.tournaments.service import FORMATS as TOURNAMENT_FORMATS
 from pbem.games import REGISTRY
+from pbem.i18n import _
 
 bp = Blueprint("openapi", __name__)
 
@@ -709,7 +710,13 @@ def openapi_json() -> Response:
 @bp.get("/api/docs")
 def docs() -> str:
     described = document(current_app.config["PBEM_SETTINGS"].base_url)
-    return render_template("site/api_docs.html", doc=described)
+    # The document stays English (it is what clients read); the page shows its sentences in
+    # the reader's language where the catalogs have them.
+    return render_template("site/api_docs.html", doc=described, doc_text=_doc_text)
+
+
+def _doc_text(text: str | None) -> str | None:
+    return _(text) if text else text
 
 
 def init_app(app: Flask) -> None:
