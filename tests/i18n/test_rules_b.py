@@ -34,10 +34,10 @@ def test_the_games_list_reads_in_german_and_japanese(client) -> None:
 
 
 @pytest.mark.parametrize(("headers", "words", "shared"), [
-    (GERMAN, ("Schlagen ist Pflicht", "Unsere Entscheidungen zu den Regeln",
-              "Züge aufschreiben", "Stellungstext"),
+    (GERMAN, ("Schlagen ist Pflicht", "Unsere Auslegungen",
+              "Züge schreiben", "Stellungstext"),
      ("Eine Partie vorzeitig beenden", "Gegen die Stufe darunter", "Regelversion 1")),
-    (JAPANESE, ("捕獲は義務です", "当サイトでの裁定", "手の書き方", "局面テキスト"),
+    (JAPANESE, ("捕獲は義務です", "当サーバーでの裁定", "手の書き方", "局面テキスト"),
      ("対局を途中で終える", "1つ下のレベル相手", "ルールのバージョン 1")),
 ])
 def test_the_eximo_rules_page_reads_in_german_and_japanese(client, headers, words,
