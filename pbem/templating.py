@@ -39,11 +39,13 @@ def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: i
     and `shown` marked as the current one. Built here: a template loop cost a fifth of a
     play page."""
     parts = []
+    hidden = escape(i18n._("(hidden until revealed)"))
+    conditional = escape(i18n._("(conditional)"))
     for move in moves:
         ply = move["ply"]
         current = ' class="current" aria-current="step"' if ply == shown else ""
         what = (f"<code>{escape(move['text'])}</code>" if move["text"] is not None
-                else f"<em>{escape(i18n._('(hidden until revealed)'))}</em>")
+                else f"<em>{hidden}</em>")
         # One space between who and what, and none at a link's ends: an underline covers it.
         label = f'<span class="by">{escape(move["by"])}</span> {what}'
         if ply_base:
@@ -53,8 +55,7 @@ def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: i
         if events:
             label += f'\n    <span class="events">{escape("; ".join(events))}</span>'
         if move.get("conditional"):
-            label += ('\n    <span class="events tag-conditional">'
-                      f'{escape(i18n._("(conditional)"))}</span>')
+            label += f'\n    <span class="events tag-conditional">{conditional}</span>'
         if move["autoplayed"]:
             label += f'\n    <span class="events">({escape(played_by(move["autoplayed"]))})</span>'
         at = move["at"]

@@ -22,8 +22,8 @@ class Score:
     def text(self) -> str:
         return ngettext("%(percent)s %% (%(low)s to %(high)s %%, %(num)s game)",
                         "%(percent)s %% (%(low)s to %(high)s %%, %(num)s games)", self.games,
-                        percent=f"{self.percent:.0f}", low=f"{self.low:.0f}",
-                        high=f"{self.high:.0f}")
+                        percent=format(self.percent, ".0f"), low=format(self.low, ".0f"),
+                        high=format(self.high, ".0f"))
 
 
 @dataclass(frozen=True)

@@ -327,7 +327,8 @@ class EximoRules(RulesBase):
                        white_count=white["checkers"]))
         last = view["last_move"]
         if last is not None:
-            lines.append(_("Last move: %(move)s", move=f"{last['label']} {last['text']}"))
+            move = f"{last['label']} {last['text']}"
+            lines.append(_("Last move: %(move)s", move=move))
         if view["outcome"] is not None:
             lines.append(_("Game over: %(reason)s.", reason=view["outcome"]["reason"]))
         else:

@@ -220,8 +220,8 @@ class FrozenForestRules(RulesBase):
                            "%(status)s", number=game["number"], yuki=game["yuki_seat"] + 1,
                            mina=game["mina_seat"] + 1, status=game["status"]))
         if view["last_move"]:
-            lines.append(_("Last move: %(move)s",
-                           move=f"{view['last_move_role']} {'-'.join(view['last_move'])}"))
+            move = f"{view['last_move_role']} {'-'.join(view['last_move'])}"
+            lines.append(_("Last move: %(move)s", move=move))
         if view["result"]:
             lines.append(_("Result: %(result)s", result=view["result"]))
         else:

@@ -68,10 +68,13 @@ def describe(event: Event) -> str:
         return _("%(player)s chose to set it aside (%(card)s)", player=label(data["seat"]),
                  card=data["card"])
     if kind == "last_cards_revealed":
-        return _("Last cards: %(cards)s", cards=", ".join(
-            _("%(player)s adds %(card)s", player=label(s), card=card) if choice == "add"
-            else _("%(player)s discards %(card)s", player=label(s), card=card)
-            for s, (choice, card) in enumerate(zip(data["choices"], data["cards"], strict=True))))
+        choices = []
+        for s, (choice, card) in enumerate(zip(data["choices"], data["cards"], strict=True)):
+            if choice == "add":
+                choices.append(_("%(player)s adds %(card)s", player=label(s), card=card))
+            else:
+                choices.append(_("%(player)s discards %(card)s", player=label(s), card=card))
+        return _("Last cards: %(cards)s", cards=", ".join(choices))
     if kind == "round_scored":
         seats = "; ".join(_seat_summary(entry) for entry in data["seats"])
         totals = ", ".join(str(t) for t in data["totals"])

@@ -643,7 +643,8 @@ def _status(state: SynchState, seat: Seat | None, over: Outcome | None) -> str:
     directioner = _directioner(state)
     decider = 1 - directioner
     if seat == mover:
-        return _expected(state)[0].upper() + _expected(state)[1:] + "."
+        expected = _expected(state)
+        return _("%(instruction)s.", instruction=expected[0].upper() + expected[1:])
     if seat is not None:
         if seat == directioner:
             return _("You direct move %(number)s; %(waiting)s.", number=state.move_number,
@@ -694,7 +695,8 @@ def _describe_moved(data: Mapping[str, Any]) -> str:
     drawn = [_("%(seat)s drew %(symbol)s on %(square)s", seat=_seat(s), symbol=SYMBOLS[s],
                square=end[s]) for s in (0, 1) if drew[s]]
     if drawn:
-        return f"{text}; {_(' and ').join(drawn)}"
+        joined = _(" and ").join(drawn)
+        return f"{text}; {joined}"
     if end[0] == end[1]:
         return _("%(move)s; both landed on %(square)s, so nobody drew", move=text,
                  square=end[0])
