@@ -378,9 +378,9 @@ class MimicRules(RulesBase):
                                        "from-to", text=text.strip(), options=options))
         return found[0]
 
-    def _shown_reason(self, state: MimicState) -> str:
-        assert state.result is not None
-        return self._result_reason(*state.result)
+    def _shown_reason(self, state: MimicState) -> str | None:
+        """The result in the reader's language (the outcome's own reason is English)."""
+        return None if state.result is None else self._result_reason(*state.result)
 
     def _result_reason(self, winner: Seat, how: str) -> str:
         name = _(self.seat_names[winner])
