@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.i18n import N_, _
+from pbem.i18n import N_, ngettext
 
 
 @dataclass(frozen=True)
@@ -20,10 +20,10 @@ class Score:
     games: int
 
     def text(self) -> str:
-        # In the reader's language: the rules page shows it as is.
-        percent, low, high = (f"{value:.0f}" for value in (self.percent, self.low, self.high))
-        return _("%(percent)s %% (%(low)s to %(high)s %%, %(games)s games)",
-                 percent=percent, low=low, high=high, games=self.games)
+        return ngettext("%(percent)s %% (%(low)s to %(high)s %%, %(num)s game)",
+                        "%(percent)s %% (%(low)s to %(high)s %%, %(num)s games)", self.games,
+                        percent=format(self.percent, ".0f"), low=format(self.low, ".0f"),
+                        high=format(self.high, ".0f"))
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Measured:
     think_p95: float  # seconds
 
 
-# How the figures below were measured (shown with them, translated where shown).
+# How the figures below were measured (shown with them, in the reader's language).
 MEASURED_HOW = N_("2026-11-26, 10 matches a pairing for levels 1 and 2, 6 matches against random "
                   "for level 3, on a shared two-core machine, times in CPU seconds")
 
