@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
+from pbem import i18n
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches import offers
@@ -44,7 +45,10 @@ class Resign(Change):
         seat = _seat(self)
         _check_live(door.match)
         door.seat(seat)
-        name = door.rules.seat_label(door.state, seat)
+        # The reason is stored with the result, so it is written in English (the pages word
+        # it again for their reader: see records.match_record).
+        with i18n.language("en"):
+            name = door.rules.seat_label(door.state, seat)
         lose(door, {seat}, f"{name} resigned")
         return _("You resigned. Every player has been told the result.")
 
@@ -103,8 +107,9 @@ class ClaimVictory(Change):
     def apply(self, door: Locked) -> str:
         seat = _seat(self)
         late = claimable_from(door.match, door.seats, seat)
-        names = " and ".join(door.rules.seat_label(door.state, s) for s in sorted(late))
-        claimer = door.rules.seat_label(door.state, seat)
+        with i18n.language("en"):  # stored with the result, as in Resign
+            names = " and ".join(door.rules.seat_label(door.state, s) for s in sorted(late))
+            claimer = door.rules.seat_label(door.state, seat)
         lose(door, late, f"{names} ran out of time; {claimer} claimed the win")
         door.note(late=sorted(late))
         return _("You claimed the win. Every player has been told the result.")

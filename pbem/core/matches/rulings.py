@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
+from pbem import i18n
 from pbem.core.admin import audit
 from pbem.core.db.text import check_text
 from pbem.core.mailout import notify
@@ -174,7 +175,8 @@ def hand_to_computer(door: Locked, number: int, level: int) -> None:
 def forfeit(door: Locked, seat: int, reason: str | None = None) -> None:
     """The forfeit policy: the late seat loses. With 3 or 4 players it is last, and the others'
     standing is settled by the game's scores so far (a shared win on equal scores)."""
-    late_name = door.rules.seat_label(door.state, seat)
+    with i18n.language("en"):  # stored with the result, as a resignation's reason is
+        late_name = door.rules.seat_label(door.state, seat)
     lose(door, {seat}, reason or f"{late_name} ran out of time and forfeits")
 
 
