@@ -20,6 +20,7 @@ from pbem.core.db.prepared import insert_row
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.models import Match, Seat
 from pbem.games.base import Event, GameRules, Outcome
+from pbem.i18n import _
 
 
 def queue_match_started(match: Match, rules: GameRules, state: Any, now: datetime) -> None:
@@ -125,22 +126,35 @@ def queue_digest(address: str, params: dict[str, Any], now: datetime) -> OutboxM
 
 def describe_outcome(rules: GameRules, state: Any, outcome: Outcome,
                      seats: Sequence[Seat]) -> dict[str, Any]:
+    """The result in words, in the language in force (a mail is rendered in its reader's)."""
     names = [_seat_name(rules, state, seat) for seat in seats]
     winners = sorted(outcome.winners)
     if not winners:
-        headline = "The match ended without a winner"
+        headline = _("The match ended without a winner")
     elif len(winners) == len(seats):
-        headline = "The match is drawn" if len(seats) == 2 else "Everyone shares the win"
+        headline = (_("The match is drawn") if len(seats) == 2
+                    else _("Everyone shares the win"))
+    elif len(winners) == 1:
+        headline = _("%(name)s wins", name=names[winners[0]])
     else:
-        headline = " and ".join(names[i] for i in winners) + (
-            " wins" if len(winners) == 1 else " share the win")
+        headline = _("%(names)s share the win", names=_and_list([names[i] for i in winners]))
+    # The rules' reason is stored in English; translated here if the catalogs know it.
+    reason = _(outcome.reason) if outcome.reason else ""
     return {
         "headline": headline,
-        "reason": outcome.reason[:1].upper() + outcome.reason[1:],
+        "reason": reason[:1].upper() + reason[1:],
         "winners": winners,
         "scores": [{"seat": i, "name": names[i], "score": _number(outcome.scores[i])}
                    for i in range(len(seats))],
     }
+
+
+def _and_list(names: Sequence[str]) -> str:
+    """"A and B and C", as the language in force joins names."""
+    joined = names[0]
+    for name in names[1:]:
+        joined = _("%(first)s and %(second)s", first=joined, second=name)
+    return joined
 
 
 def _number(score: float) -> float | int:
