@@ -13,12 +13,10 @@ import pytest
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import bind_database
 from pbem.core.mailout import links
-from pbem.core.mailout.preferences import ChatMail, MailPreference
 from pbem.core.matches.changes import apply_change
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.lifecycle import Resign
 from pbem.web import create_app
-from pbem.web.mail.preferences import CHOICE_WORDS
 from tests.conftest import POSTGRES_URL, START, SUPPORT_TEMPLATES, free_port, make_settings
 from tests.support.players import sign_in
 
@@ -99,10 +97,6 @@ def test_mail_preferences_speak_the_language(code, client, settings) -> None:
     assert page.status_code == 200
     assert SAID[code]["mail"] in page.data.decode()
     assert _english_left(page.data, MAIL) == []
-
-
-def test_the_choices_marked_for_the_catalogs_are_the_ones_shown() -> None:
-    assert set(CHOICE_WORDS) == {*MailPreference.LABELS.values(), *ChatMail.LABELS.values()}
 
 
 @pytest.mark.parametrize("code", ["de", "ja"])

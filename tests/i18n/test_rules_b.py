@@ -79,7 +79,7 @@ def test_the_boards_speak_the_readers_language() -> None:
         assert "Schwarz ist am Zug." in board and "Schwarz 16, Weiß 16 Steine." in board
         mail = render("games/frozen-forest/board_table.html", view=forest.view(fresh, None),
                       seat=None)
-        assert "Spiel 2: Spieler 2 ist Yuki, Spieler 1 ist Mina; nicht begonnen." in mail
+        assert "Spiel 2: Spieler 2 ist Yuki, Spieler 1 ist Mina; noch nicht begonnen." in mail
     with i18n.language("ja"):
         board = render("games/frozen-forest/board.html", view=forest.view(fresh, 0), seat=0,
                        legal_moves=[])

@@ -33,23 +33,10 @@ from pbem.core.mailout.preferences import (
 )
 from pbem.core.tournaments.table import round_deadlines
 from pbem.errors import PbemError
-from pbem.i18n import N_, _
+from pbem.i18n import _
 from pbem.web.site.clock import now
 
 bp = Blueprint("mailprefs", __name__)
-
-# The choices' words as pbem/core/mailout/preferences.py writes them (`LABELS`), marked here
-# for the catalogs and translated where this page shows them (tests hold the two the same).
-CHOICE_WORDS = (
-    N_("Every event, as it happens"),
-    N_("Only when I must act, plus reminders, offers, rulings and results"),
-    N_("One digest a day (reminders under 24 hours, offers and rulings still at once)"),
-    N_("Nothing but reminders and rulings"),
-    N_("Each message, as it is written"),
-    N_("Counted in a daily digest"),
-    N_("No chat mail (turn mails still quote what was said)"),
-)
-
 
 @bp.get("/mail/preferences/<token>")
 def show(token: str) -> Response:
@@ -110,8 +97,8 @@ def _page(player: Player, token: str, error: str | None = None, status: int = 20
                     f"{links.calendar_token(settings.secret_key, player)}.ics")
     return _private(make_response(render_template(
         "mailprefs/preferences.html", player=player, token=token, error=error,
-        choices={key: _(label) for key, label in MailPreference.LABELS.items()},
-        chat_choices={key: _(label) for key, label in ChatMail.LABELS.items()},
+        choices={key: str(label) for key, label in MailPreference.LABELS.items()},
+        chat_choices={key: str(label) for key, label in ChatMail.LABELS.items()},
         calendar_url=calendar_url), status))
 
 
