@@ -11,6 +11,8 @@ Seats are 0-based integers in the order the players were listed when the match w
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -60,6 +62,13 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    # What a form calls the option, English and marked with `N_` (default: the name's words).
+    label_text: str = ""
+
+    @property
+    def label(self) -> str:
+        """The option's words on a form, in the reader's language ("Waldgröße")."""
+        return _(self.label_text) if self.label_text else self.name.replace("_", " ")
 
     @property
     def help(self) -> str:
@@ -288,10 +297,26 @@ class KeepsScore(Protocol):
         ...
 
 
+# Set while `outcome_for_reader` asks a game for its outcome: the reason is then wanted in the
+# reader's language, not in the English that is stored.
+_FOR_READER: ContextVar[bool] = ContextVar("pbem_outcome_for_reader", default=False)
+
+
 def in_english() -> Any:
     """A block whose words are English whoever reads: for text that is stored (an outcome's
-    reason is kept in the match's result and shown to every player later)."""
-    return language("en")
+    reason is kept in the match's result and shown to every player later). Inside
+    `outcome_for_reader` it leaves the reader's language in force."""
+    return nullcontext() if _FOR_READER.get() else language("en")
+
+
+def outcome_for_reader(rules: GameRules, state: State) -> Outcome | None:
+    """The game's outcome with its reason in the language in force (a game's `outcome`
+    words its reason in English, for the match's stored result)."""
+    token = _FOR_READER.set(True)
+    try:
+        return rules.outcome(state)
+    finally:
+        _FOR_READER.reset(token)
 
 
 class RulesBase:

@@ -38,7 +38,7 @@ def test_an_event_is_described_in_the_readers_language() -> None:
     with i18n.language("de"):
         assert MIMIC.describe_event(mimic) == "Rot e7-e6 nachgeahmt"
     with i18n.language("ja"):
-        assert MIMIC.describe_event(mimic) == "赤 e7-e6\uff08ミミック\uff09"
+        assert MIMIC.describe_event(mimic) == "赤 e7-e6\uff08真似\uff09"
     eximo = get_rules("eximo")
     capture = Event("moved", {"seat": 0, "move": "e4xe6", "captured": ["e5"], "removed_at": None,
                               "drops": []})
@@ -71,7 +71,7 @@ def test_seat_labels_and_option_help_are_translated_for_display_only() -> None:
     state = MIMIC.from_position(START)
     with i18n.language("ja"):
         assert MIMIC.seat_label(state, 0) == "青"
-        assert MIMIC.options[0].help.startswith("ミミックで")
+        assert MIMIC.options[0].help.startswith("真似で")
     assert MIMIC.seat_names == ("Blue", "Red")  # what code compares stays English
     assert MIMIC.options[0].help.startswith("a checker mimicked")
 

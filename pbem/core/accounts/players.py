@@ -16,6 +16,7 @@ from pbem.core.accounts.models import FormerName, Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import accounts as account_mail
 from pbem.core.mailout.models import Suppression
+from pbem.core.mailout.notify import reason_words
 from pbem.core.matches.clocks import deadline_info
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.models import Match, MatchStatus, Seat
@@ -143,7 +144,7 @@ def my_matches(player: Player, now: datetime) -> list[dict[str, Any]]:
 
 def _result_for(match: Match, seat: int) -> str | None:
     """The home page's words for how the match ended for `seat`, in the reader's language (the
-    rules' reason as they word it: translated where the catalogs have it)."""
+    stored reason said again the reader's way: `notify.reason_words`)."""
     if not match.result:
         return _("aborted") if match.status == MatchStatus.ABORTED else None
     winners = match.result.get("winners", [])
@@ -153,7 +154,10 @@ def _result_for(match: Match, seat: int) -> str | None:
     else:
         kind = "lost" if winners else "none"
     if reason:
-        return _(_VERDICTS_WHY[kind], reason=_(reason))
+        rules = rules_for(match)
+        said = reason_words(rules, rules.load(match.state), reason,
+                            len(match.result.get("scores", ())))
+        return _(_VERDICTS_WHY[kind], reason=said)
     return _(_VERDICTS[kind])
 
 

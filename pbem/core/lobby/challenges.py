@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from pbem import i18n
 from pbem.core.accounts.computers import computer_name
 from pbem.core.accounts.limits import Limit, release
 from pbem.core.accounts.models import Player
@@ -320,7 +321,8 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
                       for invite in invites],
         "created_at": challenge.created_at.isoformat() + "Z",
         "expires_at": challenge.expires_at.isoformat() + "Z",
-        "expires_text": challenge.expires_at.strftime("%a %d %b %Y, %H:%M UTC"),
+        "expires_text": i18n.format_time(challenge.expires_at, "%a %d %b %Y, %H:%M",
+                                         style="full"),
         "rematch_of": challenge.rematch_of_id,
         # Seats the computer fills: their levels ("Computer (level N)" once started).
         "computers": list(challenge.computers or []),
@@ -400,9 +402,10 @@ def _mail_context(challenge: Challenge, title: str, invite: Invite | None = None
     context: dict[str, Any] = {
         "challenge": challenge.id, "game": challenge.game, "title": title,
         "challenger": challenge.challenger.public_name,
-        "clock": TimeControl.parse(challenge.time_control).describe(),
+        # Worded for each reader when the mail is rendered (core/mailout/contexts.py).
+        "time_control": challenge.time_control,
         "on_timeout": challenge.on_timeout, "options": challenge.options,
-        "expires": challenge.expires_at.strftime("%a %d %b %Y, %H:%M UTC"),
+        "expires_at": challenge.expires_at.isoformat(),
         "rematch": challenge.rematch_of_id is not None,
     }
     if invite is not None:

@@ -92,6 +92,18 @@ class RenderCache:
         return self.players[address]
 
 
+def _account_context(params: dict[str, Any]) -> dict[str, Any]:
+    """An account mail (sign-in, invitation): its few names and ids, and the clock and the
+    expiry (stored as the time control and a time) worded for this mail's reader."""
+    context = dict(params)
+    if "time_control" in params:
+        context["clock"] = TimeControl.parse(params["time_control"]).describe()
+    if "expires_at" in params:
+        context["expires"] = i18n.format_time(datetime.fromisoformat(params["expires_at"]),
+                                              "%a %d %b %Y, %H:%M", style="full")
+    return context
+
+
 def context_for(message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
     params = message.params or {}
     if message.match_id is None:
@@ -99,7 +111,7 @@ def context_for(message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
             return _digest_context(message, params, cache)
         if message.template == "tournament_round":
             return _tournament_round_context(params, cache)
-        return dict(params)  # an account mail (sign-in, invitation): its few names and ids
+        return _account_context(params)
     match = cache.match(message.match_id)
     rules = get_rules(match.game)
     ply = match.ply if message.ply is None else message.ply

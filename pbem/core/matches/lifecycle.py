@@ -31,7 +31,7 @@ from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Match, MatchStatus, Move, Seat
 from pbem.core.matches.rulings import finish, lose
 from pbem.errors import ConflictError
-from pbem.i18n import _
+from pbem.i18n import N_, _
 
 ACTIONS = ("move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort",
            "claim-victory")
@@ -72,7 +72,7 @@ class OfferDraw(Change):
             door.note(did="accepted")
             return _("You accepted the draw offer; waiting for the other players to answer.")
         count = len(door.seats)
-        finish(door, frozenset(range(count)), [1 / count] * count, "drawn by agreement")
+        finish(door, frozenset(range(count)), [1 / count] * count, N_("drawn by agreement"))
         door.note(did="accepted", result="drawn by agreement")
         return _("The match is drawn by agreement.")
 

@@ -90,8 +90,9 @@ class FrozenForestRules(RulesBase):
     options = (
         Option("forest_size", 10, N_("trees per side of the forest; smaller forests cover "
                                      "the outer trees with discs before play"),
-               choices=(10, 9, 8)),
-        Option("orthogonal_mina", False, N_("Mina moves orthogonally only, never diagonally")),
+               choices=(10, 9, 8), label_text=N_("forest size")),
+        Option("orthogonal_mina", False, N_("Mina moves orthogonally only, never diagonally"),
+               label_text=N_("orthogonal Mina")),
     )
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> ForestState:

@@ -96,7 +96,8 @@ class MimicRules(RulesBase):
     options = (
         Option("mimic_goal_wins", True,
                N_("a checker mimicked onto its owner's goal row wins for its owner "
-                  "(off: only an original move onto the goal row wins)")),
+                  "(off: only an original move onto the goal row wins)"),
+               label_text=N_("mimic goal wins")),
     )
     seat_names = (N_("Blue"), N_("Red"))
 

@@ -69,7 +69,8 @@ class MimicTakingRules(RulesBase):
         Option("face_up", False,
                N_("variant: won cards lie face up in rows by colour, so everyone (their owner "
                   "included) sees every stack; off, stacks stay face down until the round is "
-                  "scored")),
+                  "scored"),
+               label_text=N_("face up")),
     )
     hidden_information = True  # hands, and choices made in secret (see shuffle_hidden)
 

@@ -135,10 +135,10 @@ class MoveInSynchRules(RulesBase):
     player_counts = frozenset({2})
     options = (
         Option("size", 8, N_("board size n: the board has n x n squares"),
-               minimum=MIN_SIZE, maximum=MAX_SIZE),
+               minimum=MIN_SIZE, maximum=MAX_SIZE, label_text=N_("board size")),
         Option("directioner_first", False,
                N_("variant: the directioner picks the direction first, then the decider "
-                  "chooses synch or opposition")),
+                  "chooses synch or opposition"), label_text=N_("directioner first")),
     )
     seat_names = SEAT_NAMES
 
