@@ -94,6 +94,13 @@ def gettext(message: str, **variables: Any) -> str:
 _ = gettext
 
 
+def pgettext(context: str, message: str, **variables: Any) -> str:
+    """`message` as meant in `context`, for an English word with two meanings ("Rulings":
+    an adjudicator's on a match page, the server's reading of the rules on a rules page)."""
+    text = translations(current()).pgettext(context, message)
+    return text % variables if variables else text
+
+
 def ngettext(singular: str, plural: str, n: int, **variables: Any) -> str:
     """The singular or plural form for `n` in the language in force; `%(num)s` is `n`."""
     text = translations(current()).ngettext(singular, plural, n)

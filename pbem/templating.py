@@ -39,11 +39,13 @@ def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: i
     and `shown` marked as the current one. Built here: a template loop cost a fifth of a
     play page."""
     parts = []
+    hidden = escape(i18n._("(hidden until revealed)"))
+    conditional = escape(i18n._("(conditional)"))
     for move in moves:
         ply = move["ply"]
         current = ' class="current" aria-current="step"' if ply == shown else ""
         what = (f"<code>{escape(move['text'])}</code>" if move["text"] is not None
-                else "<em>(hidden until revealed)</em>")
+                else f"<em>{hidden}</em>")
         # One space between who and what, and none at a link's ends: an underline covers it.
         label = f'<span class="by">{escape(move["by"])}</span> {what}'
         if ply_base:
@@ -53,7 +55,7 @@ def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: i
         if events:
             label += f'\n    <span class="events">{escape("; ".join(events))}</span>'
         if move.get("conditional"):
-            label += '\n    <span class="events tag-conditional">(conditional)</span>'
+            label += f'\n    <span class="events tag-conditional">{conditional}</span>'
         if move["autoplayed"]:
             label += f'\n    <span class="events">({escape(played_by(move["autoplayed"]))})</span>'
         at = move["at"]
@@ -64,8 +66,11 @@ def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: i
 
 def played_by(note: str) -> str:
     """A move made for a seat, as the move list says it: the note is the whole sentence when
-    the computer made it ("played by the computer for Ann (…)"), else the server's reason."""
-    return note if note.startswith("played by ") else f"played by the server: {note}"
+    the computer made it ("played by the computer for Ann (…)"), else the server's reason.
+    The note is stored as written (English); only the frame is in the reader's language."""
+    if note.startswith("played by "):
+        return note
+    return i18n._("played by the server: %(reason)s", reason=note)
 
 
 def news(move: Mapping[str, Any]) -> list[str]:
@@ -78,8 +83,11 @@ def news(move: Mapping[str, Any]) -> list[str]:
     by, text = move["by"], move["text"]
     # The whole notation, or its first word (EXIMO's path before "drop b1"), after the mover,
     # perhaps with "played" (Mimic Taking's "Player 1 played O7").
-    echoes = sorted({f"{by} {verb}{said}" for verb in ("", "played ")
-                     for said in (text, text.split()[0])}, key=len, reverse=True)
+    # (The rules word their events in the reader's language, as the row's "who" is.)
+    echoes = sorted({echo for said in (text, text.split()[0])
+                     for echo in (f"{by} {said}",
+                                  i18n._("%(player)s played %(card)s", player=by, card=said))},
+                    key=len, reverse=True)
     kept = []
     for event in events:
         echo = next((e for e in echoes if event == e or event.startswith((f"{e}, ", f"{e}; "))),
@@ -93,7 +101,8 @@ def news(move: Mapping[str, Any]) -> list[str]:
 
 def timeout_words(policy: str) -> str:
     """A timeout policy (`autoplay`) as players read it."""
-    return TimeoutPolicy.WORDS.get(policy, policy)
+    words = TimeoutPolicy.WORDS.get(policy)
+    return i18n._(words) if words else policy
 
 
 # What a plain dict has as attributes (`d.items`, `d.get`, …): `x.items` must still find them.
@@ -136,7 +145,9 @@ def install_i18n(env: jinja2.Environment) -> None:
         lambda message: i18n.translations(i18n.current()).gettext(message),
         lambda singular, plural, n: i18n.translations(i18n.current()).ngettext(
             singular, plural, n),
-        newstyle=True)
+        newstyle=True,
+        pgettext=lambda context, message: i18n.translations(i18n.current()).pgettext(
+            context, message))
     env.globals.update(current_language=i18n.current, languages=i18n.LANGUAGES,
                        format_number=i18n.format_number)
 
@@ -148,6 +159,7 @@ def register(env: jinja2.Environment) -> jinja2.Environment:
     env.filters["utc"] = utc
     env.filters["day"] = i18n.format_date
     env.globals.update(board_svg=grid.svg, board_table=table.board_table)
+    # The template translates the sentence where it shows it.
     env.globals.update(computer_strength=strength.measured,
                        computer_strength_how=strength.MEASURED_HOW)
     # Each game's templates call its own drawing functions by name (its description lists

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pbem.i18n import N_, _
+
 
 @dataclass(frozen=True)
 class Level:
     number: int
-    name: str
+    english_name: str  # marked with N_; `name` reads it in the reader's language
     iterations: int  # search iterations (one playout each) per move
     seconds: float  # the most a move may take on one core; enforced only with a clock
     # Root look-ahead before the search (perfect-information games): 1 takes a win in one,
@@ -17,16 +19,21 @@ class Level:
     look_ahead: int = 2
 
     @property
+    def name(self) -> str:
+        return _(self.english_name)
+
+    @property
     def label(self) -> str:
+        # The computer player's name: stored, and never translated (a player name).
         return f"Computer (level {self.number})"
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "beginner", iterations=25, seconds=0.1, look_ahead=1),
-    2: Level(2, "casual", iterations=200, seconds=0.5),
-    3: Level(3, "club", iterations=800, seconds=1.5),
-    4: Level(4, "strong", iterations=1500, seconds=3.0),
-    5: Level(5, "expert", iterations=3500, seconds=5.0),
+    1: Level(1, N_("beginner"), iterations=25, seconds=0.1, look_ahead=1),
+    2: Level(2, N_("casual"), iterations=200, seconds=0.5),
+    3: Level(3, N_("club"), iterations=800, seconds=1.5),
+    4: Level(4, N_("strong"), iterations=1500, seconds=3.0),
+    5: Level(5, N_("expert"), iterations=3500, seconds=5.0),
 }
 
 

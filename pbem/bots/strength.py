@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pbem.i18n import N_, ngettext
+
 
 @dataclass(frozen=True)
 class Score:
@@ -18,7 +20,10 @@ class Score:
     games: int
 
     def text(self) -> str:
-        return f"{self.percent:.0f} % ({self.low:.0f} to {self.high:.0f} %, {self.games} games)"
+        return ngettext("%(percent)s %% (%(low)s to %(high)s %%, %(num)s game)",
+                        "%(percent)s %% (%(low)s to %(high)s %%, %(num)s games)", self.games,
+                        percent=format(self.percent, ".0f"), low=format(self.low, ".0f"),
+                        high=format(self.high, ".0f"))
 
 
 @dataclass(frozen=True)
@@ -29,9 +34,9 @@ class Measured:
     think_p95: float  # seconds
 
 
-# How the figures below were measured (shown with them).
-MEASURED_HOW = ("2026-11-26, 10 matches a pairing for levels 1 and 2, 6 matches against random "
-                "for level 3, on a shared two-core machine, times in CPU seconds")
+# How the figures below were measured (shown with them, in the reader's language).
+MEASURED_HOW = N_("2026-11-26, 10 matches a pairing for levels 1 and 2, 6 matches against random "
+                  "for level 3, on a shared two-core machine, times in CPU seconds")
 
 MEASURED: dict[str, tuple[Measured, ...]] = {
     "eximo": (

@@ -11,6 +11,7 @@ from importlib import import_module
 
 from pbem.games.base import GameRules, RulesError
 from pbem.games.description import GameType
+from pbem.i18n import _
 
 # One line per game: its folder's name. Each folder's `GAME` is its description.
 FOLDERS = (
@@ -32,8 +33,9 @@ def get_rules(slug: str) -> GameRules:
     try:
         return REGISTRY[slug.strip().lower()]
     except KeyError:
-        known = ", ".join(sorted(REGISTRY)) or "none yet"
-        raise RulesError(f"there is no game called {slug!r} (games: {known})") from None
+        known = ", ".join(sorted(REGISTRY)) or _("none yet")
+        raise RulesError(_("there is no game called %(slug)r (games: %(known)s)", slug=slug,
+                           known=known)) from None
 
 
 def describe(slug: str) -> GameType:

@@ -11,8 +11,12 @@ Seats are 0-based integers in the order the players were listed when the match w
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
+
+from pbem.i18n import _, language
 
 Seat = int
 State = Any
@@ -48,14 +52,28 @@ class Option:
     """A game option a match creator may set. Its type is the type of `default`.
 
     `choices` limits the value to a fixed set; `minimum`/`maximum` bound an integer option.
+    `help_text` is English, marked with `N_` where the game declares it; `help` reads it in
+    the language in force (the option's name and values stay English: they are typed).
     """
 
     name: str
     default: bool | int | str
-    help: str
+    help_text: str
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    # What a form calls the option, English and marked with `N_` (default: the name's words).
+    label_text: str = ""
+
+    @property
+    def label(self) -> str:
+        """The option's words on a form, in the reader's language ("Waldgröße")."""
+        return _(self.label_text) if self.label_text else self.name.replace("_", " ")
+
+    @property
+    def help(self) -> str:
+        """What the option does, in the reader's language."""
+        return _(self.help_text)
 
     def coerce(self, raw: Any) -> bool | int | str:
         """Turn a value from the command line (text) or JSON into this option's type."""
@@ -68,22 +86,27 @@ class Option:
             value = str(raw).strip()
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(choice) for choice in self.choices)
-            raise OptionError(f"option {self.name} must be one of {allowed}, not {raw!r}")
+            raise OptionError(_("option %(name)s must be one of %(allowed)s, not %(raw)r",
+                                name=self.name, allowed=allowed, raw=raw))
         if self.minimum is not None and value < self.minimum:
-            raise OptionError(f"option {self.name} must be at least {self.minimum}, not {raw!r}")
+            raise OptionError(_("option %(name)s must be at least %(minimum)s, not %(raw)r",
+                                name=self.name, minimum=self.minimum, raw=raw))
         if self.maximum is not None and value > self.maximum:
-            raise OptionError(f"option {self.name} must be at most {self.maximum}, not {raw!r}")
+            raise OptionError(_("option %(name)s must be at most %(maximum)s, not %(raw)r",
+                                name=self.name, maximum=self.maximum, raw=raw))
         return value
 
     def describe(self) -> str:
         """The allowed values in words, for help texts and rules pages."""
         if type(self.default) is bool:
-            return "on or off"
+            return _("%(first)s or %(last)s", first="on", last="off")
         if self.choices is not None:
             names = [str(choice) for choice in self.choices]
-            return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+            if len(names) == 1:
+                return names[0]
+            return _("%(first)s or %(last)s", first=", ".join(names[:-1]), last=names[-1])
         if self.minimum is not None and self.maximum is not None:
-            return f"{self.minimum} to {self.maximum}"
+            return _("%(minimum)s to %(maximum)s", minimum=self.minimum, maximum=self.maximum)
         return type(self.default).__name__
 
     def default_text(self) -> str:
@@ -99,19 +122,20 @@ class Option:
             return True
         if word in _FALSE_WORDS:
             return False
-        raise OptionError(f"option {self.name} must be on or off, not {raw!r}")
+        raise OptionError(_("option %(name)s must be on or off, not %(raw)r",
+                            name=self.name, raw=raw))
 
     def _to_int(self, raw: Any) -> int:
         if isinstance(raw, bool):
-            raise OptionError(f"option {self.name} must be a whole number, not {raw!r}")
+            raise OptionError(_("option %(name)s must be a whole number, not %(raw)r",
+                                name=self.name, raw=raw))
         if isinstance(raw, int):
             return raw
         try:
             return int(str(raw).strip())
         except ValueError:
-            raise OptionError(
-                f"option {self.name} must be a whole number, not {raw!r}"
-            ) from None
+            raise OptionError(_("option %(name)s must be a whole number, not %(raw)r",
+                                name=self.name, raw=raw)) from None
 
 
 @dataclass(frozen=True)
@@ -273,6 +297,28 @@ class KeepsScore(Protocol):
         ...
 
 
+# Set while `outcome_for_reader` asks a game for its outcome: the reason is then wanted in the
+# reader's language, not in the English that is stored.
+_FOR_READER: ContextVar[bool] = ContextVar("pbem_outcome_for_reader", default=False)
+
+
+def in_english() -> Any:
+    """A block whose words are English whoever reads: for text that is stored (an outcome's
+    reason is kept in the match's result and shown to every player later). Inside
+    `outcome_for_reader` it leaves the reader's language in force."""
+    return nullcontext() if _FOR_READER.get() else language("en")
+
+
+def outcome_for_reader(rules: GameRules, state: State) -> Outcome | None:
+    """The game's outcome with its reason in the language in force (a game's `outcome`
+    words its reason in English, for the match's stored result)."""
+    token = _FOR_READER.set(True)
+    try:
+        return rules.outcome(state)
+    finally:
+        _FOR_READER.reset(token)
+
+
 class RulesBase:
     """Shared behaviour for games: option checking and sensible defaults for the extras.
 
@@ -286,6 +332,7 @@ class RulesBase:
     player_counts: frozenset[int] = frozenset({2})
     options: tuple[Option, ...] = ()
     hidden_information: bool = False
+    # Each seat's name in English, marked with N_: `seat_label` reads it in the reader's language.
     seat_names: tuple[str, ...] = ()
     # Kinds of public event that reveal every hidden move made before them (a round's summary
     # that shows every stack): from then on those moves' notation is no secret to anyone.
@@ -304,10 +351,9 @@ class RulesBase:
         known = {option.name: option for option in self.options}
         unknown = sorted(set(given) - set(known))
         if unknown:
-            offered = ", ".join(sorted(known)) or "none"
-            raise OptionError(
-                f"{self.title} has no option {', '.join(unknown)} (options: {offered})"
-            )
+            offered = ", ".join(sorted(known)) or _("none")
+            raise OptionError(_("%(game)s has no option %(unknown)s (options: %(offered)s)",
+                                game=self.title, unknown=", ".join(unknown), offered=offered))
         return {
             name: option.coerce(given[name]) if name in given else option.default
             for name, option in known.items()
@@ -315,16 +361,17 @@ class RulesBase:
 
     def check_player_count(self, players: int) -> None:
         if players not in self.player_counts:
-            allowed = " or ".join(str(count) for count in sorted(self.player_counts))
-            raise RulesError(f"{self.title} is played by {allowed} players, not {players}")
+            allowed = _(" or ").join(str(count) for count in sorted(self.player_counts))
+            raise RulesError(_("%(game)s is played by %(allowed)s players, not %(players)s",
+                               game=self.title, allowed=allowed, players=players))
 
     def describe_event(self, event: Event) -> str:
         return event.kind.replace("_", " ")
 
     def seat_label(self, state: State, seat: Seat) -> str:
         if seat < len(self.seat_names):
-            return self.seat_names[seat]
-        return f"Player {seat + 1}"
+            return _(self.seat_names[seat])
+        return _("Player %(number)s", number=seat + 1)
 
     def move_visibility(self, state: State, seat: Seat, move: Move) -> frozenset[Seat] | None:
         return None
@@ -334,5 +381,5 @@ class RulesBase:
         # choice (see each module's rules page).
         moves = self.legal_moves(state, seat)  # type: ignore[attr-defined]
         if not moves:
-            raise IllegalMoveError("there is no legal move to make")
+            raise IllegalMoveError(_("there is no legal move to make"))
         return moves[0]

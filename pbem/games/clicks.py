@@ -14,14 +14,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from pbem.i18n import N_, _, current
+
 Clicks = list[str]
 Notes = dict[str, str]
 Splitter = Callable[[str, Mapping[str, Any]], list[Clicks]]
 Explainer = Callable[[Mapping[str, Any], set[str], Sequence[str]], Notes]
 Describer = Callable[[Mapping[str, Any]], Notes]
 
-DEFAULT_WORDS: Mapping[str, str] = {"start": "one of the highlighted choices",
-                                    "next": "a highlighted choice"}
+# The words are English, marked with N_: `ClickData.words` reads them in the reader's language.
+DEFAULT_WORDS: Mapping[str, str] = {"start": N_("one of the highlighted choices"),
+                                    "next": N_("a highlighted choice")}
 
 
 def whole(text: str, _view: Mapping[str, Any]) -> list[Clicks]:
@@ -36,11 +39,16 @@ class ClickData:
     starts no move where the view tells (`notes`) and what is on each square (`about`, read
     out after its name by screen readers)."""
 
-    words: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_WORDS))
+    english_words: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_WORDS))
     split: Splitter = whole
     notes: Explainer | None = None
     about: Describer | None = None
     words_for: Callable[[Sequence[str]], Mapping[str, str]] | None = None
+
+    @property
+    def words(self) -> dict[str, str]:
+        """The words in the reader's language (`words_for`, when given, translates its own)."""
+        return {key: _(text) for key, text in self.english_words.items()}
 
 
 def squares(files: Any, ranks: Any) -> tuple[str, ...]:
@@ -61,6 +69,12 @@ def square_names(files: int, ranks: int) -> tuple[str, ...]:
                  for r in range(ranks))
 
 
-@lru_cache(maxsize=16)
 def empty_notes(files: int, ranks: int) -> Mapping[str, str]:
-    return {square: f"{square} is empty." for square in square_names(files, ranks)}
+    return _empty_notes(files, ranks, current())
+
+
+@lru_cache(maxsize=16)
+def _empty_notes(files: int, ranks: int, language: str) -> Mapping[str, str]:
+    # `language` keys the cache: the notes are worded in it.
+    return {square: _("%(square)s is empty.", square=square)
+            for square in square_names(files, ranks)}

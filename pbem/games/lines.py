@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.base import GameRules, RulesError, State
+from pbem.i18n import _
 
 Tree = dict[str, Any]
 
@@ -45,16 +46,19 @@ def replay(rules: GameRules, state: State, texts: Sequence[str], first: int = 1)
     for index, text in enumerate(texts, start=first):
         seats = rules.to_move(state)
         if not seats:
-            raise LineError(f"move {index} ({text}): the game is already over there")
+            raise LineError(_("move %(index)s (%(text)s): the game is already over there",
+                              index=index, text=text))
         if len(seats) > 1:
-            raise LineError(f"move {index} ({text}): the position there is a simultaneous "
-                            "decision, which conditional moves cannot answer")
+            raise LineError(_("move %(index)s (%(text)s): the position there is a simultaneous "
+                              "decision, which conditional moves cannot answer", index=index,
+                              text=text))
         (seat,) = seats
         try:
             move = rules.parse_move(state, seat, text)
         except RulesError as error:
             label = rules.seat_label(state, seat)
-            raise LineError(f"move {index} ({text}, {label}): {error}") from None
+            raise LineError(_("move %(index)s (%(text)s, %(label)s): %(error)s", index=index,
+                              text=text, label=label, error=error)) from None
         canonical = rules.format_move(state, move)
         state = rules.apply_move(state, seat, move).state
         plies.append(Ply(seat, canonical, state))
@@ -67,27 +71,31 @@ def build_tree(rules: GameRules, state: State, owner: int,
     Each line is their move, the owner's answer, and so on; raise LineError saying which line
     cannot arise or conflicts with another."""
     if len(lines) > MAX_LINES:
-        raise LineError(f"at most {MAX_LINES} lines can be stored, not {len(lines)}")
+        raise LineError(_("at most %(max)s lines can be stored, not %(count)s", max=MAX_LINES,
+                          count=len(lines)))
     check_waiting(rules, state, owner)
     tree: Tree = {}
     for number, line in enumerate(lines, start=1):
         if not line:
-            raise LineError(f"line {number} is empty")
+            raise LineError(_("line %(number)s is empty", number=number))
         if len(line) > MAX_PLIES:
-            raise LineError(f"line {number} has {len(line)} moves; at most {MAX_PLIES}")
+            raise LineError(_("line %(number)s has %(count)s moves; at most %(max)s",
+                              number=number, count=len(line), max=MAX_PLIES))
         try:
             plies = replay(rules, state, line)
         except LineError as error:
-            raise LineError(f"line {number}, {error}") from None
+            raise LineError(_("line %(number)s, %(error)s", number=number,
+                              error=error)) from None
         if plies[-1].seat != owner:
-            raise LineError(f"line {number} ends with your opponent's move {plies[-1].text}: "
-                            "add your answer to it")
+            raise LineError(_("line %(number)s ends with your opponent's move %(move)s: add "
+                              "your answer to it", number=number, move=plies[-1].text))
         node = tree
         for ply in plies:
             if ply.seat == owner and node and ply.text not in node:
                 other = next(iter(node))
-                raise LineError(f"line {number} answers with {ply.text} where another line "
-                                f"answers with {other}: one answer per position")
+                raise LineError(_("line %(number)s answers with %(move)s where another line "
+                                  "answers with %(other)s: one answer per position",
+                                  number=number, move=ply.text, other=other))
             node = node.setdefault(ply.text, {})
     return tree
 
@@ -96,10 +104,10 @@ def check_waiting(rules: GameRules, state: State, owner: int) -> None:
     """Raise LineError unless `owner` waits for its opponent's move in `state`."""
     seats = rules.to_move(state)
     if not seats:
-        raise LineError("the game is over: there is nothing left to answer")
+        raise LineError(_("the game is over: there is nothing left to answer"))
     if owner in seats:
-        raise LineError("it is your turn: make your move first; conditional moves answer "
-                        "the moves your opponent makes after it")
+        raise LineError(_("it is your turn: make your move first; conditional moves answer "
+                          "the moves your opponent makes after it"))
 
 
 def tree_lines(tree: Mapping[str, Any]) -> list[list[str]]:
@@ -146,25 +154,27 @@ def parse_conditional_text(text: str) -> list[Clause]:
     raise LineError saying what part cannot be read."""
     before, *clauses = (c.strip(" \t,;.") for c in _CLAUSE_START.split(text.replace(";", ",")))
     if not clauses:
-        raise LineError("no 'if <their move> then <your answer>' found")
+        raise LineError(_("no 'if <their move> then <your answer>' found"))
     if before:
-        raise LineError(f"'{before}' comes before the first 'if': write 'if <their move> then "
-                        "<your answer>'")
+        raise LineError(_("'%(before)s' comes before the first 'if': write 'if <their move> "
+                          "then <your answer>'", before=before))
     found: list[Clause] = []
     for clause in clauses:
         if not clause:
             continue
         parts = _THEN.split(clause, maxsplit=1)
         if len(parts) != 2:
-            raise LineError(f"'if {clause}': write 'if <their move> then <your answer>'")
+            raise LineError(_("'if %(clause)s': write 'if <their move> then <your answer>'",
+                              clause=clause))
         condition, answer = (_words(part) for part in parts)
         if not condition:
-            raise LineError(f"'if {clause}': name your opponent's move after 'if'")
+            raise LineError(_("'if %(clause)s': name your opponent's move after 'if'",
+                              clause=clause))
         if not answer:
-            raise LineError(f"'if {clause}': say your answer after 'then'")
+            raise LineError(_("'if %(clause)s': say your answer after 'then'", clause=clause))
         found.append(Clause(" ".join(condition), tuple(answer)))
     if not found:
-        raise LineError("no 'if <their move> then <your answer>' found")
+        raise LineError(_("no 'if <their move> then <your answer>' found"))
     return found
 
 
@@ -180,7 +190,9 @@ def read_clauses(rules: GameRules, state: State, clauses: Sequence[Clause]) -> l
         try:
             plies = replay(rules, state, [clause.condition])
         except LineError as error:
-            raise LineError(f"'if {clause.condition}' (clause {number}): {error}") from None
+            raise LineError(_("'if %(condition)s' (clause %(number)s): %(error)s",
+                              condition=clause.condition, number=number,
+                              error=error)) from None
         moves, position, words = [clause.condition], plies[-1].state, list(clause.words)
         while words:
             for size in range(min(MAX_WORDS_PER_MOVE, len(words)), 0, -1):
@@ -189,9 +201,11 @@ def read_clauses(rules: GameRules, state: State, clauses: Sequence[Clause]) -> l
                                  first=len(moves) + 1)[0]
                 except LineError as error:
                     if size == 1:
-                        raise LineError(f"'if {clause.condition} then "
-                                        f"{' '.join(clause.words)}' (clause {number}), "
-                                        f"{error}") from None
+                        raise LineError(_("'if %(condition)s then %(answer)s' (clause "
+                                          "%(number)s), %(error)s",
+                                          condition=clause.condition,
+                                          answer=" ".join(clause.words), number=number,
+                                          error=error)) from None
                     continue
                 moves.append(" ".join(words[:size]))
                 position, words = ply.state, words[size:]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from pbem.games.base import InvalidMoveError
+from pbem.i18n import _
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -39,12 +40,13 @@ def parse_square(text: str, files: int, ranks: int) -> Square:
     """Parse "e4" on a board of the given size; raise InvalidMoveError naming the problem."""
     match = _SQUARE.fullmatch(text.strip().lower())
     if match is None:
-        raise InvalidMoveError(f"{text!r} is not a square (write it like e4)")
+        raise InvalidMoveError(_("%(text)r is not a square (write it like e4)", text=text))
     file = FILES.index(match.group(1))
     rank = int(match.group(2)) - 1
     if file >= files or not 0 <= rank < ranks:
         last = square_name((files - 1, ranks - 1))
-        raise InvalidMoveError(f"{text!r} is not on the board (a1 to {last})")
+        raise InvalidMoveError(_("%(text)r is not on the board (a1 to %(last)s)", text=text,
+                                 last=last))
     return file, rank
 
 

@@ -30,6 +30,7 @@ from pbem.core.mailout.links import preferences_token, unsubscribe_token
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.notify import message_key, thread_root_key
 from pbem.core.matches.seat_links import token_for
+from pbem.i18n import N_
 from pbem.mail.addresses import reply_address, reply_address_for, with_reply_hint
 from pbem.mail.links import account_links
 from pbem.mail.wire import HeaderValue, Outgoing, alternative
@@ -38,6 +39,17 @@ from pbem.templating import Environment, register
 
 _UTF8 = Charset("utf-8")
 _UTF8.body_encoding = BASE64
+
+# What the inbox line (`_inbox_line.txt`) calls the kinds that have no line of their own: the
+# kind's name, capitalized, translated there with `_()`. Listed here for the catalogs.
+KIND_NAMES = (
+    N_("Aborted"), N_("Draw offer"), N_("Draw declined"), N_("Claim available"),
+    N_("Seat link"), N_("Sign in"), N_("Invitation"), N_("Challenge declined"),
+    N_("Challenge expired"), N_("Tournament started"), N_("Tournament round"),
+    N_("Tournament final"), N_("Tournament cancelled"), N_("Admin queue"),
+    # An answer to a reply, by what it answers.
+    N_("Moved"), N_("Posted"), N_("Refused"), N_("Help"), N_("Done"), N_("Foreign"),
+    N_("Conditional"), N_("Board"), N_("Moves"))
 
 
 def mail_environment(extra_template_dirs: tuple[str, ...] = ()) -> jinja2.Environment:

@@ -23,21 +23,22 @@ from pbem import i18n
 
 TOP = Path(__file__).resolve().parents[2]
 TRANSLATIONS = TOP / "pbem" / "translations"
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "N_": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+            "lazy_gettext": None, "N_": None}
 PLACEHOLDER = re.compile(r"%\((\w+)\)[srd]|%[srd]")
 
 
 @cache
-def extracted() -> dict[str, tuple[str, ...]]:
-    """Each marked sentence (its singular) with its plural, if any, as the code says it."""
+def extracted() -> dict[tuple[str | None, str], tuple[str, ...]]:
+    """Each marked sentence (its context and singular) with its plural, if any."""
     with open(TRANSLATIONS / "babel.cfg", encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
     found: dict[str, tuple[str, ...]] = {}
-    for _file, _line, message, _comments, _context in extract_from_dir(
+    for _file, _line, message, _comments, context in extract_from_dir(
             str(TOP), method_map, options_map, keywords=KEYWORDS):
         forms = message if isinstance(message, tuple) else (message,)
         if forms[0]:
-            found[forms[0]] = forms
+            found[(context, forms[0])] = forms
     return found
 
 
@@ -57,8 +58,8 @@ def test_there_are_two_translations_besides_english() -> None:
 def test_every_marked_sentence_is_translated(code: str) -> None:
     catalog = _catalog(code)
     missing = []
-    for msgid in extracted():
-        entry = catalog.get(msgid)
+    for context, msgid in extracted():
+        entry = catalog.get(msgid, context=context)
         strings = entry.string if entry is not None else None
         forms = strings if isinstance(strings, tuple) else (strings,)
         if entry is None or entry.fuzzy or not all(forms):
@@ -71,7 +72,7 @@ def test_every_marked_sentence_is_translated(code: str) -> None:
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_no_stale_sentences(code: str) -> None:
     stale = [m.id for m in _catalog(code) if m.id and
-             (m.id[0] if isinstance(m.id, tuple) else m.id) not in extracted()]
+             (m.context, m.id[0] if isinstance(m.id, tuple) else m.id) not in extracted()]
     assert not stale, (f"the {code} catalog translates sentences the code no longer has "
                        f"(run update.sh): {stale[:10]}")
 
@@ -96,14 +97,20 @@ def test_translations_keep_the_placeholders(code: str) -> None:
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_the_compiled_catalog_is_up_to_date(code: str) -> None:
     with open(TRANSLATIONS / code / "LC_MESSAGES" / "messages.mo", "rb") as mo:
-        compiled = {m.id: m.string for m in read_mo(mo) if m.id}
-    written = {m.id: m.string for m in _catalog(code)
+        compiled = {(m.context, _key(m.id)): _key(m.string) for m in read_mo(mo) if m.id}
+    written = {(m.context, _key(m.id)): _key(m.string) for m in _catalog(code)
                if m.id and not m.fuzzy and all(m.string if isinstance(m.string, tuple)
                                                  else (m.string,))}
     assert compiled == written, "the .mo is stale: run `bash pbem/translations/update.sh`"
 
 
+def _key(value: object) -> object:
+    # A plural entry's forms come back as a list from a .mo and a tuple from a .po.
+    return tuple(value) if isinstance(value, list | tuple) else value
+
+
 def test_the_template_of_the_catalogs_is_up_to_date() -> None:
     with open(TRANSLATIONS / "messages.pot", "rb") as pot:
-        template = {m.id[0] if isinstance(m.id, tuple) else m.id for m in read_po(pot) if m.id}
+        template = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id)
+                    for m in read_po(pot) if m.id}
     assert template == set(extracted()), "messages.pot is stale: run update.sh"

@@ -12,6 +12,7 @@ from pbem.addresses import check_address
 from pbem.core.accounts.models import Admin, AdminRole
 from pbem.core.accounts.sessions import end_admin_sessions
 from pbem.errors import InvalidRequestError
+from pbem.i18n import _
 
 MIN_PASSWORD = 10
 
@@ -20,9 +21,11 @@ def create_admin(email: str, password: str, now: datetime,
                  role: str = AdminRole.ADMIN) -> Admin:
     address = check_address(email, dotted_domain=False)
     if len(password) < MIN_PASSWORD:
-        raise InvalidRequestError(f"The password needs at least {MIN_PASSWORD} characters.")
+        raise InvalidRequestError(_("The password needs at least %(min)s characters.",
+                                    min=MIN_PASSWORD))
     if role not in tuple(AdminRole):
-        raise InvalidRequestError(f"{role!r} is not a role (one of: {', '.join(AdminRole)})")
+        raise InvalidRequestError(_("%(role)r is not a role (one of: %(roles)s)", role=role,
+                                    roles=", ".join(AdminRole)))
     admin = Admin.get_or_none(Admin.email == address)
     if admin is None:
         return Admin.create(email=address, password_hash=generate_password_hash(password),

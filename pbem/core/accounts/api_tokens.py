@@ -22,6 +22,7 @@ from enum import StrEnum
 
 from pbem.core.accounts.models import ApiToken, Player
 from pbem.errors import InvalidRequestError, NotFoundError
+from pbem.i18n import _
 from pbem.keys import Purpose, purpose_key
 
 PREFIX = "pbem_"
@@ -42,10 +43,10 @@ def parse_scopes(chosen: Iterable[str]) -> tuple[Scope, ...]:
     names = {name.strip().lower() for name in chosen if name.strip()}
     unknown = sorted(names - set(Scope))
     if unknown:
-        raise InvalidRequestError(f"Unknown token scope(s): {', '.join(unknown)} (known: "
-                                  f"{', '.join(Scope)}).")
+        raise InvalidRequestError(_("Unknown token scope(s): %(unknown)s (known: %(known)s).",
+                                    unknown=", ".join(unknown), known=", ".join(Scope)))
     if not names:
-        raise InvalidRequestError("Choose what the token may do: read, play, account.")
+        raise InvalidRequestError(_("Choose what the token may do: read, play, account."))
     return tuple(scope for scope in Scope if scope in names)
 
 
@@ -60,11 +61,13 @@ def create(secret_key: str, player: Player, name: str, now: datetime,
     chosen = parse_scopes(scopes)
     name = " ".join((name or "").split())
     if not name:
-        raise InvalidRequestError("Give the token a name, so you know later what uses it.")
+        raise InvalidRequestError(_("Give the token a name, so you know later what uses it."))
     if len(name) > MAX_NAME:
-        raise InvalidRequestError(f"A token's name has at most {MAX_NAME} characters.")
+        raise InvalidRequestError(_("A token's name has at most %(max)s characters.",
+                                    max=MAX_NAME))
     if ApiToken.select().where(ApiToken.player == player).count() >= MAX_TOKENS:
-        raise InvalidRequestError(f"You have {MAX_TOKENS} tokens already; revoke one first.")
+        raise InvalidRequestError(_("You have %(max)s tokens already; revoke one first.",
+                                    max=MAX_TOKENS))
     token = PREFIX + secrets.token_urlsafe(32)
     row = ApiToken.create(player=player, name=name, token_hash=token_hash(secret_key, token),
                           created_at=now, scopes=" ".join(chosen))
@@ -99,4 +102,4 @@ def tokens_of(player: Player) -> list[ApiToken]:
 
 def revoke(player: Player, token_id: int) -> None:
     if not ApiToken.delete().where(ApiToken.id == token_id, ApiToken.player == player).execute():
-        raise NotFoundError("There is no such token (it may be revoked already).")
+        raise NotFoundError(_("There is no such token (it may be revoked already)."))

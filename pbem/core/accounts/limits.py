@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from pbem.core.accounts.models import Attempt
 from pbem.errors import PbemError
+from pbem.i18n import _, ngettext
 
 
 class LimitReachedError(PbemError):
@@ -30,7 +31,7 @@ class Limit:
     kind: str
     allowed: int
     window: timedelta
-    what: str  # "attempts", "sign-in emails": for the message
+    what: str  # "attempts", "sign-in emails": for the message (marked with N_ where written)
 
     def reserve(self, keys: Sequence[str], now: datetime) -> list[int]:
         """Count one attempt against each key; LimitReachedError (and nothing counted) if any
@@ -51,8 +52,9 @@ class Limit:
 
     def message(self, wait: timedelta) -> str:
         minutes = max(1, math.ceil(wait.total_seconds() / 60))
-        unit = "minute" if minutes == 1 else "minutes"
-        return f"Too many {self.what}. Try again in {minutes} {unit}."
+        return ngettext("Too many %(what)s. Try again in %(num)s minute.",
+                        "Too many %(what)s. Try again in %(num)s minutes.", minutes,
+                        what=_(self.what))
 
 
 def release(ids: Sequence[int]) -> None:

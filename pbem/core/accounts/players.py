@@ -16,12 +16,13 @@ from pbem.core.accounts.models import FormerName, Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import accounts as account_mail
 from pbem.core.mailout.models import Suppression
+from pbem.core.mailout.notify import reason_words
 from pbem.core.matches.clocks import deadline_info
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.matches.seat_links import reissue
 from pbem.errors import InvalidRequestError, NotFoundError, UnprocessableError
-from pbem.i18n import LANGUAGES, _
+from pbem.i18n import LANGUAGES, N_, _
 
 MAX_NAME = 40
 _NAME = re.compile(r"[\w][\w .'-]*[\w.]", re.UNICODE)
@@ -31,9 +32,10 @@ def normalize_email(text: str) -> str:
     """A valid address in the form we store (lower case), or a clear InvalidRequestError."""
     raw = (text or "").strip()
     if not raw:
-        raise InvalidRequestError("Enter an email address.")
+        raise InvalidRequestError(_("Enter an email address."))
     if len(raw) > 254 or "=?" in raw or any(not char.isprintable() for char in raw):
-        raise InvalidRequestError(f"{raw[:60]!r} is not an email address we can write to.")
+        raise InvalidRequestError(_("%(address)r is not an email address we can write to.",
+                                    address=raw[:60]))
     try:
         checked = validate_email(raw, check_deliverability=False, allow_smtputf8=False)
     except EmailNotValidError as error:
@@ -43,7 +45,9 @@ def normalize_email(text: str) -> str:
         # is malformed (400).
         shaped = bool(at and local and "." in domain.strip("."))
         kind = UnprocessableError if shaped else InvalidRequestError
-        raise kind(f"{raw[:60]!r} is not a valid email address: {error}") from None
+        # The validator's reason stays in its own (English) words.
+        raise kind(_("%(address)r is not a valid email address: %(reason)s",
+                     address=raw[:60], reason=error)) from None
     return checked.normalized.lower()
 
 
@@ -56,12 +60,13 @@ def update_settings(player: Player, name: str, zone: str, *,
     zone = (zone or "").strip()
     if name and (len(name) > MAX_NAME or len(name) < 2 or not _NAME.fullmatch(name)
                  or "@" in name):
-        raise InvalidRequestError(
-            f"A display name has 2 to {MAX_NAME} letters, digits, spaces, dots, dashes or "
-            "apostrophes (and no @: it is shown instead of your address).")
+        raise InvalidRequestError(_(
+            "A display name has 2 to %(max)s letters, digits, spaces, dots, dashes or "
+            "apostrophes (and no @: it is shown instead of your address).", max=MAX_NAME))
     if zone and (len(zone) > 64 or zone not in available_timezones()):
-        raise UnprocessableError(f"{zone[:64]!r} is not a time zone name (like Europe/Paris).")
-    taken = f"The name {name!r} is taken; choose another."
+        raise UnprocessableError(_("%(zone)r is not a time zone name (like Europe/Paris).",
+                                   zone=zone[:64]))
+    taken = _("The name %(name)r is taken; choose another.", name=name)
     if name and Player.select().where(peewee.fn.LOWER(Player.name) == name.lower(),
                                       Player.id != player.id).exists():
         raise InvalidRequestError(taken)
@@ -138,22 +143,36 @@ def my_matches(player: Player, now: datetime) -> list[dict[str, Any]]:
 
 
 def _result_for(match: Match, seat: int) -> str | None:
+    """The home page's words for how the match ended for `seat`, in the reader's language (the
+    stored reason said again the reader's way: `notify.reason_words`)."""
     if not match.result:
-        return "aborted" if match.status == MatchStatus.ABORTED else None
+        return _("aborted") if match.status == MatchStatus.ABORTED else None
     winners = match.result.get("winners", [])
     reason = match.result.get("reason", "")
     if seat in winners:
-        verdict = "You won" if len(winners) == 1 else "Shared result"
+        kind = "won" if len(winners) == 1 else "shared"
     else:
-        verdict = "You lost" if winners else "No winner"
-    return f"{verdict}: {reason}" if reason else verdict
+        kind = "lost" if winners else "none"
+    if reason:
+        rules = rules_for(match)
+        said = reason_words(rules, rules.load(match.state), reason,
+                            len(match.result.get("scores", ())))
+        return _(_VERDICTS_WHY[kind], reason=said)
+    return _(_VERDICTS[kind])
+
+
+_VERDICTS = {"won": N_("You won"), "shared": N_("Shared result"), "lost": N_("You lost"),
+             "none": N_("No winner")}
+_VERDICTS_WHY = {"won": N_("You won: %(reason)s"), "shared": N_("Shared result: %(reason)s"),
+                 "lost": N_("You lost: %(reason)s"), "none": N_("No winner: %(reason)s")}
 
 
 def check_own_seat(match_id: int, seat_number: int, player: Player) -> None:
     """NotFoundError unless the seat is the player's own (before asking to replace its link)."""
     if not Seat.select().where(Seat.match == match_id, Seat.seat == seat_number,
                                Seat.player == player).exists():
-        raise NotFoundError(f"Match {match_id} has no seat {seat_number} of yours.")
+        raise NotFoundError(_("Match %(match)s has no seat %(seat)s of yours.", match=match_id,
+                              seat=seat_number))
 
 
 def reissue_seat_link(secret_key: str, match_id: int, seat_number: int, now: datetime,
@@ -164,9 +183,11 @@ def reissue_seat_link(secret_key: str, match_id: int, seat_number: int, now: dat
         seat = (Seat.select(Seat, Match, Player).join(Match).switch(Seat).join(Player)
                 .where(Seat.match == match_id, Seat.seat == seat_number).first())
         if seat is None or (player is not None and seat.player_id != player.id):
-            raise NotFoundError(f"Match {match_id} has no seat {seat_number} of yours."
+            raise NotFoundError(_("Match %(match)s has no seat %(seat)s of yours.",
+                                  match=match_id, seat=seat_number)
                                 if player is not None else
-                                f"Match {match_id} has no seat {seat_number}.")
+                                _("Match %(match)s has no seat %(seat)s.", match=match_id,
+                                  seat=seat_number))
         reissue(secret_key, seat)
         rules = rules_for(seat.match)
         account_mail.queue(seat.player.email, "seat_link", {

@@ -23,6 +23,7 @@ from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import accounts as account_mail
 from pbem.core.mailout.preferences import clear_undeliverable
 from pbem.errors import NotFoundError
+from pbem.i18n import N_, _
 from pbem.keys import Purpose, purpose_key
 
 LIFETIME = timedelta(minutes=30)
@@ -60,9 +61,9 @@ def link_token(secret_key: str, link: SignInLink) -> str:
 def mail_limits(settings: SignInPolicy) -> tuple[Limit, Limit]:
     window = timedelta(minutes=settings.rate_window_minutes)
     return (Limit("signin-address", settings.signin_mails_per_address, window,
-                  "sign-in emails to this address"),
+                  N_("sign-in emails to this address")),
             Limit("signin-client", settings.signin_mails_per_client, window,
-                  "sign-in emails from your connection"))
+                  N_("sign-in emails from your connection")))
 
 
 def request_link(settings: SignInPolicy, email: str, client: str, now: datetime) -> str:
@@ -92,7 +93,7 @@ def usable_link(token: str, now: datetime) -> SignInLink:
     """The link a token names, if it can still be used (for the GET page)."""
     link = _find(token)
     if link.used_at is not None or link.expires_at <= now:
-        raise NotFoundError(_SPENT)
+        raise NotFoundError(_(_SPENT))
     return link
 
 
@@ -103,7 +104,7 @@ def redeem(token: str, now: datetime) -> Player:
             .where(SignInLink.id == link.id, SignInLink.used_at.is_null(),
                    SignInLink.expires_at > now).execute())
     if used != 1:
-        raise NotFoundError(_SPENT)
+        raise NotFoundError(_(_SPENT))
     player = Player.for_email(link.email, now)
     # The link came through: the address works again, whatever bounced before.
     clear_undeliverable(player.id)
@@ -114,13 +115,13 @@ def prune(now: datetime) -> int:
     return SignInLink.delete().where(SignInLink.expires_at <= now - timedelta(days=1)).execute()
 
 
-_SPENT = "This sign-in link has been used already or has expired. Ask for a new one."
+_SPENT = N_("This sign-in link has been used already or has expired. Ask for a new one.")
 
 
 def _find(token: str) -> SignInLink:
     if not token or len(token) > MAX_TOKEN:
-        raise NotFoundError(_SPENT)
+        raise NotFoundError(_(_SPENT))
     link = SignInLink.get_or_none(SignInLink.token_hash == token_hash(token))
     if link is None:
-        raise NotFoundError(_SPENT)
+        raise NotFoundError(_(_SPENT))
     return link

@@ -22,6 +22,7 @@ from pbem.core.matches.models import MatchStatus
 from pbem.core.matches.rulings import MAX_EXTENSION
 from pbem.core.ratings.rebuild import remove_from_ratings
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
+from pbem.i18n import _
 
 
 def pause(match_id: int, actor: str, reason: str, now: datetime,
@@ -44,10 +45,10 @@ def extend_seat(match_id: int, seat: int, extension: timedelta, actor: str, reas
     """Give a seat that owes a move more time, bounded as an "extend" ruling is."""
     reason = _reason(reason)
     if extension <= timedelta(0):
-        raise InvalidRequestError("Say how long to extend by, e.g. 2d or 12h.")
+        raise InvalidRequestError(_("Say how long to extend by, e.g. 2d or 12h."))
     if extension > max_extension:
-        raise InvalidRequestError(f"An extension is at most {max_extension.days} days "
-                                  f"(setting max_extension_days).")
+        raise InvalidRequestError(_("An extension is at most %(days)s days "
+                                    "(setting max_extension_days).", days=max_extension.days))
     apply_change(match_id, Extension(seat=seat, by=actor, via=Channel.ADMIN, reason=reason,
                                      extension=extension, action_key=action_key), now)
 
@@ -69,7 +70,8 @@ class Pause(Change):
         audit.check_fresh(self.action_key)
         _check_live(door)
         if door.match.paused_at is not None:
-            raise ConflictError(f"Match {door.match.id}'s clocks are already paused.")
+            raise ConflictError(_("Match %(match)s's clocks are already paused.",
+                                  match=door.match.id))
         door.write(paused_at=door.now)
         for seat in door.seats:
             if seat.deadline is not None or seat.remind_at is not None:
@@ -91,7 +93,7 @@ class Resume(Change):
         _check_live(door)
         paused_at, now = door.match.paused_at, door.now
         if paused_at is None:
-            raise ConflictError(f"Match {door.match.id}'s clocks are not paused.")
+            raise ConflictError(_("Match %(match)s's clocks are not paused.", match=door.match.id))
         door.write(paused_at=None)
         for seat in door.seats:
             if seat.owes_since is not None:
@@ -119,7 +121,8 @@ class Extension(Change):
         seat = self.seat if self.seat is not None else -1
         row = door.seat(seat)
         if row.owes_since is None:
-            raise ConflictError(f"Seat {seat} owes no move now: there is no clock to extend.")
+            raise ConflictError(_("Seat %(seat)s owes no move now: there is no clock to extend.",
+                                  seat=seat))
         row.allowance_seconds += int(self.extension.total_seconds())
         if door.match.paused_at is None:
             deadlines.refresh_deadline(row, door.now)
@@ -171,12 +174,13 @@ class VoidForRatings(Change):
         audit.check_fresh(self.action_key)
         match = door.match
         if match.status != MatchStatus.FINISHED:
-            raise ConflictError(f"Match {match.id} has not finished: only a result can be "
-                                "voided (abort a match in play instead).")
+            raise ConflictError(_("Match %(match)s has not finished: only a result can be "
+                                  "voided (abort a match in play instead).", match=match.id))
         if match.voided_at is not None:
-            raise ConflictError(f"Match {match.id} was voided already.")
+            raise ConflictError(_("Match %(match)s was voided already.", match=match.id))
         if not match.rated:
-            raise ConflictError(f"Match {match.id} is casual: it never counted for ratings.")
+            raise ConflictError(_("Match %(match)s is casual: it never counted for ratings.",
+                                  match=match.id))
         door.write(rated=False, voided_at=door.now, void_reason=self.reason)
         # Ratings are recomputed whole: a later result of any of these players was computed
         # from the ratings this match had given them (a few seconds per 10,000 rated matches).
@@ -186,13 +190,13 @@ class VoidForRatings(Change):
 
 def _check_live(door: Locked) -> None:
     if not door.match.is_live:
-        raise ConflictError(f"Match {door.match.id} is no longer in play.")
+        raise ConflictError(_("Match %(match)s is no longer in play.", match=door.match.id))
 
 
 def _reason(reason: str) -> str:
     text = check_text((reason or "").strip(), "reason")
     if not text:
-        raise InvalidRequestError("Give a reason: it is kept in the audit log.")
+        raise InvalidRequestError(_("Give a reason: it is kept in the audit log."))
     return text
 
 
@@ -203,16 +207,17 @@ def retry_mail(message_id: int, actor: str, now: datetime,
         audit.check_fresh(action_key)
         message = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
         if message is None:
-            raise NotFoundError(f"There is no email {message_id}.")
+            raise NotFoundError(_("There is no email %(id)s.", id=message_id))
         if message.status == MessageStatus.SENT:
-            raise ConflictError(f"Email {message_id} was already sent.")
+            raise ConflictError(_("Email %(id)s was already sent.", id=message_id))
         updated = (OutboxMessage.update(status=MessageStatus.PENDING, next_attempt_at=now,
                                         attempts=0, claimed_until=None,
                                         version=OutboxMessage.version + 1)
                    .where(OutboxMessage.id == message_id,
                           OutboxMessage.version == message.version).execute())
         if updated != 1:
-            raise ConflictError(f"Email {message_id} is being sent right now; look again.")
+            raise ConflictError(_("Email %(id)s is being sent right now; look again.",
+                                  id=message_id))
         audit.record(actor, "mail-retry", now, f"retry email {message_id} now",
                      message.match_id, {"message": message_id, "was": message.status,
                                         "last_error": message.last_error}, action_key)

@@ -19,6 +19,7 @@ import peewee
 
 from pbem.core.admin.models import AuditEntry
 from pbem.errors import ConflictError
+from pbem.i18n import _
 
 SYSTEM_ACTOR = "pbem"  # the sweep and the door acting on a policy, not a person
 MAX_KEY = 64
@@ -32,8 +33,8 @@ def check_fresh(action_key: str | None) -> None:
     """Refuse a form whose action was already done. Called inside the action's transaction;
     the unique key in `record` settles a race between two posts that both pass here."""
     if action_key and AuditEntry.select().where(AuditEntry.action_key == action_key).exists():
-        raise AlreadyDoneError("That was already done (the form was sent twice); "
-                               "nothing more was changed.")
+        raise AlreadyDoneError(_("That was already done (the form was sent twice); "
+                                 "nothing more was changed."))
 
 
 def record(actor: str, action: str, now: datetime, reason: str = "",
@@ -45,8 +46,8 @@ def record(actor: str, action: str, now: datetime, reason: str = "",
                                      reason=reason, detail=detail or {},
                                      action_key=(action_key or None) and action_key[:MAX_KEY])
     except peewee.IntegrityError as error:
-        raise AlreadyDoneError("That was already done (the form was sent twice); "
-                               "nothing more was changed.") from error
+        raise AlreadyDoneError(_("That was already done (the form was sent twice); "
+                                 "nothing more was changed.")) from error
 
 
 @dataclass(frozen=True)

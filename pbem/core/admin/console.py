@@ -30,6 +30,7 @@ from pbem.core.matches.models import (
 from pbem.core.matches.rulings import make_ruling
 from pbem.core.records.match_record import stored_event
 from pbem.errors import InvalidRequestError
+from pbem.i18n import _
 
 PAGE = 100
 
@@ -94,7 +95,7 @@ def seat_labels(match: Match) -> dict[int, str]:
         state = rules.load(match.state)
         return {seat: rules.seat_label(state, seat) for seat in seats}
     except Exception:  # a game removed, or a dump the rules cannot read
-        return {seat: f"Player {seat + 1}" for seat in seats}
+        return {seat: _("Player %(n)s", n=seat + 1) for seat in seats}
 
 
 def queue(now: datetime) -> list[Evidence]:
@@ -187,7 +188,7 @@ def find_players(text: str) -> list[Player]:
 def _player_filter(text: str) -> Any:
     text = text.strip().lower()
     if len(text) > 254:
-        raise InvalidRequestError("That is too long for an address or a name.")
+        raise InvalidRequestError(_("That is too long for an address or a name."))
     return (Player.email.contains(text)) | (Player.name.contains(text))
 
 
@@ -232,15 +233,16 @@ def full_record(match: Match, now: datetime) -> dict[str, Any]:
 
 def clock_state(match: Match, seat: Seat, now: datetime) -> dict[str, Any]:
     if seat.out_of_time_at is not None:
-        state = f"out of time since {seat.out_of_time_at:%Y-%m-%d %H:%M} UTC"
+        state = _("out of time since %(time)s UTC",
+                  time=seat.out_of_time_at.strftime("%Y-%m-%d %H:%M"))
     elif seat.owes_since is None:
-        state = "not to move"
+        state = _("not to move")
     elif match.paused_at is not None:
-        state = "owes a move; clock paused"
+        state = _("owes a move; clock paused")
     elif seat.deadline is None:
-        state = "owes a move; time ran out (see the queue)"
+        state = _("owes a move; time ran out (see the queue)")
     else:
-        state = f"owes a move; {describe_left(seat.deadline - now)}"
+        state = _("owes a move; %(left)s", left=describe_left(seat.deadline - now))
     return {"seat": seat.seat, "state": state, "deadline": seat.deadline,
             "owes_since": seat.owes_since, "allowance": describe_left(
                 timedelta(seconds=seat.allowance_seconds)).removesuffix(" left"),

@@ -11,6 +11,7 @@ from pbem.core.admin import audit
 from pbem.core.db.connection import write_transaction
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.errors import ConflictError, NotFoundError, PbemError
+from pbem.i18n import _
 
 
 class BlockedError(PbemError):
@@ -20,8 +21,9 @@ class BlockedError(PbemError):
 def check_may_challenge(player: Player) -> None:
     """Called before a challenge or seek is created."""
     if player.challenges_blocked_at is not None:
-        raise BlockedError("An admin has stopped this account from starting new challenges "
-                           "and seeks. Your matches and invitations go on as before.")
+        raise BlockedError(_("An admin has stopped this account from starting new "
+                             "challenges and seeks. Your matches and invitations go on as "
+                             "before."))
 
 
 def resend_links(secret_key: str, player_id: int, actor: str, now: datetime,
@@ -67,8 +69,8 @@ def set_blocked(player_id: int, blocked: bool, actor: str, reason: str, now: dat
         audit.check_fresh(action_key)
         player = _player(player_id)
         if (player.challenges_blocked_at is not None) == blocked:
-            raise ConflictError("The player is already " + ("blocked." if blocked else
-                                                           "free to start challenges."))
+            raise ConflictError(_("The player is already blocked.") if blocked else
+                                _("The player is already free to start challenges."))
         Player.update(challenges_blocked_at=now if blocked else None).where(
             Player.id == player.id).execute()
         audit.record(actor, "player-block" if blocked else "player-unblock", now,
@@ -79,7 +81,7 @@ def set_blocked(player_id: int, blocked: bool, actor: str, reason: str, now: dat
 def _player(player_id: int) -> Player:
     player = Player.get_or_none(Player.id == player_id)
     if player is None:
-        raise NotFoundError(f"There is no player {player_id}.")
+        raise NotFoundError(_("There is no player %(id)s.", id=player_id))
     return player
 
 
@@ -90,7 +92,7 @@ def clear_undeliverable(player_id: int, actor: str, now: datetime,
         audit.check_fresh(action_key)
         player = _player(player_id)
         if player.undeliverable_at is None:
-            raise ConflictError("The address is not marked undeliverable.")
+            raise ConflictError(_("The address is not marked undeliverable."))
         Player.update(undeliverable_at=None, undeliverable_reason=None).where(
             Player.id == player.id).execute()
         audit.record(actor, "player-clear-undeliverable", now,

@@ -23,6 +23,7 @@ from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.errors import ConflictError, InvalidRequestError, UnprocessableError
 from pbem.games import get_rules
+from pbem.i18n import _
 
 # A person plays at most this many live matches against the computer at once: each is cheap,
 # but a script starting thousands would keep the worker thinking for nobody.
@@ -58,8 +59,9 @@ class ComputerMatch:
 def check_level(level: Any) -> int:
     if isinstance(level, bool) or not isinstance(level, int | str) \
             or not str(level).strip().isdigit() or int(level) not in LEVELS:
-        raise InvalidRequestError(f"The computer's level is a whole number from 1 to "
-                                  f"{len(LEVELS)}, not {level!r}.")
+        raise InvalidRequestError(_("The computer's level is a whole number from 1 to "
+                                    "%(most)s, not %(given)s.", most=len(LEVELS),
+                                    given=repr(level)))
     return int(level)
 
 
@@ -68,7 +70,7 @@ def play_computer(player: Player, request: ComputerRequest, secret_key: str,
     """Start `player`'s match against the computer; raise a PbemError saying why not."""
     check_may_challenge(player)
     if player.computer_level is not None:
-        raise InvalidRequestError("The computer does not play itself here.")
+        raise InvalidRequestError(_("The computer does not play itself here."))
     rules = get_rules(request.game)
     level = check_level(request.level)
     players = _player_count(rules.player_counts, request.players)
@@ -78,8 +80,8 @@ def play_computer(player: Player, request: ComputerRequest, secret_key: str,
                    Match.has_computer == True)  # noqa: E712 (peewee builds SQL from ==)
             .count())
     if live >= MAX_LIVE_COMPUTER_MATCHES:
-        raise ConflictError(f"You have {live} matches against the computer going on, the "
-                            "most at once; finish or resign one first.")
+        raise ConflictError(_("You have %(count)s matches against the computer going on, "
+                              "the most at once; finish or resign one first.", count=live))
     computers = {number: level for number in range(players) if number != seat}
     created = create_match(rules.slug, [player.email], request.options, secret_key, now,
                            time_control=request.clock, on_timeout=TimeoutPolicy.FORFEIT,
@@ -90,10 +92,11 @@ def play_computer(player: Player, request: ComputerRequest, secret_key: str,
 def _player_count(counts: frozenset[int], asked: Any) -> int:
     if asked is None or asked == "":
         return min(counts)
-    allowed = " or ".join(str(count) for count in sorted(counts))
+    allowed = _(" or ").join(str(count) for count in sorted(counts))
     if isinstance(asked, bool) or not str(asked).strip().isdigit() \
             or int(asked) not in counts:
-        raise UnprocessableError(f"This game is played by {allowed} players, not {asked!r}.")
+        raise UnprocessableError(_("This game is played by %(allowed)s players, not %(given)s.",
+                                   allowed=allowed, given=repr(asked)))
     return int(asked)
 
 
@@ -102,6 +105,7 @@ def _seat(asked: Any, players: int, rng: secrets.SystemRandom) -> int:
         return rng.randrange(players)
     if isinstance(asked, bool) or not str(asked).strip().isdigit() \
             or not 0 <= int(asked) < players:
-        raise UnprocessableError(f"Your seat is one of 0 to {players - 1} (0 moves first), "
-                                  f"or \"random\"; not {asked!r}.")
+        raise UnprocessableError(_('Your seat is one of 0 to %(last)s (0 moves first), or '
+                                   '"random"; not %(given)s.', last=players - 1,
+                                   given=repr(asked)))
     return int(asked)

@@ -11,6 +11,7 @@ from typing import Any
 
 from pbem.bots import LEVELS
 from pbem.errors import InvalidRequestError
+from pbem.i18n import _
 
 MAX_COMPUTERS = 3  # the most seats a game has (4) less the one person who asks
 
@@ -22,16 +23,18 @@ def check_computers(given: Any) -> list[int]:
     if isinstance(given, str):
         given = [part for part in given.replace(",", " ").split() if part]
     if not isinstance(given, list | tuple) or len(given) > MAX_COMPUTERS:
-        raise InvalidRequestError(f'"computers" is a list of at most {MAX_COMPUTERS} levels '
-                                  f"(1 to {len(LEVELS)}), one per computer seat, like [2, 3].")
+        raise InvalidRequestError(_('"computers" is a list of at most %(most)s levels (1 to '
+                                    '%(top)s), one per computer seat, like [2, 3].',
+                                    most=MAX_COMPUTERS, top=len(LEVELS)))
     levels = []
     for level in given:
         if isinstance(level, float) and level.is_integer():
             level = int(level)  # JSON's 3.0 is the whole number 3
         text = str(level).strip()
         if isinstance(level, bool) or not text.isdigit() or int(text) not in LEVELS:
-            raise InvalidRequestError(f"A computer seat's level is a whole number from 1 to "
-                                      f"{len(LEVELS)}, not {level!r}.")
+            raise InvalidRequestError(_("A computer seat's level is a whole number from 1 "
+                                        "to %(top)s, not %(given)s.", top=len(LEVELS),
+                                        given=repr(level)))
         levels.append(int(text))
     return levels
 

@@ -29,6 +29,7 @@ from pbem.core.db.text import cleaned
 from pbem.core.mailout import notify
 from pbem.core.matches.models import Match, Move, Seat
 from pbem.errors import NotFoundError, PbemError, UnprocessableError
+from pbem.i18n import _
 
 MAX_MESSAGE = 1000  # characters; a longer message is refused (422), not cut
 PAGE_SIZE = 30
@@ -74,11 +75,17 @@ def clean_text(text: str | None, limit: int = MAX_MESSAGE, what: str = "message"
     text = _CONTROL.sub("", (cleaned(text) or "").replace("\r\n", "\n").replace("\r", "\n"))
     text = "\n".join(line.rstrip() for line in text.strip().split("\n"))
     text = re.sub(r"\n{3,}", "\n\n", text)
+    notes = what == "notes"  # the only other `what` (personal.save_notes)
     if not text:
-        raise UnprocessableError(f"The {what} is empty: write something first.")
+        raise UnprocessableError(_("The notes is empty: write something first.") if notes else
+                                 _("The message is empty: write something first."))
     if len(text) > limit:
-        raise UnprocessableError(f"That {what} is {len(text)} characters long; the limit is "
-                                 f"{limit}. Nothing was posted: shorten it and send it again.")
+        raise UnprocessableError(
+            _("That notes is %(length)s characters long; the limit is %(limit)s. Nothing was "
+              "posted: shorten it and send it again.", length=len(text), limit=limit) if notes
+            else _("That message is %(length)s characters long; the limit is %(limit)s. "
+                   "Nothing was posted: shorten it and send it again.", length=len(text),
+                   limit=limit))
     return text
 
 
@@ -98,8 +105,8 @@ def post_as_spectator(match_id: int, player: Player, text: str, now: datetime,
     """Post to the spectators' room: only for a signed-in player with no seat in the match."""
     match = _match(match_id)
     if is_seated(match.id, player.id):
-        raise ChatBarredError("You play in this match: talk to your opponents from your own "
-                              "page. The spectators' room is for those watching.")
+        raise ChatBarredError(_("You play in this match: talk to your opponents from your own "
+                                "page. The spectators' room is for those watching."))
     return _post(match, player, Room.SPECTATORS, None, text, now, via)
 
 
@@ -107,7 +114,7 @@ def _post(match: Match, author: Player, room: str, seat: int | None, text: str,
           now: datetime, via: str) -> ChatMessage:
     text = clean_text(text)
     if author.chat_barred_at is not None:
-        raise ChatBarredError("An admin has barred you from the chat; you can still play.")
+        raise ChatBarredError(_("An admin has barred you from the chat; you can still play."))
     reserved = CHAT_LIMIT.reserve([f"player:{author.id}"], now)
     try:
         with write_transaction():
@@ -261,7 +268,7 @@ def _mail_seats(match: Match, message: ChatMessage, now: datetime,
 def _match(match_id: int) -> Match:
     match = Match.get_or_none(Match.id == match_id)
     if match is None:
-        raise NotFoundError(f"There is no match {match_id}.")
+        raise NotFoundError(_("There is no match %(id)s.", id=match_id))
     return match
 
 

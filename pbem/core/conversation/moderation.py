@@ -13,6 +13,7 @@ from pbem.core.db.connection import write_transaction
 from pbem.core.db.retry import retrying
 from pbem.core.matches.models import Seat
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
+from pbem.i18n import _
 
 MAX_REASON = 300
 CONTEXT = 5  # messages shown before and after the reported one
@@ -31,9 +32,9 @@ def report(message_id: int, reporter: Player, reason: str, now: datetime,
     room, as a signed-in watcher for the spectators' room. Reporting twice is one report."""
     message = ChatMessage.get_or_none(ChatMessage.id == message_id)
     if message is None:
-        raise NotFoundError("That message is gone.")
+        raise NotFoundError(_("That message is gone."))
     if message.room == Room.PLAYERS and (seat is None or seat.match_id != message.match_id):
-        raise NotFoundError("That message is gone.")  # not one this reader can see
+        raise NotFoundError(_("That message is gone."))  # not one this reader can see
     reason = " ".join((reason or "").split())[:MAX_REASON] or "(no reason given)"
     def insert() -> None:
         with write_transaction():
@@ -57,7 +58,7 @@ def open_report_count() -> int:
 def report_view(report_id: int) -> ReportView:
     found = ChatReport.get_or_none(ChatReport.id == report_id)
     if found is None:
-        raise NotFoundError(f"There is no report {report_id}.")
+        raise NotFoundError(_("There is no report %(id)s.", id=report_id))
     message = ChatMessage.get_by_id(found.message_id)
     room = (ChatMessage.select(ChatMessage, Player).join(Player)
             .where(ChatMessage.match == message.match_id, ChatMessage.room == message.room))
@@ -123,10 +124,10 @@ def set_barred(player_id: int, barred: bool, actor: str, reason: str, now: datet
         audit.check_fresh(action_key)
         player = Player.get_or_none(Player.id == player_id)
         if player is None:
-            raise NotFoundError(f"There is no player {player_id}.")
+            raise NotFoundError(_("There is no player %(id)s.", id=player_id))
         if (player.chat_barred_at is not None) == barred:
-            raise ConflictError("The player is already " + (
-                "barred from the chat." if barred else "free to write in the chat."))
+            raise ConflictError(_("The player is already barred from the chat.") if barred
+                                else _("The player is already free to write in the chat."))
         Player.update(chat_barred_at=now if barred else None).where(
             Player.id == player.id).execute()
         audit.record(actor, "chat-bar" if barred else "chat-unbar", now, _reason(reason),
@@ -136,9 +137,10 @@ def set_barred(player_id: int, barred: bool, actor: str, reason: str, now: datet
 def _open(report_id: int) -> ChatReport:
     found = ChatReport.get_or_none(ChatReport.id == report_id)
     if found is None:
-        raise NotFoundError(f"There is no report {report_id}.")
+        raise NotFoundError(_("There is no report %(id)s.", id=report_id))
     if found.resolved_at is not None:
-        raise ConflictError(f"That report was already dealt with ({found.resolution}).")
+        raise ConflictError(_("That report was already dealt with (%(how)s).",
+                                      how=found.resolution))
     return found
 
 
@@ -150,5 +152,5 @@ def _resolve(which: object, actor: str, resolution: str, now: datetime) -> None:
 def _reason(reason: str) -> str:
     reason = " ".join((reason or "").split())
     if not reason:
-        raise InvalidRequestError("Give a reason: it goes into the audit log.")
+        raise InvalidRequestError(_("Give a reason: it goes into the audit log."))
     return reason[:500]

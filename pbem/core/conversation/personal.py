@@ -13,6 +13,7 @@ from pbem.core.db.connection import write_transaction
 from pbem.core.db.retry import retrying
 from pbem.core.matches.models import Seat
 from pbem.errors import InvalidRequestError, NotFoundError, UnprocessableError
+from pbem.i18n import _, format_number
 
 MAX_NOTES = 20_000  # characters: a long game's worth of plans, refused whole beyond it
 
@@ -26,8 +27,10 @@ def notes_of(seat: Seat) -> str:
 def save_notes(seat: Seat, text: str, now: datetime) -> str:
     """Replace the seat's notes; empty text deletes them. Too long: 422 and nothing saved."""
     if len(text or "") > MAX_NOTES:  # counted as sent, blanks too, before anything is cleaned
-        raise UnprocessableError(f"Notes are at most {MAX_NOTES:,} characters; these have "
-                                 f"{len(text):,}. Nothing was saved.")
+        raise UnprocessableError(_("Notes are at most %(limit)s characters; these have "
+                                   "%(length)s. Nothing was saved.",
+                                   limit=format_number(MAX_NOTES),
+                                   length=format_number(len(text))))
     if not (text or "").strip():
         with write_transaction():
             SeatNote.delete().where(SeatNote.seat == seat.id).execute()
@@ -51,7 +54,7 @@ def block(player: Player, name: str, now: datetime) -> Player:
     """`player` blocks the player named `name`: none of their messages reach `player`."""
     other = _named(name)
     if other.id == player.id:
-        raise InvalidRequestError("You cannot block yourself.")
+        raise InvalidRequestError(_("You cannot block yourself."))
     _insert_once(PlayerBlock.insert(player=player.id, blocked=other.id, created_at=now))
     return other
 
@@ -90,10 +93,10 @@ def _insert_once(insert: Any) -> None:
 def _named(name: str) -> Player:
     name = " ".join((name or "").split())
     if not name:
-        raise InvalidRequestError("Type the name of the player to block.")
+        raise InvalidRequestError(_("Type the name of the player to block."))
     found = Player.get_or_none(Player.name == name)
     if found is None:
-        raise NotFoundError(f"There is no player named {name[:40]!r}.")
+        raise NotFoundError(_("There is no player named %(name)r.", name=name[:40]))
     return found
 
 
@@ -103,9 +106,9 @@ def block_author(player: Player, message_id: int, now: datetime) -> Player:
 
     message = ChatMessage.get_or_none(ChatMessage.id == message_id)
     if message is None:
-        raise NotFoundError("That message is gone.")
+        raise NotFoundError(_("That message is gone."))
     author = Player.get_by_id(message.author_id)
     if author.id == player.id:
-        raise InvalidRequestError("You cannot block yourself.")
+        raise InvalidRequestError(_("You cannot block yourself."))
     _insert_once(PlayerBlock.insert(player=player.id, blocked=author.id, created_at=now))
     return author

@@ -13,6 +13,7 @@ from typing import TypeVar
 import peewee
 
 from pbem.errors import ConflictError
+from pbem.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +42,9 @@ def retrying(attempt: Callable[[], T], busy: str | None = None) -> T:
                 raise
             log.info("retrying a transaction after a transient database error: %s", error)
         time.sleep(random.uniform(0, BACKOFF_SECONDS * 2 ** min(number, 4)))
-    raise ConflictError(busy or "The server is very busy with this right now; nothing was "
-                        "changed. Try again in a moment.")
+    # `busy` is the caller's sentence (marked where it is written), said in the reader's language.
+    raise ConflictError(_(busy) if busy else _("The server is very busy with this right now; "
+                                                "nothing was changed. Try again in a moment."))
 
 
 def is_transient(error: peewee.OperationalError) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from pbem.errors import InvalidRequestError
+from pbem.i18n import _
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -24,8 +25,10 @@ def storable(text: str) -> bool:
 def check_text(text: str, what: str) -> str:
     """`text` itself, or InvalidRequestError naming `what` if a database could not store it."""
     if not storable(text):
-        raise InvalidRequestError(f"The {what} contains characters that cannot be stored "
-                                  "(a NUL or a broken Unicode character). Type it again.")
+        # `what` is the caller's word ("move", "reason"), translated where it is marked.
+        raise InvalidRequestError(_("The %(what)s contains characters that cannot be stored "
+                                    "(a NUL or a broken Unicode character). Type it again.",
+                                    what=_(what)))
     return text
 
 

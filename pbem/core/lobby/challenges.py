@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from pbem import i18n
 from pbem.core.accounts.computers import computer_name
 from pbem.core.accounts.limits import Limit, release
 from pbem.core.accounts.models import Player
@@ -41,6 +42,7 @@ from pbem.errors import (
     UnprocessableError,
 )
 from pbem.games import get_rules
+from pbem.i18n import N_, _
 
 SEAT_ORDERS = ("random", "as-listed")
 MAX_OPPONENTS = 8
@@ -83,37 +85,41 @@ def create_challenge(settings: LobbyPolicy, challenger: Player, request: Challen
     rules = get_rules(request.game)
     control = TimeControl.parse(request.clock)
     if request.on_timeout not in TimeoutPolicy.ALL:
-        raise InvalidRequestError(f"{request.on_timeout!r} is not a timeout policy "
-                                  f"(one of: {', '.join(TimeoutPolicy.ALL)})")
+        raise InvalidRequestError(_("%(given)s is not a timeout policy (one of: %(known)s)",
+                                    given=repr(request.on_timeout),
+                                    known=", ".join(TimeoutPolicy.ALL)))
     if request.seat_order not in SEAT_ORDERS:
-        raise InvalidRequestError(f"The seat order is {' or '.join(SEAT_ORDERS)}, "
-                                  f"not {request.seat_order!r}.")
+        raise InvalidRequestError(_("The seat order is %(known)s, not %(given)s.",
+                                    known=_(" or ").join(SEAT_ORDERS),
+                                    given=repr(request.seat_order)))
     if not isinstance(request.rated, bool):
-        raise InvalidRequestError('"rated" is true or false.')
+        raise InvalidRequestError(_('"rated" is true or false.'))
     if not request.opponents:
-        raise InvalidRequestError("Name at least one opponent's email address.")
+        raise InvalidRequestError(_("Name at least one opponent's email address."))
     if len(request.opponents) > MAX_OPPONENTS:
-        raise InvalidRequestError(f"A challenge names at most {MAX_OPPONENTS} opponents.")
+        raise InvalidRequestError(_("A challenge names at most %(most)s opponents.",
+                                    most=MAX_OPPONENTS))
     addresses = [normalize_email(text) for text in request.opponents]
     if len(set(addresses)) != len(addresses):
-        raise UnprocessableError("An opponent is listed twice.")
+        raise UnprocessableError(_("An opponent is listed twice."))
     if challenger.email in addresses:
-        raise InvalidRequestError("You cannot challenge yourself.")
+        raise InvalidRequestError(_("You cannot challenge yourself."))
     computers = check_computers(request.computers)
     rules.check_player_count(1 + len(addresses) + len(computers))
     options = rules.resolve_options(request.options)
     for address in addresses:
         if is_suppressed(address):
-            raise InvalidRequestError(f"{address} has asked not to receive invitations from "
-                                      "this server; no invitation was sent.")
+            raise InvalidRequestError(_("%(address)s has asked not to receive invitations "
+                                        "from this server; no invitation was sent.",
+                                        address=address))
     pending = Challenge.select().where(Challenge.challenger == challenger,
                                        Challenge.status == ChallengeStatus.PENDING).count()
     if pending >= settings.max_pending_challenges:
         raise ConflictError(
-            f"You have {pending} challenges waiting for answers, the most allowed; wait for "
-            "them or cancel one first.")
+            _("You have %(count)s challenges waiting for answers, the most allowed; wait for "
+              "them or cancel one first.", count=pending))
     daily = Limit("invitations", settings.invitations_per_day, timedelta(days=1),
-                  "invitations today")
+                  N_("invitations today"))
     counted = daily.reserve([f"player:{challenger.id}"] * len(addresses), now)
     try:
         with write_transaction():
@@ -149,7 +155,8 @@ def invite_for_token(token: str) -> Invite:
     invite = (Invite.get_or_none(Invite.token_hash == token_hash(token))
               if token and len(token) <= 100 else None)
     if invite is None:
-        raise NotFoundError("This invitation link is not valid. Check that you copied it whole.")
+        raise NotFoundError(_("This invitation link is not valid. Check that you copied it "
+                              "whole."))
     return invite
 
 
@@ -157,8 +164,10 @@ def invite_of(challenge_id: int, player: Player) -> Invite:
     invite = Invite.get_or_none(Invite.challenge == challenge_id, Invite.player == player)
     if invite is None:
         if Challenge.get_or_none(Challenge.id == challenge_id, Challenge.challenger == player):
-            raise ForbiddenError("You sent this challenge: only your opponents can answer it.")
-        raise NotFoundError(f"There is no challenge {challenge_id} for you.")
+            raise ForbiddenError(_("You sent this challenge: only your opponents can answer "
+                                   "it."))
+        raise NotFoundError(_("There is no challenge %(challenge)s for you.",
+                              challenge=challenge_id))
     return invite
 
 
@@ -169,7 +178,8 @@ def visible_challenge(challenge_id: int, player: Player) -> Challenge:
             challenge.challenger_id == player.id
             or Invite.select().where(Invite.challenge == challenge, Invite.player == player)
             .exists()):
-        raise NotFoundError(f"There is no challenge {challenge_id} for you.")
+        raise NotFoundError(_("There is no challenge %(challenge)s for you.",
+                              challenge=challenge_id))
     return challenge
 
 
@@ -212,7 +222,7 @@ def cancel(challenge_id: int, player: Player, now: datetime) -> Answer:
     def attempt() -> Answer:
         challenge = visible_challenge(challenge_id, player)
         if challenge.challenger_id != player.id:
-            raise ForbiddenError("Only the player who sent a challenge can cancel it.")
+            raise ForbiddenError(_("Only the player who sent a challenge can cancel it."))
         if challenge.status == ChallengeStatus.CANCELLED:
             return Answer(challenge, already=True)
         if challenge.status != ChallengeStatus.PENDING:
@@ -265,12 +275,13 @@ def rematch(settings: LobbyPolicy, match_id: int, player: Player, now: datetime)
     match = Match.get_or_none(Match.id == match_id)
     seats = match.seat_rows() if match is not None else []
     if match is None or player.id not in [seat.player_id for seat in seats]:
-        raise NotFoundError(f"There is no match {match_id} of yours.")
+        raise NotFoundError(_("There is no match %(match)s of yours.", match=match_id))
     if match.status == MatchStatus.ACTIVE:
-        raise ConflictError("This match is still being played; a rematch comes after it ends.")
+        raise ConflictError(_("This match is still being played; a rematch comes after it "
+                              "ends."))
     if any(seat.player.computer_level is not None for seat in seats):
-        raise ConflictError("The computer takes no challenges: play it again from \"Play the "
-                            "computer\" on your page or the game's page.")
+        raise ConflictError(_("The computer takes no challenges: play it again from \"Play "
+                              "the computer\" on your page or the game's page."))
     players = [seat.player for seat in seats]
     rotated = players[1:] + players[:1]
     request = ChallengeRequest(
@@ -310,7 +321,8 @@ def describe(challenge: Challenge, viewer: Player | None = None) -> dict[str, An
                       for invite in invites],
         "created_at": challenge.created_at.isoformat() + "Z",
         "expires_at": challenge.expires_at.isoformat() + "Z",
-        "expires_text": challenge.expires_at.strftime("%a %d %b %Y, %H:%M UTC"),
+        "expires_text": i18n.format_time(challenge.expires_at, "%a %d %b %Y, %H:%M",
+                                         style="full"),
         "rematch_of": challenge.rematch_of_id,
         # Seats the computer fills: their levels ("Computer (level N)" once started).
         "computers": list(challenge.computers or []),
@@ -345,13 +357,13 @@ def _retrying(attempt: Callable[[], T]) -> T:
     def once() -> T:
         with write_transaction():
             return attempt()
-    return retrying(once, "Too many people answered this challenge at once; try again.")
+    return retrying(once, _("Too many people answered this challenge at once; try again."))
 
 
 def _current(invite_id: int) -> tuple[Challenge, Invite]:
     invite = Invite.select(Invite, Player).join(Player).where(Invite.id == invite_id).first()
     if invite is None:
-        raise NotFoundError("There is no such invitation.")
+        raise NotFoundError(_("There is no such invitation."))
     return Challenge.get_by_id(invite.challenge_id), invite
 
 
@@ -359,9 +371,9 @@ def _check_open(challenge: Challenge, invite: Invite, now: datetime) -> None:
     if challenge.status != ChallengeStatus.PENDING:
         raise ConflictError(_closed_message(challenge))
     if invite.status == InviteStatus.DECLINED:
-        raise ConflictError("You declined this challenge.")
+        raise ConflictError(_("You declined this challenge."))
     if challenge.expires_at <= now:
-        raise ConflictError("This challenge has expired.")
+        raise ConflictError(_("This challenge has expired."))
 
 
 def _bump(challenge: Challenge, **changes: Any) -> None:
@@ -374,12 +386,15 @@ def _bump(challenge: Challenge, **changes: Any) -> None:
 
 def _closed_message(challenge: Challenge) -> str:
     if challenge.status == ChallengeStatus.STARTED:
-        return f"This challenge has started already: it is match {challenge.match_id}."
-    closed: dict[str, str] = {
-        ChallengeStatus.DECLINED: "This challenge was declined.",
-        ChallengeStatus.CANCELLED: "This challenge was cancelled by its sender.",
-        ChallengeStatus.EXPIRED: "This challenge has expired."}
-    return closed.get(challenge.status, f"This challenge is {challenge.status}.")
+        return _("This challenge has started already: it is match %(match)s.",
+                 match=challenge.match_id)
+    if challenge.status == ChallengeStatus.DECLINED:
+        return _("This challenge was declined.")
+    if challenge.status == ChallengeStatus.CANCELLED:
+        return _("This challenge was cancelled by its sender.")
+    if challenge.status == ChallengeStatus.EXPIRED:
+        return _("This challenge has expired.")
+    return _("This challenge is %(status)s.", status=challenge.status)
 
 
 def _mail_context(challenge: Challenge, title: str, invite: Invite | None = None
@@ -387,9 +402,10 @@ def _mail_context(challenge: Challenge, title: str, invite: Invite | None = None
     context: dict[str, Any] = {
         "challenge": challenge.id, "game": challenge.game, "title": title,
         "challenger": challenge.challenger.public_name,
-        "clock": TimeControl.parse(challenge.time_control).describe(),
+        # Worded for each reader when the mail is rendered (core/mailout/contexts.py).
+        "time_control": challenge.time_control,
         "on_timeout": challenge.on_timeout, "options": challenge.options,
-        "expires": challenge.expires_at.strftime("%a %d %b %Y, %H:%M UTC"),
+        "expires_at": challenge.expires_at.isoformat(),
         "rematch": challenge.rematch_of_id is not None,
     }
     if invite is not None:

@@ -29,6 +29,7 @@ from pbem.core.ratings import model
 from pbem.core.ratings.queries import displayed, ratings_of, shown_for
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError, UnprocessableError
 from pbem.games import get_rules
+from pbem.i18n import _
 
 
 def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapping[str, Any],
@@ -40,33 +41,34 @@ def create_seek(settings: LobbyPolicy, creator: Player, game: str, options: Mapp
     fills (a mixed table), so `players - len(computers)` people take the others."""
     check_may_challenge(creator)
     if not isinstance(rated, bool):
-        raise InvalidRequestError('"rated" is true or false.')
+        raise InvalidRequestError(_('"rated" is true or false.'))
     for bound in (rating_min, rating_max):
         if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)
                                   or not 0 <= bound <= 10_000):
-            raise InvalidRequestError("A rating range is two whole numbers from 0 to 10000 "
-                                      "(either may be left out).")
+            raise InvalidRequestError(_("A rating range is two whole numbers from 0 to 10000 "
+                                        "(either may be left out)."))
     if rating_min is not None and rating_max is not None and rating_min > rating_max:
-        raise UnprocessableError("The lowest rating of the range is above its highest.")
+        raise UnprocessableError(_("The lowest rating of the range is above its highest."))
     if (rating_min is not None or rating_max is not None) and not rated:
-        raise UnprocessableError("A rating range is for rated seeks only.")
+        raise UnprocessableError(_("A rating range is for rated seeks only."))
     rules = get_rules(game)
     control = TimeControl.parse(clock)
     if on_timeout not in TimeoutPolicy.ALL:
-        raise InvalidRequestError(f"{on_timeout!r} is not a timeout policy "
-                                  f"(one of: {', '.join(TimeoutPolicy.ALL)})")
+        raise InvalidRequestError(_("%(given)s is not a timeout policy (one of: %(known)s)",
+                                    given=repr(on_timeout),
+                                    known=", ".join(TimeoutPolicy.ALL)))
     if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidRequestError('"players" is the number of players, a whole number.')
+        raise InvalidRequestError(_('"players" is the number of players, a whole number.'))
     rules.check_player_count(players)
     levels = check_computers(computers)
     if players - len(levels) < 2:
-        raise UnprocessableError("A seek needs seats for at least two people; to play the "
-                                 "computer alone, use Play the computer.")
+        raise UnprocessableError(_("A seek needs seats for at least two people; to play the "
+                                   "computer alone, use Play the computer."))
     resolved = rules.resolve_options(options)
     mine = Seek.select().where(Seek.creator == creator, Seek.status == SeekStatus.OPEN).count()
     if mine >= settings.max_pending_challenges:
-        raise ConflictError(f"You have {mine} open seeks, the most allowed; cancel one "
-                                  "first.")
+        raise ConflictError(_("You have %(count)s open seeks, the most allowed; cancel one "
+                              "first.", count=mine))
     with write_transaction():
         seek = Seek.create(creator=creator, game=rules.slug, options=resolved,
                            time_control=str(control), on_timeout=on_timeout, players=players,
@@ -81,20 +83,20 @@ def join(settings: LobbyPolicy, seek_id: int, player: Player, now: datetime) -> 
     def once() -> Seek:
         with write_transaction():
             return _join_once(settings, seek_id, player, now)
-    return retrying(once, "Many players are joining this seek at once; try again.")
+    return retrying(once, _("Many players are joining this seek at once; try again."))
 
 
 def cancel(seek_id: int, player: Player, now: datetime) -> Seek:
     with write_transaction():
         seek = _get(seek_id)
         if seek.creator_id != player.id:
-            raise NotFoundError(f"There is no open seek {seek_id} of yours.")
+            raise NotFoundError(_("There is no open seek %(seek)s of yours.", seek=seek_id))
         if seek.status != SeekStatus.OPEN:
             raise ConflictError(_closed(seek))
         changed = (Seek.update(status=SeekStatus.CANCELLED, version=Seek.version + 1)
                    .where(Seek.id == seek.id, Seek.version == seek.version).execute())
         if changed != 1:
-            raise ConflictError("This seek changed meanwhile; reload and try again.")
+            raise ConflictError(_("This seek changed meanwhile; reload and try again."))
     return Seek.get_by_id(seek_id)
 
 
@@ -156,10 +158,10 @@ def _join_once(settings: LobbyPolicy, seek_id: int, player: Player, now: datetim
         raise ConflictError(_closed(seek))
     entries = list(SeekEntry.select().where(SeekEntry.seek == seek).order_by(SeekEntry.id))
     if any(entry.player_id == player.id for entry in entries):
-        raise ConflictError("You have a seat in this seek already.")
+        raise ConflictError(_("You have a seat in this seek already."))
     if not _fits(seek, player, displayed(player.id, seek.game)):
         # Told as for a seek that is not there: players outside the range never see it.
-        raise NotFoundError(f"There is no open seek {seek.id} for your rating.")
+        raise NotFoundError(_("There is no open seek %(seek)s for your rating.", seek=seek.id))
     changed = (Seek.update(version=Seek.version + 1)
                .where(Seek.id == seek.id, Seek.version == seek.version,
                       Seek.status == SeekStatus.OPEN).execute())
@@ -169,7 +171,7 @@ def _join_once(settings: LobbyPolicy, seek_id: int, player: Player, now: datetim
         with write_transaction():  # a savepoint: a duplicate row must not end the transaction
             SeekEntry.create(seek=seek, player=player, joined_at=now)
     except peewee.IntegrityError:
-        raise ConflictError("You have a seat in this seek already.") from None
+        raise ConflictError(_("You have a seat in this seek already.")) from None
     if len(entries) + 1 == seek.players - len(seek.computers or []):
         ids = [entry.player_id for entry in entries] + [player.id]
         emails = [Player.get_by_id(player_id).email for player_id in ids]
@@ -187,11 +189,11 @@ def _join_once(settings: LobbyPolicy, seek_id: int, player: Player, now: datetim
 def _get(seek_id: int) -> Seek:
     seek = Seek.get_or_none(Seek.id == seek_id)
     if seek is None:
-        raise NotFoundError(f"There is no seek {seek_id}.")
+        raise NotFoundError(_("There is no seek %(seek)s.", seek=seek_id))
     return seek
 
 
 def _closed(seek: Seek) -> str:
     if seek.status == SeekStatus.STARTED:
-        return f"This seek is full: its match ({seek.match_id}) has started."
-    return "This seek was cancelled."
+        return _("This seek is full: its match (%(match)s) has started.", match=seek.match_id)
+    return _("This seek was cancelled.")

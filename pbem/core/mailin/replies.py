@@ -38,29 +38,32 @@ from pbem.errors import ConflictError, PbemError
 from pbem.games import get_rules
 from pbem.games.base import IllegalMoveError, InvalidMoveError, RulesError
 from pbem.games.lines import is_conditional_text, parse_conditional_text
+from pbem.i18n import N_, _
 
 log = logging.getLogger(__name__)
 
 MAX_LINE = 200
 MAX_MESSAGE_ID = 200
-# The commands a first line may hold, and what `help` says of each.
+# The commands a first line may hold (English words in every language, so any mail client
+# can send them), and what `help` says of each (translated where the help is rendered).
 COMMANDS = {
-    "resign": "give up the match",
-    "draw": "offer a draw, or accept the one offered",
-    "decline": "decline a draw offer",
-    "board": "get the position and your legal moves again",
-    "moves": "get every legal move (a mail lists the first 30)",
-    "help": "get this help",
+    "resign": N_("give up the match"),
+    "draw": N_("offer a draw, or accept the one offered"),
+    "decline": N_("decline a draw offer"),
+    "board": N_("get the position and your legal moves again"),
+    "moves": N_("get every legal move (a mail lists the first 30)"),
+    "help": N_("get this help"),
 }
 # The lifecycle services the commands call: each takes (match_id, seat, now) and returns a
 # sentence for the player.
 LIFECYCLE: dict[str, Callable[..., Any]] = {
     "resign": lifecycle.resign, "draw": lifecycle.draw_yes, "decline": lifecycle.draw_no}
-DONE = {"resign": "You resigned the match.",
-        "draw": "Your draw offer (or your acceptance of the one offered) is recorded.",
-        "decline": "You declined the draw offer."}
-STALE = ("it answers an older mail, and the position has changed since (or you already moved "
-         "from it). Here is the position now; reply to this mail to move.")
+# What an answer says (translated when the answer is queued, in the seat's player's language).
+DONE = {"resign": N_("You resigned the match."),
+        "draw": N_("Your draw offer (or your acceptance of the one offered) is recorded."),
+        "decline": N_("You declined the draw offer.")}
+STALE = N_("it answers an older mail, and the position has changed since (or you already "
+           "moved from it). Here is the position now; reply to this mail to move.")
 # Answers that tell a player something went wrong; at most `error_answers_per_hour` per seat.
 ERROR_ANSWERS = frozenset({"refused", "help", "foreign"})
 
@@ -202,7 +205,7 @@ def _decide_for(seat: Seat, letter: Letter, policy: Policy, now: datetime) -> Re
     line = letter.first_line
     if not line:
         answer = _answer(seat, "help", letter, policy, now,
-                         reason="Your reply had no text of its own above the quoted mail.")
+                         reason=_("Your reply had no text of its own above the quoted mail."))
         return _at(seat, Action.UNREADABLE, "no text", answer)
     if letter.conditional and is_conditional_text(line):
         return _conditional_only(seat, letter, policy, now)
@@ -231,7 +234,7 @@ def talk_in_reply(seat: Seat, line: str, text: str | None, is_command: bool) -> 
     nor reads as a move of this game, the whole text is the message: a player writing to
     their opponent between turns."""
     own = (text or line).strip()
-    first, _, rest = own.partition("\n")
+    first, _newline, rest = own.partition("\n")
     # The text's first line is the move line as `first_line` read it; if they differ (a
     # body the two read differently) nothing after the move is taken as a message.
     message = (rest.strip() or None) if first.strip().strip("`*_ ").strip() == line else None
@@ -285,7 +288,7 @@ def _post_only(seat: Seat, text: str, letter: Letter, policy: Policy,
         posted = chat.post_as_seat(seat, text, now, via=chat.Channel.MAIL)
     except PbemError as error:
         answer = _answer(seat, "refused", letter, policy, now,
-                         reason=f"your message was not posted: {error}")
+                         reason=_("your message was not posted: %(error)s", error=error))
         return _at(seat, Action.REFUSED, f"chat: {error}", answer)
     answer = _answer(seat, "posted", letter, policy, now, posted_id=posted.id)
     return _at(seat, Action.POSTED, f"message {posted.id}", answer)
@@ -323,10 +326,10 @@ def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime,
         kind = "illegal" if isinstance(error, IllegalMoveError) else type(error).__name__
         reason = str(error)
         if type(error) is ConflictError:  # stale or repeated; the core speaks of pages
-            kind, reason = "stale", STALE
+            kind, reason = "stale", _(STALE)
         if letter.conditional:
-            reason += (" Your conditional moves were not stored either: they answer the "
-                       "position after your move.")
+            reason = _("%(reason)s Your conditional moves were not stored either: they answer "
+                       "the position after your move.", reason=reason)
         answer = _answer(seat, "refused", letter, policy, now, reason=reason)
         # The record (the admin's inbound page, the dev mailbox) words it as the answer does.
         return _at(seat, Action.REFUSED, f"{kind}: {reason}", answer)
@@ -361,9 +364,9 @@ def _conditional_after_move(seat: Seat, text: str | None, result: MoveResult,
     if not text:
         return None
     if result.answered_with is not None:
-        return (f"Your conditional moves were not stored: your opponent answered at once with "
-                f"{result.answered_with} (a conditional move of theirs), so it is your turn "
-                "again.")
+        return _("Your conditional moves were not stored: your opponent answered at once "
+                 "with %(move)s (a conditional move of theirs), so it is your turn again.",
+                 move=result.answered_with)
     return _store_conditional(seat, text, result.match.ply, now)
 
 
@@ -380,15 +383,16 @@ def _store_conditional(seat: Seat, text: str, ply: int | None, now: datetime) ->
         stored = conditional.store(seat.match_id, seat.seat, [], now, expected_ply=ply,
                                    clauses=clauses)
     except ConflictError:
-        return ("Your conditional moves were not stored: your opponent moved before they "
-                "could be. Look at the position and send them again if they still fit.")
+        return _("Your conditional moves were not stored: your opponent moved before they "
+                 "could be. Look at the position and send them again if they still fit.")
     except (RulesError, PbemError) as error:
-        return f"Your conditional moves were not stored: {error}"
+        return _("Your conditional moves were not stored: %(error)s", error=error)
     if not stored.lines:
-        return "You have no conditional moves stored."
+        return _("You have no conditional moves stored.")
+    # The lines as a reply writes them: "if … then …" is the reply grammar, kept in English.
     written = "; ".join(f"if {line[0]} then {' '.join(line[1:])}" for line in stored.lines)
-    return (f"Your conditional moves are stored (they replace any before): {written}. Only "
-            "you can see them until they are played.")
+    return _("Your conditional moves are stored (they replace any before): %(lines)s. Only "
+             "you can see them until they are played.", lines=written)
 
 
 def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
@@ -409,7 +413,7 @@ def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
         return _at(seat, Action.REFUSED, f"{command}: {error}", answer)
     if posted is not None:
         chat.mail_others(posted, now)  # no turn mail quotes it: the others are mailed it
-    done = said if isinstance(said, str) and said else DONE[command]
+    done = said if isinstance(said, str) and said else _(DONE[command])
     answer = _answer(seat, "done", letter, policy, now, done=done, **_talk_params(posted, why))
     return _at(seat, Action.COMMAND, command, answer, changed=True)
 

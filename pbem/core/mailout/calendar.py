@@ -8,10 +8,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from pbem import i18n
 from pbem.core.accounts.models import Player
 from pbem.core.matches.clocks import reminder_lead
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.games import get_rules
+from pbem.i18n import _
 
 EVENT_LENGTH = timedelta(minutes=15)
 
@@ -32,12 +34,19 @@ def calendar_for(player: Player, base_url: str, domain: str, now: datetime,
                  more: Sequence[Deadline] = ()) -> bytes:
     # Imported here, not at the top: icalendar is 3 MiB of every web worker's memory, for a
     # feed that calendar clients fetch now and then (bench/memory.py).
+    # The feed speaks the player's language, whoever's request fetches it.
+    with i18n.language(player.language, player.timezone):
+        return _calendar_for(player, base_url, domain, now, more)
+
+
+def _calendar_for(player: Player, base_url: str, domain: str, now: datetime,
+                  more: Sequence[Deadline]) -> bytes:
     from icalendar import Alarm, Calendar, Event
 
     calendar = Calendar()
     calendar.add("prodid", "-//pbem//deadlines//EN")
     calendar.add("version", "2.0")
-    calendar.add("x-wr-calname", "pbem: my deadlines")
+    calendar.add("x-wr-calname", _("pbem: my deadlines"))
     calendar.add("refresh-interval", timedelta(hours=1), parameters={"VALUE": "DURATION"})
     calendar.add("x-published-ttl", "PT1H")
     owed = (Seat.select(Seat, Match).join(Match)
@@ -55,14 +64,18 @@ def calendar_for(player: Player, base_url: str, domain: str, now: datetime,
         event.add("dtstamp", now.replace(tzinfo=UTC))
         event.add("dtstart", due - EVENT_LENGTH)
         event.add("dtend", due)
-        event.add("summary", f"Move due: {title}, match #{match.id}")
-        event.add("description", f"Your move in {title}, match #{match.id}, is due by "
-                  f"{due:%a %d %b %Y, %H:%M} UTC. Open it from your last turn email, or see "
-                  f"the match at {base_url}/matches/{match.id}")
-        event.add("url", f"{base_url}/matches/{match.id}")
+        event.add("summary", _("Move due: %(title)s, match #%(match)s", title=title,
+                               match=match.id))
+        page = f"{base_url}/matches/{match.id}"
+        event.add("description", _(
+            "Your move in %(title)s, match #%(match)s, is due by %(due)s. Open it from your "
+            "last turn email, or see the match at %(url)s", title=title, match=match.id,
+            due=_due(due), url=page))
+        event.add("url", page)
         alarm = Alarm()
         alarm.add("action", "DISPLAY")
-        alarm.add("description", f"Your move in {title}, match #{match.id}, is due soon")
+        alarm.add("description", _("Your move in %(title)s, match #%(match)s, is due soon",
+                                   title=title, match=match.id))
         lead = reminder_lead(timedelta(seconds=seat.allowance_seconds))
         # Relative to the event's start, which every client supports (RELATED=END is not).
         alarm.add("trigger", EVENT_LENGTH - lead)
@@ -79,3 +92,10 @@ def calendar_for(player: Player, base_url: str, domain: str, now: datetime,
         event.add("url", f"{base_url}{other.path}")
         calendar.add_component(event)
     return calendar.to_ical()
+
+
+def _due(due: datetime) -> str:
+    # English keeps the feed's UTC form; the other languages read it in the player's zone.
+    if i18n.current() == i18n.DEFAULT:
+        return f"{due:%a %d %b %Y, %H:%M} UTC"
+    return i18n.format_time(due)

@@ -15,6 +15,7 @@ from typing import Any
 
 from peewee import Tuple
 
+from pbem import i18n
 from pbem.core.accounts.models import Player
 from pbem.core.db.prepared import Planned
 from pbem.core.mailout.models import OutboxMessage
@@ -24,6 +25,7 @@ from pbem.core.matches.creation import state_after
 from pbem.core.matches.models import Match, Move, Seat, event_parts
 from pbem.games import get_rules
 from pbem.games.base import Event, GameRules, Outcome
+from pbem.i18n import N_, _
 
 MAX_LISTED_MOVES = 30
 # A batch's rows, read with IN lists: built by kept plans (see `Planned`).
@@ -90,6 +92,18 @@ class RenderCache:
         return self.players[address]
 
 
+def _account_context(params: dict[str, Any]) -> dict[str, Any]:
+    """An account mail (sign-in, invitation): its few names and ids, and the clock and the
+    expiry (stored as the time control and a time) worded for this mail's reader."""
+    context = dict(params)
+    if "time_control" in params:
+        context["clock"] = TimeControl.parse(params["time_control"]).describe()
+    if "expires_at" in params:
+        context["expires"] = i18n.format_time(datetime.fromisoformat(params["expires_at"]),
+                                              "%a %d %b %Y, %H:%M", style="full")
+    return context
+
+
 def context_for(message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
     params = message.params or {}
     if message.match_id is None:
@@ -97,7 +111,7 @@ def context_for(message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
             return _digest_context(message, params, cache)
         if message.template == "tournament_round":
             return _tournament_round_context(params, cache)
-        return dict(params)  # an account mail (sign-in, invitation): its few names and ids
+        return _account_context(params)
     match = cache.match(message.match_id)
     rules = get_rules(match.game)
     ply = match.ply if message.ply is None else message.ply
@@ -179,8 +193,9 @@ def _ruling(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
             seats: list[Seat], params: dict[str, Any]) -> None:
     late = params.get("late", seat.seat)
     context.update(late_label=rules.seat_label(state, late), ruling=params.get("ruling", ""),
-                   ruling_text=params.get("ruling_text", "an admin has ruled"),
-                   reason=params.get("reason", "(no longer kept)"),
+                   # Stored in the admin's words; translated if the catalogs know them.
+                   ruling_text=_translated(params.get("ruling_text", N_("an admin has ruled"))),
+                   reason=params["reason"] if "reason" in params else _("(no longer kept)"),
                    new_deadline=deadline_info(_when(params.get("new_deadline")),
                                               match.time_control, seat.player.timezone,
                                               context["written"]))
@@ -317,6 +332,21 @@ def _digest_item(cache: RenderCache, match_id: int, seat_number: int) -> dict[st
                           if other.seat != seat_number]}
 
 
+# The rulings' words (`core.matches.rulings.RULINGS`), stored in a ruling mail's params in
+# English and translated when it is rendered: listed here so the catalogs hold them.
+_RULING_WORDS = (
+    N_("award the match to the other player(s)"), N_("declare the match drawn"),
+    N_("extend the late seat's deadline by a chosen time"),
+    N_("have the computer make one move for the late seat"),
+    N_("hand the late seat to the computer for the rest of the match"),
+    N_("abort the match with no result"))
+
+
+def _translated(stored: str) -> str:
+    # gettext("") would be the catalog's header.
+    return _(stored) if stored else stored
+
+
 def _undeliverable(player: Player) -> bool:
     return getattr(player, "undeliverable_at", None) is not None
 
@@ -330,4 +360,9 @@ def _when(text: str | None) -> datetime | None:
 
 
 def _day(text: str | None) -> str:
-    return datetime.fromisoformat(text).strftime(_DAY) if text else ""
+    """A stored time as the mail shows it: English keeps its form; the other languages
+    write it their own way, in the reader's zone."""
+    if not text:
+        return ""
+    moment = datetime.fromisoformat(text)
+    return moment.strftime(_DAY) if i18n.current() == i18n.DEFAULT else i18n.format_time(moment)

@@ -18,6 +18,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from pbem.core.accounts.models import Player
 from pbem.errors import NotFoundError
+from pbem.i18n import _
 from pbem.keys import Purpose, purpose_key
 
 PREFERENCES = Purpose.MAIL_PREFERENCES
@@ -50,13 +51,14 @@ def calendar_token(secret: str, player: Player) -> str:
 
 def player_for_calendar(secret: str, token: str) -> Player:
     """The player whose feed `token` opens; NotFoundError if wrong or revoked."""
-    number, _, _ = token.partition("-")
+    number, _dash, _rest = token.partition("-")
     wellformed = len(token) <= MAX_LINK_TOKEN and number.isascii() and number.isdigit() and (
         len(number) <= 18)
     player = Player.get_or_none(Player.id == int(number)) if wellformed else None
     if player is None or not hmac.compare_digest(
             token, calendar_token(secret, player)):
-        raise NotFoundError("This calendar link is not valid (or was replaced by a new one).")
+        raise NotFoundError(
+            _("This calendar link is not valid (or was replaced by a new one)."))
     return player
 
 
@@ -88,18 +90,19 @@ def _signer_key(secret: str, purpose: Purpose) -> bytes:
 
 def _load(secret: str, purpose: Purpose, token: str) -> int:
     if not token or len(token) > MAX_LINK_TOKEN:
-        raise NotFoundError("This link is not valid. Check that you copied it whole.")
+        raise NotFoundError(_("This link is not valid. Check that you copied it whole."))
     try:
         value = _serializer(secret, purpose).loads(token)
     except BadSignature:
-        raise NotFoundError("This link is not valid. Check that you copied it whole.") from None
+        raise NotFoundError(
+            _("This link is not valid. Check that you copied it whole.")) from None
     if not isinstance(value, int):
-        raise NotFoundError("This link is not valid.")
+        raise NotFoundError(_("This link is not valid."))
     return value
 
 
 def _player(player_id: int) -> Player:
     player = Player.get_or_none(Player.id == player_id)
     if player is None:
-        raise NotFoundError("This link is for a player who no longer exists.")
+        raise NotFoundError(_("This link is for a player who no longer exists."))
     return player

@@ -12,16 +12,19 @@ the common one, and a category in `preferences.CATEGORIES` (which decides who ge
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from peewee import fn
 
+from pbem import i18n
 from pbem.core.db.prepared import insert_row
 from pbem.core.mailout.models import RETAINED, MessageStatus, OutboxMessage
 from pbem.core.matches.models import Match, Seat
-from pbem.games.base import Event, GameRules, Outcome
+from pbem.games.base import Event, GameRules, Outcome, outcome_for_reader
+from pbem.i18n import N_, _
 
 
 def queue_match_started(match: Match, rules: GameRules, state: Any, now: datetime) -> None:
@@ -143,22 +146,83 @@ def queue_digest(address: str, params: dict[str, Any], now: datetime) -> OutboxM
 
 def describe_outcome(rules: GameRules, state: Any, outcome: Outcome,
                      seats: Sequence[Seat]) -> dict[str, Any]:
+    """The result in words, in the language in force (a mail is rendered in its reader's)."""
     names = [_seat_name(rules, state, seat) for seat in seats]
     winners = sorted(outcome.winners)
     if not winners:
-        headline = "The match ended without a winner"
+        headline = _("The match ended without a winner")
     elif len(winners) == len(seats):
-        headline = "The match is drawn" if len(seats) == 2 else "Everyone shares the win"
+        headline = (_("The match is drawn") if len(seats) == 2
+                    else _("Everyone shares the win"))
+    elif len(winners) == 1:
+        headline = _("%(name)s wins", name=names[winners[0]])
     else:
-        headline = " and ".join(names[i] for i in winners) + (
-            " wins" if len(winners) == 1 else " share the win")
+        headline = _("%(names)s share the win", names=_and_list([names[i] for i in winners]))
+    reason = reason_words(rules, state, outcome.reason or "", len(seats))
     return {
         "headline": headline,
-        "reason": outcome.reason[:1].upper() + outcome.reason[1:],
+        "reason": reason[:1].upper() + reason[1:],
         "winners": winners,
         "scores": [{"seat": i, "name": names[i], "score": _number(outcome.scores[i])}
                    for i in range(len(seats))],
     }
+
+
+# How the server words the endings it makes (lifecycle.py, rulings.py, tournaments), stored in
+# English with the seats' English names: read back here to say them in the reader's language.
+_SERVER_ENDINGS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?P<seat>.+) resigned"), N_("%(seat)s resigned")),
+    (re.compile(r"(?P<late>.+) ran out of time; (?P<claimer>.+) claimed the win"),
+     N_("%(late)s ran out of time; %(claimer)s claimed the win")),
+    (re.compile(r"(?P<seat>.+) ran out of time and forfeits"),
+     N_("%(seat)s ran out of time and forfeits")),
+    (re.compile(r"awarded by the adjudicator: (?P<why>.*)", re.S),
+     N_("awarded by the adjudicator: %(why)s")),
+    (re.compile(r"drawn by the adjudicator: (?P<why>.*)", re.S),
+     N_("drawn by the adjudicator: %(why)s")),
+    (re.compile(r"adjudicated by the tournament's organiser: (?P<why>.*)", re.S),
+     N_("adjudicated by the tournament's organiser: %(why)s")),
+    (re.compile(r"tournament: (?P<why>.*)", re.S), N_("tournament: %(why)s")),
+)
+
+
+def reason_words(rules: GameRules, state: Any, stored: str, seat_count: int) -> str:
+    """A result's stored reason (English, as every reader's language must be able to read it
+    later) in the language in force. An ending on the board is worded again by the rules;
+    an ending the server made (a resignation, a claim, a forfeit, a ruling) is read back from
+    its English form, its seats' names said the reader's way; anything else (an imported
+    record's words) is translated if the catalogs know it, else shown as stored."""
+    if not stored:
+        return ""
+    english = rules.outcome(state)
+    if english is not None and english.reason == stored:
+        ended = outcome_for_reader(rules, state)
+        return ended.reason if ended is not None else stored
+    with i18n.language("en"):
+        english_names = {rules.seat_label(state, seat): seat for seat in range(seat_count)}
+
+    def local(names: str) -> str:
+        seats = [english_names.get(name) for name in names.split(" and ")]
+        if None in seats:
+            return names
+        return _and_list([rules.seat_label(state, seat) for seat in seats if seat is not None])
+
+    for pattern, sentence in _SERVER_ENDINGS:
+        found = pattern.fullmatch(stored)
+        if found is None:
+            continue
+        values = found.groupdict()
+        return _(sentence, **{name: value if name == "why" else local(value)
+                              for name, value in values.items()})
+    return _(stored)
+
+
+def _and_list(names: Sequence[str]) -> str:
+    """"A and B and C", as the language in force joins names."""
+    joined = names[0]
+    for name in names[1:]:
+        joined = _("%(first)s and %(second)s", first=joined, second=name)
+    return joined
 
 
 def _number(score: float) -> float | int:

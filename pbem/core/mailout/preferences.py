@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.errors import InvalidRequestError, NotFoundError, UnprocessableError
+from pbem.i18n import _, lazy_gettext
 
 
 class MailPreference:
@@ -34,10 +35,11 @@ class MailPreference:
     ALL = (EACH, TURNS, DIGEST, OFF)
     DEFAULT = TURNS
     LABELS = {
-        EACH: "Every event, as it happens",
-        TURNS: "Only when I must act, plus reminders, offers, rulings and results",
-        DIGEST: "One digest a day (reminders under 24 hours, offers and rulings still at once)",
-        OFF: "Nothing but reminders and rulings",
+        EACH: lazy_gettext("Every event, as it happens"),
+        TURNS: lazy_gettext("Only when I must act, plus reminders, offers, rulings and results"),
+        DIGEST: lazy_gettext(
+            "One digest a day (reminders under 24 hours, offers and rulings still at once)"),
+        OFF: lazy_gettext("Nothing but reminders and rulings"),
     }
 
 
@@ -79,9 +81,9 @@ class ChatMail:
     OFF = "off"
     ALL = (NOW, DIGEST, OFF)
     LABELS = {
-        NOW: "Each message, as it is written",
-        DIGEST: "Counted in a daily digest",
-        OFF: "No chat mail (turn mails still quote what was said)",
+        NOW: lazy_gettext("Each message, as it is written"),
+        DIGEST: lazy_gettext("Counted in a daily digest"),
+        OFF: lazy_gettext("No chat mail (turn mails still quote what was said)"),
     }
 
 
@@ -102,11 +104,12 @@ def update_preferences(player_id: int, preference: str, digest_hour: int | str |
                        chat_mail: str | None = None) -> Player:
     """`chat_mail` None keeps the player's chat choice as it is."""
     if preference not in MailPreference.ALL:
-        raise InvalidRequestError(f"{preference!r} is not a mail preference (one of: "
-                                  f"{', '.join(MailPreference.ALL)})")
+        raise InvalidRequestError(_("%(value)r is not a mail preference (one of: %(choices)s)",
+                                    value=preference, choices=", ".join(MailPreference.ALL)))
     if chat_mail is not None and chat_mail not in ChatMail.ALL:
-        raise InvalidRequestError(f"{chat_mail!r} is not a chat mail choice (one of: "
-                                  f"{', '.join(ChatMail.ALL)})")
+        raise InvalidRequestError(_("%(value)r is not a chat mail choice (one of: "
+                                    "%(choices)s)", value=chat_mail,
+                                    choices=", ".join(ChatMail.ALL)))
     hour = _hour(digest_hour)
     zone = (timezone or "").strip() or None
     if zone is not None:
@@ -166,7 +169,7 @@ def next_digest_at(hour: int, timezone: str | None, now: datetime) -> datetime:
     zone = _zone(timezone) if timezone else UTC
     local_now = now.replace(tzinfo=UTC).astimezone(zone)
     day = local_now.date()
-    for _ in range(3):
+    for _attempt in range(3):
         candidate = datetime(day.year, day.month, day.day, hour, tzinfo=zone)
         due = candidate.astimezone(UTC).replace(tzinfo=None)
         if due > now:
@@ -179,10 +182,11 @@ def _hour(value: int | str | None) -> int:
     try:
         hour = int(value) if value is not None and str(value).strip() != "" else 8
     except ValueError:
-        raise InvalidRequestError(f"the digest hour must be a whole number from 0 to 23, "
-                                  f"not {value!r}") from None
+        raise InvalidRequestError(_("the digest hour must be a whole number from 0 to 23, "
+                                    "not %(value)r", value=value)) from None
     if not 0 <= hour <= 23:
-        raise InvalidRequestError(f"the digest hour must be from 0 to 23, not {hour}")
+        raise InvalidRequestError(_("the digest hour must be from 0 to 23, not %(hour)s",
+                                    hour=hour))
     return hour
 
 
@@ -190,12 +194,12 @@ def _zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise UnprocessableError(f"{name!r} is not a time zone; use a name like "
-                                  f"Europe/Paris or America/New_York") from None
+        raise UnprocessableError(_("%(name)r is not a time zone; use a name like "
+                                   "Europe/Paris or America/New_York", name=name)) from None
 
 
 def _player(player_id: int) -> Player:
     player = Player.get_or_none(Player.id == player_id)
     if player is None:
-        raise NotFoundError(f"There is no player {player_id}.")
+        raise NotFoundError(_("There is no player %(id)s.", id=player_id))
     return player

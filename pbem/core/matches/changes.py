@@ -58,6 +58,7 @@ from pbem.core.records import standings
 from pbem.errors import NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules
+from pbem.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +166,7 @@ class Locked:
         for row in self.seats:
             if row.seat == number:
                 return row
-        raise NotFoundError(f"Match {self.match.id} has no seat {number}.")
+        raise NotFoundError(_("Match %(id)s has no seat %(seat)s.", id=self.match.id, seat=number))
 
     def write(self, **changes: Any) -> None:
         """Change the match row, guarded by its version (which this bumps)."""
@@ -203,8 +204,8 @@ def apply_change(match_id: int, change: Change, now: datetime) -> Any:
     """Apply `change` to the match under the door's locks; retry lost races and deadlocks.
     Returns what the change's `apply` returns."""
     return retrying(lambda: _apply_once(match_id, change, now),
-                    "The server is very busy with this match right now; nothing was changed. "
-                    "Try again in a moment.")
+                    _("The server is very busy with this match right now; nothing was changed. "
+                      "Try again in a moment."))
 
 
 def apply_within(match_id: int, change: Change, now: datetime) -> Any:
@@ -231,7 +232,7 @@ def lock_match(match_id: int) -> Match:
     """The match row, locked until the transaction ends (call inside write_transaction)."""
     match = _LOCK_MATCH.first(match_id)
     if match is None:
-        raise NotFoundError(f"There is no match {match_id}.")
+        raise NotFoundError(_("There is no match %(id)s.", id=match_id))
     return match
 
 
@@ -272,7 +273,7 @@ def lock_player(player_id: int) -> Player:
     query = Player.select().where(Player.id == player_id)
     player = locking(query).first()
     if player is None:
-        raise NotFoundError("There is no such player.")
+        raise NotFoundError(_("There is no such player."))
     return player
 
 

@@ -21,7 +21,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.dates import format_skeleton
+from babel.dates import format_time as babel_format_time
+
+from pbem import i18n
 from pbem.errors import InvalidRequestError, UnprocessableError
+from pbem.i18n import _, ngettext
 
 _UNITS = {"d": 86_400, "h": 3_600, "m": 60, "s": 1}
 _SPAN = r"([0-9]{1,9})\s*([dhms])"
@@ -54,8 +59,8 @@ class TimeControl:
         control = cls._read(text)
         if max(span for span in (control.bank, control.increment, control.cap) if span) > MAX_SPAN:
             raise UnprocessableError(
-                f"{text.strip()!r}: a clock's times (bank, increment and cap) are at most "
-                f"{MAX_SPAN.days} days each")
+                _("%(clock)r: a clock's times (bank, increment and cap) are at most %(days)s "
+                  "days each", clock=text.strip(), days=MAX_SPAN.days))
         return control
 
     @classmethod
@@ -76,11 +81,12 @@ class TimeControl:
         if fischer := _FISCHER.fullmatch(spec):
             bank, plus, cap = (_span(fischer.group(i), fischer.group(i + 1)) for i in (1, 3, 5))
             if cap < bank:
-                raise UnprocessableError(f"in {text!r} the cap is below the starting bank")
+                raise UnprocessableError(_("in %(clock)r the cap is below the starting bank",
+                                           clock=text))
             return cls(bank, plus, cap)
         raise InvalidRequestError(
-            f"{text!r} is not a time control: write a time per move like 3d, 36h, 90m or 45s, "
-            "or a capped Fischer clock like 7d+1d/14d")
+            _("%(clock)r is not a time control: write a time per move like 3d, 36h, 90m or 45s, "
+              "or a capped Fischer clock like 7d+1d/14d", clock=text))
 
     def __str__(self) -> str:
         if self.is_fischer:
@@ -89,9 +95,10 @@ class TimeControl:
 
     def describe(self) -> str:
         if self.is_fischer:
-            return (f"{_words(self.bank)} to start, plus {_words(self.increment)} per move, "
-                    f"at most {_words(self.cap)}")
-        return f"{_words(self.bank)} per move"
+            return _("%(bank)s to start, plus %(increment)s per move, at most %(cap)s",
+                     bank=_words(self.bank), increment=_words(self.increment),
+                     cap=_words(self.cap))
+        return _("%(bank)s per move", bank=_words(self.bank))
 
     def allowance_after_move(self, allowance: timedelta, used: timedelta) -> timedelta:
         """What the seat has for its next move, after using `used` of `allowance` on this one."""
@@ -132,23 +139,33 @@ def reminder_lead(allowance: timedelta) -> timedelta:
 
 
 def describe_left(left: timedelta) -> str:
+    """Time left, as players read it: "3 days 2 hours left", "no time left"."""
     if left <= timedelta(0):
-        return "no time left"
+        return _("no time left")
+    return _("%(span)s left", span=describe_span(left))
+
+
+def describe_span(span: timedelta) -> str:
+    """A length of time in words, at most two units: "3 days 2 hours", "no time" (an
+    allowance; `describe_left` without its "left", in every language)."""
+    if span <= timedelta(0):
+        return _("no time")
+    left = span
     seconds = int(left.total_seconds())
     days, rest = divmod(seconds, 86_400)
     hours, rest = divmod(rest, 3_600)
     minutes, seconds = divmod(rest, 60)
-    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    parts = [(days, "d"), (hours, "h"), (minutes, "m")]
     if not days and not hours:
-        parts.append((seconds, "second"))
-    shown = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n][:2]
-    return " ".join(shown) + " left" if shown else "no time left"
+        parts.append((seconds, "s"))
+    shown = [_unit_words(n, unit) for n, unit in parts if n][:2]
+    return " ".join(shown) if shown else _("no time")
 
 
 def _span(number: str, unit: str) -> timedelta:
     seconds = int(number) * _UNITS[unit]  # at most 9 digits: `_SPAN` says so
     if seconds <= 0:
-        raise UnprocessableError("a time control needs a time above zero")
+        raise UnprocessableError(_("a time control needs a time above zero"))
     return timedelta(seconds=seconds)
 
 
@@ -162,8 +179,27 @@ def _short(span: timedelta | None) -> str:
 
 def _words(span: timedelta | None) -> str:
     text = _short(span)
-    number, unit = int(text[:-1]), {"d": "day", "h": "hour", "m": "minute", "s": "second"}[text[-1]]
-    return f"{number} {unit}{'s' if number != 1 else ''}"
+    return _unit_words(int(text[:-1]), text[-1])
+
+
+def _unit_words(number: int, unit: str) -> str:
+    """`3 days`, `1 hour`: a number of one unit (d, h, m, s) in the reader's language."""
+    if unit == "d":
+        return ngettext("%(num)s day", "%(num)s days", number)
+    if unit == "h":
+        return ngettext("%(num)s hour", "%(num)s hours", number)
+    if unit == "m":
+        return ngettext("%(num)s minute", "%(num)s minutes", number)
+    return ngettext("%(num)s second", "%(num)s seconds", number)
+
+
+def _moment(moment: datetime, form: str, zone_words: str) -> str:
+    """A deadline's moment as the reader's language writes a date (English keeps its form)."""
+    if i18n.current() == i18n.DEFAULT:
+        return moment.strftime(form)
+    locale = i18n.locale()
+    return (f"{format_skeleton('yMMMEd', moment, locale=locale)}, "
+            f"{babel_format_time(moment, 'short', locale=locale)} {zone_words}")
 
 
 def deadline_info(due: datetime | None, time_control: str, timezone: str | None,
@@ -173,7 +209,7 @@ def deadline_info(due: datetime | None, time_control: str, timezone: str | None,
         return None
     info = {
         "at": due.isoformat() + "Z",
-        "utc": due.strftime("%a %d %b %Y, %H:%M UTC"),
+        "utc": _moment(due, "%a %d %b %Y, %H:%M UTC", "UTC"),
         "left": describe_left(due - now),
         "time_control": TimeControl.of_match(time_control).describe(),
     }
@@ -182,5 +218,5 @@ def deadline_info(due: datetime | None, time_control: str, timezone: str | None,
             local = due.replace(tzinfo=UTC).astimezone(ZoneInfo(timezone))
         except (ZoneInfoNotFoundError, ValueError):
             return info
-        info["local"] = local.strftime(f"%a %d %b %Y, %H:%M ({timezone})")
+        info["local"] = _moment(local, f"%a %d %b %Y, %H:%M ({timezone})", f"({timezone})")
     return info

@@ -40,6 +40,7 @@ from pbem.games.lines import (
     read_clauses,
     tree_lines,
 )
+from pbem.i18n import _
 
 MAX_LINE_TEXT = 4000  # all of a request's lines together, in characters
 
@@ -80,12 +81,12 @@ def store(match_id: int, seat: int, lines: Sequence[Sequence[str]], now: datetim
     then …`, whose words the rules group into moves) are read in that same position."""
     if (sum(len(text) for line in lines for text in line)
             + sum(len(" ".join(c.words)) for c in clauses)) > MAX_LINE_TEXT:
-        raise LineError(f"the lines are too long together (at most {MAX_LINE_TEXT} "
-                        "characters of moves)")
+        raise LineError(_("the lines are too long together (at most %(limit)s characters of "
+                          "moves)", limit=MAX_LINE_TEXT))
     result: StoredLines = retrying(
         lambda: _store_once(match_id, seat, lines, now, expected_ply, clauses),
-        "The server is very busy with this match right now; your conditional moves were not "
-        "changed. Try again in a moment.")
+        _("The server is very busy with this match right now; your conditional moves were not "
+          "changed. Try again in a moment."))
     return result
 
 
@@ -95,14 +96,16 @@ def _store_once(match_id: int, seat: int, lines: Sequence[Sequence[str]], now: d
         # The door's own first lock: a tree change and a move on this match queue.
         match = lock_match(match_id)
         if not match.is_live:
-            raise MatchNotLiveError(f"Match {match.id} is over: there is nothing to answer.")
+            raise MatchNotLiveError(_("Match %(id)s is over: there is nothing to answer.",
+                                      id=match.id))
         if not offered(match.game):
-            raise LineError(f"{describe(match.game).title} does not offer conditional moves "
-                            "(its moves are hidden or simultaneous decisions)")
+            raise LineError(_("%(game)s does not offer conditional moves (its moves are "
+                              "hidden or simultaneous decisions)",
+                              game=describe(match.game).title))
         if expected_ply is not None and expected_ply != match.ply:
-            raise ConflictError(f"The match moved on (move {expected_ply} → {match.ply}) "
-                                "while you prepared these lines; nothing was stored. Look at "
-                                "the position again.")
+            raise ConflictError(_("The match moved on (move %(expected)s → %(ply)s) while you "
+                                  "prepared these lines; nothing was stored. Look at the "
+                                  "position again.", expected=expected_ply, ply=match.ply))
         rules = get_rules(match.game)
         state = rules.load(match.state)
         if clauses:

@@ -23,6 +23,7 @@ from pbem.core.records import standings
 from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules
+from pbem.i18n import _
 
 MAX_SEED = 2**62
 # A finished match keeps the position after every fiftieth move (see `state_after`): at most
@@ -65,22 +66,24 @@ def create_match(
     game = rules.slug
     control = TimeControl.parse(time_control)
     if on_timeout not in TimeoutPolicy.ALL:
-        raise InvalidRequestError(f"{on_timeout!r} is not a timeout policy "
-                                  f"(one of: {', '.join(TimeoutPolicy.ALL)})")
+        raise InvalidRequestError(_("%(policy)r is not a timeout policy (one of: %(known)s)",
+                                    policy=on_timeout, known=", ".join(TimeoutPolicy.ALL)))
     addresses = [check_address(email) for email in emails]
     if any(address.lower().endswith("@" + COMPUTER_DOMAIN) for address in addresses):
-        raise InvalidRequestError("That address is the computer's own: give the computer a "
-                                  "seat by its level instead (a computer seat).")
+        raise InvalidRequestError(_("That address is the computer's own: give the computer a "
+                                    "seat by its level instead (a computer seat)."))
     computers = dict(computers or {})
     count = len(addresses) + len(computers)
     if any(not 0 <= number < count for number in computers):
-        raise InvalidRequestError(f"A computer seat must be one of seats 0 to {count - 1}.")
+        raise InvalidRequestError(_("A computer seat must be one of seats 0 to %(last)s.",
+                                    last=count - 1))
     rules.check_player_count(count)
     resolved = rules.resolve_options(options)
     if seed is None:
         seed = secrets.randbelow(MAX_SEED)
     elif not 0 <= seed < MAX_SEED:
-        raise InvalidRequestError(f"the seed must be a whole number from 0 to {MAX_SEED - 1}")
+        raise InvalidRequestError(_("the seed must be a whole number from 0 to %(last)s",
+                                    last=MAX_SEED - 1))
     state = rules.new_game(count, resolved, seed)
     with write_transaction():
         people = iter(addresses)
@@ -124,7 +127,7 @@ def create_match(
 def get_match(match_id: int) -> Match:
     match = Match.get_or_none(Match.id == match_id)
     if match is None:
-        raise NotFoundError(f"There is no match {match_id}.")
+        raise NotFoundError(_("There is no match %(id)s.", id=match_id))
     return match
 
 
@@ -143,7 +146,8 @@ def state_after(match: Match, ply: int) -> Any:
     position is then the nearest snapshot before it and at most that many moves replayed."""
     rules = rules_for(match)
     if not 0 <= ply <= match.ply:
-        raise NotFoundError(f"Match {match.id} has moves 0 to {match.ply}, not {ply}.")
+        raise NotFoundError(_("Match %(id)s has moves 0 to %(last)s, not %(ply)s.", id=match.id,
+                              last=match.ply, ply=ply))
     if ply == match.ply:
         return rules.load(match.state)
     if ply == 0:

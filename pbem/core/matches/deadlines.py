@@ -13,6 +13,7 @@ from typing import Any
 from pbem.core.db.prepared import Prepared, update_columns
 from pbem.core.matches.clocks import TimeControl, deadline, reminder_lead, running_time
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Seat, Vacation
+from pbem.i18n import N_
 
 # What starting, stopping or refreshing a clock changes: only these are written, so a change
 # never puts back a column it did not touch (and its UPDATE is compiled once).
@@ -26,11 +27,12 @@ class TimeoutPolicy:
     CLAIM = "claim"  # the others are told they may claim the win; the late seat may still move
     ALL = ("adjudicate", "forfeit", "autoplay", "claim")
     # What each means, as pages and mails tell players (the ids stay for forms and the API).
+    # English, marked for the catalog: shown through `timeout_words` in the reader's language.
     WORDS = {
-        "adjudicate": "an admin rules on it",
-        "forfeit": "the late player loses",
-        "autoplay": "the server moves for the late player",
-        "claim": "the others may claim the win",
+        "adjudicate": N_("an admin rules on it"),
+        "forfeit": N_("the late player loses"),
+        "autoplay": N_("the server moves for the late player"),
+        "claim": N_("the others may claim the win"),
     }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.matches.models import ChangeLog, Match
+from pbem.i18n import N_, _
 
 # Per kind, the details anyone may read (a ruling's reason and an abort's are mailed to every
 # player; a pause's reason is the admin's note).
@@ -33,21 +34,21 @@ PUBLIC_DETAILS: dict[str, tuple[str, ...]] = {
 }
 # Kinds that are moves (the move list shows them) and ones the server makes routinely.
 MOVE_KINDS = frozenset({"move", "computer-move", "conditional-answer", "reminder"})
-# What each kind is called on a page.
+# What each kind is called on a page (translated there, by `words`).
 WORDS: dict[str, str] = {
-    "create": "match started", "move": "move", "computer-move": "the computer moved",
-    "conditional-answer": "a conditional move answered",
-    "autoplay": "the server moved for a late player", "resign": "resigned",
-    "draw-offer": "draw offered or accepted", "draw-decline": "draw declined",
-    "abort": "aborted", "claim": "claimed the win", "ruling": "an admin ruled",
-    "timeout": "time ran out", "forfeit": "forfeited", "reminder": "reminded",
-    "pause": "clocks paused by an admin", "resume": "clocks resumed by an admin",
-    "extension": "more time given by an admin",
-    "outage-credit": "deadlines pushed back after a server outage",
-    "vacation": "a player's vacation", "sweep-failure": "sent to an admin",
-    "tournament-adjudication": "decided by the tournament's organiser",
-    "round-deadline": "the tournament round's deadline came",
-    "void": "voided for ratings by an admin",
+    "create": N_("match started"), "move": N_("move"), "computer-move": N_("the computer moved"),
+    "conditional-answer": N_("a conditional move answered"),
+    "autoplay": N_("the server moved for a late player"), "resign": N_("resigned"),
+    "draw-offer": N_("draw offered or accepted"), "draw-decline": N_("draw declined"),
+    "abort": N_("aborted"), "claim": N_("claimed the win"), "ruling": N_("an admin ruled"),
+    "timeout": N_("time ran out"), "forfeit": N_("forfeited"), "reminder": N_("reminded"),
+    "pause": N_("clocks paused by an admin"), "resume": N_("clocks resumed by an admin"),
+    "extension": N_("more time given by an admin"),
+    "outage-credit": N_("deadlines pushed back after a server outage"),
+    "vacation": N_("a player's vacation"), "sweep-failure": N_("sent to an admin"),
+    "tournament-adjudication": N_("decided by the tournament's organiser"),
+    "round-deadline": N_("the tournament round's deadline came"),
+    "void": N_("voided for ratings by an admin"),
 }
 
 
@@ -71,4 +72,4 @@ def public(row: ChangeLog) -> dict[str, Any]:
 
 
 def words(kind: str) -> str:
-    return WORDS.get(kind, kind.replace("-", " "))
+    return _(WORDS[kind]) if kind in WORDS else kind.replace("-", " ")

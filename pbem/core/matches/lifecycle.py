@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
+from pbem import i18n
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches import offers
@@ -30,6 +31,7 @@ from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Match, MatchStatus, Move, Seat
 from pbem.core.matches.rulings import finish, lose
 from pbem.errors import ConflictError
+from pbem.i18n import N_, _
 
 ACTIONS = ("move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort",
            "claim-victory")
@@ -43,9 +45,12 @@ class Resign(Change):
         seat = _seat(self)
         _check_live(door.match)
         door.seat(seat)
-        name = door.rules.seat_label(door.state, seat)
+        # The reason is stored with the result, so it is written in English (the pages word
+        # it again for their reader: see records.match_record).
+        with i18n.language("en"):
+            name = door.rules.seat_label(door.state, seat)
         lose(door, {seat}, f"{name} resigned")
-        return "You resigned. Every player has been told the result."
+        return _("You resigned. Every player has been told the result.")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,14 +67,14 @@ class OfferDraw(Change):
         if found is None or found.seat == seat:
             offers.offer(door, seat)
             door.note(did="offered")
-            return "You offered a draw. It stands until the others answer or move."
+            return _("You offered a draw. It stands until the others answer or move.")
         if not offers.accept(door, seat):
             door.note(did="accepted")
-            return "You accepted the draw offer; waiting for the other players to answer."
+            return _("You accepted the draw offer; waiting for the other players to answer.")
         count = len(door.seats)
-        finish(door, frozenset(range(count)), [1 / count] * count, "drawn by agreement")
+        finish(door, frozenset(range(count)), [1 / count] * count, N_("drawn by agreement"))
         door.note(did="accepted", result="drawn by agreement")
-        return "The match is drawn by agreement."
+        return _("The match is drawn by agreement.")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -79,7 +84,7 @@ class DeclineDraw(Change):
     def apply(self, door: Locked) -> str:
         door.seat(_seat(self))
         offers.decline(door, _seat(self))
-        return "You declined the draw offer; the match goes on."
+        return _("You declined the draw offer; the match goes on.")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,7 +97,7 @@ class Abort(Change):
         check_abortable(door.match)
         door.write(status=MatchStatus.ABORTED, finished_at=door.now, to_move=[])
         door.then(lambda: lifecycle_mail.queue_aborted(door, seat))
-        return "The match is aborted: it has no result."
+        return _("The match is aborted: it has no result.")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -102,11 +107,12 @@ class ClaimVictory(Change):
     def apply(self, door: Locked) -> str:
         seat = _seat(self)
         late = claimable_from(door.match, door.seats, seat)
-        names = " and ".join(door.rules.seat_label(door.state, s) for s in sorted(late))
-        claimer = door.rules.seat_label(door.state, seat)
+        with i18n.language("en"):  # stored with the result, as in Resign
+            names = " and ".join(door.rules.seat_label(door.state, s) for s in sorted(late))
+            claimer = door.rules.seat_label(door.state, seat)
         lose(door, late, f"{names} ran out of time; {claimer} claimed the win")
         door.note(late=sorted(late))
-        return "You claimed the win. Every player has been told the result."
+        return _("You claimed the win. Every player has been told the result.")
 
 
 def resign(match_id: int, seat: int, now: datetime, via: Channel = Channel.WEB) -> str:
@@ -179,29 +185,29 @@ def check_abortable(match: Match, seats: list[Seat] | None = None,
     if movers is None:
         movers = {row.seat for row in _MOVERS.rows(match.id)}
     if len(movers) >= len(match.seat_rows() if seats is None else seats):
-        raise ConflictError("Every player has made a move, so the match can no longer be "
-                            "aborted. You may resign or offer a draw instead.")
+        raise ConflictError(_("Every player has made a move, so the match can no longer be "
+                              "aborted. You may resign or offer a draw instead."))
 
 
 def claimable_from(match: Match, seats: list[Seat], seat: int) -> set[int]:
     """The seats whose time ran out and who still owe their move, if `seat` may claim."""
     _check_live(match)
     if match.on_timeout != TimeoutPolicy.CLAIM:
-        raise ConflictError("This match does not settle timeouts by a claim (its policy is "
-                            f"{match.on_timeout}): there is no win to claim.")
+        raise ConflictError(_("This match does not settle timeouts by a claim (its policy is "
+                              "%(policy)s): there is no win to claim.", policy=match.on_timeout))
     mine = next((row for row in seats if row.seat == seat), None)
     if mine is None or mine.out_of_time_at is not None:
-        raise ConflictError("Your own time has run out: you cannot claim the win.")
+        raise ConflictError(_("Your own time has run out: you cannot claim the win."))
     late = {row.seat for row in seats if row.seat != seat and row.out_of_time_at is not None
             and row.seat in set(match.to_move)}
     if not late:
-        raise ConflictError("Nobody's time has run out: there is no win to claim.")
+        raise ConflictError(_("Nobody's time has run out: there is no win to claim."))
     return late
 
 
 def _check_live(match: Match) -> None:
     if not match.is_live:
-        raise ConflictError(f"Match {match.id} is over.")
+        raise ConflictError(_("Match %(id)s is over.", id=match.id))
 
 
 def _require(condition: bool, reason: str) -> None:

@@ -16,6 +16,7 @@ from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches.changes import Locked
 from pbem.core.matches.models import DrawOffer, DrawOfferStatus, Match, Move
 from pbem.errors import ConflictError
+from pbem.i18n import _, ngettext
 
 MOVES_BETWEEN_OFFERS = 2
 
@@ -57,12 +58,13 @@ def check_can_offer(match: Match, seat: int, read: Known | None = None) -> None:
     """Raise ConflictError saying why `seat` may not offer a draw now. `read` is the match's
     offers if the caller has read them already."""
     if not match.is_live:
-        raise ConflictError(f"Match {match.id} is over: there is nothing to offer a draw in.")
+        raise ConflictError(_("Match %(id)s is over: there is nothing to offer a draw in.",
+                              id=match.id))
     offer = standing(match) if read is None else read.standing
     if offer is not None and offer.seat == seat:
-        raise ConflictError("Your draw offer still stands; the others have not all answered.")
+        raise ConflictError(_("Your draw offer still stands; the others have not all answered."))
     if offer is not None:
-        raise ConflictError("A draw offer already stands: accept or decline it instead.")
+        raise ConflictError(_("A draw offer already stands: accept or decline it instead."))
     last = _LAST_OFFER.first(match.id, seat) if read is None else read.last_by(seat)
     if last is None or last.status != DrawOfferStatus.DECLINED:
         return
@@ -71,8 +73,9 @@ def check_can_offer(match: Match, seat: int, read: Known | None = None) -> None:
     if since < MOVES_BETWEEN_OFFERS:
         to_go = MOVES_BETWEEN_OFFERS - since
         raise ConflictError(
-            "Your last draw offer was declined. You may offer again after "
-            f"{to_go} more move{'s' if to_go != 1 else ''} of your own.")
+            ngettext("Your last draw offer was declined. You may offer again after %(num)s "
+                     "more move of your own.", "Your last draw offer was declined. You may "
+                     "offer again after %(num)s more moves of your own.", to_go))
 
 
 def offer(door: Locked, seat: int) -> DrawOffer:
@@ -122,15 +125,16 @@ def history(match: Match) -> list[dict[str, Any]]:
 
 def _answerable(match: Match, seat: int) -> DrawOffer:
     if not match.is_live:
-        raise ConflictError(f"Match {match.id} is over: there is no draw offer to answer.")
+        raise ConflictError(_("Match %(id)s is over: there is no draw offer to answer.",
+                              id=match.id))
     found = standing(match)
     if found is None:
-        raise ConflictError("There is no draw offer to answer.")
+        raise ConflictError(_("There is no draw offer to answer."))
     if found.seat == seat:
-        raise ConflictError("That is your own offer: the others answer it.")
+        raise ConflictError(_("That is your own offer: the others answer it."))
     if seat in found.accepted_by:
-        raise ConflictError("You have already accepted this draw offer; the others have not "
-                            "all answered yet.")
+        raise ConflictError(_("You have already accepted this draw offer; the others have "
+                              "not all answered yet."))
     return found
 
 

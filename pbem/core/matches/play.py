@@ -34,6 +34,7 @@ from pbem.errors import (
     NotYourTurnError,
 )
 from pbem.games.base import Event
+from pbem.i18n import _
 
 MAX_MOVE_TEXT = 200
 
@@ -199,8 +200,8 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
     carries a draw offer; if the offer is not allowed now, neither is made.
     """
     if len(text) > MAX_MOVE_TEXT:
-        raise InvalidRequestError(f"That move is {len(text)} characters long; a move is at "
-                                  f"most {MAX_MOVE_TEXT}.")
+        raise InvalidRequestError(_("That move is %(length)s characters long; a move is at "
+                                    "most %(limit)s.", length=len(text), limit=MAX_MOVE_TEXT))
     check_text(text, "move")
     change = MakeMove(seat=seat, by=PLAYER if autoplayed is None else SERVER, via=via,
                       text=text, expected_ply=expected_ply, offer_draw=offer_draw,
@@ -216,12 +217,13 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
     its note."""
     match, now = door.match, door.now
     if not match.is_live:
-        raise MatchNotLiveError(f"Match {match.id} is over: no more moves are accepted.")
+        raise MatchNotLiveError(_("Match %(id)s is over: no more moves are accepted.",
+                                  id=match.id))
     _check_fresh(match, seat, expected_ply)
     rules, state = door.rules, door.state
     before = rules.to_move(state)
     if seat not in before:
-        raise NotYourTurnError("It is not your turn: you owe no move in this position.")
+        raise NotYourTurnError(_("It is not your turn: you owe no move in this position."))
     move = rules.parse_move(state, seat, text)
     canonical = rules.format_move(state, move)
     transition = rules.apply_move(state, seat, move)
@@ -266,12 +268,14 @@ def _check_fresh(match: Match, seat: int, expected_ply: int | None) -> None:
     if expected_ply is None or expected_ply == match.ply:
         return
     if expected_ply > match.ply:
-        raise ConflictError(f"This match is at move {match.ply}, not {expected_ply}. Reload it.")
+        raise ConflictError(_("This match is at move %(ply)s, not %(expected)s. Reload it.",
+                              ply=match.ply, expected=expected_ply))
     since = list(Move.select(Move.seat, Move.turn).where(Move.match == match,
                                                           Move.ply > expected_ply))
     if any(move.seat == seat for move in since):
-        raise ConflictError("You have already moved since this page was loaded; your move "
-                            "was not applied twice. Reload to see the position.")
+        raise ConflictError(_("You have already moved since this page was loaded; your move "
+                              "was not applied twice. Reload to see the position."))
     if any(move.turn != match.turn for move in since):
-        raise ConflictError(f"The position changed since you looked at it (move {expected_ply}"
-                            f" → {match.ply}). Look at it again and resubmit your move.")
+        raise ConflictError(_("The position changed since you looked at it (move "
+                              "%(expected)s → %(ply)s). Look at it again and resubmit your "
+                              "move.", expected=expected_ply, ply=match.ply))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
+from pbem import i18n
 from pbem.core.admin import audit
 from pbem.core.db.text import check_text
 from pbem.core.mailout import notify
@@ -23,15 +24,17 @@ from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Ma
 from pbem.core.matches.play import answer_to, move_in
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.games.base import KeepsScore, Outcome
+from pbem.i18n import N_, _
 
 MAX_EXTENSION = timedelta(days=30)
+# What each ruling does, in words (marked here, translated where shown: `_(RULINGS[r])`).
 RULINGS = {
-    "award": "award the match to the other player(s)",
-    "draw": "declare the match drawn",
-    "extend": "extend the late seat's deadline by a chosen time",
-    "autoplay": "have the computer make one move for the late seat",
-    "computer": "hand the late seat to the computer for the rest of the match",
-    "abort": "abort the match with no result",
+    "award": N_("award the match to the other player(s)"),
+    "draw": N_("declare the match drawn"),
+    "extend": N_("extend the late seat's deadline by a chosen time"),
+    "autoplay": N_("have the computer make one move for the late seat"),
+    "computer": N_("hand the late seat to the computer for the rest of the match"),
+    "abort": N_("abort the match with no result"),
 }
 
 
@@ -46,7 +49,7 @@ def open_entry_for(match_id: int) -> Adjudication:
                                          Adjudication.status == AdjudicationStatus.OPEN)
              .order_by(Adjudication.id).first())
     if entry is None:
-        raise NotFoundError(f"Match {match_id} has no open adjudication.")
+        raise NotFoundError(_("Match %(id)s has no open adjudication.", id=match_id))
     return entry
 
 
@@ -64,16 +67,18 @@ def make_ruling(match_id: int, ruling: str, reason: str, actor: str, now: dateti
     `stand_in`: the computer that moves for the late seat ("autoplay") or takes it over
     ("computer"), at the setting `autoplay_level`."""
     if ruling not in RULINGS:
-        raise InvalidRequestError(f"{ruling!r} is not a ruling (one of: {', '.join(RULINGS)})")
+        raise InvalidRequestError(_("%(ruling)r is not a ruling (one of: %(known)s)",
+                                    ruling=ruling, known=", ".join(RULINGS)))
     reason = check_text((reason or "").strip(), "reason")
     check_text(actor, "name of who rules")
     if not reason:
-        raise InvalidRequestError("A ruling needs a reason: the players will read it.")
+        raise InvalidRequestError(_("A ruling needs a reason: the players will read it."))
     if ruling == "extend" and (extension is None or extension <= timedelta(0)):
-        raise InvalidRequestError("Say how long to extend by, e.g. 2d or 12h.")
+        raise InvalidRequestError(_("Say how long to extend by, e.g. 2d or 12h."))
     if ruling == "extend" and extension is not None and extension > max_extension:
-        raise InvalidRequestError(f"An extension is at most {max_extension.days} days "
-                                  f"(setting max_extension_days); {extension.days} is too long.")
+        raise InvalidRequestError(_("An extension is at most %(most)s days (setting "
+                                    "max_extension_days); %(days)s is too long.",
+                                    most=max_extension.days, days=extension.days))
 
     change = Ruling(by=actor, via=via, ruling=ruling, reason=reason, extension=extension,
                     entry_id=entry_id, action_key=action_key, stand_in=stand_in or StandIn())
@@ -128,12 +133,12 @@ def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, no
                f"drawn by the adjudicator: {reason}")
     elif ruling == "abort":
         if not match.is_live:
-            raise ConflictError("The match is no longer in play.")
+            raise ConflictError(_("The match is no longer in play."))
         door.write(status=MatchStatus.ABORTED, finished_at=now, to_move=[])
     elif ruling == "extend":
         if extension is None:
-            raise InvalidRequestError("An extension needs a length: how long the late seat "
-                                      "gets from now.")
+            raise InvalidRequestError(_("An extension needs a length: how long the late seat "
+                                        "gets from now."))
         seat = door.seat(late)
         seat.allowance_seconds = int(extension.total_seconds())
         seat.owes_since = None
@@ -142,7 +147,8 @@ def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, no
     elif ruling == "autoplay":
         played = _autoplay_for_ruling(door, late, reason, stand_in)
         if played is None:
-            raise ConflictError("The late seat owes no move now: there is nothing to autoplay.")
+            raise ConflictError(_("The late seat owes no move now: there is nothing to "
+                                  "autoplay."))
         door.note(played=played)
     elif ruling == "computer":
         hand_to_computer(door, late, stand_in.level)
@@ -153,10 +159,11 @@ def hand_to_computer(door: Locked, number: int, level: int) -> None:
     good, the worker's computer job moves for it (queued by the door if it owes a move now),
     each of its moves says "played by the computer for <name>", and the match is unrated."""
     if not door.match.is_live:
-        raise ConflictError("The match is no longer in play.")
+        raise ConflictError(_("The match is no longer in play."))
     seat = door.seat(number)
     if seat.computer_level is not None:
-        raise ConflictError(f"The computer already plays seat {number} of this match.")
+        raise ConflictError(_("The computer already plays seat %(seat)s of this match.",
+                              seat=number))
     seat.computer_level = level
     seat.owes_since = seat.deadline = seat.remind_at = None
     seat.out_of_time_at = None
@@ -168,7 +175,8 @@ def hand_to_computer(door: Locked, number: int, level: int) -> None:
 def forfeit(door: Locked, seat: int, reason: str | None = None) -> None:
     """The forfeit policy: the late seat loses. With 3 or 4 players it is last, and the others'
     standing is settled by the game's scores so far (a shared win on equal scores)."""
-    late_name = door.rules.seat_label(door.state, seat)
+    with i18n.language("en"):  # stored with the result, as a resignation's reason is
+        late_name = door.rules.seat_label(door.state, seat)
     lose(door, {seat}, reason or f"{late_name} ran out of time and forfeits")
 
 
@@ -181,7 +189,7 @@ class Forfeit(Change):
 
     def apply(self, door: Locked) -> None:
         if self.seat is None:
-            raise ConflictError("A forfeit needs the seat that forfeits.")
+            raise ConflictError(_("A forfeit needs the seat that forfeits."))
         forfeit(door, self.seat, self.reason)
 
 
@@ -226,9 +234,9 @@ def _autoplay_for_ruling(door: Locked, seat: int, reason: str,
     try:
         door.rules.load(door.match.state)
     except Exception:
-        raise ConflictError("The stored position of this match cannot be read, so no move "
-                            "can be made for the late seat: award, draw, extend or abort "
-                            "instead.") from None
+        raise ConflictError(_("The stored position of this match cannot be read, so no move "
+                              "can be made for the late seat: award, draw, extend or abort "
+                              "instead.")) from None
     return autoplay_in(door, seat, reason, stand_in)
 
 
@@ -262,7 +270,7 @@ def autoplay(match_id: int, seat: int, now: datetime, reason: str,
 def finish(door: Locked, winners: frozenset[int], scores: list[float], reason: str) -> None:
     """End a live match with this result; every player is emailed it."""
     if not door.match.is_live:
-        raise ConflictError("The match is no longer in play.")
+        raise ConflictError(_("The match is no longer in play."))
     door.write(status=MatchStatus.FINISHED, finished_at=door.now, to_move=[],
                result={"winners": sorted(winners), "scores": scores, "reason": reason})
     match, rules, state, now = door.match, door.rules, door.readable_state(), door.now
@@ -276,22 +284,24 @@ def _entry_to_rule(match: Match, entry_id: int | None) -> Adjudication:
     if entry_id is not None:
         entry = query.where(Adjudication.id == entry_id).first()
         if entry is None:
-            raise NotFoundError(f"Match {match.id} has no adjudication {entry_id}.")
+            raise NotFoundError(_("Match %(id)s has no adjudication %(entry)s.", id=match.id,
+                                  entry=entry_id))
     else:
         entry = (query.where(Adjudication.status == AdjudicationStatus.OPEN)
                  .order_by(Adjudication.id).first())
         if entry is None:
             entry = query.order_by(Adjudication.id.desc()).first()
             if entry is None:
-                raise NotFoundError(f"Match {match.id} has no open adjudication.")
+                raise NotFoundError(_("Match %(id)s has no open adjudication.", id=match.id))
     if entry.status == AdjudicationStatus.RULED:
         raise AlreadyRuledError(
-            f"Already ruled: match {match.id} was ruled on ({RULINGS.get(entry.ruling or '')}"
-            f", by {entry.ruled_by} at {entry.ruled_at:%Y-%m-%d %H:%M} UTC). Nothing more was "
-            "done.")
+            _("Already ruled: match %(id)s was ruled on (%(ruling)s, by %(who)s at %(at)s UTC). "
+              "Nothing more was done.", id=match.id,
+              ruling=_(RULINGS[entry.ruling]) if entry.ruling in RULINGS else entry.ruling,
+              who=entry.ruled_by, at=f"{entry.ruled_at:%Y-%m-%d %H:%M}"))
     if entry.status != AdjudicationStatus.OPEN:
-        raise AlreadyRuledError(f"Nothing to rule on: match {match.id}'s entry was closed "
-                                f"({entry.reason}).")
+        raise AlreadyRuledError(_("Nothing to rule on: match %(id)s's entry was closed "
+                                  "(%(reason)s).", id=match.id, reason=entry.reason))
     return entry
 
 

@@ -25,6 +25,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.db.prepared import Prepared
 from pbem.core.matches.models import Match, Seat
 from pbem.errors import NotFoundError
+from pbem.i18n import _
 from pbem.keys import Purpose, purpose_key
 
 MAX_TOKEN_LENGTH = 100
@@ -58,10 +59,10 @@ def token_for(secret_key: str, seat: Seat) -> str:
 def seat_for_token(token: str) -> Seat:
     """The seat a link token opens; NotFoundError for a wrong, revoked or malformed token."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
-        raise NotFoundError("This link is not valid. Check that you copied it whole.")
+        raise NotFoundError(_("This link is not valid. Check that you copied it whole."))
     seat = _SEAT_BY_TOKEN.first(token_hash(token))
     if seat is None:
-        raise NotFoundError("This link is not valid (or was replaced by a newer one).")
+        raise NotFoundError(_("This link is not valid (or was replaced by a newer one)."))
     return seat
 
 

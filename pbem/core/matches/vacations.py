@@ -30,6 +30,7 @@ from pbem.core.matches.changes import (
 )
 from pbem.core.matches.models import Match, MatchStatus, Seat, Vacation
 from pbem.errors import InvalidRequestError
+from pbem.i18n import _
 
 MAX_AHEAD = timedelta(days=366)
 
@@ -79,14 +80,14 @@ def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
     is in the past, backwards, overlapping another, or beyond the yearly allowance."""
     today = now.date()
     if last_day < first_day:
-        raise InvalidRequestError("The vacation ends before it starts.")
+        raise InvalidRequestError(_("The vacation ends before it starts."))
     if first_day < today:
-        raise InvalidRequestError("A vacation cannot start in the past.")
+        raise InvalidRequestError(_("A vacation cannot start in the past."))
     if first_day - today > MAX_AHEAD:
-        raise InvalidRequestError("Declare a vacation at most a year ahead.")
+        raise InvalidRequestError(_("Declare a vacation at most a year ahead."))
     if last_day - today > 2 * MAX_AHEAD:
         # Also keeps the day after the last one (the end instant) within the calendar.
-        raise InvalidRequestError("A vacation must end within two years from today.")
+        raise InvalidRequestError(_("A vacation must end within two years from today."))
     starts = max(datetime.combine(first_day, time()), now)
     ends = datetime.combine(last_day + timedelta(days=1), time())
     return retrying(lambda: _record(player_id, first_day, last_day, starts, ends,
@@ -101,15 +102,16 @@ def _record(player_id: int, first_day: date, last_day: date, starts: datetime, e
         lock_player(player_id)
         existing = _vacations(player_id)
         if any(v.starts_at < ends and starts < v.ends_at for v in existing):
-            raise InvalidRequestError("You already have a vacation in those days.")
+            raise InvalidRequestError(_("You already have a vacation in those days."))
         proposed = [*existing, Vacation(starts_at=starts, ends_at=ends)]
         for year in range(first_day.year, last_day.year + 1):
             used = _days_in_year(proposed, year)
             if used > days_per_year:
                 before = _days_in_year(existing, year)
                 raise InvalidRequestError(
-                    f"That would use {used} vacation days in {year}; the allowance is "
-                    f"{days_per_year} and you have {max(days_per_year - before, 0)} left.")
+                    _("That would use %(used)s vacation days in %(year)s; the allowance is "
+                      "%(days)s and you have %(left)s left.", used=used, year=year,
+                      days=days_per_year, left=max(days_per_year - before, 0)))
         vacation = Vacation.create(player=player_id, starts_at=starts, ends_at=ends,
                                    created_at=now)
         latest = max(v.ends_at for v in proposed)

@@ -17,6 +17,7 @@ from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.ratings import model
 from pbem.core.ratings.models import Rating, RatingEvent
 from pbem.errors import UnprocessableError
+from pbem.i18n import _, ngettext
 
 LEADERBOARD_ACTIVE_WITHIN = timedelta(days=365)
 PAGE_SIZE = 50
@@ -103,10 +104,11 @@ def _parse_cursor(cursor: str) -> tuple[int, int, int]:
     try:
         display, player_id, rank = (int(part) for part in parts)
     except ValueError:
-        raise UnprocessableError("That leaderboard cursor is not one this server gave out; "
-                                 "start again from the first page.") from None
+        raise UnprocessableError(_("That leaderboard cursor is not one this server gave out; "
+                                   "start again from the first page.")) from None
     if player_id < 0 or rank < 1:
-        raise UnprocessableError("That leaderboard cursor is not one this server gave out.")
+        raise UnprocessableError(_("That leaderboard cursor is not one this server gave "
+                                   "out."))
     return display, player_id, rank
 
 
@@ -169,9 +171,13 @@ def chart_svg(events: list[RatingEvent], width: int = 600, height: int = 160) ->
     points = " ".join(
         f"{pad + i * step:.1f},{height - pad - (v - low) / span * (height - 2 * pad):.1f}"
         for i, v in enumerate(values))
+    # Numbers only, so the label needs no escaping.
+    label = ngettext("Rating from %(first)s to %(last)s over %(num)s rated game",
+                     "Rating from %(first)s to %(last)s over %(num)s rated games", len(events),
+                     first=values[0], last=values[-1])
     return (
         f'<svg class="rating-chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="Rating from {values[0]} to {values[-1]} over {len(events)} rated games" '
+        f'aria-label="{label}" '
         'xmlns="http://www.w3.org/2000/svg">'
         f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
         'stroke="currentColor" stroke-opacity="0.3"/>'

@@ -21,6 +21,7 @@ from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.records.standings import DRAW, LOSS, WIN, find_player
 from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.games import REGISTRY
+from pbem.i18n import _
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
@@ -49,23 +50,24 @@ class Filters:
         status = (args.get("status") or "").strip().lower() or None
         result = (args.get("result") or "").strip().lower() or None
         if game is not None and game not in REGISTRY:
-            raise InvalidRequestError(f"There is no game called {game!r}; the games are: "
-                                      f"{', '.join(sorted(REGISTRY))}.")
+            raise InvalidRequestError(_("There is no game called %(game)r; the games are: "
+                                        "%(games)s.", game=game,
+                                        games=", ".join(sorted(REGISTRY))))
         if status is not None and status not in STATUSES:
-            raise InvalidRequestError(f"status must be one of {', '.join(STATUSES)}, "
-                                      f"not {status!r}.")
+            raise InvalidRequestError(_("status must be one of %(known)s, not %(given)r.",
+                                        known=", ".join(STATUSES), given=status))
         if result is not None and result not in RESULTS:
-            raise InvalidRequestError(f"result must be one of {', '.join(RESULTS)}, "
-                                      f"not {result!r}.")
+            raise InvalidRequestError(_("result must be one of %(known)s, not %(given)r.",
+                                        known=", ".join(RESULTS), given=result))
         # Each filter is well-formed from here on; what is left is a combination that means
         # nothing (422, not 400).
         if result == LOSS and player is None:
-            raise UnprocessableError("result=loss needs a player: whose losses? Without a "
-                                     "player, result=win lists decided matches and "
-                                     "result=draw drawn ones.")
+            raise UnprocessableError(_("result=loss needs a player: whose losses? Without a "
+                                       "player, result=win lists decided matches and "
+                                       "result=draw drawn ones."))
         if status in ("live", "aborted") and result is not None:
-            raise UnprocessableError(f"{status} matches have no result: drop the result "
-                                     "filter or ask for finished matches.")
+            raise UnprocessableError(_("%(status)s matches have no result: drop the result "
+                                       "filter or ask for finished matches.", status=status))
         return cls(game, player, status, result)
 
     def as_args(self) -> dict[str, str]:
@@ -85,7 +87,8 @@ def list_matches(filters: Filters, cursor: str | None = None,
     """One page of the archive: up to `limit` matches older than `cursor`, newest first."""
     before = decode_cursor(cursor) if cursor else None
     if not 1 <= limit <= MAX_PAGE_SIZE:
-        raise InvalidRequestError(f"limit must be from 1 to {MAX_PAGE_SIZE}, not {limit}.")
+        raise InvalidRequestError(_("limit must be from 1 to %(max)s, not %(given)s.",
+                                    max=MAX_PAGE_SIZE, given=limit))
     columns = (Match.id, Match.game, Match.status, Match.ply, Match.result, Match.created_at,
                Match.updated_at, Match.finished_at)
     if filters.player is not None:
@@ -123,9 +126,9 @@ def encode_cursor(match_id: int) -> str:
 
 def decode_cursor(cursor: str) -> int:
     """The match id a cursor stands for; anything else is a 422 with a way forward."""
-    problem = UnprocessableError(f"{cursor[:40]!r} is not a cursor this archive gave out: "
-                                  "follow the links to the next page, or start again without "
-                                  "a cursor.")
+    problem = UnprocessableError(_("%(cursor)r is not a cursor this archive gave out: "
+                                   "follow the links to the next page, or start again without "
+                                   "a cursor.", cursor=cursor[:40]))
     if len(cursor) > 40:
         raise problem
     try:

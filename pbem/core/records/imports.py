@@ -53,6 +53,7 @@ from pbem.core.records.standings import DRAW, LOSS
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from pbem.games.base import GameRules, Outcome, RulesError
+from pbem.i18n import N_, _
 
 # Players a record names who are not known here get an address that can never receive mail
 # (RFC 2606 reserves .invalid); they show under their recorded name.
@@ -70,9 +71,9 @@ def load_record(text: str | bytes) -> Any:
     try:
         data = json.loads(text)
     except RecursionError:
-        raise InvalidRequestError(_TOO_DEEP) from None
+        raise InvalidRequestError(_(_TOO_DEEP, depth=MAX_DEPTH)) from None
     except ValueError as error:
-        raise InvalidRequestError(f"The file is not JSON ({error}).") from None
+        raise InvalidRequestError(_("The file is not JSON (%(error)s).", error=error)) from None
     return data
 
 
@@ -80,31 +81,33 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
                   source: str = "a record") -> Match:
     """Recreate the finished match `data` describes; raise InvalidRequestError saying why not."""
     _check_depth(data)
-    record = _object(data, "the record")
+    record = _object(data, _("the record"))
     if record.get("format") != FORMAT or record.get("version") != VERSION:
-        raise InvalidRequestError(f"This is not a pbem match record (format {FORMAT!r}, "
-                                  f"version {VERSION}).")
+        raise InvalidRequestError(_("This is not a pbem match record (format %(format)r, "
+                                    "version %(version)s).", format=FORMAT, version=VERSION))
     game = record.get("game")
     rules = REGISTRY.get(game) if isinstance(game, str) else None
     if rules is None:
-        raise InvalidRequestError(f"This server has no game called {game!r}.")
+        raise InvalidRequestError(_("This server has no game called %(game)r.", game=game))
     if record.get("rules_version") != rules.rules_version:
-        raise InvalidRequestError(
-            f"The record was played under {rules.title} rules version "
-            f"{record.get('rules_version')!r}; this server has version {rules.rules_version}.")
+        raise InvalidRequestError(_(
+            "The record was played under %(game)s rules version %(theirs)r; this server has "
+            "version %(ours)s.", game=rules.title, theirs=record.get("rules_version"),
+            ours=rules.rules_version))
     if record.get("status") != "finished":
-        raise InvalidRequestError(f"Only finished matches can be imported; this one is "
-                                  f"{record.get('status')!r}.")
+        raise InvalidRequestError(_("Only finished matches can be imported; this one is "
+                                    "%(status)r.", status=record.get("status")))
     seed = record.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
-        raise InvalidRequestError("The record has no usable seed (a finished match's record "
-                                  "carries it).")
+        raise InvalidRequestError(_("The record has no usable seed (a finished match's "
+                                    "record carries it)."))
     names = _names(record.get("players"))
     try:
         rules.check_player_count(len(names))
-        options = rules.resolve_options(_object(record.get("options", {}), "options"))
+        options = rules.resolve_options(_object(record.get("options", {}), _("options")))
     except RulesError as error:
-        raise InvalidRequestError(f"The record's setup is refused: {error}") from None
+        raise InvalidRequestError(_("The record's setup is refused: %(error)s",
+                                    error=error)) from None
     result = _result(record.get("result"), len(names))
     moves = _replay(rules, len(names), options, seed, record.get("moves"))
     final = moves[-1]["state"] if moves else rules.new_game(len(names), options, seed)
@@ -116,7 +119,8 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
     policy = record.get("on_timeout") or TimeoutPolicy.ADJUDICATE
     if not isinstance(clock, str) or not isinstance(policy, str) or policy not in \
             TimeoutPolicy.ALL:
-        raise InvalidRequestError("The record's time control or timeout policy is unreadable.")
+        raise InvalidRequestError(_("The record's time control or timeout policy is "
+                                    "unreadable."))
     TimeControl.parse(clock)
     rulings = _rulings(record.get("rulings", []), len(names))
     history = _history(record.get("changes", []), len(names))
@@ -178,8 +182,9 @@ def _refuse_copy(fingerprint: str, rules: GameRules | None = None,
                  created: datetime | None = None) -> None:
     known = Match.select(Match.id).where(Match.record_fingerprint == fingerprint).first()
     if known is not None:
-        raise InvalidRequestError(f"This match is already here as match {known.id} (imported "
-                                  "from the same record). Nothing was imported.")
+        raise InvalidRequestError(_("This match is already here as match %(id)s (imported "
+                                    "from the same record). Nothing was imported.",
+                                    id=known.id))
     if rules is None or seed is None or created is None:
         return
     # A match played here has no stored fingerprint: it is found by its game, seed and start
@@ -192,8 +197,9 @@ def _refuse_copy(fingerprint: str, rules: GameRules | None = None,
                  .where(Move.match == native.id).order_by(Move.ply)]
         seats = Seat.select().where(Seat.match == native.id).count()
         if _fingerprint(rules, native.options, seed, created, seats, moves) == fingerprint:
-            raise InvalidRequestError(f"This match is already here as match {native.id} (it "
-                                      "was played on this server). Nothing was imported.")
+            raise InvalidRequestError(_("This match is already here as match %(id)s (it was "
+                                        "played on this server). Nothing was imported.",
+                                        id=native.id))
 
 
 # The fields every row of a record's `changes` has; the rest are the change's details.
@@ -203,10 +209,10 @@ _CHANGE_FIELDS = ("version", "kind", "seat", "by", "channel", "at")
 def _history(raw: Any, seats: int) -> list[dict[str, Any]]:
     """A record's `changes` (its change log, public details only) as rows to store."""
     if not isinstance(raw, list):
-        raise InvalidRequestError("The record's changes must be a list.")
+        raise InvalidRequestError(_("The record's changes must be a list."))
     rows = []
     for number, item in enumerate(raw, start=1):
-        change = _object(item, f"change {number}")
+        change = _object(item, _("change %(number)s", number=number))
         version, kind, seat = change.get("version"), change.get("kind"), change.get("seat")
         by, channel = change.get("by"), change.get("channel")
         if (not isinstance(version, int) or isinstance(version, bool)
@@ -214,43 +220,47 @@ def _history(raw: Any, seats: int) -> list[dict[str, Any]]:
                 or not (seat is None or (isinstance(seat, int) and 0 <= seat < seats))
                 or by not in ("player", "server", "admin")
                 or not isinstance(channel, str) or len(channel) > 8):
-            raise InvalidRequestError(f"Change {number} of the record is unreadable.")
+            raise InvalidRequestError(_("Change %(number)s of the record is unreadable.",
+                                        number=number))
         details = {name: value for name, value in change.items()
                    if name not in _CHANGE_FIELDS}
         rows.append({"version": version, "kind": kind, "seat": seat, "actor": by,
                      "channel": channel, "payload": details,
-                     "at": _time(change.get("at"), f"change {number}'s time")})
+                     "at": _time(change.get("at"), _("change %(number)s's time",
+                                                     number=number))})
     return rows
 
 
 def _replay(rules: GameRules, seats: int, options: dict[str, Any], seed: int,
             raw: Any) -> list[dict[str, Any]]:
     if not isinstance(raw, list):
-        raise InvalidRequestError("The record's moves must be a list.")
+        raise InvalidRequestError(_("The record's moves must be a list."))
     state = rules.new_game(seats, options, seed)
     turn = 0
     replayed = []
     for ply, item in enumerate(raw, start=1):
-        move = _object(item, f"move {ply}")
+        move = _object(item, _("move %(ply)s", ply=ply))
         seat, text = move.get("seat"), move.get("text")
-        where = f"Move {ply}"
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
-            raise InvalidRequestError(f"{where} names no seat of this match.")
+            raise InvalidRequestError(_("Move %(ply)s names no seat of this match.", ply=ply))
         if not isinstance(text, str) or not text.strip():
-            raise InvalidRequestError(f"{where} has no move text (a live match's record hides "
-                                      "secret moves; only finished records import).")
+            raise InvalidRequestError(_("Move %(ply)s has no move text (a live match's record "
+                                        "hides secret moves; only finished records import).",
+                                        ply=ply))
         label = rules.seat_label(state, seat)
         before = rules.to_move(state)
         if seat not in before:
             raise InvalidRequestError(
-                f"{where} ({label} {text!r}) is illegal: "
-                + ("the game was already over." if not before else f"it was not {label}'s "
-                   "turn.") + " Nothing was imported.")
+                _("Move %(ply)s (%(label)s %(text)r) is illegal: the game was already over. "
+                  "Nothing was imported.", ply=ply, label=label, text=text) if not before else
+                _("Move %(ply)s (%(label)s %(text)r) is illegal: it was not %(label)s's turn. "
+                  "Nothing was imported.", ply=ply, label=label, text=text))
         try:
             parsed = rules.parse_move(state, seat, text)
         except RulesError as error:
-            raise InvalidRequestError(f"{where} ({label} {text!r}) is illegal: {error}. "
-                                      "Nothing was imported.") from None
+            raise InvalidRequestError(_("Move %(ply)s (%(label)s %(text)r) is illegal: "
+                                        "%(error)s. Nothing was imported.", ply=ply,
+                                        label=label, text=text, error=error)) from None
         canonical = rules.format_move(state, parsed)
         readers = rules.move_visibility(state, seat, parsed)
         transition = rules.apply_move(state, seat, parsed)
@@ -263,7 +273,7 @@ def _replay(rules: GameRules, seats: int, options: dict[str, Any], seed: int,
             "visible_to": None if readers is None else sorted(readers),
             "events": stored_events(transition.events),
             "note": note if isinstance(note, str) else None,
-            "at": _time(move.get("at"), f"move {ply}'s time"),
+            "at": _time(move.get("at"), _("move %(ply)s's time", ply=ply)),
             "state": transition.state,
         })
         turn = turn if same_decision else turn + 1
@@ -274,32 +284,33 @@ def _replay(rules: GameRules, seats: int, options: dict[str, Any], seed: int,
 
 def _names(raw: Any) -> list[str]:
     if not isinstance(raw, list) or not raw:
-        raise InvalidRequestError("The record's players must be a list of {seat, name}.")
+        raise InvalidRequestError(_("The record's players must be a list of {seat, name}."))
     names = []
-    for number, item in enumerate(sorted(raw, key=lambda p: _object(p, "a player")
+    for number, item in enumerate(sorted(raw, key=lambda p: _object(p, _("a player"))
                                          .get("seat", -1))):
         name = item.get("name")
         if item.get("seat") != number:
-            raise InvalidRequestError("The record's players must have seats 0, 1, 2, … once "
-                                      "each.")
+            raise InvalidRequestError(_("The record's players must have seats 0, 1, 2, … "
+                                        "once each."))
         if not isinstance(name, str) or not name.strip() or "@" in name or len(name) > 64:
-            raise InvalidRequestError(f"Seat {number}'s player name {name!r} is not a display "
-                                      "name (1 to 64 characters, no @).")
+            raise InvalidRequestError(_("Seat %(number)s's player name %(name)r is not a "
+                                        "display name (1 to 64 characters, no @).",
+                                        number=number, name=name))
         names.append(name.strip())
     return names
 
 
 def _result(raw: Any, seats: int) -> dict[str, Any]:
-    result = _object(raw, "the result")
+    result = _object(raw, _("the result"))
     winners, scores, reason = result.get("winners"), result.get("scores"), result.get("reason")
     if not isinstance(winners, list) or not all(
             isinstance(w, int) and 0 <= w < seats for w in winners):
-        raise InvalidRequestError("The result's winners must be a list of seat numbers.")
+        raise InvalidRequestError(_("The result's winners must be a list of seat numbers."))
     if not isinstance(scores, list) or len(scores) != seats or not all(
             isinstance(x, int | float) and not isinstance(x, bool) for x in scores):
-        raise InvalidRequestError("The result's scores must be one number per seat.")
+        raise InvalidRequestError(_("The result's scores must be one number per seat."))
     if not isinstance(reason, str):
-        raise InvalidRequestError("The result needs a reason (text).")
+        raise InvalidRequestError(_("The result needs a reason (text)."))
     return {"winners": sorted(set(winners)), "scores": [float(x) for x in scores],
             "reason": reason}
 
@@ -328,40 +339,42 @@ def _check_ending(outcome: Outcome | None, result: dict[str, Any], plies: int,
                    if pattern.fullmatch(reason)), None)
     if outcome is not None:
         if winners != set(outcome.winners):
-            raise InvalidRequestError(
-                f"The record's result names winners {result['winners']}, but the moves end "
-                f"the game with {sorted(outcome.winners)} winning.")
+            raise InvalidRequestError(_(
+                "The record's result names winners %(theirs)s, but the moves end the game with "
+                "%(ours)s winning.", theirs=result["winners"], ours=sorted(outcome.winners)))
         if ending is not None:
-            raise InvalidRequestError(
-                f"The moves end the game at move {plies} ({outcome.reason}), but the record's "
-                f"result says {reason!r}. Nothing was imported.")
+            raise InvalidRequestError(_(
+                "The moves end the game at move %(plies)s (%(why)s), but the record's result "
+                "says %(reason)r. Nothing was imported.", plies=plies, why=outcome.reason,
+                reason=reason))
         return
     if ending is None:
-        raise InvalidRequestError(
-            f"The record stops after move {plies} with the game unfinished, so its result "
-            f"({reason!r}) is not what the moves produce: only a resignation, a timeout, a "
+        raise InvalidRequestError(_(
+            "The record stops after move %(plies)s with the game unfinished, so its result "
+            "(%(reason)r) is not what the moves produce: only a resignation, a timeout, a "
             "draw by agreement or an adjudicator's ruling ends a game before its last move. "
-            "Nothing was imported.")
+            "Nothing was imported.", plies=plies, reason=reason))
     if (ending == DRAW) != (winners in (set(), set(range(seats)))):
-        raise InvalidRequestError(
-            f"The record's result names winners {result['winners']}, which {reason!r} does "
-            "not give. Nothing was imported.")
+        raise InvalidRequestError(_(
+            "The record's result names winners %(theirs)s, which %(reason)r does not give. "
+            "Nothing was imported.", theirs=result["winners"], reason=reason))
 
 
 def _rulings(raw: Any, seats: int) -> list[dict[str, Any]]:
     if not isinstance(raw, list):
-        raise InvalidRequestError("The record's rulings must be a list.")
+        raise InvalidRequestError(_("The record's rulings must be a list."))
     rulings = []
     for item in raw:
-        ruling = _object(item, "a ruling")
+        ruling = _object(item, _("a ruling"))
         seat = ruling.get("seat")
         if not isinstance(seat, int) or not 0 <= seat < seats or not isinstance(
                 ruling.get("ruling"), str):
-            raise InvalidRequestError("A ruling in the record names no seat or no ruling.")
+            raise InvalidRequestError(_("A ruling in the record names no seat or no "
+                                        "ruling."))
         rulings.append({"seat": seat, "ruling": ruling["ruling"][:16],
                         "cause": str(ruling.get("cause") or "timeout")[:16],
                         "reason": str(ruling.get("reason") or ""),
-                        "at": _time(ruling.get("at"), "a ruling's time")})
+                        "at": _time(ruling.get("at"), _("a ruling's time"))})
     return rulings
 
 
@@ -381,8 +394,8 @@ def _player(name: str, now: datetime) -> Player:
     return Player.create(email=email, name=name if free else None, created_at=now)
 
 
-_TOO_DEEP = (f"The file is nested more than {MAX_DEPTH} levels deep; no match record is. "
-             "Nothing was imported.")
+_TOO_DEEP = N_("The file is nested more than %(depth)s levels deep; no match record is. "
+               "Nothing was imported.")
 
 
 def _check_depth(data: Any) -> None:
@@ -392,22 +405,24 @@ def _check_depth(data: Any) -> None:
         value, depth = pending.pop()
         if isinstance(value, dict | list):
             if depth > MAX_DEPTH:
-                raise InvalidRequestError(_TOO_DEEP)
+                raise InvalidRequestError(_(_TOO_DEEP, depth=MAX_DEPTH))
             items = value.values() if isinstance(value, dict) else value
             pending.extend((item, depth + 1) for item in items)
 
 
 def _object(value: Any, what: str) -> Mapping[str, Any]:
     if not isinstance(value, dict):
-        raise InvalidRequestError(f"In the record, {what} must be a JSON object.")
+        raise InvalidRequestError(_("In the record, %(what)s must be a JSON object.",
+                                    what=what))
     return value
 
 
 def _time(value: Any, what: str) -> datetime:
     if not isinstance(value, str):
-        raise InvalidRequestError(f"The record's {what} is missing.")
+        raise InvalidRequestError(_("The record's %(what)s is missing.", what=what))
     try:
         moment = datetime.fromisoformat(value.removesuffix("Z"))
     except ValueError:
-        raise InvalidRequestError(f"The record's {what} {value!r} is not an ISO time.") from None
+        raise InvalidRequestError(_("The record's %(what)s %(value)r is not an ISO time.",
+                                    what=what, value=value)) from None
     return moment.replace(tzinfo=None)

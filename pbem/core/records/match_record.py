@@ -29,6 +29,7 @@ from pbem.core.matches.models import (
 )
 from pbem.errors import UnprocessableError
 from pbem.games.base import Event, GameRules, Outcome
+from pbem.i18n import _
 
 MOVES_PER_PAGE = 50
 # A seat's own page lists fewer, about as many as a match's first minutes make: it is about
@@ -123,8 +124,8 @@ def move_window(latest: int, shown: int | None, upto: int | None,
     per_page = per_page or MOVES_PER_PAGE
     if upto is not None:
         if not (1 if latest else 0) <= upto <= latest:
-            raise UnprocessableError(f"moves must be a move number from 1 to {latest}, "
-                                      f"not {upto}")
+            raise UnprocessableError(_("moves must be a move number from 1 to %(latest)s, "
+                                       "not %(given)s", latest=latest, given=upto))
         last = upto
     elif shown is not None and shown <= latest - per_page:
         last = max(min(per_page, latest), shown)

@@ -16,6 +16,7 @@ from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.records.models import PlayerTally
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY
+from pbem.i18n import _
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
 
@@ -80,7 +81,8 @@ def public_player(name: str) -> Player:
     as for no such player, a NotFoundError: hiding must not be tellable from absence)."""
     player = find_player(name) or formerly_named(name)
     if player is None or player.hidden_from_archive:
-        raise NotFoundError(f"There is no public page for a player called {name!r}.")
+        raise NotFoundError(_("There is no public page for a player called %(name)r.",
+                              name=name))
     return player
 
 

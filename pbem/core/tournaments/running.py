@@ -41,6 +41,7 @@ from pbem.core.tournaments.models import (
 from pbem.core.tournaments.service import Organising, bump, check_organiser, lock_tournament
 from pbem.core.tournaments.table import knockout_ties, standings_of
 from pbem.errors import ConflictError
+from pbem.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -76,14 +77,15 @@ def start(tournament_id: int, by: Organising, secret_key: str, now: datetime) ->
             tournament = lock_tournament(tournament_id)
             check_organiser(tournament, by)
             if tournament.status != TournamentStatus.OPEN:
-                raise ConflictError("This tournament has already started.")
+                raise ConflictError(_("This tournament has already started."))
             count = len(_active(tournament))
             if count < tournament.min_players:
-                raise ConflictError(f"This tournament needs at least {tournament.min_players} "
-                                    f"players to start; it has {count}.")
+                raise ConflictError(_("This tournament needs at least %(least)s players to "
+                                      "start; it has %(count)s.",
+                                      least=tournament.min_players, count=count))
             _start(tournament, secret_key, now)
             return tournament
-    return retrying(once, "This tournament is very busy right now; try again.")
+    return retrying(once, _("This tournament is very busy right now; try again."))
 
 
 def advance(secret_key: str, now: datetime) -> AdvanceReport:
@@ -166,8 +168,8 @@ def _maybe_start(tournament: Tournament, secret_key: str, now: datetime,
 def _start(tournament: Tournament, secret_key: str, now: datetime) -> None:
     active = _active(tournament)
     if tournament.format == "tables" and len(active) == 5:
-        raise ConflictError("Five players cannot sit at tables of three and four: wait for a "
-                            "sixth, or start with four.")
+        raise ConflictError(_("Five players cannot sit at tables of three and four: wait for "
+                              "a sixth, or start with four."))
     # Seeds: by each player's rating in the game at the start (a player new to the game
     # has the starting rating), ties by the order they joined.
     for entry in active:

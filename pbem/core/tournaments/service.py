@@ -43,6 +43,7 @@ from pbem.errors import (
     UnprocessableError,
 )
 from pbem.games import get_rules
+from pbem.i18n import _
 
 FORMATS = ("round-robin", "double-round-robin", "swiss", "knockout", "tables")
 MAX_PLAYERS = 500
@@ -75,31 +76,32 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
     check_may_challenge(organiser)
     for key in ("name", "game", "format", "clock", "on_timeout"):
         if spec.get(key) is not None and not isinstance(spec.get(key), str):
-            raise InvalidRequestError(f'"{key}" is a string.')
+            raise InvalidRequestError(_('"%(field)s" is a string.', field=key))
     name = check_text(str(spec.get("name") or "").strip(), "name")
     if not name or len(name) > 80:
-        raise InvalidRequestError('"name" is required, at most 80 characters.')
+        raise InvalidRequestError(_('"name" is required, at most 80 characters.'))
     fmt = spec.get("format")
     if fmt not in FORMATS:
-        raise InvalidRequestError(f'"format" is one of: {", ".join(FORMATS)}.')
+        raise InvalidRequestError(_('"format" is one of: %(known)s.', known=", ".join(FORMATS)))
     rules = get_rules(str(spec.get("game") or ""))
     counts = rules.player_counts
     if fmt == "tables" and not {3, 4} <= counts:
-        raise UnprocessableError(f"{rules.title} is not played at tables of three and four; "
-                                  "choose another format.")
+        raise UnprocessableError(_("%(game)s is not played at tables of three and four; "
+                                   "choose another format.", game=rules.title))
     if fmt != "tables" and 2 not in counts:
-        raise UnprocessableError(f"{rules.title} is not a two-player game: its tournaments "
-                                  "use the tables format.")
+        raise UnprocessableError(_("%(game)s is not a two-player game: its tournaments use "
+                                   "the tables format.", game=rules.title))
     options = spec.get("options", {})
     if not isinstance(options, Mapping):
-        raise InvalidRequestError('"options" is an object of the game\'s options.')
+        raise InvalidRequestError(_('"options" is an object of the game\'s options.'))
     resolved = rules.resolve_options(options)
     control = TimeControl.parse(str(spec.get("clock", "3d")))
     on_timeout = spec.get("on_timeout", TimeoutPolicy.FORFEIT)
     if on_timeout == "":  # a form's empty choice
         on_timeout = TimeoutPolicy.FORFEIT
     if on_timeout not in TimeoutPolicy.ALL:
-        raise InvalidRequestError(f'"on_timeout" is one of: {", ".join(TimeoutPolicy.ALL)}.')
+        raise InvalidRequestError(_('"on_timeout" is one of: %(known)s.',
+                                    known=", ".join(TimeoutPolicy.ALL)))
     smallest = 3 if fmt == "tables" else 2
     min_players = _whole(spec.get("min_players", smallest), "min_players", smallest, MAX_PLAYERS)
     max_players = _whole(spec.get("max_players", max(min_players, 8)), "max_players",
@@ -109,23 +111,23 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
         given = spec.get("rounds")
         rounds = _whole(5 if given is None else given, "rounds", 1, MAX_ROUNDS)
     elif spec.get("rounds") not in (None, 0):
-        raise UnprocessableError(f'A {fmt} tournament sets its own rounds from the number of '
-                                  'players: leave "rounds" out.')
+        raise UnprocessableError(_('A %(format)s tournament sets its own rounds from the '
+                                   'number of players: leave "rounds" out.', format=fmt))
     round_days = _whole(spec.get("round_days", 14), "round_days", 1, 365)
     max_replays = _whole(spec.get("max_replays", 2), "max_replays", 0, 10)
     starts_at = _start(spec.get("starts_at"), now)
     invited = _invited([] if spec.get("invited") is None else spec.get("invited"))
     invitation_only = spec.get("invitation_only", False)
     if not isinstance(invitation_only, bool):
-        raise InvalidRequestError('"invitation_only" is true or false.')
+        raise InvalidRequestError(_('"invitation_only" is true or false.'))
     if not isinstance(spec.get("rated", False), bool):
-        raise InvalidRequestError('"rated" is true or false.')
+        raise InvalidRequestError(_('"rated" is true or false.'))
     with write_transaction():
         mine = Tournament.select().where(Tournament.organiser == organiser,
                                          Tournament.status == TournamentStatus.OPEN).count()
         if mine >= MAX_OPEN_PER_ORGANISER:
-            raise ConflictError(f"You organise {mine} tournaments that have not started, the "
-                                "most allowed; start or wait for one first.")
+            raise ConflictError(_("You organise %(count)s tournaments that have not started, "
+                                  "the most allowed; start or wait for one first.", count=mine))
         return Tournament.create(
             name=name, organiser=organiser, game=rules.slug, options=resolved,
             time_control=str(control), on_timeout=on_timeout, format=fmt, rounds=rounds,
@@ -170,21 +172,21 @@ def join(tournament_id: int, player: Player, now: datetime) -> Tournament:
         with write_transaction():
             tournament = lock_tournament(tournament_id)
             if tournament.status != TournamentStatus.OPEN:
-                raise ConflictError("This tournament has started: entries are closed.")
+                raise ConflictError(_("This tournament has started: entries are closed."))
             if tournament.invitation_only and player.email not in tournament.invited and (
                     player.id != tournament.organiser_id):
-                raise NotOrganiserError("This tournament is by invitation only, and you are "
-                                        "not invited.")
+                raise NotOrganiserError(_("This tournament is by invitation only, and you "
+                                          "are not invited."))
             joined = entries(tournament)
             if any(entry.player_id == player.id for entry in joined):
-                raise ConflictError("You are in this tournament already.")
+                raise ConflictError(_("You are in this tournament already."))
             if len(joined) >= tournament.max_players:
-                raise ConflictError(f"This tournament is full ({tournament.max_players} "
-                                    "players).")
+                raise ConflictError(_("This tournament is full (%(most)s players).",
+                                      most=tournament.max_players))
             TournamentEntry.create(tournament=tournament, player=player, joined_at=now)
             bump(tournament)
             return tournament
-    return retrying(once, "Many players are joining this tournament at once; try again.")
+    return retrying(once, _("Many players are joining this tournament at once; try again."))
 
 
 def leave(tournament_id: int, player: Player, now: datetime) -> Tournament:
@@ -192,13 +194,14 @@ def leave(tournament_id: int, player: Player, now: datetime) -> Tournament:
     with write_transaction():
         tournament = lock_tournament(tournament_id)
         if tournament.status != TournamentStatus.OPEN:
-            raise ConflictError("This tournament has started: to stop playing in it, "
-                                "withdraw (your remaining matches are forfeited).")
+            raise ConflictError(_("This tournament has started: to stop playing in it, "
+                                  "withdraw (your remaining matches are forfeited)."))
         deleted = (TournamentEntry.delete()
                    .where(TournamentEntry.tournament == tournament,
                           TournamentEntry.player == player).execute())
         if not deleted:
-            raise ConflictError("You are not in this tournament: there is nothing to leave.")
+            raise ConflictError(_("You are not in this tournament: there is nothing to "
+                                  "leave."))
         bump(tournament)
         return tournament
 
@@ -207,7 +210,7 @@ def check_organiser(tournament: Tournament, by: Organising) -> None:
     if by.admin:
         return
     if by.player is None or by.player.id != tournament.organiser_id:
-        raise NotOrganiserError("Only the tournament's organiser or an admin may do that.")
+        raise NotOrganiserError(_("Only the tournament's organiser or an admin may do that."))
 
 
 def withdraw(tournament_id: int, player: Player, now: datetime,
@@ -238,15 +241,15 @@ def _take_out(tournament_id: int, player_id: int, status: str, by: str, via: Cha
         with write_transaction():
             tournament = lock_tournament(tournament_id)
             if tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
-                raise ConflictError("Only a running tournament can be withdrawn from; before "
-                                    "the start, leave it.")
+                raise ConflictError(_("Only a running tournament can be withdrawn from; "
+                                      "before the start, leave it."))
             entry = (TournamentEntry.select()
                      .where(TournamentEntry.tournament == tournament,
                             TournamentEntry.player == player_id).first())
             if entry is None:
-                raise NotFoundError("That player is not in this tournament.")
+                raise NotFoundError(_("That player is not in this tournament."))
             if entry.status != EntryStatus.ACTIVE:
-                raise ConflictError("That player has already left this tournament.")
+                raise ConflictError(_("That player has already left this tournament."))
             entry.status, entry.left_at = status, now
             entry.save()
             forfeited = 0
@@ -262,7 +265,7 @@ def _take_out(tournament_id: int, player_id: int, status: str, by: str, via: Cha
                              {"tournament": tournament.id, "player": player_id,
                               "forfeited": forfeited})
             return forfeited
-    return retrying(once, "This tournament is very busy right now; try again.")
+    return retrying(once, _("This tournament is very busy right now; try again."))
 
 
 def _live_pairings_of(tournament: Tournament, entry_id: int) -> list[Pairing]:
@@ -290,8 +293,8 @@ def _hold(tournament_id: int, by: Organising, reason: str, now: datetime,
         check_organiser(tournament, by)
         want = TournamentStatus.RUNNING if pausing else TournamentStatus.PAUSED
         if tournament.status != want:
-            raise ConflictError("Only a running tournament can be paused." if pausing else
-                                "This tournament is not paused.")
+            raise ConflictError(_("Only a running tournament can be paused.") if pausing
+                                else _("This tournament is not paused."))
         bump(tournament, status=TournamentStatus.PAUSED if pausing else TournamentStatus.RUNNING)
         audit.record(by.name, "tournament:pause" if pausing else "tournament:resume", now,
                      reason, None, {"tournament": tournament.id})
@@ -315,7 +318,8 @@ def adjudicate(tournament_id: int, match_id: int, winners: list[int], by: Organi
         pairing = Pairing.get_or_none(Pairing.tournament == tournament,
                                       Pairing.match == match_id)
         if pairing is None:
-            raise NotFoundError(f"Match {match_id} is not one of this tournament's.")
+            raise NotFoundError(_("Match %(match)s is not one of this tournament's.",
+                                  match=match_id))
         apply_within(match_id, TournamentAdjudication(by=by.name, via=Channel.ADMIN,
                                                       winners=tuple(winners), reason=reason),
                      now)
@@ -333,10 +337,10 @@ class TournamentAdjudication(Change):
         count = len(door.seats)
         if any(not 0 <= s < count for s in self.winners) or (
                 len(set(self.winners)) != len(self.winners)):
-            raise InvalidRequestError(f"Name the winning seats, from 0 to {count - 1} (none "
-                                      "or every seat for a draw).")
+            raise InvalidRequestError(_("Name the winning seats, from 0 to %(last)s (none or "
+                                        "every seat for a draw).", last=count - 1))
         if not door.match.is_live:
-            raise ConflictError("The match is no longer in play.")
+            raise ConflictError(_("The match is no longer in play."))
         winners = frozenset(self.winners or range(count))
         share = 1 / len(winners)
         finish(door, winners, [share if s in winners else 0.0 for s in range(count)],
@@ -352,9 +356,10 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
         try:
             value = int(str(value).strip())
         except ValueError:
-            raise InvalidRequestError(f'"{name}" is a whole number.') from None
+            raise InvalidRequestError(_('"%(field)s" is a whole number.', field=name)) from None
     if not low <= value <= high:
-        raise UnprocessableError(f'"{name}" is from {low} to {high}, not {value}.')
+        raise UnprocessableError(_('"%(field)s" is from %(low)s to %(high)s, not %(given)s.',
+                                   field=name, low=low, high=high, given=value))
     return int(value)
 
 
@@ -362,18 +367,18 @@ def _start(value: Any, now: datetime) -> datetime | None:
     if value in (None, "", "full"):
         return None
     if not isinstance(value, str):
-        raise InvalidRequestError('"starts_at" is a string: a time, or null.')
+        raise InvalidRequestError(_('"starts_at" is a string: a time, or null.'))
     try:
         when = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise UnprocessableError('"starts_at" is a time such as 2026-06-01T18:00:00Z, or '
-                                  'null to start when full.') from None
+        raise UnprocessableError(_('"starts_at" is a time such as 2026-06-01T18:00:00Z, or '
+                                   'null to start when full.')) from None
     if when.tzinfo is not None:
         when = when.astimezone(UTC).replace(tzinfo=None)
     if when < now:
-        raise InvalidRequestError('"starts_at" is in the past.')
+        raise InvalidRequestError(_('"starts_at" is in the past.'))
     if when > now + timedelta(days=366):
-        raise InvalidRequestError('"starts_at" is more than a year away.')
+        raise InvalidRequestError(_('"starts_at" is more than a year away.'))
     return when
 
 
@@ -381,9 +386,9 @@ def _invited(value: Any) -> list[str]:
     if isinstance(value, str):
         value = [part for part in value.replace(",", " ").split() if part]
     if not isinstance(value, list) or len(value) > MAX_PLAYERS:
-        raise InvalidRequestError('"invited" is a list of email addresses.')
+        raise InvalidRequestError(_('"invited" is a list of email addresses.'))
     if not all(isinstance(address, str) for address in value):
-        raise InvalidRequestError('"invited" is a list of email addresses.')
+        raise InvalidRequestError(_('"invited" is a list of email addresses.'))
     try:
         return sorted({check_address(address) for address in value})
     except InvalidRequestError as error:  # a string, but no address we can write to
@@ -393,7 +398,7 @@ def _invited(value: Any) -> list[str]:
 def _reason(reason: str) -> str:
     reason = check_text((reason or "").strip(), "reason")
     if not reason:
-        raise InvalidRequestError("Give a reason: the players will read it.")
+        raise InvalidRequestError(_("Give a reason: the players will read it."))
     return reason[:500]
 
 

@@ -22,6 +22,7 @@ from pbem.core.tournaments.models import (
 from pbem.core.tournaments.pairing import knockout_tie
 from pbem.core.tournaments.standings import Game, Standing
 from pbem.games import get_rules
+from pbem.i18n import _, current, format_time
 
 # The API's three states (and cancelled): a paused tournament is still running.
 PUBLIC_STATUS: dict[str, str] = {TournamentStatus.PAUSED: "running"}
@@ -235,12 +236,15 @@ def round_deadlines(player: Player, now: datetime) -> list[Deadline]:
         if row.deadline is None:
             continue
         name = row.tournament.name
+        # English keeps the feed's own form of the time; other languages their locale's.
+        when = (f"{row.deadline:%a %d %b %Y, %H:%M} UTC" if current() == "en"
+                else format_time(row.deadline))
         found.append(Deadline(
             uid=f"round.t{row.tournament_id}.r{row.number}", due=row.deadline,
-            summary=f"Round {row.number} ends: {name}",
-            description=f"Round {row.number} of the tournament {name} ends at "
-                        f"{row.deadline:%a %d %b %Y, %H:%M} UTC; matches still running then "
-                        "go to their timeout rule.",
+            summary=_("Round %(number)s ends: %(name)s", number=row.number, name=name),
+            description=_("Round %(number)s of the tournament %(name)s ends at %(when)s; "
+                          "matches still running then go to their timeout rule.",
+                          number=row.number, name=name, when=when),
             path=f"/tournaments/{row.tournament_id}#round-{row.number}"))
     return found
 

@@ -10,6 +10,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from pbem.games.boards.grid import centres
+from pbem.i18n import _
 
 _MOVABLE = ' class="movable"'
 
@@ -22,21 +23,23 @@ def pieces(view: Mapping[str, Any], flip: bool, legal_moves: Iterable[str]) -> M
     for piece in view["pieces"]:
         square = piece["square"]
         mine = square in movable
+        title = _("%(seat)s checker on %(square)s", seat=seats[piece["seat"]]["label"],
+                  square=square)
         parts.append(
             f'\n  <circle{_MOVABLE if mine else ""} '
             f'cx="{at[square][0]}" cy="{at[square][1]}" r="15"\n          '
             f'fill="{"#1d1d1d" if piece["seat"] == 0 else "#fbfbf6"}" '
             f'stroke="{"#2e8b57" if mine else "#333333"}" stroke-width="{3 if mine else 1.5}">'
-            f'<title>{escape(seats[piece["seat"]]["label"])} checker on {escape(square)}'
-            '</title></circle>')
+            f'<title>{escape(title)}</title></circle>')
     last = view["last_move"]
     if last and last["removed_at"]:
         gone = last["removed_at"]
+        title = _("%(seat)s checker left the board at %(square)s", seat=last["label"],
+                  square=gone)
         parts.append(
             f'\n  <circle cx="{at[gone][0]}" cy="{at[gone][1]}" r="15"\n          fill="none" '
             f'stroke="{"#1d1d1d" if last["seat"] == 0 else "#8a8a80"}" stroke-width="1.5" '
-            f'stroke-dasharray="4 3"><title>{escape(last["label"])} checker left the board at '
-            f'{escape(gone)}</title></circle>')
+            f'stroke-dasharray="4 3"><title>{escape(title)}</title></circle>')
     return Markup("".join(parts))
 
 

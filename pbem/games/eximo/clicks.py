@@ -9,10 +9,11 @@ from itertools import permutations
 from typing import Any
 
 from pbem.games.clicks import ClickData, Clicks, Notes, counts, empty_notes, squares
+from pbem.i18n import N_, _
 
 _PATH_STEP = re.compile(r"[-x]")
-WORDS = {"start": "one of your checkers that can move",
-         "next": "a highlighted landing or drop square"}
+WORDS = {"start": N_("one of your checkers that can move"),
+         "next": N_("a highlighted landing or drop square")}
 
 
 def split(text: str, _view: Mapping[str, Any]) -> list[Clicks]:
@@ -29,10 +30,11 @@ def _compulsory(legal: Sequence[str]) -> bool:
 
 
 def words_for(legal: Sequence[str]) -> Mapping[str, str]:
+    words = {key: _(text) for key, text in WORDS.items()}
     if _compulsory(legal):
-        return {**WORDS, "start": "one of your checkers that can capture (a capture is "
-                                  "compulsory)"}
-    return WORDS
+        return {**words, "start": _("one of your checkers that can capture (a capture is "
+                                    "compulsory)")}
+    return words
 
 
 def notes(view: Mapping[str, Any], firsts: set[str], legal: Sequence[str]) -> Notes:
@@ -43,21 +45,22 @@ def notes(view: Mapping[str, Any], firsts: set[str], legal: Sequence[str]) -> No
     for piece in view["pieces"]:
         square = piece["square"]
         if piece["seat"] != mine:
-            found[square] = f"{square} is a {labels[piece['seat']]} checker, not yours."
+            found[square] = _("%(square)s is a %(seat)s checker, not yours.", square=square,
+                              seat=labels[piece["seat"]])
         elif captures:
-            found[square] = (f"{square} cannot capture, and a capture is compulsory: "
-                             "capture with one of the highlighted checkers.")
+            found[square] = _("%(square)s cannot capture, and a capture is compulsory: capture "
+                              "with one of the highlighted checkers.", square=square)
         else:
-            found[square] = f"{square} has no legal move now."
+            found[square] = _("%(square)s has no legal move now.", square=square)
     return {square: note for square, note in found.items() if square not in firsts}
 
 
 def about(view: Mapping[str, Any]) -> Notes:
     labels = [seat["label"] for seat in view["seats"]]
-    said = dict.fromkeys(squares(view["files"], view["ranks"]), "empty")
+    said = dict.fromkeys(squares(view["files"], view["ranks"]), _("empty"))
     for piece in view["pieces"]:
-        said[piece["square"]] = f"{labels[piece['seat']]} checker"
+        said[piece["square"]] = _("%(seat)s checker", seat=labels[piece["seat"]])
     return said
 
 
-CLICKS = ClickData(words=WORDS, split=split, notes=notes, about=about, words_for=words_for)
+CLICKS = ClickData(english_words=WORDS, split=split, notes=notes, about=about, words_for=words_for)

@@ -48,8 +48,10 @@ from pbem.games.base import (
     RulesError,
     Seat,
     Transition,
+    in_english,
 )
 from pbem.games.notation import normalize, parse_square
+from pbem.i18n import N_, _
 
 SIZE = 8
 EMPTY = "."
@@ -64,9 +66,9 @@ FILES = "abcdefgh"
 MOVE_DIRECTIONS = tuple(((-1, f), (0, f), (1, f)) for f in FORWARD)
 CAPTURE_DIRECTIONS = tuple((*dirs, (-1, 0), (1, 0)) for dirs in MOVE_DIRECTIONS)
 DIRECTION_NAMES = {
-    (0, 1): "north", (1, 1): "north-east", (-1, 1): "north-west",
-    (0, -1): "south", (1, -1): "south-east", (-1, -1): "south-west",
-    (1, 0): "east", (-1, 0): "west",
+    (0, 1): N_("north"), (1, 1): N_("north-east"), (-1, 1): N_("north-west"),
+    (0, -1): N_("south"), (1, -1): N_("south-east"), (-1, -1): N_("south-west"),
+    (1, 0): N_("east"), (-1, 0): N_("west"),
 }
 
 # Drop zones, listed in file-then-rank order (the order drops are written in).
@@ -105,7 +107,7 @@ class EximoRules(RulesBase):
     rules_version = 1
     player_counts = frozenset({2})
     options = ()
-    seat_names = ("Black", "White")
+    seat_names = (N_("Black"), N_("White"))
 
     # -- game flow -----------------------------------------------------------------------------
 
@@ -151,12 +153,27 @@ class EximoRules(RulesBase):
             return None
         winner = 1 - loser
         scores = (1.0, 0.0) if winner == 0 else (0.0, 1.0)
-        lost, won = self.seat_names[loser], self.seat_names[winner]
-        if PIECES[loser] not in state.board:
-            reason = f"{lost} has no checkers left, so {won} wins"
-        else:
-            reason = f"{lost} has no legal move, so {won} wins"
+        with in_english():  # stored in the match's result and in the game_over event
+            reason = self._reason(winner, PIECES[loser] not in state.board)
         return Outcome(frozenset({winner}), scores, reason)
+
+    def _reason(self, winner: Seat, no_checkers: bool) -> str:
+        lost, won = _(self.seat_names[1 - winner]), _(self.seat_names[winner])
+        if no_checkers:
+            return _("%(loser)s has no checkers left, so %(winner)s wins", loser=lost,
+                     winner=won)
+        return _("%(loser)s has no legal move, so %(winner)s wins", loser=lost, winner=won)
+
+    def _shown_reason(self, reason: str, winners: Sequence[Seat]) -> str:
+        """A stored (English) reason in the reader's language, re-derived when it is one of
+        ours (a ruling's reason is shown as written)."""
+        if len(winners) == 1:
+            for no_checkers in (True, False):
+                with in_english():
+                    english = self._reason(winners[0], no_checkers)
+                if english == reason:
+                    return self._reason(winners[0], no_checkers)
+        return reason
 
     # -- notation ------------------------------------------------------------------------------
 
@@ -169,10 +186,10 @@ class EximoRules(RulesBase):
     def parse_move(self, state: EximoState, seat: Seat, text: str) -> EximoMove:
         path, drops, has_word = _read_notation(text)
         if self.outcome(state) is not None:
-            raise IllegalMoveError("the game is over: no more moves can be made")
+            raise IllegalMoveError(_("the game is over: no more moves can be made"))
         if seat != state.turn:
-            raise IllegalMoveError(
-                f"it is not your turn: {self.seat_names[state.turn]} is to move")
+            raise IllegalMoveError(_("it is not your turn: %(seat)s is to move",
+                                     seat=self.seat_label(state, state.turn)))
         legal = _legal_moves(state.board, seat)
         squares = path + drops
         if not has_word:
@@ -199,14 +216,16 @@ class EximoRules(RulesBase):
         if len(by_path) > 1:
             options = ", ".join(_format_path(move) for move in by_path.values())
             raise AmbiguousMoveError(
-                f"{text.strip()!r} could be several paths: {options}; write the whole path")
+                _("%(text)r could be several paths: %(options)s; write the whole path",
+                  text=text.strip(), options=options))
         if len(found) > 1:
             free = ", ".join(_name(i) for i in _free_drops(
                 _after_path(state.board, seat, found[0]), seat))
             raise AmbiguousMoveError(
-                f"{text.strip()!r}: {_format_path(found[0])} reaches the far row, so say where "
-                f"your two new checkers go, choosing two of {free} (for example "
-                f"{self.format_move(state, found[0])!r})")
+                _("%(text)r: %(path)s reaches the far row, so say where your two new checkers "
+                  "go, choosing two of %(free)s (for example %(example)r)", text=text.strip(),
+                  path=_format_path(found[0]), free=free,
+                  example=self.format_move(state, found[0])))
         return found[0]
 
     # -- position text and storage -------------------------------------------------------------
@@ -266,7 +285,7 @@ class EximoRules(RulesBase):
             end = last.path[-1]
             last_view = {
                 "seat": state.last_seat,
-                "label": self.seat_names[state.last_seat],
+                "label": self.seat_label(state, state.last_seat),
                 "text": self.format_move(state, last),
                 "squares": [_name(i) for i in last.path],
                 "captured": [_name(i) for i in last.captured],
@@ -279,15 +298,16 @@ class EximoRules(RulesBase):
             "rows": [state.board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE - 1, -1, -1)],
             "pieces": [{"square": _name(i), "seat": PIECES.index(c), "colour": COLOURS[
                 PIECES.index(c)]} for i, c in enumerate(state.board) if c != EMPTY],
-            "seats": [{"seat": s, "label": self.seat_names[s], "colour": COLOURS[s],
+            "seats": [{"seat": s, "label": self.seat_label(state, s), "colour": COLOURS[s],
                        "symbol": PIECES[s], "checkers": state.board.count(PIECES[s])}
                       for s in (0, 1)],
             "viewer": seat,
             "to_move": None if over else state.turn,
-            "to_move_label": None if over else self.seat_names[state.turn],
+            "to_move_label": None if over else self.seat_label(state, state.turn),
             "last_move": last_view,
-            "outcome": None if over is None else {"winners": sorted(over.winners),
-                                                  "reason": over.reason},
+            "outcome": None if over is None else {
+                "winners": sorted(over.winners),
+                "reason": self._shown_reason(over.reason, sorted(over.winners))},
             "position": self.position(state),
         }
 
@@ -301,32 +321,43 @@ class EximoRules(RulesBase):
             lines.append(f" {number}  {' '.join(reversed(row) if flip else row)}  {number}")
         lines.append(files.rstrip())
         black, white = view["seats"]
-        lines.append(f"Black (b): {black['checkers']} checkers, moving up. "
-                     f"White (w): {white['checkers']} checkers, moving down.")
+        lines.append(_("%(black)s (b): %(black_count)s checkers, moving up. %(white)s (w): "
+                       "%(white_count)s checkers, moving down.", black=black["label"],
+                       black_count=black["checkers"], white=white["label"],
+                       white_count=white["checkers"]))
         last = view["last_move"]
         if last is not None:
-            lines.append(f"Last move: {last['label']} {last['text']}")
+            move = f"{last['label']} {last['text']}"
+            lines.append(_("Last move: %(move)s", move=move))
         if view["outcome"] is not None:
-            lines.append(f"Game over: {view['outcome']['reason']}.")
+            lines.append(_("Game over: %(reason)s.", reason=view["outcome"]["reason"]))
         else:
-            lines.append(f"{view['to_move_label']} to move.")
+            lines.append(_("%(seat)s to move.", seat=view["to_move_label"]))
         return "\n".join(lines)
 
     def describe_event(self, event: Event) -> str:
         data = event.data
         if event.kind == "game_over":
-            return f"Game over: {data['reason']}"
-        name = self.seat_names[data["seat"]]
-        text = f"{name} {data['move'].split(' drop ')[0]}"
+            return _("Game over: %(reason)s",
+                     reason=self._shown_reason(data["reason"], data["winners"]))
+        name = _(self.seat_names[data["seat"]])
+        move = data["move"].split(" drop ")[0]
         if data["captured"]:
-            text += f", capturing {_and(data['captured'])}"
+            text = _("%(who)s %(move)s, capturing %(captured)s", who=name, move=move,
+                     captured=_and(data["captured"]))
+        else:
+            text = _("%(who)s %(move)s", who=name, move=move)
         if data["removed_at"]:
-            text += f"; the checker reached {data['removed_at']} and left the board"
-            if data["drops"]:
-                text += (", and a new checker was dropped on " if len(data["drops"]) == 1
-                         else ", and new checkers were dropped on ") + _and(data["drops"])
-            else:
-                text += ", with no free square to drop on"
+            if not data["drops"]:
+                return _("%(text)s; the checker reached %(square)s and left the board, with no "
+                         "free square to drop on", text=text, square=data["removed_at"])
+            if len(data["drops"]) == 1:
+                return _("%(text)s; the checker reached %(square)s and left the board, and a "
+                         "new checker was dropped on %(drops)s", text=text,
+                         square=data["removed_at"], drops=_and(data["drops"]))
+            return _("%(text)s; the checker reached %(square)s and left the board, and new "
+                     "checkers were dropped on %(drops)s", text=text, square=data["removed_at"],
+                     drops=_and(data["drops"]))
         return text
 
 
@@ -368,7 +399,9 @@ def _name(index: int) -> str:
 
 
 def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return _("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
 
 
 def _has_move(board: str, seat: Seat) -> bool:
@@ -484,18 +517,18 @@ def _read_notation(text: str) -> tuple[list[int], list[int], bool]:
     tail = parts[1].strip() if len(parts) > 1 else ""
     if not head:
         raise InvalidMoveError(
-            f"{text.strip()!r} is not a move: write the path first, like c2-c3, e4xe6xg6 or "
-            f"d6xd8 drop c1 d1")
+            _("%(text)r is not a move: write the path first, like c2-c3, e4xe6xg6 or d6xd8 "
+              "drop c1 d1", text=text.strip()))
     if not _PATH.fullmatch(head) or not _DROPS.fullmatch(tail):
         raise InvalidMoveError(
-            f"{text.strip()!r} is not a move: write it like c2-c3, c1-c3-c5, e4xe6xg6 or "
-            f"d6xd8 drop c1 d1")
+            _("%(text)r is not a move: write it like c2-c3, c1-c3-c5, e4xe6xg6 or d6xd8 drop "
+              "c1 d1", text=text.strip()))
     path = [_parse(token, text) for token in re.findall(_SQ, head)]
     drops = [_parse(token, text) for token in re.findall(_SQ, tail)]
     if len(path) < 2 and not drops:
         raise InvalidMoveError(
-            f"{text.strip()!r} names only one square: write where the checker goes too, "
-            f"like c2-c3")
+            _("%(text)r names only one square: write where the checker goes too, like c2-c3",
+              text=text.strip()))
     return path, drops, len(parts) > 1
 
 
@@ -503,7 +536,8 @@ def _parse(token: str, text: str) -> int:
     try:
         file, rank = parse_square(token, SIZE, SIZE)
     except InvalidMoveError as error:
-        raise InvalidMoveError(f"in {text.strip()!r}: {error}") from None
+        raise InvalidMoveError(_("in %(text)r: %(error)s", text=text.strip(),
+                                 error=error)) from None
     return _index(file, rank)
 
 
@@ -511,57 +545,60 @@ def _explain(board: str, seat: Seat, path: list[int], drops: list[int],
              legal: list[EximoMove], text: str) -> str:
     """Why the named path and drops are not a legal turn, in a player's words."""
     mine, theirs = PIECES[seat], PIECES[1 - seat]
-    you, them = ("Black", "White") if seat == 0 else ("White", "Black")
+    you, them = (_("Black"), _("White")) if seat == 0 else (_("White"), _("Black"))
     shown = text.strip()
     if len(path) < 2:
-        return (f"{shown!r}: drops come only after a move that reaches the far row; write the "
-                f"move first, like d7-d8 drop c1 d1")
+        return _("%(text)r: drops come only after a move that reaches the far row; write the "
+                 "move first, like d7-d8 drop c1 d1", text=shown)
     start = path[0]
     if board[start] == EMPTY:
-        return f"there is no checker on {_name(start)}"
+        return _("there is no checker on %(square)s", square=_name(start))
     if board[start] == theirs:
-        return f"{_name(start)} holds a {them} checker, not one of yours"
+        return _("%(square)s holds a %(them)s checker, not one of yours", square=_name(start),
+                 them=them)
     cells = list(board)
     kind = None  # "step", "jump" or "capture"
     for number, (here, there) in enumerate(pairwise(path)):
         hop = f"{_name(here)}-{_name(there)}"
         if number > 0 and here // SIZE == FAR_RANK[seat]:
-            return (f"the checker leaves the board when it reaches {_name(here)} on the far "
-                    f"row, so its sequence ends there")
+            return _("the checker leaves the board when it reaches %(square)s on the far row, "
+                     "so its sequence ends there", square=_name(here))
         d_file = there % SIZE - here % SIZE
         d_rank = there // SIZE - here // SIZE
         forward = FORWARD[seat]
         if max(abs(d_file), abs(d_rank)) == 1:
             if number > 0 or len(path) > 2:
-                return (f"{hop}: an ordinary move is a single step to an adjacent square and "
-                        f"cannot be part of a longer path")
+                return _("%(hop)s: an ordinary move is a single step to an adjacent square "
+                         "and cannot be part of a longer path", hop=hop)
             if d_rank == 0:
-                return f"{hop}: a checker moves sideways only when it captures"
+                return _("%(hop)s: a checker moves sideways only when it captures", hop=hop)
             if d_rank != forward:
-                return (f"{hop}: a checker never moves backwards, only forward or diagonally "
-                        f"forward ({_directions(seat)})")
+                return _("%(hop)s: a checker never moves backwards, only forward or diagonally "
+                         "forward (%(directions)s)", hop=hop, directions=_directions(seat))
             if cells[there] != EMPTY:
-                return f"{hop}: {_name(there)} is occupied"
+                return _("%(hop)s: %(square)s is occupied", hop=hop, square=_name(there))
             kind = "step"
             cells[here], cells[there] = EMPTY, mine
             continue
         if d_file not in (-2, 0, 2) or d_rank not in (-2, 0, 2) or (d_file, d_rank) == (0, 0):
-            return (f"{hop} is neither a step to an adjacent square nor a jump over one "
-                    f"adjacent checker to the square just beyond")
+            return _("%(hop)s is neither a step to an adjacent square nor a jump over one "
+                     "adjacent checker to the square just beyond", hop=hop)
         if d_rank == -2 * forward:
-            return f"{hop}: a checker never moves, jumps or captures backwards"
+            return _("%(hop)s: a checker never moves, jumps or captures backwards", hop=hop)
         middle = here + (d_rank // 2) * SIZE + d_file // 2
         if cells[middle] == EMPTY:
-            return f"{hop}: there is no checker on {_name(middle)} to jump over"
+            return _("%(hop)s: there is no checker on %(square)s to jump over", hop=hop,
+                     square=_name(middle))
         hop_kind = "capture" if cells[middle] == theirs else "jump"
         if hop_kind == "jump" and d_rank == 0:
-            return (f"{hop}: a checker jumps its own checkers only forward or diagonally "
-                    f"forward; right and left are for captures")
+            return _("%(hop)s: a checker jumps its own checkers only forward or diagonally "
+                     "forward; right and left are for captures", hop=hop)
         if cells[there] != EMPTY:
-            return f"{hop}: {_name(there)} is occupied, so the checker cannot land there"
+            return _("%(hop)s: %(square)s is occupied, so the checker cannot land there",
+                     hop=hop, square=_name(there))
         if kind is not None and kind != hop_kind:
-            return (f"{hop}: a turn is either a capture sequence or a jumping move, never a "
-                    f"mix of both")
+            return _("%(hop)s: a turn is either a capture sequence or a jumping move, never a "
+                     "mix of both", hop=hop)
         kind = hop_kind
         cells[here], cells[there] = EMPTY, mine
         if hop_kind == "capture":
@@ -569,8 +606,9 @@ def _explain(board: str, seat: Seat, path: list[int], drops: list[int],
     captures = [m for m in legal if m.is_capture]
     if kind != "capture" and captures:
         example = captures[0]
-        return (f"capturing is mandatory: {_name(example.path[0])} can capture "
-                f"{_name(example.captured[0])} ({_format_path(example)})")
+        return _("capturing is mandatory: %(square)s can capture %(taken)s (%(path)s)",
+                 square=_name(example.path[0]), taken=_name(example.captured[0]),
+                 path=_format_path(example))
     end = path[-1]
     if kind in ("jump", "capture") and end // SIZE != FAR_RANK[seat]:
         stem = tuple(path)
@@ -579,34 +617,38 @@ def _explain(board: str, seat: Seat, path: list[int], drops: list[int],
             nxt = onward[0].path[len(stem)]
             if kind == "capture":
                 taken = onward[0].captured[len(stem) - 1]
-                return (f"the capture must continue: from {_name(end)} the checker can still "
-                        f"capture {_name(taken)} by jumping to {_name(nxt)} "
-                        f"({_format_path(onward[0])})")
-            return (f"the jumping move must continue: from {_name(end)} the checker can still "
-                    f"jump to {_name(nxt)} ({_format_path(onward[0])})")
+                return _("the capture must continue: from %(square)s the checker can still "
+                         "capture %(taken)s by jumping to %(next)s (%(path)s)",
+                         square=_name(end), taken=_name(taken), next=_name(nxt),
+                         path=_format_path(onward[0]))
+            return _("the jumping move must continue: from %(square)s the checker can still "
+                     "jump to %(next)s (%(path)s)", square=_name(end), next=_name(nxt),
+                     path=_format_path(onward[0]))
     if end // SIZE != FAR_RANK[seat]:
         if drops:
-            return (f"drops are made only when a checker reaches the far row, and "
-                    f"{_name(end)} is not on it")
-        return f"{shown!r} is not a legal move here"
+            return _("drops are made only when a checker reaches the far row, and %(square)s "
+                     "is not on it", square=_name(end))
+        return _("%(text)r is not a legal move here", text=shown)
     free = _free_drops("".join([*cells[:end], EMPTY, *cells[end + 1:]]), seat)
-    zone = "b1-g1 and b2-g2" if seat == 0 else "b7-g7 and b8-g8"
+    zone = (_("%(first)s and %(last)s", first="b1-g1", last="b2-g2") if seat == 0
+            else _("%(first)s and %(last)s", first="b7-g7", last="b8-g8"))
     for square in drops:
         if square not in DROP_ZONES[seat]:
-            return (f"{_name(square)} is outside your drop zone ({you}: {zone}; never the a "
-                    f"or h file)")
+            return _("%(square)s is outside your drop zone (%(you)s: %(zone)s; never the a or h "
+                     "file)", square=_name(square), you=you, zone=zone)
     if not free and drops:
-        return "no square of your drop zone is free, so there is nothing to drop"
+        return _("no square of your drop zone is free, so there is nothing to drop")
     if len(free) == 1 and len(drops) != 1:
-        return f"only {_name(free[0])} is free in your drop zone, so drop exactly one checker"
+        return _("only %(square)s is free in your drop zone, so drop exactly one checker",
+                 square=_name(free[0]))
     for square in drops:
         if square not in free:
-            return f"you cannot drop on {_name(square)}: it is occupied"
+            return _("you cannot drop on %(square)s: it is occupied", square=_name(square))
     if len(set(drops)) != len(drops):
-        return "the two new checkers must go on two different squares"
+        return _("the two new checkers must go on two different squares")
     if len(drops) != min(2, len(free)):
-        return "reaching the far row gives exactly two drops: name two free squares"
-    return f"{shown!r} is not a legal move here"
+        return _("reaching the far row gives exactly two drops: name two free squares")
+    return _("%(text)r is not a legal move here", text=shown)
 
 
 def _matching(legal: list[EximoMove], path: list[int], drops: list[int]) -> list[EximoMove]:
@@ -623,7 +665,7 @@ def _format_path(move: EximoMove) -> str:
 
 
 def _directions(seat: Seat) -> str:
-    return ", ".join(DIRECTION_NAMES[d] for d in MOVE_DIRECTIONS[seat])
+    return ", ".join(_(DIRECTION_NAMES[d]) for d in MOVE_DIRECTIONS[seat])
 
 
 def _split_at_far_row(squares: list[int], seat: Seat) -> tuple[list[int], list[int]]:

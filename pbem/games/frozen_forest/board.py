@@ -10,6 +10,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from pbem.games.boards.grid import FILES, centres, square_x, square_y
+from pbem.i18n import _
 
 SIZE = 10
 
@@ -36,16 +37,16 @@ def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
         square = view[name]
         if square:
             x, y = at[square]
+            title = escape(_("%(role)s on %(square)s", role=role, square=square))
             parts.append(f'\n  <circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" '
-                         f'stroke="{stroke}" stroke-width="2"><title>{role} on '
-                         f'{escape(square)}</title></circle>'
+                         f'stroke="{stroke}" stroke-width="2"><title>{title}</title></circle>'
                          f'\n  <text x="{x}" y="{y + 5}" text-anchor="middle" '
                          f'font-size="{size}" font-weight="bold" fill="{ink}">{role[0]}</text>')
     for square in legal_moves:
+        title = escape(_("you may go to %(square)s", square=square))
         parts.append(f'\n  <rect x="{square_x(square, SIZE, SIZE) + 3}" '
                      f'y="{square_y(square, SIZE, SIZE) + 3}" width="34" height="34" rx="5" '
-                     'fill="none" stroke="#1f9d55" stroke-width="3"><title>you may go to '
-                     f'{escape(square)}</title></rect>')
+                     f'fill="none" stroke="#1f9d55" stroke-width="3"><title>{title}</title></rect>')
     return Markup("".join(parts))
 
 

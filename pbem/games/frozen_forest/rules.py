@@ -65,8 +65,10 @@ from pbem.games.base import (
     RulesError,
     Seat,
     Transition,
+    in_english,
 )
 from pbem.games.notation import FILES, KING_STEPS, ORTHOGONAL_STEPS, Square, normalize
+from pbem.i18n import N_, _, ngettext
 
 SIZE = 10  # the board; smaller forests are drawn on it with their outer trees covered
 SPOTS = SIZE * SIZE
@@ -86,9 +88,11 @@ class FrozenForestRules(RulesBase):
     rules_version = 1
     player_counts = frozenset({2})
     options = (
-        Option("forest_size", 10, "trees per side of the forest; smaller forests cover the "
-               "outer trees with discs before play", choices=(10, 9, 8)),
-        Option("orthogonal_mina", False, "Mina moves orthogonally only, never diagonally"),
+        Option("forest_size", 10, N_("trees per side of the forest; smaller forests cover "
+                                     "the outer trees with discs before play"),
+               choices=(10, 9, 8), label_text=N_("forest size")),
+        Option("orthogonal_mina", False, N_("Mina moves orthogonally only, never diagonally"),
+               label_text=N_("orthogonal Mina")),
     )
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> ForestState:
@@ -110,8 +114,8 @@ class FrozenForestRules(RulesBase):
         found = _MOVE.fullmatch(normalize(text).replace(" ", ""))
         if found is None:
             raise InvalidMoveError(
-                f"{text!r} is not a Frozen Forest move: write the square to move to, like e5"
-            )
+                _("%(text)r is not a Frozen Forest move: write the square to move to, like e5",
+                  text=text))
         first, second = (_parse_spot(found.group(1), text),
                          _parse_spot(found.group(2), text) if found.group(2) else None)
         self._check_turn(state, seat)
@@ -122,13 +126,11 @@ class FrozenForestRules(RulesBase):
             current = state.yuki if state.turn == YUKI else state.mina
             if current is None:
                 raise IllegalMoveError(
-                    f"{role} is not in the forest yet: name one square, the tree where "
-                    f"{role} starts"
-                )
+                    _("%(role)s is not in the forest yet: name one square, the tree where "
+                      "%(role)s starts", role=role))
             if first != current:
-                raise IllegalMoveError(
-                    f"{role} is on {_name(current)}, not {_name(first)}"
-                )
+                raise IllegalMoveError(_("%(role)s is on %(square)s, not %(named)s", role=role,
+                                         square=_name(current), named=_name(first)))
             target = second
         refusal = _refusal(state, target)
         if refusal is not None:
@@ -165,7 +167,8 @@ class FrozenForestRules(RulesBase):
     def outcome(self, state: ForestState) -> Outcome | None:
         if not _match_over(state):
             return None
-        winners, reason = _match_result(state.results)
+        with in_english():  # stored in the match's result and in the match_over event
+            winners, reason = _match_result(state.results)
         if len(winners) == 2:
             return Outcome(winners, (0.5, 0.5), reason)
         return Outcome(winners, tuple(1.0 if seat in winners else 0.0 for seat in (0, 1)),
@@ -191,54 +194,64 @@ class FrozenForestRules(RulesBase):
             "last_move": [_name(spot) for spot in state.last_move],
             "last_move_role": last_role,
             "games": _games_view(state),
-            "result": over.reason if over else None,
+            "result": _match_result(state.results)[1] if over else None,
             "previous_game": _previous_view(state),
         }
 
     def render_text(self, view: Mapping[str, Any]) -> str:
         size = view["forest_size"]
-        ways = "orthogonally only" if view["orthogonal_mina"] else "orthogonally or diagonally"
-        lines = [f"Frozen Forest, game {view['game']} of {GAMES_PER_MATCH}: "
-                 f"{size}x{size} forest, Mina moves {ways}"]
+        if view["orthogonal_mina"]:
+            title = _("Frozen Forest, game %(game)s of %(games)s: %(size)sx%(size)s forest, "
+                      "Mina moves orthogonally only", game=view["game"], games=GAMES_PER_MATCH,
+                      size=size)
+        else:
+            title = _("Frozen Forest, game %(game)s of %(games)s: %(size)sx%(size)s forest, "
+                      "Mina moves orthogonally or diagonally", game=view["game"],
+                      games=GAMES_PER_MATCH, size=size)
+        lines = [title]
         previous = view.get("previous_game")
         if previous:
-            lines.append(f"Game {previous['number']} ended in this position:")
+            lines.append(_("Game %(number)s ended in this position:", number=previous["number"]))
             lines.extend(_text_board(previous))
-            lines.append(f"Game {view['game']} starts in a fresh forest:")
+            lines.append(_("Game %(number)s starts in a fresh forest:", number=view["game"]))
         lines.extend(_text_board(view))
-        lines.append("^ tree   . disc (no tree)   Y Yuki   M Mina")
+        lines.append(_("^ tree   . disc (no tree)   Y Yuki   M Mina"))
         for game in view["games"]:
-            lines.append(f"Game {game['number']}: Player {game['yuki_seat'] + 1} is Yuki, "
-                         f"Player {game['mina_seat'] + 1} is Mina; {game['status']}")
+            lines.append(_("Game %(number)s: Player %(yuki)s is Yuki, Player %(mina)s is Mina; "
+                           "%(status)s", number=game["number"], yuki=game["yuki_seat"] + 1,
+                           mina=game["mina_seat"] + 1, status=game["status"]))
         if view["last_move"]:
-            lines.append(f"Last move: {view['last_move_role']} {'-'.join(view['last_move'])}")
+            move = f"{view['last_move_role']} {'-'.join(view['last_move'])}"
+            lines.append(_("Last move: %(move)s", move=move))
         if view["result"]:
-            lines.append(f"Result: {view['result']}")
+            lines.append(_("Result: %(result)s", result=view["result"]))
         else:
-            lines.append(f"To move: {view['to_move_role']} (Player {view['to_move'] + 1})")
+            lines.append(_("To move: %(role)s (Player %(number)s)", role=view["to_move_role"],
+                           number=view["to_move"] + 1))
         return "\n".join(lines)
 
     def describe_event(self, event: Event) -> str:
         data = event.data
         if event.kind == "placed":
             if data["role"] == YUKI:
-                return f"Yuki starts on {data['to']} and eats its tree"
-            return f"Mina hides on {data['to']}"
+                return _("Yuki starts on %(square)s and eats its tree", square=data["to"])
+            return _("Mina hides on %(square)s", square=data["to"])
         if event.kind == "moved":
             if data["role"] == YUKI:
-                return (f"Yuki {data['from']}-{data['to']}, eating a tree "
-                        f"({data['eaten']} eaten)")
-            return f"Mina {data['from']}-{data['to']}"
+                return _("Yuki %(origin)s-%(target)s, eating a tree (%(eaten)s eaten)",
+                         origin=data["from"], target=data["to"], eaten=data["eaten"])
+            return _("Mina %(origin)s-%(target)s", origin=data["from"], target=data["to"])
         if event.kind == "game_over":
-            return (f"{ROLE_NAMES[data['loser_role']]} has no valid move: "
-                    f"{ROLE_NAMES[data['winner_role']]} (Player {data['winner_seat'] + 1}) "
-                    f"wins game {data['game']}; Yuki ate {_trees(data['eaten'])}")
+            return _("%(loser)s has no valid move: %(winner)s (Player %(number)s) wins game "
+                     "%(game)s; Yuki ate %(trees)s", loser=ROLE_NAMES[data["loser_role"]],
+                     winner=ROLE_NAMES[data["winner_role"]], number=data["winner_seat"] + 1,
+                     game=data["game"], trees=_trees(data["eaten"]))
         if event.kind == "roles_swapped":
-            return (f"Game {data['game']} begins with roles swapped: "
-                    f"Player {data['yuki_seat'] + 1} is Yuki, "
-                    f"Player {data['mina_seat'] + 1} is Mina")
+            return _("Game %(game)s begins with roles swapped: Player %(yuki)s is Yuki, Player "
+                     "%(mina)s is Mina", game=data["game"], yuki=data["yuki_seat"] + 1,
+                     mina=data["mina_seat"] + 1)
         if event.kind == "match_over":
-            return str(data["reason"])
+            return _shown_reason(str(data["reason"]))
         return super().describe_event(event)
 
     def move_label(self, state: ForestState, seat: Seat, events: Sequence[Event]) -> str:
@@ -251,7 +264,7 @@ class FrozenForestRules(RulesBase):
         # Roles swap between games: once the match is over, a role would name the wrong
         # player for game 1, so the result names players (as its reason does).
         if _match_over(state):
-            return f"Player {seat + 1}"
+            return _("Player %(number)s", number=seat + 1)
         return ROLE_NAMES[_role_of(seat, state.game)]
 
     def dump(self, state: ForestState) -> dict[str, Any]:
@@ -305,12 +318,11 @@ class FrozenForestRules(RulesBase):
 
     def _check_turn(self, state: ForestState, seat: Seat) -> None:
         if _match_over(state):
-            raise IllegalMoveError("the match is over: both games have been played")
+            raise IllegalMoveError(_("the match is over: both games have been played"))
         to_play = _seat_of(state.turn, state.game)
         if seat != to_play:
-            raise IllegalMoveError(
-                f"it is {ROLE_NAMES[state.turn]}'s turn (Player {to_play + 1}), not yours"
-            )
+            raise IllegalMoveError(_("it is %(role)s's turn (Player %(number)s), not yours",
+                                     role=ROLE_NAMES[state.turn], number=to_play + 1))
 
     def _end_game(self, state: ForestState, events: list[Event]) -> Transition:
         """The role to move in `state` has no valid move, so it loses this game (the rulings)."""
@@ -331,7 +343,8 @@ class FrozenForestRules(RulesBase):
             }))
             return Transition(fresh, tuple(events))
         finished = replace(state, results=results)
-        winners, reason = _match_result(results)
+        with in_english():  # stored with the move
+            winners, reason = _match_result(results)
         events.append(Event("match_over", {"winners": sorted(winners), "reason": reason}))
         return Transition(finished, tuple(events))
 
@@ -497,15 +510,16 @@ def _yuki_setup_refusal(state: ForestState, target: int) -> str | None:
     if state.trees >> target & 1:
         return None
     size = state.forest_size
-    return (f"{_name(target)} is outside the {size}x{size} forest (a disc covers it): "
-            f"Yuki must start on a tree")
+    return _("%(square)s is outside the %(size)sx%(size)s forest (a disc covers it): Yuki "
+             "must start on a tree", square=_name(target), size=size)
 
 
 def _mina_setup_refusal(state: ForestState, yuki: int, target: int) -> str | None:
     if target == yuki:
-        return f"Yuki is on {_name(target)}: Mina must hide on another tree"
+        return _("Yuki is on %(square)s: Mina must hide on another tree", square=_name(target))
     if not state.trees >> target & 1:
-        return f"{_name(target)} has no tree (a disc covers it): Mina must start on a tree"
+        return _("%(square)s has no tree (a disc covers it): Mina must start on a tree",
+                 square=_name(target))
     if not _sight_blocked(state.trees, yuki, target):
         return _seen(yuki, target)
     return None
@@ -513,51 +527,58 @@ def _mina_setup_refusal(state: ForestState, yuki: int, target: int) -> str | Non
 
 def _yuki_step_refusal(state: ForestState, yuki: int, mina: int, target: int) -> str | None:
     if target == yuki:
-        return f"Yuki is already on {_name(target)}: he must step to a neighbouring tree"
+        return _("Yuki is already on %(square)s: he must step to a neighbouring tree",
+                 square=_name(target))
     if target not in _neighbours(yuki):
-        return f"Yuki moves one space: {_name(target)} is not next to {_name(yuki)}"
+        return _("Yuki moves one space: %(square)s is not next to %(yuki)s",
+                 square=_name(target), yuki=_name(yuki))
     if target == mina:
-        return f"Mina is on {_name(target)}: Yuki cannot step onto her spot"
+        return _("Mina is on %(square)s: Yuki cannot step onto her spot", square=_name(target))
     if not state.trees >> target & 1:
-        return (f"{_name(target)} has no tree (a disc covers it): "
-                f"Yuki only steps onto trees")
+        return _("%(square)s has no tree (a disc covers it): Yuki only steps onto trees",
+                 square=_name(target))
     blockers = state.trees & _BETWEEN[target * SPOTS + mina]
     if blockers:
         names = [_name(spot) for spot in range(SPOTS) if blockers >> spot & 1]
-        which = (f"the tree on {names[0]} blocks" if len(names) == 1
-                 else f"the trees on {', '.join(names)} block")
-        return (f"from {_name(target)} Yuki would not see Mina on {_name(mina)}: "
-                f"{which} the line of sight")
+        if len(names) == 1:
+            return _("from %(square)s Yuki would not see Mina on %(mina)s: the tree on "
+                     "%(trees)s blocks the line of sight", square=_name(target),
+                     mina=_name(mina), trees=names[0])
+        return _("from %(square)s Yuki would not see Mina on %(mina)s: the trees on "
+                 "%(trees)s block the line of sight", square=_name(target), mina=_name(mina),
+                 trees=", ".join(names))
     return None
 
 
 def _mina_move_refusal(state: ForestState, yuki: int, mina: int, target: int) -> str | None:
     if target == mina:
-        return f"Mina is already on {_name(target)}: she must move at least one space"
+        return _("Mina is already on %(square)s: she must move at least one space",
+                 square=_name(target))
     if target == yuki:
-        return f"Yuki is on {_name(target)}: Mina cannot end her move there"
+        return _("Yuki is on %(square)s: Mina cannot end her move there", square=_name(target))
     line = _line_steps(mina, target)
     if state.orthogonal and line is not None and line[0] and line[1]:
-        return (f"in this match Mina moves orthogonally only: {_name(target)} is diagonal "
-                f"from {_name(mina)}")
+        return _("in this match Mina moves orthogonally only: %(square)s is diagonal from "
+                 "%(mina)s", square=_name(target), mina=_name(mina))
     if line is None:
         if state.orthogonal:
-            return (f"Mina moves in a straight line, orthogonally only in this match: "
-                    f"{_name(target)} is not in the same file or rank as {_name(mina)}")
-        return (f"Mina moves in a straight line, orthogonally or diagonally: "
-                f"{_name(target)} is not in line with {_name(mina)}")
+            return _("Mina moves in a straight line, orthogonally only in this match: "
+                     "%(square)s is not in the same file or rank as %(mina)s",
+                     square=_name(target), mina=_name(mina))
+        return _("Mina moves in a straight line, orthogonally or diagonally: %(square)s is "
+                 "not in line with %(mina)s", square=_name(target), mina=_name(mina))
     dx, dy, distance = line
     if any(mina + (dx + SIZE * dy) * k == yuki for k in range(1, distance)):
-        return (f"Mina cannot pass Yuki: he stands on {_name(yuki)}, between "
-                f"{_name(mina)} and {_name(target)}")
+        return _("Mina cannot pass Yuki: he stands on %(yuki)s, between %(mina)s and "
+                 "%(square)s", yuki=_name(yuki), mina=_name(mina), square=_name(target))
     if not _sight_blocked(state.trees, yuki, target):
         return _seen(yuki, target)
     return None
 
 
 def _seen(yuki: int, target: int) -> str:
-    return (f"Mina cannot hide on {_name(target)}: Yuki on {_name(yuki)} would see her, as no "
-            f"tree stands between them (discs do not block)")
+    return _("Mina cannot hide on %(square)s: Yuki on %(yuki)s would see her, as no tree "
+             "stands between them (discs do not block)", square=_name(target), yuki=_name(yuki))
 
 
 def _match_result(results: tuple[GameResult, ...]) -> tuple[frozenset[Seat], str]:
@@ -566,23 +587,52 @@ def _match_result(results: tuple[GameResult, ...]) -> tuple[frozenset[Seat], str
     winner_1, winner_2 = _seat_of(first.winner, 1), _seat_of(second.winner, 2)
     ate_0, ate_1 = first.eaten, second.eaten  # seat 0 was Yuki in game 1, seat 1 in game 2
     if winner_1 == winner_2:
-        return frozenset({winner_1}), (
-            f"Player {winner_1 + 1} won both games, as Yuki and as Mina: "
-            f"a hide-and-seek master")
-    counts = f"Player 1 ate {_trees(ate_0)} as Yuki, Player 2 ate {_trees(ate_1)}"
-    if first.winner == YUKI:
-        rule = "both players won as Yuki, so fewer trees eaten wins"
-        better = 0 if ate_0 < ate_1 else 1
-    else:
-        rule = "both players won as Mina, so more trees eaten as Yuki wins"
-        better = 0 if ate_0 > ate_1 else 1
+        return frozenset({winner_1}), _reason_words(None, 0, 0, winner_1)
+    # Both won as Yuki: fewer trees eaten wins; both as Mina: more trees eaten as Yuki wins.
+    fewer_wins = first.winner == YUKI
+    better = 0 if (ate_0 < ate_1 if fewer_wins else ate_0 > ate_1) else 1
     if ate_0 == ate_1:
-        return frozenset({0, 1}), f"{rule}; {counts}: a draw"
-    return frozenset({better}), f"{rule}; {counts}: Player {better + 1} wins"
+        return frozenset({0, 1}), _reason_words(first.winner, ate_0, ate_1, None)
+    return frozenset({better}), _reason_words(first.winner, ate_0, ate_1, better)
+
+
+def _reason_words(both_won_as: str | None, ate_0: int, ate_1: int, winner: Seat | None) -> str:
+    """The match's result in words: `both_won_as` is None when one player won both games."""
+    if both_won_as is None:
+        return _("Player %(number)s won both games, as Yuki and as Mina: a hide-and-seek "
+                 "master", number=(winner or 0) + 1)
+    counts = _("Player 1 ate %(trees_1)s as Yuki, Player 2 ate %(trees_2)s",
+               trees_1=_trees(ate_0), trees_2=_trees(ate_1))
+    if both_won_as == YUKI:
+        rule = _("both players won as Yuki, so fewer trees eaten wins")
+    else:
+        rule = _("both players won as Mina, so more trees eaten as Yuki wins")
+    if winner is None:
+        return _("%(rule)s; %(counts)s: a draw", rule=rule, counts=counts)
+    return _("%(rule)s; %(counts)s: Player %(number)s wins", rule=rule, counts=counts,
+             number=winner + 1)
+
+
+_MASTER = re.compile(r"Player ([12]) won both games, as Yuki and as Mina: a hide-and-seek master")
+_COMPARED = re.compile(r"both players won as (Yuki|Mina), [^;]*; Player 1 ate ([0-9]+) trees? as "
+                       r"Yuki, Player 2 ate ([0-9]+) trees?: (?:a draw|Player ([12]) wins)")
+
+
+def _shown_reason(reason: str) -> str:
+    """A match_over event's stored (English) reason in the reader's language."""
+    found = _MASTER.fullmatch(reason)
+    if found:
+        return _reason_words(None, 0, 0, int(found.group(1)) - 1)
+    found = _COMPARED.fullmatch(reason)
+    if found:
+        winner = None if found.group(4) is None else int(found.group(4)) - 1
+        return _reason_words(YUKI if found.group(1) == "Yuki" else MINA, int(found.group(2)),
+                             int(found.group(3)), winner)
+    return reason
 
 
 def _trees(count: int) -> str:
-    return f"{count} tree" if count == 1 else f"{count} trees"
+    return ngettext("%(num)s tree", "%(num)s trees", count)
 
 
 # --- helpers: views and position text ------------------------------------------------------
@@ -600,13 +650,15 @@ def _games_view(state: ForestState) -> list[dict[str, Any]]:
             winner_seat = _seat_of(result.winner, number)
             entry.update(trees_eaten=result.eaten, winner_role=ROLE_NAMES[result.winner],
                          winner_seat=winner_seat,
-                         status=f"won by {ROLE_NAMES[result.winner]} (Player "
-                                f"{winner_seat + 1}); Yuki ate {_trees(result.eaten)}")
+                         status=_("won by %(role)s (Player %(number)s); Yuki ate %(trees)s",
+                                  role=ROLE_NAMES[result.winner], number=winner_seat + 1,
+                                  trees=_trees(result.eaten)))
         elif number == state.game:
             entry.update(trees_eaten=_eaten(state),
-                         status=f"in progress; {_trees(_eaten(state))} eaten so far")
+                         status=_("in progress; %(trees)s eaten so far",
+                                  trees=_trees(_eaten(state))))
         else:
-            entry["status"] = "not started"
+            entry["status"] = _("not started")
         games.append(entry)
     return games
 
@@ -661,7 +713,8 @@ def _spot_char(state: ForestState, spot: int) -> str:
 def _parse_spot(text: str, original: str) -> int:
     file, rank = FILES.index(text[0]), int(text[1:]) - 1
     if file >= SIZE or not 0 <= rank < SIZE:
-        raise InvalidMoveError(f"{original!r}: {text} is not on the board (a1 to j10)")
+        raise InvalidMoveError(_("%(text)r: %(square)s is not on the board (a1 to j10)",
+                                 text=original, square=text))
     return file + SIZE * rank
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from pbem.games.boards.grid import centres
+from pbem.i18n import _
 
 
 def pieces(view: Mapping[str, Any], flip: bool, legal_moves: Iterable[str]) -> Markup:
@@ -21,9 +22,14 @@ def pieces(view: Mapping[str, Any], flip: bool, legal_moves: Iterable[str]) -> M
         square, stack = entry["square"], entry["stack"]
         x, y = at[square]
         height = len(stack)
-        title = (f"{square}: {', '.join(seats[s]['name'] for s in stack)}"
-                 + (f" (stack of {height}, bottom to top)" if height > 1 else "")
-                 + (", frozen" if entry["frozen"] else ""))
+        names = ", ".join(seats[s]["name"] for s in stack)
+        if height > 1:
+            title = _("%(square)s: %(names)s (stack of %(height)s, bottom to top)",
+                      square=square, names=names, height=height)
+        else:
+            title = _("%(square)s: %(names)s", square=square, names=names)
+        if entry["frozen"]:
+            title = _("%(what)s, frozen", what=title)
         parts.append(f"\n  <g>\n    <title>{escape(title)}</title>")
         if square in movable:
             parts.append(f'\n    <circle class="movable-ring" cx="{x}" cy="{y}" r="18" '

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.clicks import ClickData, Clicks, Notes, counts, empty_notes, squares
+from pbem.i18n import N_, _
 
 
 def split(text: str, _view: Mapping[str, Any]) -> list[Clicks]:
@@ -20,27 +21,29 @@ def notes(view: Mapping[str, Any], firsts: set[str], _legal: Sequence[str]) -> N
     for entry in view["stacks"]:
         square, top = entry["square"], entry["stack"][-1]
         if top != mine:
-            found[square] = (f"{square} holds {names[top]}'s checker on top; you move only "
-                             "stacks topped by your own checker.")
+            found[square] = _("%(square)s holds %(seat)s's checker on top; you move only "
+                              "stacks topped by your own checker.", square=square,
+                              seat=names[top])
         elif entry["frozen"]:
-            found[square] = (f"{square} is frozen (it sees two or more opposing checkers) "
-                             "and cannot move.")
+            found[square] = _("%(square)s is frozen (it sees two or more opposing checkers) "
+                              "and cannot move.", square=square)
         else:
-            found[square] = f"{square} has no legal move now."
+            found[square] = _("%(square)s has no legal move now.", square=square)
     return {square: note for square, note in found.items() if square not in firsts}
 
 
 def about(view: Mapping[str, Any]) -> Notes:
     names = [seat["name"] for seat in view["seats"]]
-    said = dict.fromkeys(squares(view["files"], view["ranks"]), "empty")
+    said = dict.fromkeys(squares(view["files"], view["ranks"]), _("empty"))
     for entry in view["stacks"]:
         stack = [names[s] for s in entry["stack"]]
-        text = (f"{stack[0]} checker" if len(stack) == 1 else
-                f"stack of {len(stack)}, bottom to top {', '.join(stack)}")
-        said[entry["square"]] = text + (", frozen" if entry["frozen"] else "")
+        text = (_("%(seat)s checker", seat=stack[0]) if len(stack) == 1 else
+                _("stack of %(count)s, bottom to top %(seats)s", count=len(stack),
+                  seats=", ".join(stack)))
+        said[entry["square"]] = _("%(what)s, frozen", what=text) if entry["frozen"] else text
     return said
 
 
-CLICKS = ClickData(words={"start": "one of your checkers that can move",
-                          "next": "a highlighted square to move it to"},
+CLICKS = ClickData(english_words={"start": N_("one of your checkers that can move"),
+                                  "next": N_("a highlighted square to move it to")},
                    split=split, notes=notes, about=about)

@@ -65,8 +65,10 @@ from pbem.games.base import (
     RulesError,
     Seat,
     Transition,
+    in_english,
 )
 from pbem.games.notation import FILES, KING_STEPS, ORTHOGONAL_STEPS, normalize
+from pbem.i18n import N_, _
 
 SIZE = 10
 SQUARES = SIZE * SIZE
@@ -93,10 +95,11 @@ class MimicRules(RulesBase):
     player_counts = frozenset({2})
     options = (
         Option("mimic_goal_wins", True,
-               "a checker mimicked onto its owner's goal row wins for its owner "
-               "(off: only an original move onto the goal row wins)"),
+               N_("a checker mimicked onto its owner's goal row wins for its owner "
+                  "(off: only an original move onto the goal row wins)"),
+               label_text=N_("mimic goal wins")),
     )
-    seat_names = ("Blue", "Red")
+    seat_names = (N_("Blue"), N_("Red"))
 
     def new_game(self, players: int, options: Mapping[str, Any], seed: int) -> MimicState:
         self.check_player_count(players)
@@ -119,8 +122,8 @@ class MimicRules(RulesBase):
         squares = _parse_text(text)
         if not _on_board(squares[0]):
             raise InvalidMoveError(
-                f"{text!r} names {_square_text(squares[0])}, which is not on the board "
-                "(a1 to j10)")
+                _("%(text)r names %(square)s, which is not on the board (a1 to j10)",
+                  text=text, square=_square_text(squares[0])))
         self._check_turn(state, seat)
         if len(squares) == 1:
             return self._move_to(state, seat, squares[0], text)
@@ -156,7 +159,9 @@ class MimicRules(RulesBase):
             return None
         winner, how = state.result
         scores = tuple(1.0 if seat == winner else 0.0 for seat in (0, 1))
-        return Outcome(frozenset({winner}), scores, self._result_reason(winner, how))
+        with in_english():  # stored in the match's result
+            reason = self._result_reason(winner, how)
+        return Outcome(frozenset({winner}), scores, reason)
 
     def view(self, state: MimicState, seat: Seat | None) -> dict[str, Any]:
         # Mimic has no hidden information: every seat and spectator sees the same board.
@@ -169,7 +174,8 @@ class MimicRules(RulesBase):
             "ranks": SIZE,
             "seat": seat,
             "seats": [
-                {"name": self.seat_names[s], "letter": PIECES[s].upper(), "colour": COLOURS[s],
+                {"name": self.seat_label(state, s), "letter": PIECES[s].upper(),
+                 "colour": COLOURS[s],
                  "goal_rank": GOAL_RANK[s] + 1,
                  "checkers": checkers.count(PIECES[s])}
                 for s in (0, 1)
@@ -191,7 +197,7 @@ class MimicRules(RulesBase):
             "marked": [] if last is None else [
                 _name(i) for i in (last.mimic_from, last.mimic_to) if i is not None],
             "outcome": None if over is None else {
-                "winners": sorted(over.winners), "reason": over.reason},
+                "winners": sorted(over.winners), "reason": self._shown_reason(state)},
             "mimic_goal_wins": state.mimic_goal_wins,
             "position": self.position(state),
         }
@@ -218,34 +224,41 @@ class MimicRules(RulesBase):
             lines.append(f"{rank:>2}  {row} {rank:>2}")
         lines.append(footer)
         blue, red = seats
-        lines.append(f"{blue['letter']} = {blue['name']} (to row {blue['goal_rank']}), "
-                     f"{red['letter']} = {red['name']} (to row {red['goal_rank']}); "
-                     f"{red['letter']}3 = a stack of 3 with {red['letter']} on top.")
+        lines.append(_("%(b)s = %(blue)s (to row %(blue_row)s), %(r)s = %(red)s (to row "
+                       "%(red_row)s); %(r)s3 = a stack of 3 with %(r)s on top.",
+                       b=blue["letter"], blue=blue["name"], blue_row=blue["goal_rank"],
+                       r=red["letter"], red=red["name"], red_row=red["goal_rank"]))
         if tall:
-            lines.append("Stacks, bottom to top: " + ", ".join(tall))
+            lines.append(_("Stacks, bottom to top: %(stacks)s", stacks=", ".join(tall)))
         last = view["last_move"]
         if last is not None:
-            lines.append("Last move: " + _describe_last(seats, last))
+            lines.append(_("Last move: %(move)s", move=_describe_last(seats, last)))
         if view["outcome"] is not None:
-            lines.append(f"Game over: {view['outcome']['reason']}.")
+            lines.append(_("Game over: %(reason)s.", reason=view["outcome"]["reason"]))
         else:
-            lines.append(f"{seats[view['to_move']]['name']} to move.")
+            lines.append(_("%(seat)s to move.", seat=seats[view["to_move"]]["name"]))
         return "\n".join(lines)
 
     def describe_event(self, event: Event) -> str:
         data = event.data
-        who = self.seat_names[data["seat"]]
+        who = _(self.seat_names[data["seat"]])
         if event.kind == "move":
-            return f"{who} {data['from']}-{data['to']}"
+            return _("%(who)s %(origin)s-%(target)s", who=who, origin=data["from"],
+                     target=data["to"])
         if event.kind == "mimic":
             if data["to"] is None:
-                return f"{who} {data['from']} mimicked off the board and is removed from play"
-            text = f"{who} {data['from']}-{data['to']} mimicked"
-            if data["onto"]:
-                below = ", ".join(self.seat_names[s] for s in data["onto"])
-                order = " (bottom to top)" if len(data["onto"]) > 1 else ""
-                text += f", stacked on {below}{order}"
-            return text
+                return _("%(who)s %(origin)s mimicked off the board and is removed from play",
+                         who=who, origin=data["from"])
+            if not data["onto"]:
+                return _("%(who)s %(origin)s-%(target)s mimicked", who=who,
+                         origin=data["from"], target=data["to"])
+            below = ", ".join(_(self.seat_names[s]) for s in data["onto"])
+            if len(data["onto"]) > 1:
+                return _("%(who)s %(origin)s-%(target)s mimicked, stacked on %(below)s "
+                         "(bottom to top)", who=who, origin=data["from"], target=data["to"],
+                         below=below)
+            return _("%(who)s %(origin)s-%(target)s mimicked, stacked on %(below)s", who=who,
+                     origin=data["from"], target=data["to"], below=below)
         if event.kind == "won":
             return self._result_reason(data["seat"], data["reason"])
         return super().describe_event(event)
@@ -300,10 +313,11 @@ class MimicRules(RulesBase):
 
     def _check_turn(self, state: MimicState, seat: Seat) -> None:
         if state.result is not None:
-            raise IllegalMoveError("the game is over: no more moves can be made")
+            raise IllegalMoveError(_("the game is over: no more moves can be made"))
         if seat != state.turn:
-            raise IllegalMoveError(
-                f"it is {self.seat_names[state.turn]}'s turn, not {self.seat_names[seat]}'s")
+            raise IllegalMoveError(_("it is %(turn)s's turn, not %(seat)s's",
+                                     turn=self.seat_label(state, state.turn),
+                                     seat=self.seat_label(state, seat)))
 
     def _check_original_move(self, state: MimicState, seat: Seat,
                              origin: tuple[int, int], target: tuple[int, int]) -> None:
@@ -312,42 +326,43 @@ class MimicRules(RulesBase):
         there = _square_text(target)
         stack = board[_index(origin)]
         mine = PIECES[seat]
+        other = self.seat_label(state, 1 - seat)
         if not stack:
-            raise IllegalMoveError(f"there is no checker on {here}")
+            raise IllegalMoveError(_("there is no checker on %(square)s", square=here))
         if stack[-1] != mine:
             if mine in stack:
                 raise IllegalMoveError(
-                    f"your checker on {here} is buried under a {self.seat_names[1 - seat]} "
-                    "checker: only the top checker of a stack can move")
-            raise IllegalMoveError(f"the checker on {here} is {self.seat_names[1 - seat]}'s, "
-                                   "not yours")
+                    _("your checker on %(square)s is buried under a %(other)s checker: only "
+                      "the top checker of a stack can move", square=here, other=other))
+            raise IllegalMoveError(_("the checker on %(square)s is %(other)s's, not yours",
+                                     square=here, other=other))
         step = (target[0] - origin[0], target[1] - origin[1])
         if step not in KING_STEPS:
             raise IllegalMoveError(
-                f"{here}-{there} is not a move: a checker steps to an adjacent square, "
-                "like a chess king")
+                _("%(origin)s-%(target)s is not a move: a checker steps to an adjacent "
+                  "square, like a chess king", origin=here, target=there))
         if not _on_board(target):
             raise IllegalMoveError(
-                f"{here}-{there} leaves the board: an original move cannot go off the edge "
-                "(only a mimicked checker can fall off)")
+                _("%(origin)s-%(target)s leaves the board: an original move cannot go off the "
+                  "edge (only a mimicked checker can fall off)", origin=here, target=there))
         if board[_index(target)]:
             raise IllegalMoveError(
-                f"{there} is occupied: an original move goes to an empty square "
-                "(only a mimic may stack)")
+                _("%(target)s is occupied: an original move goes to an empty square (only a "
+                  "mimic may stack)", target=there))
         visible = _visible(board, _index(origin), PIECES[1 - seat])
         if len(visible) >= 2:
             names = ", ".join(_name(i) for i in visible)
-            count = ("two", "three", "four")[len(visible) - 2]
+            count = (_("two"), _("three"), _("four"))[len(visible) - 2]
             raise IllegalMoveError(
-                f"{here} cannot move: it sees {count} opposing checkers ({names}), "
-                "so it is frozen")
+                _("%(square)s cannot move: it sees %(count)s opposing checkers (%(names)s), "
+                  "so it is frozen", square=here, count=count, names=names))
         if state.before is not None:
             after = _play(board, seat, _index(origin), _index(target), True).board
             if after == state.before:
                 raise IllegalMoveError(
-                    f"{here}-{there} would repeat the position before "
-                    f"{self.seat_names[1 - seat]}'s last turn: immediate repetition is not "
-                    "allowed")
+                    _("%(origin)s-%(target)s would repeat the position before %(other)s's "
+                      "last turn: immediate repetition is not allowed", origin=here,
+                      target=there, other=other))
 
     def _move_to(self, state: MimicState, seat: Seat, target: tuple[int, int],
                  text: str) -> Move:
@@ -356,21 +371,28 @@ class MimicRules(RulesBase):
         found = [m for m in _legal_moves(state.board, seat, state.before)
                  if m[1] == _index(target)]
         if not found:
-            raise IllegalMoveError(f"none of your checkers can move to {there} now")
+            raise IllegalMoveError(_("none of your checkers can move to %(square)s now",
+                                     square=there))
         if len(found) > 1:
             options = ", ".join(self.format_move(state, m) for m in found)
-            raise AmbiguousMoveError(f"{text.strip()!r} could mean {options}: write the "
-                                     "move from-to")
+            raise AmbiguousMoveError(_("%(text)r could mean %(options)s: write the move "
+                                       "from-to", text=text.strip(), options=options))
         return found[0]
 
+    def _shown_reason(self, state: MimicState) -> str | None:
+        """The result in the reader's language (the outcome's own reason is English)."""
+        return None if state.result is None else self._result_reason(*state.result)
+
     def _result_reason(self, winner: Seat, how: str) -> str:
-        name = self.seat_names[winner]
+        name = _(self.seat_names[winner])
         if how == RESULT_GOAL:
-            return f"{name} reached row {GOAL_RANK[winner] + 1} with an original move and wins"
+            return _("%(name)s reached row %(row)s with an original move and wins", name=name,
+                     row=GOAL_RANK[winner] + 1)
         if how == RESULT_MIMIC:
-            return (f"{name} was mimicked onto row {GOAL_RANK[winner] + 1}, its goal row, "
-                    "and wins")
-        return f"{self.seat_names[1 - winner]} has no legal move and loses; {name} wins"
+            return _("%(name)s was mimicked onto row %(row)s, its goal row, and wins",
+                     name=name, row=GOAL_RANK[winner] + 1)
+        return _("%(loser)s has no legal move and loses; %(name)s wins",
+                 loser=_(self.seat_names[1 - winner]), name=name)
 
 
 @dataclass(frozen=True)
@@ -543,8 +565,8 @@ def _parse_text(text: str) -> list[tuple[int, int]]:
     found = _MOVE_TEXT.fullmatch(normalize(text))
     if found is None:
         raise InvalidMoveError(
-            f"{text!r} is not a Mimic move: write the checker's square and where it goes, "
-            "like e2-e3")
+            _("%(text)r is not a Mimic move: write the checker's square and where it goes, "
+              "like e2-e3", text=text))
     letters_digits = [g for g in found.groups() if g is not None]
     squares = []
     for letter, digits in zip(letters_digits[::2], letters_digits[1::2], strict=True):
@@ -604,11 +626,15 @@ def _parse_result(text: str) -> tuple[Seat, str] | None:
 
 
 def _describe_last(seats: Sequence[Mapping[str, Any]], last: Mapping[str, Any]) -> str:
-    text = f"{seats[last['seat']]['name']} {last['from']}-{last['to']}"
-    if last["mimic_from"] is not None:
-        other = seats[1 - last["seat"]]["name"]
-        if last["mimic_to"] is None:
-            text += f"; {other} {last['mimic_from']} mimicked off the board"
-        else:
-            text += f"; {other} {last['mimic_from']}-{last['mimic_to']} mimicked"
-    return text
+    who = seats[last["seat"]]["name"]
+    if last["mimic_from"] is None:
+        return _("%(who)s %(origin)s-%(target)s", who=who, origin=last["from"],
+                 target=last["to"])
+    other = seats[1 - last["seat"]]["name"]
+    if last["mimic_to"] is None:
+        return _("%(who)s %(origin)s-%(target)s; %(other)s %(mimic)s mimicked off the board",
+                 who=who, origin=last["from"], target=last["to"], other=other,
+                 mimic=last["mimic_from"])
+    return _("%(who)s %(origin)s-%(target)s; %(other)s %(mimic)s-%(landing)s mimicked",
+             who=who, origin=last["from"], target=last["to"], other=other,
+             mimic=last["mimic_from"], landing=last["mimic_to"])

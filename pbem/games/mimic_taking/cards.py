@@ -7,16 +7,18 @@ four mimics are identical, so a hand may hold `M` more than once.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
 from pbem.games.base import RulesError
 from pbem.games.notation import is_number
+from pbem.i18n import N_, _
 
 MIMIC = "M"
 COLOURS = "OBPG"
-COLOUR_NAMES = {"O": "orange", "B": "brown", "P": "purple", "G": "grey"}
+# English, marked for the catalog: shown through `colour_name` in the reader's language.
+COLOUR_NAMES = {"O": N_("orange"), "B": N_("brown"), "P": N_("purple"), "G": N_("grey")}
 ROUNDS = {3: 5, 4: 4}
 HAND_SIZE = {3: 12, 4: 10}
 # Perfect mimicry bonus by the number of colours held (rule book table; 1 colour has none).
@@ -108,8 +110,7 @@ def score_stack(stack: Iterable[str]) -> StackScore:
     base = Counter(card[0] for card in cards if card != MIMIC)
     held = [colour for colour in COLOURS if base[colour]]
     if not held:
-        why = "no cards taken" if not cards else "only mimics taken"
-        return StackScore(0, {}, {}, f"{why}: 0")
+        return StackScore(0, {}, {}, arithmetic({}, bool(cards)))
     best: StackScore | None = None
     # Mimics join only colours the stack already holds ("add it to one of the colors you have").
     for placing in combinations_with_replacement(held, mimics):
@@ -123,19 +124,41 @@ def score_stack(stack: Iterable[str]) -> StackScore:
     return best
 
 
+def colour_name(letter: str) -> str:
+    """A colour's name in the reader's language."""
+    return _(COLOUR_NAMES[letter])
+
+
 def _score_counts(counts: dict[str, int], assignment: dict[str, int]) -> StackScore:
     most_colour = max(counts, key=lambda c: counts[c])
     most = counts[most_colour]
     if len(counts) == 1:
         # Only one colour held: the least held colour counts as zero (rule book example 2).
-        return StackScore(-most, counts, assignment,
-                          f"{COLOUR_NAMES[most_colour]} {most} - 0 = {-most}")
+        return StackScore(-most, counts, assignment, arithmetic(counts, True))
     least_colour = min(counts, key=lambda c: counts[c])
     least = counts[least_colour]
     if most == least:
         bonus = PERFECT_BONUS[len(counts)]
-        return StackScore(bonus, counts, assignment,
-                          f"{len(counts)} colours of {most} each: +{bonus}")
-    return StackScore(least - most, counts, assignment,
-                      f"{COLOUR_NAMES[most_colour]} {most} - {COLOUR_NAMES[least_colour]} "
-                      f"{least} = {least - most}")
+        return StackScore(bonus, counts, assignment, arithmetic(counts, True))
+    return StackScore(least - most, counts, assignment, arithmetic(counts, True))
+
+
+def arithmetic(counts: Mapping[str, int], taken: bool) -> str:
+    """A stack's score worked out in words, in the reader's language, from its colour counts
+    after the mimics joined (`taken`: whether the stack holds any card). Pages re-derive it
+    from a stored round summary, whose own `arithmetic` is English."""
+    if not counts:
+        return _("only mimics taken: 0") if taken else _("no cards taken: 0")
+    most_colour = max(counts, key=lambda c: counts[c])
+    most = counts[most_colour]
+    if len(counts) == 1:
+        return _("%(colour)s %(most)s - 0 = %(score)s", colour=colour_name(most_colour),
+                 most=most, score=-most)
+    least_colour = min(counts, key=lambda c: counts[c])
+    least = counts[least_colour]
+    if most == least:
+        return _("%(colours)s colours of %(most)s each: +%(bonus)s", colours=len(counts),
+                 most=most, bonus=PERFECT_BONUS[len(counts)])
+    return _("%(most_colour)s %(most)s - %(least_colour)s %(least)s = %(score)s",
+             most_colour=colour_name(most_colour), most=most,
+             least_colour=colour_name(least_colour), least=least, score=least - most)

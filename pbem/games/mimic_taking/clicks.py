@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.clicks import ClickData, Notes
-
-_COLOURS = {"O": "orange", "B": "brown", "P": "purple", "G": "grey"}
+from pbem.games.mimic_taking.cards import COLOUR_NAMES
+from pbem.i18n import N_, _
 
 
 def notes(view: Mapping[str, Any], firsts: set[str], legal: Sequence[str]) -> Notes:
@@ -16,17 +16,19 @@ def notes(view: Mapping[str, Any], firsts: set[str], legal: Sequence[str]) -> No
     hand = view.get("hand") or []
     if not reference or view.get("phase") != "play":
         return {}
-    colour = _COLOURS.get(reference[0], reference[0])
-    return {card: (f"{card} does not follow {colour}: the reference card is {reference}, and "
-                   f"you hold {colour}, so play {colour} or a mimic.")
+    colour = _(COLOUR_NAMES[reference[0]]) if reference[0] in COLOUR_NAMES else reference[0]
+    return {card: _("%(card)s does not follow %(colour)s: the reference card is %(reference)s, "
+                    "and you hold %(colour)s, so play %(colour)s or a mimic.", card=card,
+                    colour=colour, reference=reference)
             for card in hand if card not in firsts}
 
 
 def about(view: Mapping[str, Any]) -> Notes:
-    names = {**_COLOURS, "M": "mimic"}
+    names = {**{letter: _(name) for letter, name in COLOUR_NAMES.items()}, "M": _("mimic")}
     return {card: names[card[0]] + (f" {card[1:]}" if card[1:] else "")
             for card in view.get("hand") or []}
 
 
-CLICKS = ClickData(words={"start": "a highlighted card in your hand or a choice button",
-                          "next": "one of the choices"}, notes=notes, about=about)
+CLICKS = ClickData(english_words={"start": N_("a highlighted card in your hand or a choice "
+                                              "button"),
+                                  "next": N_("one of the choices")}, notes=notes, about=about)

@@ -20,13 +20,14 @@ from pbem.games.base import (
     RulesError,
     Seat,
     Transition,
+    in_english,
 )
 from pbem.games.mimic_taking.cards import (
-    COLOUR_NAMES,
     COLOURS,
     HAND_SIZE,
     MIMIC,
     card_key,
+    colour_name,
     colour_of,
     deck,
     is_card,
@@ -43,8 +44,9 @@ from pbem.games.mimic_taking.state import (
     parse_position,
     position_text,
 )
-from pbem.games.mimic_taking.text import describe, render
+from pbem.games.mimic_taking.text import describe, render, result_words
 from pbem.games.notation import is_number, normalize
+from pbem.i18n import N_, _, ngettext
 
 PLAY, TAKE, ADD, DISCARD = "play", "take", "add", "discard"
 
@@ -65,8 +67,10 @@ class MimicTakingRules(RulesBase):
     player_counts = frozenset({3, 4})
     options = (
         Option("face_up", False,
-               "variant: won cards lie face up in rows by colour, so everyone (their owner "
-               "included) sees every stack; off, stacks stay face down until the round is scored"),
+               N_("variant: won cards lie face up in rows by colour, so everyone (their owner "
+                  "included) sees every stack; off, stacks stay face down until the round is "
+                  "scored"),
+               label_text=N_("face up")),
     )
     hidden_information = True  # hands, and choices made in secret (see shuffle_hidden)
 
@@ -108,7 +112,7 @@ class MimicTakingRules(RulesBase):
         discarded. An absent player never adds cards to their stack by choice."""
         moves = self.legal_moves(state, seat)
         if not moves:
-            raise IllegalMoveError("there is no move to make for this seat now")
+            raise IllegalMoveError(_("there is no move to make for this seat now"))
         if moves[0].kind == PLAY:
             return min(moves, key=lambda m: (number_of(m.cards[0]) or 99, card_key(m.cards[0])))
         if moves[0].kind == TAKE:
@@ -135,30 +139,35 @@ class MimicTakingRules(RulesBase):
 
     def _check_turn(self, state: MimicTakingState, seat: Seat, kind: str) -> None:
         if state.finished:
-            raise IllegalMoveError("the game is over: no more moves can be made")
+            raise IllegalMoveError(_("the game is over: no more moves can be made"))
         if seat not in self.to_move(state):
             if state.choices is not None:
-                raise IllegalMoveError("you have already chosen what to do with your last card "
-                                       "this round; waiting for the others")
-            raise IllegalMoveError(f"it is not your turn: {self._waiting_for(state)}")
+                raise IllegalMoveError(_("you have already chosen what to do with your last "
+                                         "card this round; waiting for the others"))
+            raise IllegalMoveError(_("it is not your turn: %(waiting)s",
+                                     waiting=self._waiting_for(state)))
         if state.choices is not None and kind not in (ADD, DISCARD):
-            raise IllegalMoveError("the round is over: choose whether to add your last card "
-                                   f"{state.hands[seat][0]} to your stack (add) or set it aside "
-                                   "(discard)")
+            raise IllegalMoveError(_("the round is over: choose whether to add your last card "
+                                     "%(card)s to your stack (add) or set it aside (discard)",
+                                     card=state.hands[seat][0]))
         if state.keeper is not None and kind not in (TAKE, "cards"):
-            raise IllegalMoveError("you won the trick with a trump: first choose which of its "
-                                   f"cards ({' '.join(state.trick)}) to keep, e.g. "
-                                   "'take none' or 'take all'")
+            raise IllegalMoveError(_("you won the trick with a trump: first choose which of "
+                                     "its cards (%(cards)s) to keep, e.g. 'take none' or 'take "
+                                     "all'", cards=" ".join(state.trick)))
         if state.choices is None and state.keeper is None and kind not in (PLAY, "cards"):
-            word = "take cards" if kind == TAKE else f"{kind} a last card"
-            raise IllegalMoveError(f"you cannot {word} now: it is your turn to play a card "
-                                   f"to the trick (you hold {' '.join(state.hands[seat])})")
+            hand = " ".join(state.hands[seat])
+            if kind == TAKE:
+                raise IllegalMoveError(_("you cannot take cards now: it is your turn to play a "
+                                         "card to the trick (you hold %(hand)s)", hand=hand))
+            raise IllegalMoveError(_("you cannot %(kind)s a last card now: it is your turn to "
+                                     "play a card to the trick (you hold %(hand)s)", kind=kind,
+                                     hand=hand))
 
     def _waiting_for(self, state: MimicTakingState) -> str:
         if state.keeper is not None:
-            return (f"{self.seat_label(state, state.keeper)} is choosing which cards of the "
-                    "trick to keep")
-        return f"{self.seat_label(state, _player_on_turn(state))} is to play"
+            return _("%(player)s is choosing which cards of the trick to keep",
+                     player=self.seat_label(state, state.keeper))
+        return _("%(player)s is to play", player=self.seat_label(state, _player_on_turn(state)))
 
     # -- applying a move ----------------------------------------------------------------------
 
@@ -191,11 +200,9 @@ class MimicTakingRules(RulesBase):
         totals = state.totals
         best = max(totals)
         winners = frozenset(s for s, total in enumerate(totals) if total == best)
-        names = " and ".join(self.seat_label(state, s) for s in sorted(winners))
-        verb = "wins" if len(winners) == 1 else "share the win"
-        return Outcome(winners, tuple(float(t) for t in totals),
-                       f"{names} {verb} with the highest total, {best} points, "
-                       f"after {state.rounds} rounds")
+        with in_english():  # stored in the match's result
+            reason = result_words(sorted(winners), best, state.rounds)
+        return Outcome(winners, tuple(float(t) for t in totals), reason)
 
     # -- what a seat sees -------------------------------------------------------------------
 
@@ -241,7 +248,8 @@ class MimicTakingRules(RulesBase):
             "totals": list(state.totals),
             "last_round": summary,
             "winners": sorted(outcome.winners) if outcome else None,
-            "result": outcome.reason if outcome else None,
+            "result": (result_words(sorted(outcome.winners), max(state.totals), state.rounds)
+                       if outcome else None),
         }
 
     def render_text(self, view: Mapping[str, Any]) -> str:
@@ -367,7 +375,9 @@ def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
     row = tuple(score_stack(stack).score for stack in stacks)
     scores = (*state.scores, row)
     totals = [sum(r[s] for r in scores) for s in range(state.players)]
-    events.append(Event("round_scored", {"round": state.round, "seats": _summary(stacks, row),
+    with in_english():  # stored with the move; pages re-derive the arithmetic in their words
+        summary = _summary(stacks, row)
+    events.append(Event("round_scored", {"round": state.round, "seats": summary,
                                          "totals": totals}))
     if state.previous is None:  # the state says otherwise: a damaged dump
         raise RulesError("this position is inconsistent (state.previous is missing)")
@@ -381,7 +391,7 @@ def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
         events.append(Event("game_over", {
             "winners": [s for s, t in enumerate(totals) if t == best], "totals": totals}))
         return Transition(scored, tuple(events))
-    hands, _ = _deal(state.players, state.seed, state.round + 1)
+    hands, _leader = _deal(state.players, state.seed, state.round + 1)
     new_round = replace(scored, round=state.round + 1, hands=hands, leader=next_leader)
     events.append(Event("round_started", {"round": state.round + 1, "leader": next_leader}))
     return Transition(new_round, tuple(events))
@@ -391,7 +401,8 @@ def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
 
 _CARD = re.compile(r"[obpg][1-9]|m")
 _WORDS = {"orange": "o", "brown": "b", "purple": "p", "grey": "g", "gray": "g", "mimic": "m"}
-_FORM = "write a card like O7 or M, 'take O4 G4' / 'take none' / 'take all', 'add' or 'discard'"
+_FORM = N_("write a card like O7 or M, 'take O4 G4' / 'take none' / 'take all', 'add' or "
+           "'discard'")
 
 
 def _read(text: str) -> tuple[str, list[str] | None, int | None]:
@@ -399,7 +410,7 @@ def _read(text: str) -> tuple[str, list[str] | None, int | None]:
     words = normalize(text).replace(",", " ").replace("-", " ").split()
     words = [_WORDS.get(word, word) for word in words]
     if not words:
-        raise InvalidMoveError(f"{text!r} is not a move: {_FORM}")
+        raise InvalidMoveError(_("%(text)r is not a move: %(form)s", text=text, form=_(_FORM)))
     first, rest = words[0], "".join(words[1:])
     if first in (ADD, DISCARD) and not rest:
         return first, None, None
@@ -420,7 +431,7 @@ def _read(text: str) -> tuple[str, list[str] | None, int | None]:
 
 def _read_cards(compact: str, text: str) -> list[str]:
     if not compact or _CARD.sub("", compact):
-        raise InvalidMoveError(f"{text!r} is not a move: {_FORM}")
+        raise InvalidMoveError(_("%(text)r is not a move: %(form)s", text=text, form=_(_FORM)))
     return [card.upper() for card in _CARD.findall(compact)]
 
 
@@ -431,7 +442,7 @@ def _parse_play(state: MimicTakingState, seat: Seat, cards: list[str] | None,
     hand = state.hands[seat]
     playable = _playable(hand, state.trick)
     if len(cards) != 1:
-        raise IllegalMoveError(f"play one card at a time, not {text.strip()!r}")
+        raise IllegalMoveError(_("play one card at a time, not %(text)r", text=text.strip()))
     wanted = cards[0]
     if is_number(wanted) or wanted in ("o", "b", "p", "g"):
         # A bare number or colour names a card only when exactly one legal card fits.
@@ -440,24 +451,28 @@ def _parse_play(state: MimicTakingState, seat: Seat, cards: list[str] | None,
         if len(fits) == 1:
             return Move(PLAY, (fits[0],))
         if fits:
-            raise AmbiguousMoveError(f"{text.strip()!r} could be {' or '.join(fits)}: "
-                                     "write the whole card")
-        raise IllegalMoveError(f"{text.strip()!r} matches none of the cards you may play "
-                               f"({' '.join(playable)})")
+            raise AmbiguousMoveError(_("%(text)r could be %(cards)s: write the whole card",
+                                       text=text.strip(), cards=_(" or ").join(fits)))
+        raise IllegalMoveError(_("%(text)r matches none of the cards you may play (%(cards)s)",
+                                 text=text.strip(), cards=" ".join(playable)))
     if not is_card(wanted, state.players):
-        raise IllegalMoveError(f"there is no {wanted}: the four 9s are left out of a "
-                               "3-player game")
+        raise IllegalMoveError(_("there is no %(card)s: the four 9s are left out of a 3-player "
+                                 "game", card=wanted))
     if wanted not in hand:
-        name = "a mimic" if wanted == MIMIC else wanted
-        raise IllegalMoveError(f"you do not hold {name} (your hand: {' '.join(hand)})")
+        if wanted == MIMIC:
+            raise IllegalMoveError(_("you do not hold a mimic (your hand: %(hand)s)",
+                                     hand=" ".join(hand)))
+        raise IllegalMoveError(_("you do not hold %(card)s (your hand: %(hand)s)", card=wanted,
+                                 hand=" ".join(hand)))
     if wanted not in playable:
         reference = reference_card(state.trick)
         if reference is None:  # the state says otherwise: a damaged dump
             raise RulesError("this position is inconsistent (reference is missing)")
-        colour = COLOUR_NAMES[reference[0]]
+        colour = colour_name(reference[0])
         raise IllegalMoveError(
-            f"you must follow {colour}: the trick's first numbered card is {reference} and you "
-            f"hold {colour}, so play {' or '.join(playable)} (a mimic may always be played)")
+            _("you must follow %(colour)s: the trick's first numbered card is %(reference)s and "
+              "you hold %(colour)s, so play %(cards)s (a mimic may always be played)",
+              colour=colour, reference=reference, cards=_(" or ").join(playable)))
     return Move(PLAY, (wanted,))
 
 
@@ -469,22 +484,37 @@ def _parse_take(trick: tuple[str, ...], cards: list[str] | None, text: str) -> M
     if cards == ["all"]:
         return Move(TAKE, trick)
     if any(is_number(c) or c in ("o", "b", "p", "g") for c in cards):
-        raise InvalidMoveError(f"{text!r}: name each card to keep in full, like 'take O4 G4'")
+        raise InvalidMoveError(_("%(text)r: name each card to keep in full, like 'take O4 G4'",
+                                 text=text))
     wanted = Counter(cards)
     on_table = Counter(trick)
     for card, count in wanted.items():
         if count > on_table[card]:
-            held = "no" if not on_table[card] else f"only {on_table[card]}"
-            name = "mimic" if card == MIMIC else card
-            plural = "" if on_table[card] == 1 else "s"
-            raise IllegalMoveError(f"the trick holds {held} {name}{plural}, "
-                                   f"so you cannot keep {count} (the trick: {' '.join(trick)})")
+            raise IllegalMoveError(_too_many(card, on_table[card], count, " ".join(trick)))
     kept = []
     for card in trick:
         if wanted[card]:
             wanted[card] -= 1
             kept.append(card)
     return Move(TAKE, tuple(kept))
+
+
+def _too_many(card: str, held: int, count: int, trick: str) -> str:
+    """Why `count` copies of `card` cannot be kept when the trick holds `held` of them."""
+    if card == MIMIC:
+        if not held:
+            return _("the trick holds no mimics, so you cannot keep %(count)s (the trick: "
+                     "%(trick)s)", count=count, trick=trick)
+        return ngettext("the trick holds only %(num)s mimic, so you cannot keep %(count)s (the "
+                        "trick: %(trick)s)", "the trick holds only %(num)s mimics, so you cannot "
+                        "keep %(count)s (the trick: %(trick)s)", held, count=count, trick=trick)
+    if not held:
+        return _("the trick holds no %(card)ss, so you cannot keep %(count)s (the trick: "
+                 "%(trick)s)", card=card, count=count, trick=trick)
+    return ngettext("the trick holds only %(num)s %(card)s, so you cannot keep %(count)s (the "
+                    "trick: %(trick)s)", "the trick holds only %(num)s %(card)ss, so you cannot "
+                    "keep %(count)s (the trick: %(trick)s)", held, card=card, count=count,
+                    trick=trick)
 
 
 def _playable(hand: Sequence[str], trick: Sequence[str]) -> list[str]:

@@ -6,121 +6,179 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import Event
-from pbem.games.mimic_taking.cards import COLOUR_NAMES
+from pbem.games.mimic_taking.cards import arithmetic, colour_name
+from pbem.i18n import N_, _, ngettext
 
 HOW = {
-    "trump": "the trump {card}",
-    "closest": "{card}, the closest to the lead",
-    "reference": "{card}: nobody followed its colour",
-    "mimics": "the last mimic: every card was a mimic",
+    "trump": N_("the trump %(card)s"),
+    "closest": N_("%(card)s, the closest to the lead"),
+    "reference": N_("%(card)s: nobody followed its colour"),
+    "mimics": N_("the last mimic: every card was a mimic"),
 }
 
 
 def label(seat: int) -> str:
-    return f"Player {seat + 1}"
+    return _("Player %(number)s", number=seat + 1)
+
+
+def _names(seats: Sequence[int]) -> str:
+    names = [label(s) for s in seats]
+    if len(names) == 1:
+        return names[0]
+    return _("%(first)s and %(last)s", first=_(" and ").join(names[:-1]), last=names[-1])
 
 
 def describe(event: Event) -> str:
     data = event.data
     kind = event.kind
     if kind == "played":
-        return f"{label(data['seat'])} played {data['card']}"
+        return _("%(player)s played %(card)s", player=label(data["seat"]), card=data["card"])
     if kind == "trick_won":
-        how = HOW[data["how"]].format(card=data["card"])
+        how = _(HOW[data["how"]], card=data["card"])
         cards = " ".join(data["cards"])
-        then = ("chooses which cards to keep" if data["chooses"]
-                else f"takes all {len(data['cards'])} cards")
-        return f"{label(data['seat'])} wins the trick {cards} with {how}, and {then}"
+        if data["chooses"]:
+            return _("%(player)s wins the trick %(cards)s with %(how)s, and chooses which cards "
+                     "to keep", player=label(data["seat"]), cards=cards, how=how)
+        return _("%(player)s wins the trick %(cards)s with %(how)s, and takes all %(count)s "
+                 "cards", player=label(data["seat"]), cards=cards, how=how,
+                 count=len(data["cards"]))
     if kind == "took":
         if data["cards"] is not None:
-            kept = " ".join(data["cards"]) or "nothing"
-            return f"{label(data['seat'])} kept {kept} from the trick"
-        return f"{label(data['seat'])} kept {data['count']} of the {data['of']} cards"
+            kept = " ".join(data["cards"]) or _("nothing")
+            return _("%(player)s kept %(kept)s from the trick", player=label(data["seat"]),
+                     kept=kept)
+        return _("%(player)s kept %(count)s of the %(total)s cards", player=label(data["seat"]),
+                 count=data["count"], total=data["of"])
     if kind == "took_cards":
-        kept = " ".join(data["kept"]) or "nothing"
-        aside = " ".join(data["set_aside"]) or "nothing"
-        return f"{label(data['seat'])} kept {kept} and set aside {aside}"
+        kept = " ".join(data["kept"]) or _("nothing")
+        aside = " ".join(data["set_aside"]) or _("nothing")
+        return _("%(player)s kept %(kept)s and set aside %(aside)s", player=label(data["seat"]),
+                 kept=kept, aside=aside)
     if kind == "round_ending":
-        return (f"Round {data['round']} ends: everyone now chooses, in secret, whether to add "
-                "their last card to their stack")
+        return _("Round %(round)s ends: everyone now chooses, in secret, whether to add their "
+                 "last card to their stack", round=data["round"])
     if kind == "last_card_chosen":
-        return f"{label(data['seat'])} has chosen what to do with their last card"
+        return _("%(player)s has chosen what to do with their last card",
+                 player=label(data["seat"]))
     if kind == "last_card_choice":
         # Worded for any reader: once the match is over every seat and spectator sees it.
-        what = "add it to their stack" if data["choice"] == "add" else "set it aside"
-        return f"{label(data['seat'])} chose to {what} ({data['card']})"
+        if data["choice"] == "add":
+            return _("%(player)s chose to add it to their stack (%(card)s)",
+                     player=label(data["seat"]), card=data["card"])
+        return _("%(player)s chose to set it aside (%(card)s)", player=label(data["seat"]),
+                 card=data["card"])
     if kind == "last_cards_revealed":
-        return "Last cards: " + ", ".join(
-            f"{label(s)} {'adds' if choice == 'add' else 'discards'} {card}"
-            for s, (choice, card) in enumerate(zip(data["choices"], data["cards"], strict=True)))
+        choices = []
+        for s, (choice, card) in enumerate(zip(data["choices"], data["cards"], strict=True)):
+            if choice == "add":
+                choices.append(_("%(player)s adds %(card)s", player=label(s), card=card))
+            else:
+                choices.append(_("%(player)s discards %(card)s", player=label(s), card=card))
+        return _("Last cards: %(cards)s", cards=", ".join(choices))
     if kind == "round_scored":
         seats = "; ".join(_seat_summary(entry) for entry in data["seats"])
         totals = ", ".join(str(t) for t in data["totals"])
-        return f"Round {data['round']} scored: {seats}. Totals: {totals}"
+        return _("Round %(round)s scored: %(seats)s. Totals: %(totals)s", round=data["round"],
+                 seats=seats, totals=totals)
     if kind == "round_started":
-        return f"Round {data['round']} is dealt; {label(data['leader'])} leads"
+        return _("Round %(round)s is dealt; %(player)s leads", round=data["round"],
+                 player=label(data["leader"]))
     if kind == "game_over":
-        names = " and ".join(label(s) for s in data["winners"])
-        verb = "wins" if len(data["winners"]) == 1 else "share the win"
-        return f"Game over: {names} {verb} with {max(data['totals'])} points"
+        return _("Game over: %(result)s", result=result_words(
+            data["winners"], max(data["totals"]), None))
     return kind.replace("_", " ")
 
 
+def result_words(winners: Sequence[int], best: int, rounds: int | None) -> str:
+    """Who won and with what; with `rounds`, the whole sentence of the match's result."""
+    names = _names(sorted(winners))
+    if rounds is None:
+        if len(winners) == 1:
+            return _("%(names)s wins with %(points)s points", names=names, points=best)
+        return _("%(names)s share the win with %(points)s points", names=names, points=best)
+    if len(winners) == 1:
+        return _("%(names)s wins with the highest total, %(points)s points, after %(rounds)s "
+                 "rounds", names=names, points=best, rounds=rounds)
+    return _("%(names)s share the win with the highest total, %(points)s points, after "
+             "%(rounds)s rounds", names=names, points=best, rounds=rounds)
+
+
 def _seat_summary(entry: Mapping[str, Any]) -> str:
-    return f"{label(entry['seat'])} {stack_words(entry)}, {entry['arithmetic']}"
+    # The arithmetic is re-derived in the reader's language (a stored summary holds English).
+    taken = entry["mimics"] > 0 or any(entry["by_colour"].values())
+    return _("%(player)s %(stack)s, %(arithmetic)s", player=label(entry["seat"]),
+             stack=stack_words(entry), arithmetic=arithmetic(entry["counts"], taken))
 
 
 def stack_words(entry: Mapping[str, Any]) -> str:
     """A stack by colour with the mimics' placing, e.g. "O1 O4 | B2 B3 (+1 mimic as brown)"."""
     groups = [" ".join(cards) for cards in entry["by_colour"].values() if cards]
-    text = " | ".join(groups) if groups else "no coloured cards"
+    text = " | ".join(groups) if groups else _("no coloured cards")
     if entry["assignment"]:
-        placed = ", ".join(f"{n} as {COLOUR_NAMES[c]}" for c, n in entry["assignment"].items())
-        text += f" (mimics: {placed})"
-    elif entry["mimics"]:
-        text += f" ({entry['mimics']} mimic{'s' if entry['mimics'] > 1 else ''}, no colour)"
+        placed = ", ".join(_("%(count)s as %(colour)s", count=n, colour=colour_name(c))
+                           for c, n in entry["assignment"].items())
+        return _("%(stack)s (mimics: %(placed)s)", stack=text, placed=placed)
+    if entry["mimics"]:
+        return ngettext("%(stack)s (%(num)s mimic, no colour)",
+                        "%(stack)s (%(num)s mimics, no colour)", entry["mimics"], stack=text)
     return text
 
 
 def render(view: Mapping[str, Any]) -> str:
     labels = view["labels"]
-    title = f"Mimic Taking, round {view['round']} of {view['rounds']}"
-    lines = [title + (" (face-up stacks)" if view["face_up"] else "")]
+    if view["face_up"]:
+        title = _("Mimic Taking, round %(round)s of %(rounds)s (face-up stacks)",
+                  round=view["round"], rounds=view["rounds"])
+    else:
+        title = _("Mimic Taking, round %(round)s of %(rounds)s", round=view["round"],
+                  rounds=view["rounds"])
+    lines = [title]
     width = max(len(name) for name in labels)
-    lines.append(f"{'':{width}}  hand  stack  score  rounds")
+    heads = (_("hand"), _("stack"), _("score"), _("rounds"))
+    hand_w, stack_w, score_w = max(4, len(heads[0])), max(5, len(heads[1])), max(5, len(heads[2]))
+    lines.append(f"{'':{width}}  {heads[0]:>{hand_w}}  {heads[1]:>{stack_w}}  "
+                 f"{heads[2]:>{score_w}}  {heads[3]}")
     for seat, name in enumerate(labels):
         rounds = " ".join(f"{row[seat]:+d}" for row in view["round_scores"]) or "-"
         marks = []
         if seat == view["leader"] and view["phase"] in ("play", "keep"):
-            marks.append("leads")
+            marks.append(_("leads"))
         if seat in view["to_move"]:
-            marks.append("to move")
+            marks.append(_("to move"))
         if seat == view["seat"]:
-            marks.append("you")
+            marks.append(_("you"))
         note = f"  <- {', '.join(marks)}" if marks else ""
-        lines.append(f"{name:{width}}  {view['hand_sizes'][seat]:4}  "
-                     f"{view['stack_sizes'][seat]:5}  {view['totals'][seat]:5}  {rounds}{note}")
+        lines.append(f"{name:{width}}  {view['hand_sizes'][seat]:{hand_w}}  "
+                     f"{view['stack_sizes'][seat]:{stack_w}}  {view['totals'][seat]:{score_w}}  "
+                     f"{rounds}{note}")
     if view["stacks"] is not None:
         for seat, stack in enumerate(view["stacks"]):
-            lines.append(f"Stack of {labels[seat]}: {' '.join(stack) or '-'}")
+            lines.append(_("Stack of %(player)s: %(cards)s", player=labels[seat],
+                           cards=" ".join(stack) or "-"))
     previous = view["previous_trick"]
     if previous is not None:
-        lines.append(f"Previous trick: {_trick(previous['cards'], labels)}"
-                     f" -> won by {labels[previous['winner']]}")
+        lines.append(_("Previous trick: %(trick)s -> won by %(player)s",
+                       trick=_trick(previous["cards"], labels),
+                       player=labels[previous["winner"]]))
     if view["phase"] in ("play", "keep"):
-        lines.append(f"Current trick: {_trick(view['trick'], labels) or '(no card yet)'}")
+        lines.append(_("Current trick: %(trick)s",
+                       trick=_trick(view["trick"], labels) or _("(no card yet)")))
     if view["keeper"] is not None:
-        lines.append(f"{labels[view['keeper']]} won with a trump and chooses cards to keep")
+        lines.append(_("%(player)s won with a trump and chooses cards to keep",
+                       player=labels[view["keeper"]]))
     if view["last_round"] is not None:
-        lines.append("Last round:")
+        lines.append(_("Last round:"))
         lines.extend(f"  {_seat_summary(entry)}" for entry in view["last_round"])
     if view["hand"] is not None and view["hand"]:
-        lines.append(f"Your hand: {' '.join(view['hand'])}")
+        lines.append(_("Your hand: %(cards)s", cards=" ".join(view["hand"])))
     if view["chosen"] is not None:
         waiting = [labels[s] for s, done in enumerate(view["chosen"]) if not done]
-        lines.append("Last card: " + (f"waiting for {', '.join(waiting)}" if waiting else "done"))
+        if waiting:
+            lines.append(_("Last card: waiting for %(players)s", players=", ".join(waiting)))
+        else:
+            lines.append(_("Last card: done"))
         if view["my_choice"]:
-            lines.append(f"You chose: {view['my_choice']}")
+            lines.append(_("You chose: %(choice)s", choice=view["my_choice"]))
     if view["result"]:
         lines.append(view["result"])
     return "\n".join(lines)

@@ -10,6 +10,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from pbem.games.boards.grid import centres, square_y
+from pbem.i18n import _
 
 
 def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
@@ -19,16 +20,17 @@ def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
     parts = []
     for square, mark in sorted(view["marks"].items()):
         x, y = at[square]
-        name = escape(square)
         if mark == "x":
+            title = escape(_("%(square)s: %(seat)s's x", square=square, seat=seats[0]["label"]))
             parts.append(f'\n  <g stroke="{blue}" stroke-width="3" stroke-linecap="round">'
-                         f"<title>{name}: Blue's x</title>"
+                         f"<title>{title}</title>"
                          f'\n    <line x1="{x - 13}" y1="{y - 13}" x2="{x + 13}" y2="{y + 13}"/>'
                          f'\n    <line x1="{x - 13}" y1="{y + 13}" x2="{x + 13}" y2="{y - 13}"/>'
                          "\n  </g>")
         else:
+            title = escape(_("%(square)s: %(seat)s's o", square=square, seat=seats[1]["label"]))
             parts.append(f'\n  <circle cx="{x}" cy="{y}" r="14" fill="none" stroke="{red}" '
-                         f"stroke-width=\"3\"><title>{name}: Red's o</title></circle>")
+                         f"stroke-width=\"3\"><title>{title}</title></circle>")
     if view["step"] == "direct":
         targets = view["targets"]
         for direction in legal_moves:
@@ -45,9 +47,10 @@ def pieces(view: Mapping[str, Any], legal_moves: Iterable[str]) -> Markup:
             continue
         shift = (-8 if seat["seat"] == 0 else 8) if shared else 0
         x, y = at[square]
+        title = escape(_("%(seat)s marker on %(square)s", seat=seat["label"], square=square))
         parts.append(f'\n  <circle cx="{x + shift}" cy="{y}" r="{7 if shared else 9}" '
                      f'fill="{escape(seat["colour"])}" stroke="#ffffff" stroke-width="2">'
-                     f'<title>{escape(seat["label"])} marker on {escape(square)}</title></circle>')
+                     f'<title>{title}</title></circle>')
     return Markup("".join(parts))
 
 

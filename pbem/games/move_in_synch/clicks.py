@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.games.clicks import ClickData, Clicks, Notes, squares
+from pbem.i18n import N_, _
 
 
 def split(text: str, view: Mapping[str, Any]) -> list[Clicks]:
@@ -17,16 +18,20 @@ def split(text: str, view: Mapping[str, Any]) -> list[Clicks]:
 def about(view: Mapping[str, Any]) -> Notes:
     seats = view["seats"]
     owner = {seat["symbol"]: seat["label"] for seat in seats}
-    said = {square: f"{owner[mark]}'s {mark}" for square, mark in view["marks"].items()}
+    said = {square: _("%(seat)s's %(symbol)s", seat=owner[mark], symbol=mark)
+            for square, mark in view["marks"].items()}
+    empty = _("empty")
     for square in squares(view["size"], view["size"]):
-        said.setdefault(square, "empty")
+        said.setdefault(square, empty)
     for seat in seats:
         if seat["marker"] is not None:
-            said[seat["marker"]] += f", {seat['label']} marker"
+            said[seat["marker"]] = _("%(what)s, %(seat)s marker", what=said[seat["marker"]],
+                                     seat=seat["label"])
     for direction, square in (view.get("targets") or {}).items():
-        said[square] += f", direction {direction}"
+        said[square] = _("%(what)s, direction %(direction)s", what=said[square],
+                         direction=direction)
     return said
 
 
-CLICKS = ClickData(words={"start": "a highlighted square or one of the choices",
-                          "next": "a highlighted square"}, split=split, about=about)
+CLICKS = ClickData(english_words={"start": N_("a highlighted square or one of the choices"),
+                                  "next": N_("a highlighted square")}, split=split, about=about)

@@ -70,6 +70,7 @@ from pbem.games.base import (
     RulesError,
     Seat,
     Transition,
+    in_english,
 )
 from pbem.games.notation import (
     FILES,
@@ -80,8 +81,9 @@ from pbem.games.notation import (
     parse_square,
     square_name,
 )
+from pbem.i18n import N_, _, ngettext
 
-SEAT_NAMES = ("Blue", "Red")
+SEAT_NAMES = (N_("Blue"), N_("Red"))
 SYMBOLS = ("x", "o")
 EMPTY = "."
 MARKER_LETTERS = ("B", "R")
@@ -132,11 +134,11 @@ class MoveInSynchRules(RulesBase):
     rules_version = 1
     player_counts = frozenset({2})
     options = (
-        Option("size", 8, "board size n: the board has n x n squares",
-               minimum=MIN_SIZE, maximum=MAX_SIZE),
+        Option("size", 8, N_("board size n: the board has n x n squares"),
+               minimum=MIN_SIZE, maximum=MAX_SIZE, label_text=N_("board size")),
         Option("directioner_first", False,
-               "variant: the directioner picks the direction first, then the decider "
-               "chooses synch or opposition"),
+               N_("variant: the directioner picks the direction first, then the decider "
+                  "chooses synch or opposition"), label_text=N_("directioner first")),
     )
     seat_names = SEAT_NAMES
 
@@ -194,6 +196,11 @@ class MoveInSynchRules(RulesBase):
         return _resolve(state, mode=state.pending, direction=move)
 
     def outcome(self, state: SynchState) -> Outcome | None:
+        with in_english():  # the reason is stored in the match's result
+            return self._outcome(state)
+
+    def _outcome(self, state: SynchState) -> Outcome | None:
+        """The outcome with its reason in the language in force (for what is shown now)."""
         if None in state.markers:
             return None
         counts = (state.marks.count(SYMBOLS[0]), state.marks.count(SYMBOLS[1]))
@@ -202,25 +209,22 @@ class MoveInSynchRules(RulesBase):
         if empty == 0:
             if counts[0] == counts[1]:
                 return Outcome(frozenset({0, 1}), scores,
-                               f"the board is full and both players have "
-                               f"{_symbols(counts[0])}: a draw")
+                               _("the board is full and both players have %(symbols)s: a draw",
+                                 symbols=_symbols(counts[0])))
             winner = 0 if counts[0] > counts[1] else 1
             # The headline already names the winner ("Blue (ann) wins"): the reason says why.
             return Outcome(frozenset({winner}), scores,
-                           f"the board is full, with {_symbols(counts[winner])} to "
-                           f"{counts[1 - winner]}")
+                           _("the board is full, with %(symbols)s to %(other)s",
+                             symbols=_symbols(counts[winner]), other=counts[1 - winner]))
         for seat in (0, 1):
             mine, theirs = counts[seat], counts[1 - seat]
             if mine > theirs + empty:
-                squares = "square" if empty == 1 else "squares"
-                return Outcome(frozenset({seat}), scores,
-                               f"{_symbols(mine)} {'is' if mine == 1 else 'are'} more than "
-                               f"{SEAT_NAMES[1 - seat]}'s {theirs} plus the {empty} empty "
-                               f"{squares}, so {SEAT_NAMES[1 - seat]} can no longer catch up")
+                return Outcome(frozenset({seat}), scores, _catch_up(mine, theirs, empty,
+                                                                    _seat(1 - seat)))
         return None
 
     def view(self, state: SynchState, seat: Seat | None) -> dict[str, Any]:
-        over = self.outcome(state)
+        over = self._outcome(state)
         step = OVER if over is not None else _step(state)
         placed = None not in state.markers
         directioner = _directioner(state) if placed and over is None else None
@@ -265,7 +269,7 @@ class MoveInSynchRules(RulesBase):
         lines.append(header)
         lines.append(_legend(view))
         if view["last_move"] is not None:
-            lines.append("Last move: " + _describe_moved(view["last_move"]))
+            lines.append(_("Last move: %(move)s", move=_describe_moved(view["last_move"])))
         lines.append(view["status"])
         return "\n".join(lines)
 
@@ -273,12 +277,14 @@ class MoveInSynchRules(RulesBase):
         data = event.data
         if event.kind == "placed":
             seat = data["seat"]
-            return (f"{SEAT_NAMES[seat]} places the marker on {data['square']} "
-                    f"and draws {SYMBOLS[seat]} there")
+            return _("%(seat)s places the marker on %(square)s and draws %(symbol)s there",
+                     seat=_seat(seat), square=data["square"], symbol=SYMBOLS[seat])
         if event.kind == "announced":
-            return f"{SEAT_NAMES[data['seat']]} announces {data['choice']}"
+            return _("%(seat)s announces %(choice)s", seat=_seat(data["seat"]),
+                     choice=data["choice"])
         if event.kind == "directed":
-            return f"{SEAT_NAMES[data['seat']]} picks direction {data['choice']}"
+            return _("%(seat)s picks direction %(choice)s", seat=_seat(data["seat"]),
+                     choice=data["choice"])
         return _describe_moved(data)
 
     def dump(self, state: SynchState) -> dict[str, Any]:
@@ -351,7 +357,7 @@ class MoveInSynchRules(RulesBase):
             role = "directioner" if seat == directioner else "decider"
         return {
             "seat": seat,
-            "label": SEAT_NAMES[seat],
+            "label": _seat(seat),
             "symbol": SYMBOLS[seat],
             "colour": COLOURS[seat],
             "symbols": state.marks.count(SYMBOLS[seat]),
@@ -361,19 +367,20 @@ class MoveInSynchRules(RulesBase):
 
     def _refusal(self, state: SynchState, seat: Seat, move: str) -> str | None:
         """Why `seat` may not play the canonical `move` now, in a player's words; None if legal."""
-        over = self.outcome(state)
+        over = self._outcome(state)
         if over is not None:
-            return f"the game is over: {over.reason}"
+            return _("the game is over: %(reason)s", reason=over.reason)
         if seat != _mover(state):
-            return f"it is not your turn: {_waiting_for(state)}"
+            return _("it is not your turn: %(waiting)s", waiting=_waiting_for(state))
         step = _step(state)
         kind = _kind(move, state.size)
         if kind != step:
-            return f"you cannot play {move} now: {_expected(state)}"
+            return _("you cannot play %(move)s now: %(expected)s", move=move,
+                     expected=_expected(state))
         if step == PLACE:
             if seat == 1 and parse_square(move, state.size, state.size) == state.markers[0]:
-                return (f"Red must start on a different square from Blue, "
-                        f"and Blue's marker is on {move}")
+                return _("Red must start on a different square from Blue, and Blue's marker is "
+                         "on %(square)s", square=move)
             return None
         if step == ANNOUNCE:
             return _mode_refusal(state, move)
@@ -436,7 +443,7 @@ def _kind(move: str, size: int) -> str:
     if isinstance(move, str):
         parse_square(move, size, size)
         return PLACE
-    raise InvalidMoveError(f"{move!r} is not a move")
+    raise InvalidMoveError(_("%(move)r is not a move", move=move))
 
 
 def _offset(square: Square, direction: str, sign: int = 1) -> Square:
@@ -467,9 +474,10 @@ def _mode_refusal(state: SynchState, mode: str) -> str | None:
                for d in DIRECTIONS):
             return None
         other = OPPOSITION if mode == SYNCH else SYNCH
-        return (f"you cannot announce {mode}: with {SEAT_NAMES[directioner]} on "
-                f"{square_name(here)} and you on {square_name(there)}, no direction would keep "
-                f"both markers on the board; announce {other}")
+        return _("you cannot announce %(mode)s: with %(directioner)s on %(here)s and you on "
+                 "%(there)s, no direction would keep both markers on the board; announce "
+                 "%(other)s", mode=mode, directioner=_seat(directioner),
+                 here=square_name(here), there=square_name(there), other=other)
     # Variant: the decider must choose a mode that keeps their own marker on the board.
     # The decider only chooses once the directioner has picked, so a direction is pending.
     direction = state.pending or ""
@@ -477,30 +485,33 @@ def _mode_refusal(state: SynchState, mode: str) -> str | None:
     if _inside(_offset(there, way), size):
         return None
     other = OPPOSITION if mode == SYNCH else SYNCH
-    return (f"you cannot move in {mode}: {SEAT_NAMES[directioner]} picked {direction}, and "
-            f"going {way} from {square_name(there)} would take your marker off the board; "
-            f"choose {other}")
+    return _("you cannot move in %(mode)s: %(directioner)s picked %(direction)s, and going "
+             "%(way)s from %(there)s would take your marker off the board; choose %(other)s",
+             mode=mode, directioner=_seat(directioner), direction=direction, way=way,
+             there=square_name(there), other=other)
 
 
 def _direction_refusal(state: SynchState, direction: str) -> str | None:
-    _, decider, here, there = _seats(state)
+    _directioner_seat, decider, here, there = _seats(state)
     size = state.size
     if not _inside(_offset(here, direction), size):
-        return (f"you cannot go {direction}: your marker on {square_name(here)} "
-                "would leave the board")
+        return _("you cannot go %(direction)s: your marker on %(here)s would leave the board",
+                 direction=direction, here=square_name(here))
     if state.order == DECIDER_FIRST:
         mode = state.pending
         way = direction if mode == SYNCH else OPPOSITE[direction]
         if _inside(_offset(there, way), size):
             return None
-        return (f"you cannot go {direction}: {SEAT_NAMES[decider]} announced {mode}, so their "
-                f"marker on {square_name(there)} would go {way} and leave the board")
+        return _("you cannot go %(direction)s: %(decider)s announced %(mode)s, so their marker "
+                 "on %(there)s would go %(way)s and leave the board", direction=direction,
+                 decider=_seat(decider), mode=mode, there=square_name(there), way=way)
     # Variant: some mode must keep the decider on the board.
     if _inside(_offset(there, direction), size) or _inside(_offset(there, direction, -1), size):
         return None
-    return (f"you cannot go {direction}: {SEAT_NAMES[decider]}'s marker on "
-            f"{square_name(there)} would leave the board both in synch ({direction}) "
-            f"and in opposition ({OPPOSITE[direction]})")
+    return _("you cannot go %(direction)s: %(decider)s's marker on %(there)s would leave the "
+             "board both in synch (%(direction)s) and in opposition (%(opposite)s)",
+             direction=direction, decider=_seat(decider), there=square_name(there),
+             opposite=OPPOSITE[direction])
 
 
 def _resolve(state: SynchState, mode: str, direction: str) -> Transition:
@@ -560,12 +571,14 @@ def _read(state: SynchState, seat: Seat, text: str) -> str:
     if len(candidates) == 1:
         return candidates[0]
     if candidates:
-        raise AmbiguousMoveError(f"{text!r} could mean {' or '.join(candidates)}: "
-                                 "write the one you mean in full")
-    hint = f"; {_expected(state)}" if seat == _mover(state) and None not in state.markers else ""
-    raise InvalidMoveError(
-        f"{text!r} is not a move: write a square like e4 to place your marker, synch or "
-        f"opposition to decide, or a direction N, NE, E, SE, S, SW, W, NW{hint}")
+        raise AmbiguousMoveError(_("%(text)r could mean %(candidates)s: write the one you mean "
+                                   "in full", text=text,
+                                   candidates=_(" or ").join(candidates)))
+    refusal = _("%(text)r is not a move: write a square like e4 to place your marker, synch or "
+                "opposition to decide, or a direction N, NE, E, SE, S, SW, W, NW", text=text)
+    if seat == _mover(state) and None not in state.markers:
+        refusal = f"{refusal}; {_expected(state)}"
+    raise InvalidMoveError(refusal)
 
 
 def _vocabulary_order(move: str) -> int:
@@ -579,29 +592,36 @@ def _expected(state: SynchState) -> str:
     """What the player to move must write now."""
     step = _step(state)
     if step == PLACE:
-        return "place your marker first: write a square like e4"
+        return _("place your marker first: write a square like e4")
     directioner, decider = _directioner(state), 1 - _directioner(state)
+    number = state.move_number
     if step == ANNOUNCE:
         if state.order == DECIDER_FIRST:
-            return (f"you decide move {state.move_number}: announce synch or opposition; "
-                    f"then {SEAT_NAMES[directioner]} picks a direction")
-        return (f"you decide move {state.move_number}: {SEAT_NAMES[directioner]} picked "
-                f"{state.pending}, so choose synch or opposition")
+            return _("you decide move %(number)s: announce synch or opposition; then "
+                     "%(directioner)s picks a direction", number=number,
+                     directioner=_seat(directioner))
+        return _("you decide move %(number)s: %(directioner)s picked %(pending)s, so choose "
+                 "synch or opposition", number=number, directioner=_seat(directioner),
+                 pending=state.pending)
     if state.order == DECIDER_FIRST:
-        return (f"you direct move {state.move_number}: {SEAT_NAMES[decider]} announced "
-                f"{state.pending}, so pick a direction (N, NE, E, SE, S, SW, W or NW)")
-    return (f"you direct move {state.move_number}: pick a direction (N, NE, E, SE, S, SW, W "
-            f"or NW); then {SEAT_NAMES[decider]} chooses synch or opposition")
+        return _("you direct move %(number)s: %(decider)s announced %(pending)s, so pick a "
+                 "direction (N, NE, E, SE, S, SW, W or NW)", number=number,
+                 decider=_seat(decider), pending=state.pending)
+    return _("you direct move %(number)s: pick a direction (N, NE, E, SE, S, SW, W or NW); "
+             "then %(decider)s chooses synch or opposition", number=number,
+             decider=_seat(decider))
 
 
 def _waiting_for(state: SynchState) -> str:
-    mover = SEAT_NAMES[_mover(state)]
+    mover = _seat(_mover(state))
     step = _step(state)
     if step == PLACE:
-        return f"{mover} is to place a marker"
+        return _("%(mover)s is to place a marker", mover=mover)
     if step == ANNOUNCE:
-        return f"{mover} decides move {state.move_number} (synch or opposition)"
-    return f"{mover} directs move {state.move_number} and is to pick a direction"
+        return _("%(mover)s decides move %(number)s (synch or opposition)", mover=mover,
+                 number=state.move_number)
+    return _("%(mover)s directs move %(number)s and is to pick a direction", mover=mover,
+             number=state.move_number)
 
 
 def _status(state: SynchState, seat: Seat | None, over: Outcome | None) -> str:
@@ -609,25 +629,31 @@ def _status(state: SynchState, seat: Seat | None, over: Outcome | None) -> str:
     if over is not None:
         if len(over.winners) == 1:
             (winner,) = over.winners
-            return f"Game over: {SEAT_NAMES[winner]} wins; {over.reason}."
-        return f"Game over: {over.reason}."
+            return _("Game over: %(winner)s wins; %(reason)s.", winner=_seat(winner),
+                     reason=over.reason)
+        return _("Game over: %(reason)s.", reason=over.reason)
     mover = _mover(state)
     if _step(state) == PLACE:
         if seat == mover and mover == 0:
-            return "You place your marker first: choose any square."
+            return _("You place your marker first: choose any square.")
         if seat == mover:
-            return (f"You place your marker: choose any square except Blue's "
-                    f"({square_name(state.markers[0])}).")  # type: ignore[arg-type]
-        return f"{SEAT_NAMES[mover]} is to place a marker."
+            return _("You place your marker: choose any square except Blue's (%(square)s).",
+                     square=square_name(state.markers[0]))  # type: ignore[arg-type]
+        return _("%(mover)s is to place a marker.", mover=_seat(mover))
     directioner = _directioner(state)
     decider = 1 - directioner
     if seat == mover:
-        return _expected(state)[0].upper() + _expected(state)[1:] + "."
+        expected = _expected(state)
+        return _("%(instruction)s.", instruction=expected[0].upper() + expected[1:])
     if seat is not None:
-        role = "direct" if seat == directioner else "decide"
-        return f"You {role} move {state.move_number}; {_waiting_for(state)}."
-    return (f"Move {state.move_number}: {SEAT_NAMES[directioner]} directs and "
-            f"{SEAT_NAMES[decider]} decides; {_waiting_for(state)}.")
+        if seat == directioner:
+            return _("You direct move %(number)s; %(waiting)s.", number=state.move_number,
+                     waiting=_waiting_for(state))
+        return _("You decide move %(number)s; %(waiting)s.", number=state.move_number,
+                 waiting=_waiting_for(state))
+    return _("Move %(number)s: %(directioner)s directs and %(decider)s decides; %(waiting)s.",
+             number=state.move_number, directioner=_seat(directioner), decider=_seat(decider),
+             waiting=_waiting_for(state))
 
 
 def _targets(state: SynchState) -> dict[str, str]:
@@ -661,15 +687,20 @@ def _describe_moved(data: Mapping[str, Any]) -> str:
     decider = 1 - directioner
     start, end, drew = data["from"], data["to"], data["drew"]
     way = data["direction"] if data["mode"] == SYNCH else OPPOSITE[data["direction"]]
-    text = (f"{SEAT_NAMES[directioner]} {start[directioner]}-{end[directioner]} "
-            f"{data['direction']}, {SEAT_NAMES[decider]} {start[decider]}-{end[decider]} "
-            f"{way} in {data['mode']}")
-    drawn = [f"{SEAT_NAMES[s]} drew {SYMBOLS[s]} on {end[s]}" for s in (0, 1) if drew[s]]
+    text = _("%(directioner)s %(start)s-%(end)s %(direction)s, %(decider)s "
+             "%(decider_start)s-%(decider_end)s %(way)s in %(mode)s",
+             directioner=_seat(directioner), start=start[directioner], end=end[directioner],
+             direction=data["direction"], decider=_seat(decider), decider_start=start[decider],
+             decider_end=end[decider], way=way, mode=data["mode"])
+    drawn = [_("%(seat)s drew %(symbol)s on %(square)s", seat=_seat(s), symbol=SYMBOLS[s],
+               square=end[s]) for s in (0, 1) if drew[s]]
     if drawn:
-        return f"{text}; {' and '.join(drawn)}"
+        joined = _(" and ").join(drawn)
+        return f"{text}; {joined}"
     if end[0] == end[1]:
-        return f"{text}; both landed on {end[0]}, so nobody drew"
-    return f"{text}; nobody drew"
+        return _("%(move)s; both landed on %(square)s, so nobody drew", move=text,
+                 square=end[0])
+    return _("%(move)s; nobody drew", move=text)
 
 
 def _marker_letter(view: Mapping[str, Any], square: str) -> str:
@@ -680,20 +711,42 @@ def _marker_letter(view: Mapping[str, Any], square: str) -> str:
 
 
 def _symbols(count: int) -> str:
-    return f"{count} symbol{'' if count == 1 else 's'}"
+    return ngettext("%(num)s symbol", "%(num)s symbols", count)
+
+
+def _seat(seat: Seat) -> str:
+    return _(SEAT_NAMES[seat])
+
+
+def _catch_up(mine: int, theirs: int, empty: int, other: str) -> str:
+    """Why a player has won before the board is full, in words."""
+    if mine == 1:
+        return ngettext("%(symbols)s is more than %(other)s's %(theirs)s plus the %(num)s empty "
+                        "square, so %(other)s can no longer catch up",
+                        "%(symbols)s is more than %(other)s's %(theirs)s plus the %(num)s empty "
+                        "squares, so %(other)s can no longer catch up", empty,
+                        symbols=_symbols(mine), other=other, theirs=theirs)
+    return ngettext("%(symbols)s are more than %(other)s's %(theirs)s plus the %(num)s empty "
+                    "square, so %(other)s can no longer catch up",
+                    "%(symbols)s are more than %(other)s's %(theirs)s plus the %(num)s empty "
+                    "squares, so %(other)s can no longer catch up", empty,
+                    symbols=_symbols(mine), other=other, theirs=theirs)
 
 
 def _score_line(view: Mapping[str, Any]) -> str:
     blue, red = view["seats"]
-    line = (f"Move {view['move_number']}. Blue (x) {blue['symbols']}, "
-            f"Red (o) {red['symbols']}, empty {view['empty']}.")
+    line = _("Move %(number)s. %(blue)s (x) %(blue_count)s, %(red)s (o) %(red_count)s, empty "
+             "%(empty)s.", number=view["move_number"], blue=_seat(0),
+             blue_count=blue["symbols"], red=_seat(1), red_count=red["symbols"],
+             empty=view["empty"])
     if view["directioner"] is not None:
-        line += (f" Directioner: {SEAT_NAMES[view['directioner']]}; "
-                 f"decider: {SEAT_NAMES[view['decider']]}.")
+        line += " " + _("Directioner: %(directioner)s; decider: %(decider)s.",
+                        directioner=_seat(view["directioner"]), decider=_seat(view["decider"]))
     return line
 
 
 def _legend(view: Mapping[str, Any]) -> str:
     blue, red = view["markers"]
-    return (f"Markers: B = Blue ({blue or 'not placed'}), R = Red ({red or 'not placed'}), "
-            f"* = both on one square. Symbols: x = Blue, o = Red, . = empty.")
+    return _("Markers: B = %(blue)s (%(blue_square)s), R = %(red)s (%(red_square)s), * = both "
+             "on one square. Symbols: x = %(blue)s, o = %(red)s, . = empty.", blue=_seat(0),
+             blue_square=blue or _("not placed"), red=_seat(1), red_square=red or _("not placed"))

@@ -26,6 +26,7 @@ from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.seat_links import token_for
 from pbem.errors import InvalidRequestError, UnprocessableError
+from pbem.i18n import N_, _
 from pbem.web.accounts.auth import scope_required, signed_in_player, token_may
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_whole
@@ -79,27 +80,30 @@ def mail_settings() -> Response:
     out keep their value."""
     body = request.get_json(silent=True) if request.is_json else None
     if not isinstance(body, dict):
-        raise InvalidRequestError('send a JSON object with Content-Type: application/json, '
-                                  'like {"mail_pref": "digest", "digest_hour": 8}')
+        raise InvalidRequestError(_('send a JSON object with Content-Type: application/json, '
+                                    'like {"mail_pref": "digest", "digest_hour": 8}'))
     unknown = sorted(set(body) - set(SETTINGS_FIELDS))
     if unknown:
-        raise InvalidRequestError(f"unknown field(s): {', '.join(unknown)} "
-                                  f"(known: {', '.join(SETTINGS_FIELDS)})")
+        raise InvalidRequestError(_("unknown field(s): %(unknown)s (known: %(known)s)",
+                                    unknown=", ".join(unknown),
+                                    known=", ".join(SETTINGS_FIELDS)))
     if not isinstance(body.get("mail_pref", ""), str):
-        raise InvalidRequestError('"mail_pref" must be one of "each", "turns", "digest", "off"')
+        raise InvalidRequestError(_('"mail_pref" must be one of "each", "turns", "digest", '
+                                    '"off"'))
     player = _player()
     hour = json_whole(body.get("digest_hour", player.digest_hour))
     if hour is None:
-        raise InvalidRequestError('"digest_hour" must be a whole number from 0 to 23')
+        raise InvalidRequestError(_('"digest_hour" must be a whole number from 0 to 23'))
     zone = body.get("timezone", player.timezone)
     if zone is not None and not isinstance(zone, str):
-        raise InvalidRequestError('"timezone" must be a zone name like "Europe/Paris" or null')
+        raise InvalidRequestError(_('"timezone" must be a zone name like "Europe/Paris" or '
+                                    'null'))
     language = body.get("language", player.language)
     if language is not None and not isinstance(language, str):
-        raise InvalidRequestError('"language" must be a language code like "de" or null')
+        raise InvalidRequestError(_('"language" must be a language code like "de" or null'))
     if language is not None and language not in i18n.LANGUAGES:
-        raise UnprocessableError(f'"language" must be one of {", ".join(i18n.LANGUAGES)} '
-                                 "or null")
+        raise UnprocessableError(_('"language" must be one of %(codes)s or null',
+                                   codes=", ".join(i18n.LANGUAGES)))
     updated = update_preferences(player.id, body.get("mail_pref", player.mail_pref), hour,
                                  zone, now())
     players.set_language(updated, language)
@@ -118,7 +122,7 @@ def create_challenge() -> tuple[Response, int]:
     body = _body(CHALLENGE_FIELDS, required=("game", "opponents"))
     opponents = body["opponents"]
     if not opponents or not all(isinstance(item, str) for item in opponents):
-        raise InvalidRequestError('"opponents" must be a list of email addresses')
+        raise InvalidRequestError(_('"opponents" must be a list of email addresses'))
     challenge = challenges.create_challenge(settings, _player(), ChallengeRequest(
         game=body["game"], opponents=opponents, options=body.get("options", {}),
         clock=body.get("clock", settings.default_time_control),
@@ -140,7 +144,8 @@ def play_the_computer() -> tuple[Response, int]:
     if json_whole(seat) is not None:
         seat = json_whole(seat)
     elif seat != "random":
-        raise InvalidRequestError('"seat" must be a seat number (0 moves first) or "random"')
+        raise InvalidRequestError(_('"seat" must be a seat number (0 moves first) or '
+                                    '"random"'))
     played = play_computer(_player(), ComputerRequest(
         game=body["game"], level=body["level"], options=body.get("options", {}),
         clock=body.get("clock", settings.default_time_control), seat=seat,
@@ -231,17 +236,17 @@ def _challenge_json(challenge: Any, player: Player) -> dict[str, Any]:
 
 def _body(fields: dict[str, type], required: tuple[str, ...]) -> dict[str, Any]:
     if not request.is_json:
-        raise InvalidRequestError("send a JSON body with Content-Type: application/json")
+        raise InvalidRequestError(_("send a JSON body with Content-Type: application/json"))
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise InvalidRequestError("the body must be a JSON object")
+        raise InvalidRequestError(_("the body must be a JSON object"))
     unknown = sorted(set(body) - set(fields))
     if unknown:
-        raise InvalidRequestError(f"unknown field(s): {', '.join(unknown)} "
-                                  f"(known: {', '.join(fields)})")
+        raise InvalidRequestError(_("unknown field(s): %(unknown)s (known: %(known)s)",
+                                    unknown=", ".join(unknown), known=", ".join(fields)))
     for name in required:
         if name not in body:
-            raise InvalidRequestError(f'"{name}" is required')
+            raise InvalidRequestError(_('"%(name)s" is required', name=name))
     for name, kind in fields.items():
         if name not in body or (body[name] is None and name in NULLABLE_FIELDS):
             continue
@@ -250,12 +255,13 @@ def _body(fields: dict[str, type], required: tuple[str, ...]) -> dict[str, Any]:
         # true and false are ints to Python: only a bool field takes them.
         if not isinstance(body[name], kind) or (kind is not bool
                                                 and isinstance(body[name], bool)):
-            raise InvalidRequestError(f'"{name}" must be a JSON {_KIND_NAMES[kind]}')
+            raise InvalidRequestError(_('"%(name)s" must be a JSON %(kind)s', name=name,
+                                        kind=_(_KIND_NAMES[kind])))
     return body
 
 
-_KIND_NAMES = {str: "string", list: "list", dict: "object", int: "whole number",
-               bool: "true or false", object: "value"}
+_KIND_NAMES = {str: N_("string"), list: N_("list"), dict: N_("object"),
+               int: N_("whole number"), bool: N_("true or false"), object: N_("value")}
 # Fields that may be null: a seek's open rating range ends.
 NULLABLE_FIELDS = ("rating_min", "rating_max")
 

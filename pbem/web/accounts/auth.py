@@ -25,6 +25,7 @@ from pbem.core.accounts import api_tokens, sessions
 from pbem.core.accounts.models import Admin, Player, Session, SessionKind
 from pbem.core.db.connection import UNAVAILABLE
 from pbem.errors import PbemError
+from pbem.i18n import _
 from pbem.web.site.clock import now
 
 COOKIES: dict[str, str] = {SessionKind.PLAYER: "pbem_player", SessionKind.ADMIN: "pbem_admin"}
@@ -71,10 +72,11 @@ def scope_required(scope: str) -> Callable[[Callable[..., Any]], Callable[..., A
         @wraps(view)
         def wrapped(*args: Any, **kwargs: Any) -> Any:
             if not token_may(scope):
-                held = ", ".join(sorted(g.pbem_token_scopes)) or "none"
-                raise ScopeError(f"This token may not do that: it needs the {str(scope)!r} scope "
-                                 f"and has {held}. Make a token with that scope on your "
-                                 "settings page (or `pbem player token EMAIL --scopes ...`).")
+                held = ", ".join(sorted(g.pbem_token_scopes)) or _("none")
+                raise ScopeError(_("This token may not do that: it needs the %(scope)r scope "
+                                   "and has %(held)s. Make a token with that scope on your "
+                                   "settings page (or `pbem player token EMAIL --scopes ...`).",
+                                   scope=str(scope), held=held))
             return view(*args, **kwargs)
         return wrapped
     return decorate
@@ -85,7 +87,7 @@ def signed_in_player() -> Player:
     answers 401 rather than failing on a missing player."""
     player = current_player()
     if player is None:
-        raise SignInRequiredError("Sign in first: this page is for a signed-in player.")
+        raise SignInRequiredError(_("Sign in first: this page is for a signed-in player."))
     return player
 
 
@@ -108,9 +110,9 @@ def player_required(view: Callable[..., Any]) -> Callable[..., Any]:
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if current_player() is None:
             if request.path.startswith("/api/"):
-                raise SignInRequiredError(
+                raise SignInRequiredError(_(
                     "Send a personal API token: Authorization: Bearer <token> (make one on "
-                    "your settings page, or with `pbem player token EMAIL`).")
+                    "your settings page, or with `pbem player token EMAIL`)."))
             return redirect(url_for("signin.form", next=request.full_path.rstrip("?")))
         return view(*args, **kwargs)
     return wrapped
@@ -165,7 +167,7 @@ def _bearer() -> str | None:
     header = request.headers.get("Authorization", "")
     if not header:
         return None
-    scheme, _, token = header.partition(" ")
+    scheme, _space, token = header.partition(" ")
     return token.strip() if scheme.lower() == "bearer" else ""
 
 

@@ -27,6 +27,7 @@ from pbem.core.lobby import challenges, seeks
 from pbem.core.mailout import links
 from pbem.core.matches.seat_links import token_for
 from pbem.errors import PbemError
+from pbem.i18n import N_, _
 from pbem.web.accounts.auth import (
     current_session,
     player_required,
@@ -38,6 +39,21 @@ from pbem.web.site.clock import now
 from pbem.web.site.inputs import tick_box
 
 bp = Blueprint("me", __name__, url_prefix="/me")
+
+# Stored statuses (of matches and challenges) as the home page words them: the values stay
+# English in the database and the API, and are translated where shown (`status_word`).
+STATUS_WORDS: dict[str, str] = {
+    "active": N_("active"), "finished": N_("finished"), "aborted": N_("aborted"),
+    "pending": N_("pending"), "started": N_("started"), "declined": N_("declined"),
+    "cancelled": N_("cancelled"), "expired": N_("expired"),
+}
+# The play page's check box label (pbem/web/matches/seat.py), shown here too.
+_SHOWN_HERE = (N_("Submit moves without confirming"),)
+
+
+def status_word(status: str) -> str:
+    """A stored status in the reader's language ("pending", "ausstehend")."""
+    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
 
 
 @bp.get("")
@@ -55,7 +71,7 @@ def home() -> str:
         received=[challenges.describe(c, player) for c in challenges.received(player)],
         sent=[challenges.describe(c, player) for c in challenges.sent(player)],
         seeks=[seeks.describe(s, player) for s in seeks.seeks_of(player)],
-        **computer_form_context())
+        status_word=status_word, **computer_form_context())
 
 
 @bp.get("/settings")
@@ -80,7 +96,7 @@ def save_settings() -> Response:
         return _settings_page(error=str(error), status=error.status,
                               typed={name: request.form.get(name, "")
                                      for name in ("name", "timezone", "language")})
-    flash("Settings saved.", "ok")
+    flash(_("Settings saved."), "ok")
     return redirect(url_for("me.settings"), 303)
 
 
@@ -88,7 +104,7 @@ def save_settings() -> Response:
 @player_required
 def revoke_session(session_id: int) -> Response:
     if sessions.revoke_player_session(_player(), session_id):
-        flash("That session is signed out.", "ok")
+        flash(_("That session is signed out."), "ok")
     return redirect(url_for("me.settings"), 303)
 
 
@@ -109,7 +125,7 @@ def create_token() -> Response:
 @player_required
 def revoke_token(token_id: int) -> Response:
     api_tokens.revoke(_player(), token_id)
-    flash("The token is revoked: it no longer works.", "ok")
+    flash(_("The token is revoked: it no longer works."), "ok")
     return redirect(url_for("me.settings"), 303)
 
 
@@ -123,8 +139,8 @@ def reissue(match_id: int, seat: int) -> Response | str:
         players.check_own_seat(match_id, seat, _player())
         return render_template("me/confirm_reissue.html", match_id=match_id, seat=seat)
     players.reissue_seat_link(settings.secret_key, match_id, seat, now(), player=_player())
-    flash(f"Your old link to match {match_id} no longer works; the new one is below and on "
-          "its way by email.", "ok")
+    flash(_("Your old link to match %(id)s no longer works; the new one is below and on its "
+            "way by email.", id=match_id), "ok")
     return redirect(url_for("me.home"), 303)
 
 
@@ -145,7 +161,7 @@ def _settings_page(error: str | None = None, status: int = 200,
         # The same signed page every mail links to: preferences and the calendar feed.
         mail_preferences=url_for("mailprefs.show",
                                  token=links.preferences_token(secret, player.id)),
-        submit_label=SUBMIT_WITHOUT_CONFIRM,
+        submit_label=_(SUBMIT_WITHOUT_CONFIRM),
         sessions=sessions.player_sessions(player),
         current_session_id=current.id if current is not None else None,
         tokens=api_tokens.tokens_of(player),

@@ -19,6 +19,7 @@ from pbem.core.accounts import signin
 from pbem.core.accounts.limits import LimitReachedError
 from pbem.core.accounts.models import SessionKind
 from pbem.errors import InvalidRequestError
+from pbem.i18n import _
 from pbem.web.accounts.auth import current_player, safe_next, sign_in, sign_out
 from pbem.web.site.clock import now
 
@@ -57,7 +58,7 @@ def confirm(token: str) -> str:
 def redeem(token: str) -> Response:
     player = signin.redeem(token, now())
     sign_in(SessionKind.PLAYER, player=player)
-    flash(f"Signed in as {player.email}.", "ok")
+    flash(_("Signed in as %(email)s.", email=player.email), "ok")
     return redirect(safe_next(request.form.get("next"), url_for("me.home")), 303)
 
 
@@ -65,7 +66,7 @@ def redeem(token: str) -> Response:
 def signout() -> Response:
     if current_player() is not None:
         sign_out(SessionKind.PLAYER)
-        flash("Signed out.", "ok")
+        flash(_("Signed out."), "ok")
     return redirect(url_for("signin.form"), 303)
 
 

@@ -16,6 +16,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from pbem.core.accounts.models import Admin, AdminRole
 from pbem.core.admin.audit import MAX_KEY
+from pbem.i18n import _
 from pbem.web.accounts.auth import SignInRequiredError, current_admin
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -29,7 +30,7 @@ def current_staff() -> Admin | None:
 def actor() -> str:
     staff = current_staff()
     if staff is None:  # a view that forgot staff_required: refuse rather than act unnamed
-        raise SignInRequiredError("Sign in as an admin first.")
+        raise SignInRequiredError(_("Sign in as an admin first."))
     return staff.email
 
 

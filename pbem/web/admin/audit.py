@@ -9,6 +9,7 @@ from flask import make_response, render_template, request
 from werkzeug.wrappers import Response
 
 from pbem.core.admin import audit
+from pbem.i18n import _
 from pbem.web.admin.access import admin_required, bp
 from pbem.web.site.inputs import whole_number
 
@@ -41,12 +42,12 @@ def _filters() -> tuple[audit.AuditFilter, str | None]:
     match_text = (args.get("match") or "").strip().lstrip("#")
     match_id = whole_number(match_text) if match_text else None
     if match_text and match_id is None:
-        return audit.AuditFilter(), f"{match_text!r} is not a match number."
+        return audit.AuditFilter(), _("%(text)r is not a match number.", text=match_text)
     try:
         since = _day(args.get("since"))
         until = _day(args.get("until"))
     except ValueError:
-        return audit.AuditFilter(), "Dates are written YYYY-MM-DD."
+        return audit.AuditFilter(), _("Dates are written YYYY-MM-DD.")
     return audit.AuditFilter((args.get("actor") or "").strip()[:254],
                              (args.get("action") or "").strip()[:40], match_id, since,
                              until + timedelta(days=1) if until else None), None

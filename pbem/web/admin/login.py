@@ -15,6 +15,7 @@ A login starts a server-side session.
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 
 from flask import current_app, redirect, render_template, request, url_for
@@ -24,6 +25,7 @@ from werkzeug.wrappers import Response
 from pbem.core.accounts.admins import authenticate
 from pbem.core.accounts.limits import Limit, LimitReachedError, release
 from pbem.core.accounts.models import SessionKind
+from pbem.i18n import _, ngettext
 from pbem.web.accounts.auth import sign_in, sign_out
 from pbem.web.admin.access import bp
 from pbem.web.site.clock import now
@@ -43,16 +45,19 @@ def login() -> Response | tuple[str, int] | str:
     per_account = Limit("admin-login-account", settings.login_failures_per_account, window,
                         "failed logins for this account from browsers it never signed in from")
     counted: list[int] = []
+    tried = per_client
     try:
         counted += per_client.reserve([f"client:{request.remote_addr}"], now())
         if not _known_device(email):
+            tried = per_account
             counted += per_account.reserve([f"account:{email}"], now())
     except LimitReachedError as error:
         release(counted)
-        return render_template("admin/login.html", error=str(error)), 429
+        return render_template("admin/login.html",
+                               error=_throttled(tried is per_account, error.retry_after)), 429
     admin = authenticate(email, request.form.get("password", ""))
     if admin is None:
-        return render_template("admin/login.html", error="Wrong email or password."), 401
+        return render_template("admin/login.html", error=_("Wrong email or password.")), 401
     release(counted)  # only failures count
     sign_in(SessionKind.ADMIN, admin=admin)
     target = request.args.get("next", "")
@@ -69,6 +74,19 @@ def logout() -> Response:
     # The device cookie stays: signing out does not make this browser a stranger.
     sign_out(SessionKind.ADMIN)
     return redirect(url_for("admin.login"), 303)
+
+
+def _throttled(per_account: bool, wait: timedelta) -> str:
+    """Why the login is refused for now, in the reader's language (the same words as
+    `Limit.message`, whole sentences for the translators)."""
+    minutes = max(1, math.ceil(wait.total_seconds() / 60))
+    if per_account:
+        return ngettext("Too many failed logins for this account from browsers it never signed "
+                        "in from. Try again in %(num)s minute.",
+                        "Too many failed logins for this account from browsers it never signed "
+                        "in from. Try again in %(num)s minutes.", minutes)
+    return ngettext("Too many failed logins. Try again in %(num)s minute.",
+                    "Too many failed logins. Try again in %(num)s minutes.", minutes)
 
 
 def _devices() -> URLSafeTimedSerializer:

@@ -17,6 +17,7 @@ from pbem.core.mailout.models import UNSENT, MessageStatus, OutboxMessage
 from pbem.core.matches.models import Seat
 from pbem.core.matches.seat_links import token_for
 from pbem.errors import PbemError
+from pbem.i18n import _
 from pbem.mail.compose import Composer
 from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
 from pbem.web.site.clock import now
@@ -79,7 +80,7 @@ def retry(message_id: int) -> Response:
     except PbemError as error:
         flash(str(error), "error")
     else:
-        flash(f"Email {message_id} will be sent at the worker's next tick.", "ok")
+        flash(_("Email %(id)s will be sent at the worker's next tick.", id=message_id), "ok")
     return redirect(url_for("admin.message", message_id=message_id), 303)
 
 
@@ -91,7 +92,7 @@ def _without_seat_link(message: OutboxMessage, body: str) -> str:
     if seat is None:
         return body
     return body.replace(token_for(current_app.config["PBEM_SETTINGS"].secret_key, seat),
-                        "[private link hidden]")
+                        _("[private link hidden]"))
 
 
 @bp.get("/inbound")
@@ -104,8 +105,9 @@ def inbound() -> str:
 def _masked_header(name: str, value: str) -> str:
     # A reply address carries the seat's reply key, which moves for the player by email.
     if name.lower() == "reply-to" and "@" in value:
-        local, _, domain = value.rpartition("@")
-        return f"{local.split('.', 1)[0]}.[reply key hidden]@{domain}"
+        local, _at, domain = value.rpartition("@")
+        hidden = _("[reply key hidden]")
+        return f"{local.split('.', 1)[0]}.{hidden}@{domain}"
     return value
 
 

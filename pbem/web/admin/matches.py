@@ -16,6 +16,7 @@ from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.models import Match, MatchStatus
 from pbem.errors import PbemError
 from pbem.games import REGISTRY
+from pbem.i18n import _
 from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import whole_number
@@ -31,7 +32,7 @@ def matches() -> str | tuple[str, int]:
     match_id = whole_number(text_id) if text_id else None
     error = None
     if text_id and match_id is None:
-        error = f"{text_id!r} is not a match number."
+        error = _("%(text)r is not a match number.", text=text_id)
     query = console.MatchQuery(match_id, (args.get("game") or "").strip(),
                                (args.get("player") or "").strip()[:254],
                                str(args.get("status")) if args.get("status") in STATUSES
@@ -60,32 +61,33 @@ def act(match_id: int, action: str) -> Response:
     try:
         if action == "pause":
             admin_actions.pause(match_id, actor(), reason, now(), key)
-            done = "The clocks are paused."
+            done = _("The clocks are paused.")
         elif action == "resume":
             admin_actions.resume(match_id, actor(), reason, now(), key)
-            done = "The clocks run again."
+            done = _("The clocks run again.")
         elif action == "extend":
             seat = whole_number(form.get("seat", ""))
             if seat is None:
-                raise admin_actions.InvalidRequestError("Choose a seat to extend.")
+                raise admin_actions.InvalidRequestError(_("Choose a seat to extend."))
             extension = TimeControl.parse((form.get("extension") or "").strip()).bank
             admin_actions.extend_seat(match_id, seat, extension, actor(), reason, now(),
                                       _max_extension(), key)
-            done = f"Seat {seat} has more time."
+            done = _("Seat %(seat)s has more time.", seat=seat)
         elif action == "reissue":
             seat = whole_number(form.get("seat", ""))
             if seat is None:
-                raise admin_actions.InvalidRequestError("Choose a seat.")
+                raise admin_actions.InvalidRequestError(_("Choose a seat."))
             player_admin.reissue_link(current_app.config["PBEM_SETTINGS"].secret_key,
                                       match_id, seat, actor(), reason, now(), key)
-            done = f"Seat {seat} has a new link; it was emailed and the old one stopped."
+            done = _("Seat %(seat)s has a new link; it was emailed and the old one stopped.",
+                     seat=seat)
         elif action == "void":
             admin_actions.void(match_id, actor(), reason, now(), key)
-            done = ("The match no longer counts for ratings; every rating was recomputed "
-                    "without it.")
+            done = _("The match no longer counts for ratings; every rating was recomputed "
+                     "without it.")
         else:
             admin_actions.abort(match_id, actor(), reason, now(), key)
-            done = "The match is aborted; every player was told."
+            done = _("The match is aborted; every player was told.")
     except AlreadyDoneError as error:
         flash(str(error), "ok")
     except PbemError as error:

@@ -16,6 +16,7 @@ from pbem.core.conversation import moderation
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.models import Seat
 from pbem.errors import PbemError
+from pbem.i18n import _
 from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
 from pbem.web.site.clock import now
 
@@ -56,21 +57,22 @@ def player_action(player_id: int, action: str) -> Response:
     try:
         if action == "links":
             sent = player_admin.resend_links(secret, player_id, actor(), now(), key)
-            done = f"{sent} new seat links emailed; the old ones no longer work."
+            done = _("%(count)s new seat links emailed; the old ones no longer work.",
+                     count=sent)
         elif action == "sessions":
             ended = player_admin.revoke_sessions(player_id, actor(), now(), key)
-            done = f"{ended} sessions ended."
+            done = _("%(count)s sessions ended.", count=ended)
         elif action in ("chatbar", "chatunbar"):
             moderation.set_barred(player_id, action == "chatbar", actor(), reason, now(), key)
-            done = ("Barred from the chat (they still play)." if action == "chatbar"
-                    else "Free to write in the chat again.")
+            done = (_("Barred from the chat (they still play).") if action == "chatbar"
+                    else _("Free to write in the chat again."))
         elif action == "deliverable":
             player_admin.clear_undeliverable(player_id, actor(), now(), key)
-            done = "The undeliverable mark is cleared; mail goes out again."
+            done = _("The undeliverable mark is cleared; mail goes out again.")
         else:
             player_admin.set_blocked(player_id, action == "block", actor(), reason, now(), key)
-            done = ("Blocked from starting challenges and seeks." if action == "block"
-                    else "Free to start challenges again.")
+            done = (_("Blocked from starting challenges and seeks.") if action == "block"
+                    else _("Free to start challenges again."))
     except AlreadyDoneError as error:
         flash(str(error), "ok")
     except PbemError as error:

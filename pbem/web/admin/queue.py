@@ -20,7 +20,9 @@ from pbem.core.matches.models import Adjudication
 from pbem.core.matches.rulings import RULINGS, make_ruling
 from pbem.core.records.match_record import public_record
 from pbem.errors import PbemError
+from pbem.i18n import _
 from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
+from pbem.web.admin.words import ruling_text
 from pbem.web.matches.public import requested_moves
 from pbem.web.site.clock import now
 
@@ -64,7 +66,8 @@ def rule(entry_id: int) -> Response | str | tuple[str, int]:
             return _entry_page(found, form=request.form, error=str(error)), 422
         flash(str(error), "error")
         return redirect(url_for("admin.entry", entry_id=entry_id), 303)
-    flash(f"Ruling made on match {found.match_id}: {RULINGS[ruling]}.", "ok")
+    flash(_("Ruling made on match %(match)s: %(ruling)s.", match=found.match_id,
+            ruling=ruling_text(RULINGS[ruling])), "ok")
     return redirect(url_for("admin.queue"), 303)
 
 

@@ -12,6 +12,7 @@ from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.conversation import moderation
 from pbem.core.matches.models import Match, Seat
 from pbem.errors import PbemError
+from pbem.i18n import _
 from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
 from pbem.web.site.clock import now
 
@@ -47,7 +48,7 @@ def report_action(report_id: int, action: str) -> Response:
         flash(str(error), "error")
         return redirect(url_for("admin.report", report_id=report_id), 303)
     else:
-        flash({"hide": "The message is hidden from everyone.",
-               "bar": "The writer is barred from the chat and the message is hidden.",
-               "dismiss": "The report is dismissed; the message stays."}[action], "ok")
+        flash({"hide": _("The message is hidden from everyone."),
+               "bar": _("The writer is barred from the chat and the message is hidden."),
+               "dismiss": _("The report is dismissed; the message stays.")}[action], "ok")
     return redirect(url_for("admin.reports"), 303)

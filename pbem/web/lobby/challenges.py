@@ -29,6 +29,7 @@ from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.errors import PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
+from pbem.i18n import _
 from pbem.web.accounts.auth import current_player, player_required, sign_in, signed_in_player
 from pbem.web.site.clock import now
 
@@ -59,7 +60,7 @@ def create() -> Response | tuple[str, int]:
     except (PbemError, RulesError) as error:
         return _form_page(form, str(error),
                           422 if isinstance(error, RulesError) else error.status)
-    flash("Challenge sent: your opponents have been emailed.", "ok")
+    flash(_("Challenge sent: your opponents have been emailed."), "ok")
     return redirect(url_for("challenges.show", challenge_id=challenge.id), 303)
 
 
@@ -70,7 +71,8 @@ def show(challenge_id: int) -> str:
     challenge = challenges.visible_challenge(challenge_id, player)
     invite = Invite.get_or_none(Invite.challenge == challenge, Invite.player == player)
     return render_template("challenges/show.html", c=challenges.describe(challenge, player),
-                           invite=invite, mine=challenge.challenger_id == player.id)
+                           invite=invite, mine=challenge.challenger_id == player.id,
+                           expires_at=challenge.expires_at)
 
 
 @bp.post("/challenges/<int:challenge_id>/accept")
@@ -91,7 +93,7 @@ def decline(challenge_id: int) -> Response:
 @player_required
 def cancel(challenge_id: int) -> Response:
     challenges.cancel(challenge_id, _player(), now())
-    flash("Challenge cancelled.", "ok")
+    flash(_("Challenge cancelled."), "ok")
     return redirect(url_for("me.home"), 303)
 
 
@@ -99,7 +101,7 @@ def cancel(challenge_id: int) -> Response:
 @player_required
 def rematch(match_id: int) -> Response:
     challenge = challenges.rematch(_settings(), match_id, _player(), now())
-    flash("Rematch offered: your opponents have been emailed.", "ok")
+    flash(_("Rematch offered: your opponents have been emailed."), "ok")
     return redirect(url_for("challenges.show", challenge_id=challenge.id), 303)
 
 
@@ -108,7 +110,7 @@ def invitation(token: str) -> str:
     invite = challenges.invite_for_token(token)
     challenge = Challenge.get_by_id(invite.challenge_id)
     return render_template("challenges/invite.html", token=token, invite=invite,
-                           c=challenges.describe(challenge))
+                           c=challenges.describe(challenge), expires_at=challenge.expires_at)
 
 
 @bp.post("/invites/<token>/accept")
@@ -127,7 +129,7 @@ def accept_by_link(token: str) -> Response:
 def decline_by_link(token: str) -> Response:
     invite = challenges.invite_for_token(token)
     challenges.decline(invite.id, now())
-    flash("You declined the challenge; its sender has been told.", "ok")
+    flash(_("You declined the challenge; its sender has been told."), "ok")
     return redirect(url_for("challenges.invitation", token=token), 303)
 
 
@@ -165,11 +167,11 @@ def options_from_form(form: Any, game: str) -> dict[str, Any]:
 
 def _after(challenge: Challenge, action: str) -> Response:
     if challenge.match_id is not None:
-        flash(f"Everyone accepted: match {challenge.match_id} has started. Your link is "
-              "below and in your email.", "ok")
+        flash(_("Everyone accepted: match %(match)s has started. Your link is below and in "
+                "your email.", match=challenge.match_id), "ok")
         return redirect(url_for("me.home"), 303)
-    flash("You accepted. The match starts when every player has accepted."
-          if action == "accept" else "You declined the challenge.", "ok")
+    flash(_("You accepted. The match starts when every player has accepted.")
+          if action == "accept" else _("You declined the challenge."), "ok")
     return redirect(url_for("challenges.show", challenge_id=challenge.id), 303)
 
 

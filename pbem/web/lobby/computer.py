@@ -14,6 +14,7 @@ from pbem.core.computer.opponents import ComputerRequest, play_computer
 from pbem.errors import PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
+from pbem.i18n import _
 from pbem.web.accounts.auth import player_required, signed_in_player
 from pbem.web.lobby.challenges import options_from_form
 from pbem.web.site.clock import now
@@ -41,8 +42,9 @@ def create() -> Response | tuple[str, int]:
     except (PbemError, RulesError) as error:
         return _form_page(form, str(error),
                           422 if isinstance(error, RulesError) else error.status)
-    flash(f"Your match against the computer has started; you play seat {played.seat + 1}. "
-          "The computer answers within seconds: reload to see its move.", "ok")
+    flash(_("Your match against the computer has started; you play seat %(seat)s. The "
+            "computer answers within seconds: reload to see its move.", seat=played.seat + 1),
+          "ok")
     return redirect(url_for("play.show", token=played.token), 303)
 
 

@@ -19,6 +19,7 @@ from pbem.core.lobby import seeks
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
+from pbem.i18n import _
 from pbem.web.accounts.auth import current_player, player_required, signed_in_player
 from pbem.web.lobby.challenges import options_from_form
 from pbem.web.site.clock import now
@@ -39,19 +40,19 @@ def create() -> Response | tuple[str, int]:
     try:
         count = (form.get("players") or "").strip()
         if not count.isdigit() or len(count) > 2:
-            raise InvalidRequestError("The number of players is a whole number, like 2.")
+            raise InvalidRequestError(_("The number of players is a whole number, like 2."))
         seeks.create_seek(settings, _player(), form.get("game", ""),
                           options_from_form(form, form.get("game", "")),
                           (form.get("clock") or "").strip() or settings.default_time_control,
                           int(count), now(),
                           on_timeout=form.get("on_timeout") or settings.default_on_timeout,
                           rated=form.get("rated") == "on",
-                          rating_min=_bound(form.get("rating_min"), "lowest"),
-                          rating_max=_bound(form.get("rating_max"), "highest"),
+                          rating_min=_bound(form.get("rating_min"), low=True),
+                          rating_max=_bound(form.get("rating_max"), low=False),
                           computers=form.get("computers", ""))
     except (PbemError, RulesError) as error:
         return _page(str(error), 422 if isinstance(error, RulesError) else error.status)
-    flash("Seek posted: the match starts when its seats are taken.", "ok")
+    flash(_("Seek posted: the match starts when its seats are taken."), "ok")
     return redirect(url_for("seeks.index"), 303)
 
 
@@ -60,10 +61,10 @@ def create() -> Response | tuple[str, int]:
 def join(seek_id: int) -> Response:
     seek = seeks.join(current_app.config["PBEM_SETTINGS"], seek_id, _player(), now())
     if seek.match_id is not None:
-        flash(f"The seek is full: match {seek.match_id} has started. Your link is below and "
-              "in your email.", "ok")
+        flash(_("The seek is full: match %(match)s has started. Your link is below and in "
+                "your email.", match=seek.match_id), "ok")
         return redirect(url_for("me.home"), 303)
-    flash("You have a seat; the match starts when the others are taken.", "ok")
+    flash(_("You have a seat; the match starts when the others are taken."), "ok")
     return redirect(url_for("seeks.index"), 303)
 
 
@@ -71,7 +72,7 @@ def join(seek_id: int) -> Response:
 @player_required
 def cancel(seek_id: int) -> Response:
     seeks.cancel(seek_id, _player(), now())
-    flash("Seek cancelled.", "ok")
+    flash(_("Seek cancelled."), "ok")
     return redirect(url_for("seeks.index"), 303)
 
 
@@ -85,13 +86,15 @@ def _page(error: str | None, status: int = 200) -> tuple[str, int]:
                            ), status
 
 
-def _bound(text: str | None, which: str) -> int | None:
+def _bound(text: str | None, low: bool) -> int | None:
     """A rating range's end from the form: blank is open."""
     text = (text or "").strip()
     if not text:
         return None
     if not text.isdigit() or len(text) > 5:
-        raise InvalidRequestError(f"The {which} rating is a whole number, like 1200, or blank.")
+        raise InvalidRequestError(
+            _("The lowest rating is a whole number, like 1200, or blank.") if low
+            else _("The highest rating is a whole number, like 1200, or blank."))
     return int(text)
 
 

@@ -28,6 +28,7 @@ from pbem.core.matches.creation import create_match
 from pbem.errors import NotFoundError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
+from pbem.i18n import _
 from pbem.mail.compose import Composer
 from pbem.mail.inbound import TEMPORARY_ERRORS, handle
 from pbem.web.site.clock import now
@@ -54,7 +55,7 @@ def new_match() -> Response:
     except (RulesError, PbemError) as error:
         flash(str(error), "error")
     else:
-        flash(f"Match {created.match.id} started: open the emails below.", "ok")
+        flash(_("Match %(id)s started: open the emails below.", id=created.match.id), "ok")
     return redirect(url_for("devmail.index"), code=303)
 
 
@@ -81,12 +82,15 @@ def reply(message_id: int) -> Response:
     try:
         receipt = handle(raw, settings, "dev", now())
     except TEMPORARY_ERRORS as error:
-        flash(f"The database could not be reached: {error}", "error")
+        flash(_("The database could not be reached: %(error)s", error=error), "error")
     else:
-        answer = ("; the answer is below" if receipt.answer
-                  else "; no answer was sent")
-        flash(f"Reply handled: {receipt.action.replace('_', ' ')}"
-              f"{f' ({receipt.detail})' if receipt.detail else ''}{answer}.", "ok")
+        # The action and its detail are the pipeline's own words (as the admin's log shows).
+        action = receipt.action.replace("_", " ")
+        if receipt.detail:
+            action = f"{action} ({receipt.detail})"
+        flash(_("Reply handled: %(action)s; the answer is below.", action=action)
+              if receipt.answer else
+              _("Reply handled: %(action)s; no answer was sent.", action=action), "ok")
     return redirect(url_for("devmail.index"), code=303)
 
 
@@ -118,7 +122,7 @@ def _reply_bytes(original: EmailMessage, body: str, sender: str) -> bytes:
 def _message(message_id: int) -> OutboxMessage:
     message = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
     if message is None:
-        raise NotFoundError(f"There is no message {message_id}.")
+        raise NotFoundError(_("There is no message %(id)s.", id=message_id))
     return message
 
 

@@ -33,10 +33,10 @@ from pbem.core.mailout.preferences import (
 )
 from pbem.core.tournaments.table import round_deadlines
 from pbem.errors import PbemError
+from pbem.i18n import _
 from pbem.web.site.clock import now
 
 bp = Blueprint("mailprefs", __name__)
-
 
 @bp.get("/mail/preferences/<token>")
 def show(token: str) -> Response:
@@ -52,7 +52,7 @@ def save(token: str) -> Response:
                            form.get("timezone"), now(), chat_mail=form.get("chat_mail"))
     except PbemError as error:
         return _page(player, token, error=str(error), status=error.status)
-    flash("Mail preferences saved.", "ok")
+    flash(_("Mail preferences saved."), "ok")
     return redirect(url_for("mailprefs.show", token=token), code=303)
 
 
@@ -60,7 +60,7 @@ def save(token: str) -> Response:
 def new_calendar_link(token: str) -> Response:
     player = links.player_for_preferences(_secret(), token)
     revoke_calendar(player.id)
-    flash("Your calendar link was replaced: the old one no longer works.", "ok")
+    flash(_("Your calendar link was replaced: the old one no longer works."), "ok")
     return redirect(url_for("mailprefs.show", token=token), code=303)
 
 
@@ -97,7 +97,8 @@ def _page(player: Player, token: str, error: str | None = None, status: int = 20
                     f"{links.calendar_token(settings.secret_key, player)}.ics")
     return _private(make_response(render_template(
         "mailprefs/preferences.html", player=player, token=token, error=error,
-        choices=MailPreference.LABELS, chat_choices=ChatMail.LABELS,
+        choices={key: str(label) for key, label in MailPreference.LABELS.items()},
+        chat_choices={key: str(label) for key, label in ChatMail.LABELS.items()},
         calendar_url=calendar_url), status))
 
 

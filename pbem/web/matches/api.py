@@ -20,6 +20,7 @@ from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError, UnprocessableError
+from pbem.i18n import _
 from pbem.web.matches.public import requested_moves, requested_ply
 from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for
 from pbem.web.site.clock import now
@@ -39,14 +40,14 @@ def seat_move(token: str) -> Response:
     body = _json_object()
     text, ply = body.get("move"), json_whole(body.get("ply"))
     if not isinstance(text, str):
-        raise InvalidRequestError('"move" must be a non-empty string, like "e2-e3"')
+        raise InvalidRequestError(_('"move" must be a non-empty string, like "e2-e3"'))
     if not text.strip():
-        raise UnprocessableError('"move" is blank: write a move, like "e2-e3"')
+        raise UnprocessableError(_('"move" is blank: write a move, like "e2-e3"'))
     if ply is None or ply < 0:
-        raise InvalidRequestError('"ply" must be the move number you saw (a whole number)')
+        raise InvalidRequestError(_('"ply" must be the move number you saw (a whole number)'))
     offer_draw = body.get("offer_draw", False)
     if not isinstance(offer_draw, bool):
-        raise InvalidRequestError('"offer_draw" must be true or false')
+        raise InvalidRequestError(_('"offer_draw" must be true or false'))
     result = submit_move(seat.match_id, seat.seat, text, ply, now(), offer_draw=offer_draw,
                          via=Channel.API)
     # The answer is built from the match as the move left it (no second lookup of the link).
@@ -91,7 +92,7 @@ def store_conditional(token: str) -> Response:
     lines = line_lists(body.get("lines"), '"lines"')
     ply = json_whole(body.get("ply")) if body.get("ply") is not None else None
     if body.get("ply") is not None and (ply is None or ply < 0):
-        raise InvalidRequestError('"ply" must be the move number you saw (a whole number)')
+        raise InvalidRequestError(_('"ply" must be the move number you saw (a whole number)'))
     stored = conditional.store(seat.match_id, seat.seat, lines, now(), expected_ply=ply)
     return _private(jsonify(stored.as_json()))
 
@@ -108,11 +109,12 @@ def analyse(token: str) -> Response:
     body = _json_object('{"moves": ["e2-e3", ...]}')
     unknown = sorted(set(body) - {"moves", "board"})
     if unknown:
-        raise InvalidRequestError(f"unknown field(s): {', '.join(unknown)} (known: moves, board)")
+        raise InvalidRequestError(_("unknown field(s): %(fields)s (known: moves, board)",
+                                    fields=", ".join(unknown)))
     moves = move_list(body.get("moves", []), '"moves"')
     board = body.get("board", False)
     if not isinstance(board, bool):
-        raise InvalidRequestError('"board" must be true or false')
+        raise InvalidRequestError(_('"board" must be true or false'))
     return _private(jsonify(analysis_for(seat, moves, board)))
 
 
@@ -125,10 +127,10 @@ def match_record(match_id: int) -> Response:
 
 def _json_object(shape: str = '{"move": "...", "ply": N}') -> dict[str, Any]:
     if not request.is_json:
-        raise InvalidRequestError("send a JSON body with Content-Type: application/json")
+        raise InvalidRequestError(_("send a JSON body with Content-Type: application/json"))
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise InvalidRequestError(f"the body must be a JSON object: {shape}")
+        raise InvalidRequestError(_("the body must be a JSON object: %(shape)s", shape=shape))
     return body
 
 

@@ -23,6 +23,7 @@ from werkzeug.wrappers import Response
 from pbem.core.matches import lifecycle
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.errors import PbemError
+from pbem.i18n import N_, _
 from pbem.web.matches.seat import page, record_for
 from pbem.web.site.clock import now
 
@@ -30,17 +31,18 @@ bp = Blueprint("lifecycle", __name__)
 
 Action = Callable[[int, int, datetime], str]
 
-# What each action is called, the question asked before it, and the service that does it.
+# What each action is called, the question asked before it (both translated where shown),
+# and the service that does it.
 ACTIONS: dict[str, tuple[str, str, Action]] = {
-    "resign": ("Resign", "Resign this match? You lose it, and it cannot be undone.",
+    "resign": (N_("Resign"), N_("Resign this match? You lose it, and it cannot be undone."),
                lifecycle.resign),
-    "draw/yes": ("Draw", "Offer a draw, or accept the draw offered to you?",
+    "draw/yes": (N_("Draw"), N_("Offer a draw, or accept the draw offered to you?"),
                  lifecycle.draw_yes),
-    "draw/no": ("Decline the draw", "Decline the draw offer? The match goes on.",
+    "draw/no": (N_("Decline the draw"), N_("Decline the draw offer? The match goes on."),
                 lifecycle.draw_no),
-    "abort": ("Abort", "Abort this match? It ends with no result for anyone.",
+    "abort": (N_("Abort"), N_("Abort this match? It ends with no result for anyone."),
               lifecycle.abort),
-    "claim-victory": ("Claim the win", "Claim the win? The late player loses the match.",
+    "claim-victory": (N_("Claim the win"), N_("Claim the win? The late player loses the match."),
                       lifecycle.claim_victory),
 }
 
@@ -53,6 +55,7 @@ def endpoint(action: str) -> str:
 def act(token: str, action: str) -> Response:
     seat = seat_for_token(token)
     label, question, service = ACTIONS[action]
+    label, question = _(label), _(question)
     if action == "draw/yes":
         label, question = _draw_wording(record_for(seat))
     if request.form.get("confirm") != "yes":
@@ -73,10 +76,10 @@ def act(token: str, action: str) -> Response:
 def _draw_wording(record: dict) -> tuple[str, str]:
     if "accept-draw" in record["can"]:
         offer = record["draw_offer"]
-        return ("Accept the draw", f"Accept {offer['label']}'s draw offer? If every other "
-                "player accepts, the match ends drawn.")
-    return ("Offer a draw", "Offer a draw? It stands until the others answer, or move "
-            "instead (which declines it).")
+        return (_("Accept the draw"), _("Accept %(label)s's draw offer? If every other player "
+                                        "accepts, the match ends drawn.", label=offer["label"]))
+    return (_("Offer a draw"), _("Offer a draw? It stands until the others answer, or move "
+                                 "instead (which declines it)."))
 
 
 for _action in ACTIONS:

@@ -26,6 +26,7 @@ from pbem.core.records.match_record import public_record
 from pbem.core.tournaments.table import pairing_of_match
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
+from pbem.i18n import _
 from pbem.web.accounts.auth import current_player
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import whole_number
@@ -94,21 +95,32 @@ def preview(record: dict[str, Any]) -> dict[str, str | None]:
     """Title, description, permalink and image of a match page at its shown ply, for link
     previews: the game, the players and the position, in one sentence each."""
     match_id, shown, latest = record["match"], record["shown_ply"], record["ply"]
-    players = " vs ".join(f"{p['name']} ({p['label']})" for p in record["players"])
+    vs = _(" vs ")
+    players = vs.join(f"{p['name']} ({p['label']})" for p in record["players"])
     if shown == latest and record["status"] == "finished" and record["result"]:
-        position = f"Finished after {latest} moves: {record['result']['headline']}."
+        position = _("Finished after %(n)s moves: %(result)s.", n=latest,
+                     result=record["result"]["headline"])
     elif shown == latest and record["status"] == "aborted":
-        position = f"Aborted after {latest} moves."
+        position = _("Aborted after %(n)s moves.", n=latest)
     else:
-        waiting = " and ".join(record["shown_to_move"])
-        position = (f"After move {shown} of {latest}" + (" (in play)" if record["status"] ==
-                                                        "active" else "")
-                    + (f": {waiting} to move." if waiting else "."))
+        waiting = _(" and ").join(record["shown_to_move"])
+        live = record["status"] == "active"
+        if waiting:
+            position = (_("After move %(n)s of %(total)s (in play): %(names)s to move.",
+                          n=shown, total=latest, names=waiting) if live else
+                        _("After move %(n)s of %(total)s: %(names)s to move.", n=shown,
+                          total=latest, names=waiting))
+        else:
+            position = (_("After move %(n)s of %(total)s (in play).", n=shown, total=latest)
+                        if live else _("After move %(n)s of %(total)s.", n=shown, total=latest))
+    names = vs.join(p["name"] for p in record["players"])
     return {
-        "title": f"{record['title']} #{match_id}: "
-                 + " vs ".join(p["name"] for p in record["players"])
-                 + (f", move {shown}" if shown != latest else ""),
-        "description": f"{record['title']}: {players}. {position}",
+        "title": (_("%(game)s #%(id)s: %(names)s, move %(n)s", game=record["title"], id=match_id,
+                    names=names, n=shown) if shown != latest else
+                  _("%(game)s #%(id)s: %(names)s", game=record["title"], id=match_id,
+                    names=names)),
+        "description": _("%(game)s: %(players)s. %(position)s", game=record["title"],
+                         players=players, position=position),
         "permalink": site_url("matches.show", match_id=match_id, ply=shown),
         # A game drawn as a table of cards has no board picture (its board.svg is a 404).
         "image": site_url("archive.board_svg", match_id=match_id, ply=shown)
@@ -134,12 +146,12 @@ def poll_tag(match: Match) -> str:
 
 
 def requested_ply(latest: int) -> int | None:
-    return _number_arg("ply", f"a move number from 0 to {latest}")
+    return _number_arg("ply", _("a move number from 0 to %(last)s", last=latest))
 
 
 def requested_moves(latest: int) -> int | None:
     """`?moves=N`: the move list's page that ends at move N (default: the latest)."""
-    return _number_arg("moves", f"a move number from 1 to {latest}")
+    return _number_arg("moves", _("a move number from 1 to %(last)s", last=latest))
 
 
 def page_url(**changes: object) -> str:
@@ -159,14 +171,16 @@ def site_url(endpoint: str, **values: Any) -> str:
 def _number_arg(name: str, what: str) -> int | None:
     given = request.args.getlist(name)
     if len(given) > 1:
-        raise InvalidRequestError(f"give {name} once, not {len(given)} times")
+        raise InvalidRequestError(_("give %(name)s once, not %(count)s times", name=name,
+                                    count=len(given)))
     raw = given[0] if given else None
     if raw is None or raw == "":
         return None
     number = whole_number(raw)
     if number is None:
         shown = raw if len(raw) <= 20 else raw[:20] + "…"
-        raise InvalidRequestError(f"{name} must be {what}, not {shown!r}")
+        raise InvalidRequestError(_("%(name)s must be %(what)s, not %(given)r", name=name,
+                                    what=what, given=shown))
     return number
 
 

@@ -41,6 +41,7 @@ from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import describe, get_rules
 from pbem.games.base import RulesError
 from pbem.games.lines import MAX_LINES, MAX_PLIES, LineError, analyse, parse_conditional_text
+from pbem.i18n import N_, _, ngettext
 from pbem.web.matches.clicks import click_moves
 from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
 from pbem.web.site.clock import now
@@ -51,7 +52,7 @@ log = logging.getLogger(__name__)
 bp = Blueprint("play", __name__)
 
 # The check box's label here and on /me/settings (and in the message refusing odd input).
-SUBMIT_WITHOUT_CONFIRM = "Submit moves without confirming"
+SUBMIT_WITHOUT_CONFIRM = N_("Submit moves without confirming")
 
 
 @bp.get("/play/<token>")
@@ -75,10 +76,10 @@ def move(token: str) -> Response:
     text = (request.form.get("move_text") or "").strip() or (request.form.get("move") or "")
     ply = whole_number(request.form.get("ply", ""))
     if not text.strip():
-        return page(seat, record_for(seat), status=422, error="Choose a move or type one.")
+        return page(seat, record_for(seat), status=422, error=_("Choose a move or type one."))
     if ply is None:
         return page(seat, record_for(seat), status=400,
-                     error="The form was incomplete (no move number). Reload the page.")
+                     error=_("The form was incomplete (no move number). Reload the page."))
     try:
         result = submit_move(seat.match_id, seat.seat, text, ply, now(),
                              offer_draw=request.form.get("offer_draw") == "yes")
@@ -87,10 +88,15 @@ def move(token: str) -> Response:
         kept = text if len(text) <= MAX_MOVE_TEXT else ""
         return page(seat, record_for(seat), status=status, error=str(error), typed=kept)
     news = "; ".join(result.events)
-    answered = (f" Your opponent answered at once with {result.answered_with}, a conditional "
-                "move." if result.answered_with else "")
-    flash(f"Your move {result.text} was made." + (f" {news}." if news else "") + answered
-          + (" You offered a draw." if request.form.get("offer_draw") == "yes" else ""), "ok")
+    said = [_("Your move %(move)s was made.", move=result.text)]
+    if news:
+        said.append(f"{news}.")
+    if result.answered_with:
+        said.append(_("Your opponent answered at once with %(move)s, a conditional move.",
+                      move=result.answered_with))
+    if request.form.get("offer_draw") == "yes":
+        said.append(_("You offered a draw."))
+    flash(" ".join(said), "ok")
     return redirect(url_for("play.show", token=token), code=303)
 
 
@@ -104,8 +110,8 @@ def store_conditional(token: str) -> Response:
     clear = request.form.get("clear") == "yes" or not text
     try:
         if len(text) > conditional.MAX_LINE_TEXT:
-            raise LineError(f"the lines are too long together (at most "
-                            f"{conditional.MAX_LINE_TEXT} characters)")
+            raise LineError(_("the lines are too long together (at most %(limit)s characters)",
+                              limit=conditional.MAX_LINE_TEXT))
         check_text(text, "conditional moves")
         clauses = [] if clear else parse_conditional_text(", ".join(text.splitlines()))
         stored = conditional.store(seat.match_id, seat.seat, [], now(), expected_ply=ply,
@@ -113,12 +119,13 @@ def store_conditional(token: str) -> Response:
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         return page(seat, record_for(seat), status=status,
-                    error=f"Your conditional moves were not stored: {error}",
+                    error=_("Your conditional moves were not stored: %(why)s", why=error),
                     conditional_text=text)
     count = len(stored.lines)
-    flash("Your conditional moves are cleared." if not count else
-          f"Stored {count} conditional line{'s' if count != 1 else ''}; only you can see them "
-          "until they are played.", "ok")
+    flash(_("Your conditional moves are cleared.") if not count else
+          ngettext("Stored %(num)s conditional line; only you can see them until they are "
+                   "played.", "Stored %(num)s conditional lines; only you can see them until "
+                   "they are played.", count), "ok")
     return redirect(url_for("play.show", token=token) + "#conditional", code=303)
 
 
@@ -127,14 +134,16 @@ def vacation(token: str) -> Response:
     seat = seat_for_token(token)
     settings = current_app.config["PBEM_SETTINGS"]
     try:
-        first, last = (_date(request.form.get(name, ""), label)
-                       for name, label in (("first_day", "first day"), ("last_day", "last day")))
+        first = _date(request.form.get("first_day", ""),
+                      _("The first day must be a date like 2026-07-01."))
+        last = _date(request.form.get("last_day", ""),
+                     _("The last day must be a date like 2026-07-01."))
         declared = declare(seat.player_id, first, last, settings.vacation_days_per_year,
                            now())
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error))
-    flash(f"Vacation saved: your clocks stop from {first} to {last}. "
-          f"{_who_was_told(len(declared.matches))}", "ok")
+    flash(_("Vacation saved: your clocks stop from %(first)s to %(last)s.", first=first,
+            last=last) + " " + _who_was_told(len(declared.matches)), "ok")
     return redirect(url_for("play.show", token=token), code=303)
 
 
@@ -147,7 +156,7 @@ def save_settings(token: str) -> Response:
     seat = seat_for_token(token)
     script = request.accept_mimetypes.best == "application/json"
     try:
-        on = tick_box(request.form, "submit_without_confirm", SUBMIT_WITHOUT_CONFIRM)
+        on = tick_box(request.form, "submit_without_confirm", _(SUBMIT_WITHOUT_CONFIRM))
     except PbemError as error:
         if script:
             return problem(error.status, str(error))
@@ -155,20 +164,21 @@ def save_settings(token: str) -> Response:
     set_submit_without_confirm(seat.player_id, on)
     if script:
         return jsonify({"submit_without_confirm": on})
-    flash("Saved: on the board, a move is sent as soon as your clicks spell it." if on else
-          "Saved: on the board, a move waits for you to press Submit move.", "ok")
+    flash(_("Saved: on the board, a move is sent as soon as your clicks spell it.") if on else
+          _("Saved: on the board, a move waits for you to press Submit move."), "ok")
     return redirect(url_for("play.show", token=token), code=303)
 
 
 def move_list(value: object, name: str) -> list[str]:
     """A JSON list of move texts, checked for shape and size (the rules check the moves)."""
     if not isinstance(value, list) or len(value) > MAX_PLIES:
-        raise InvalidRequestError(f"{name} must be a list of at most {MAX_PLIES} moves, "
-                                  'like ["e2-e3", "e7-e6"]')
+        raise InvalidRequestError(_('%(name)s must be a list of at most %(limit)s moves, like '
+                                    '["e2-e3", "e7-e6"]', name=name, limit=MAX_PLIES))
     for text in value:
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
-            raise InvalidRequestError(f"each move in {name} must be notation of 1 to "
-                                      f"{MAX_MOVE_TEXT} characters, not {str(text)[:40]!r}")
+            raise InvalidRequestError(_("each move in %(name)s must be notation of 1 to "
+                                        "%(limit)s characters, not %(given)r", name=name,
+                                        limit=MAX_MOVE_TEXT, given=str(text)[:40]))
         check_text(text, "move")
     return [text.strip() for text in value]
 
@@ -176,9 +186,10 @@ def move_list(value: object, name: str) -> list[str]:
 def line_lists(value: object, name: str) -> list[list[str]]:
     """A JSON list of lines, each a list of move texts."""
     if not isinstance(value, list) or len(value) > MAX_LINES:
-        raise InvalidRequestError(f"{name} must be a list of at most {MAX_LINES} lines, each a "
-                                  'list of moves: [["their move", "my answer"], ...]')
-    return [move_list(line, f"each line of {name}") for line in value]
+        raise InvalidRequestError(_('%(name)s must be a list of at most %(limit)s lines, each a '
+                                    'list of moves: [["their move", "my answer"], ...]',
+                                    name=name, limit=MAX_LINES))
+    return [move_list(line, _("each line of %(name)s", name=name)) for line in value]
 
 
 def analysis_for(seat: Seat, moves: list[str], board: bool = False) -> dict[str, Any]:
@@ -189,8 +200,8 @@ def analysis_for(seat: Seat, moves: list[str], board: bool = False) -> dict[str,
     know."""
     match = seat.match
     if not conditional.offered(match.game):
-        raise LineError(f"{describe(match.game).title} has no analysis board (its moves are "
-                        "hidden or simultaneous decisions)")
+        raise LineError(_("%(game)s has no analysis board (its moves are hidden or "
+                          "simultaneous decisions)", game=describe(match.game).title))
     rules = get_rules(match.game)
     answer = analyse(rules, rules.load(match.state), seat.seat, moves)
     final = answer.pop("final_state")
@@ -220,21 +231,22 @@ def record_for(seat: Seat, shown: int | None = None) -> dict:
                        requested_moves(seat.match.ply), shown)
 
 
-def _date(text: str, label: str) -> date:
+def _date(text: str, refusal: str) -> date:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise InvalidRequestError(f"The {label} must be a date like 2026-07-01.") from None
+        raise InvalidRequestError(refusal) from None
 
 
 def _who_was_told(matches: int) -> str:
     # Vacation notices are news: only players who chose every email are mailed them
     # (preferences.CATEGORIES), while the match pages show the vacation to everyone.
     if matches == 0:
-        return "You have no match in play, so nobody was told."
-    where = "1 match in play see it on its page" if matches == 1 else (
-        f"{matches} matches in play see it on their pages")
-    return f"Your opponents in {where}; those who chose every email are also mailed."
+        return _("You have no match in play, so nobody was told.")
+    return ngettext("Your opponents in %(num)s match in play see it on its page; those who "
+                    "chose every email are also mailed.",
+                    "Your opponents in %(num)s matches in play see it on their pages; those "
+                    "who chose every email are also mailed.", matches)
 
 
 def page(seat: Seat, record: dict, status: int, error: str | None = None, typed: str = "",

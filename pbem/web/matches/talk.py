@@ -20,6 +20,7 @@ from pbem.core.conversation.chat import Channel
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.core.records.exports import seat_record_export
 from pbem.errors import InvalidRequestError, PbemError
+from pbem.i18n import _
 from pbem.web.accounts.auth import SignInRequiredError, current_player, player_required
 from pbem.web.matches.seat import page, record_for
 from pbem.web.site.clock import now
@@ -46,7 +47,7 @@ def seat_post(token: str) -> Response:
                         chat_typed=text if len(text) <= chat.MAX_MESSAGE * 2 else "")
         _retry_after(response, error)
         return response
-    flash("Message posted.", "ok")
+    flash(_("Message posted."), "ok")
     return redirect(url_for("play.show", token=token) + "#chat", code=303)
 
 
@@ -59,7 +60,7 @@ def seat_notes(token: str) -> Response:
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error),
                     notes_typed=text)
-    flash("Notes saved (only this seat sees them)." if text.strip() else "Notes cleared.",
+    flash(_("Notes saved (only this seat sees them).") if text.strip() else _("Notes cleared."),
           "ok")
     return redirect(url_for("play.show", token=token) + "#notes", code=303)
 
@@ -69,8 +70,8 @@ def seat_mute(token: str) -> Response:
     seat = seat_for_token(token)
     muted = request.form.get("muted") == "yes"
     personal.set_muted(seat.match_id, seat.player_id, muted, now())
-    flash("This match's chat is muted: no chat mails, no quotes in turn mails." if muted else
-          "This match's chat is back on.", "ok")
+    flash(_("This match's chat is muted: no chat mails, no quotes in turn mails.") if muted
+          else _("This match's chat is back on."), "ok")
     return redirect(url_for("play.show", token=token) + "#chat", code=303)
 
 
@@ -79,7 +80,7 @@ def seat_report(token: str, message_id: int) -> Response:
     seat = seat_for_token(token)
     moderation.report(message_id, seat.player, request.form.get("reason", ""), now(),
                       seat=seat)
-    flash("Thank you: the message was reported to the admins.", "ok")
+    flash(_("Thank you: the message was reported to the admins."), "ok")
     return redirect(url_for("play.show", token=token) + "#chat", code=303)
 
 
@@ -91,8 +92,8 @@ def seat_block(token: str, message_id: int) -> Response:
         author = personal.block_author(seat.player, message_id, now())
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error))
-    flash(f"You blocked {author.public_name}: you will not see or get their messages. "
-          "Your settings page lists whom you blocked.", "ok")
+    flash(_("You blocked %(name)s: you will not see or get their messages. Your settings page "
+            "lists whom you blocked.", name=author.public_name), "ok")
     return redirect(url_for("play.show", token=token) + "#chat", code=303)
 
 
@@ -113,7 +114,7 @@ def _readable_by_seat(seat: Any, message_id: int) -> None:
 
     message = ChatMessage.get_or_none(ChatMessage.id == message_id)
     if message is None or message.match_id != seat.match_id or message.room != Room.PLAYERS:
-        raise InvalidRequestError("That message is not in this match's chat.")
+        raise InvalidRequestError(_("That message is not in this match's chat."))
 
 
 # --- the spectators' room, on the public page ----------------------------------------------
@@ -122,7 +123,7 @@ def _readable_by_seat(seat: Any, message_id: int) -> None:
 def watch_post(match_id: int) -> Response:
     player = current_player()
     if player is None:
-        raise SignInRequiredError("Sign in to talk in the spectators' room.")
+        raise SignInRequiredError(_("Sign in to talk in the spectators' room."))
     text = request.form.get("text", "")
     try:
         chat.post_as_spectator(match_id, player, text, now())
@@ -133,7 +134,7 @@ def watch_post(match_id: int) -> Response:
                                chat_typed=text if len(text) <= chat.MAX_MESSAGE * 2 else "")
         _retry_after(response, error)
         return response
-    flash("Message posted.", "ok")
+    flash(_("Message posted."), "ok")
     return redirect(url_for("matches.show", match_id=match_id) + "#chat", code=303)
 
 
@@ -141,14 +142,14 @@ def watch_post(match_id: int) -> Response:
 def watch_report(match_id: int, message_id: int) -> Response:
     player = current_player()
     if player is None:
-        raise SignInRequiredError("Sign in to report a message.")
+        raise SignInRequiredError(_("Sign in to report a message."))
     from pbem.core.conversation.models import ChatMessage, Room
 
     message = ChatMessage.get_or_none(ChatMessage.id == message_id)
     if message is None or message.match_id != match_id or message.room != Room.SPECTATORS:
-        raise InvalidRequestError("That message is not in this match's spectators' room.")
+        raise InvalidRequestError(_("That message is not in this match's spectators' room."))
     moderation.report(message_id, player, request.form.get("reason", ""), now())
-    flash("Thank you: the message was reported to the admins.", "ok")
+    flash(_("Thank you: the message was reported to the admins."), "ok")
     return redirect(url_for("matches.show", match_id=match_id) + "#chat", code=303)
 
 
@@ -158,7 +159,7 @@ def unblock(player_id: int) -> Response:
     player = current_player()
     if player is not None:
         personal.unblock(player, player_id)
-    flash("Unblocked: their messages reach you again.", "ok")
+    flash(_("Unblocked: their messages reach you again."), "ok")
     return redirect(url_for("me.settings") + "#blocks", code=303)
 
 
@@ -167,9 +168,9 @@ def unblock(player_id: int) -> Response:
 def block() -> Response:
     player = current_player()
     if player is None:
-        raise SignInRequiredError("Sign in first.")
+        raise SignInRequiredError(_("Sign in first."))
     blocked = personal.block(player, request.form.get("name", ""), now())
-    flash(f"You blocked {blocked.public_name}.", "ok")
+    flash(_("You blocked %(name)s.", name=blocked.public_name), "ok")
     return redirect(url_for("me.settings") + "#blocks", code=303)
 
 
@@ -185,7 +186,7 @@ def api_chat(token: str) -> Response:
     before = _whole_arg("before")
     limit = _whole_arg("limit") or chat.PAGE_SIZE
     if limit > MAX_PAGE:
-        raise InvalidRequestError(f'"limit" is at most {MAX_PAGE}')
+        raise InvalidRequestError(_('"limit" is at most %(limit)s', limit=MAX_PAGE))
     shown, next_before = chat.players_room(seat, before, limit)
     return _private(jsonify({
         "match": seat.match_id, "seat": seat.seat,
@@ -202,9 +203,10 @@ def api_chat_post(token: str) -> Response:
     text = body.get("text")
     unknown = sorted(set(body) - {"text"})
     if unknown:
-        raise InvalidRequestError(f"unknown field(s): {', '.join(unknown)} (known: text)")
+        raise InvalidRequestError(_("unknown field(s): %(fields)s (known: text)",
+                                    fields=", ".join(unknown)))
     if not isinstance(text, str):
-        raise InvalidRequestError('"text" must be a string: the message, plain text')
+        raise InvalidRequestError(_('"text" must be a string: the message, plain text'))
     message = chat.post_as_seat(seat, text, now(), via=Channel.API)
     shown = chat.Shown(message.id, seat.player.public_name, message.seat, message.text,
                        message.created_at, message.ply, True)
@@ -224,8 +226,8 @@ def api_notes_put(token: str) -> Response:
     seat = seat_for_token(token)
     text = _json_object().get("text")
     if not isinstance(text, str):
-        raise InvalidRequestError('"text" must be a string: the notes, plain text ("" clears '
-                                  "them)")
+        raise InvalidRequestError(_('"text" must be a string: the notes, plain text ("" clears '
+                                    "them)"))
     return _private(jsonify({"text": personal.save_notes(seat, text, now())}))
 
 
@@ -235,16 +237,17 @@ def _whole_arg(name: str) -> int | None:
         return None
     value = whole_number(raw)
     if value is None or value < 1:
-        raise InvalidRequestError(f'"{name}" must be a whole number of 1 or more')
+        raise InvalidRequestError(_('"%(name)s" must be a whole number of 1 or more', name=name))
     return value
 
 
 def _json_object() -> dict[str, Any]:
     if not request.is_json:
-        raise InvalidRequestError("send a JSON body with Content-Type: application/json")
+        raise InvalidRequestError(_("send a JSON body with Content-Type: application/json"))
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise InvalidRequestError('the body must be a JSON object: {"text": "..."}')
+        raise InvalidRequestError(_("the body must be a JSON object: %(shape)s",
+                                    shape='{"text": "..."}'))
     return body
 
 

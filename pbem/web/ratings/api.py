@@ -12,6 +12,7 @@ from pbem.core.ratings.queries import as_dict, leaderboard, ratings_of
 from pbem.core.records.standings import public_player, record_by_game
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY
+from pbem.i18n import _
 from pbem.web.site.clock import now
 
 bp = Blueprint("ratings_api", __name__, url_prefix="/api")
@@ -20,7 +21,7 @@ bp = Blueprint("ratings_api", __name__, url_prefix="/api")
 @bp.get("/ratings/<game>")
 def board(game: str) -> Response:
     if game not in REGISTRY:
-        raise NotFoundError(f"There is no game called {game!r} here.")
+        raise NotFoundError(_("There is no game called %(game)r here.", game=game))
     page = leaderboard(game, now(), request.args.get("cursor") or None)
     return jsonify({"game": game, "players": page.rows, "next": page.next_cursor,
                     "next_url": url_for("ratings_api.board", game=game,

@@ -9,6 +9,7 @@ from pbem.core.ratings import model
 from pbem.core.ratings.queries import PAGE_SIZE, leaderboard
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY
+from pbem.i18n import _
 from pbem.web.site.clock import now
 
 bp = Blueprint("ratings", __name__, url_prefix="/ratings")
@@ -23,7 +24,7 @@ def index() -> str:
 @bp.get("/<game>")
 def board(game: str) -> str:
     if game not in REGISTRY:
-        raise NotFoundError(f"There is no game called {game!r} here.")
+        raise NotFoundError(_("There is no game called %(game)r here.", game=game))
     page = leaderboard(game, now(), request.args.get("cursor") or None)
     return render_template("ratings/board.html", game=REGISTRY[game], page=page,
                            first_page=not request.args.get("cursor"), page_size=PAGE_SIZE,

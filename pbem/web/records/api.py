@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.records.archive import PAGE_SIZE, Filters, list_matches
 from pbem.errors import InvalidRequestError
+from pbem.i18n import _
 from pbem.web.site.inputs import whole_number
 
 bp = Blueprint("archive_api", __name__, url_prefix="/api")
@@ -25,7 +26,8 @@ def matches() -> Response:
     raw_limit = request.args.get("limit", "")
     limit = whole_number(raw_limit) if raw_limit else PAGE_SIZE
     if limit is None:
-        raise InvalidRequestError(f"limit must be a whole number, not {raw_limit[:20]!r}")
+        raise InvalidRequestError(_("limit must be a whole number, not %(given)r",
+                                    given=raw_limit[:20]))
     page = list_matches(filters, request.args.get("cursor") or None, limit)
     for row in page.rows:
         row["url"] = url_for("matches.show", match_id=row["id"])

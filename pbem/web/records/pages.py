@@ -34,6 +34,7 @@ from pbem.core.records.standings import (
 )
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY
+from pbem.i18n import _
 from pbem.web.accounts.auth import player_required, signed_in_player
 from pbem.web.matches.public import requested_ply, site_url
 from pbem.web.site.clock import now
@@ -119,7 +120,7 @@ def board_svg(match_id: int) -> Response:
                            legal_moves=[], over=not match.is_live and shown == match.ply)
     found = _SVG.search(html)
     if found is None:
-        raise NotFoundError(f"{rules.title} has no board picture.")
+        raise NotFoundError(_("%(game)s has no board picture.", game=rules.title))
     svg = found.group(0)
     if "xmlns=" not in svg[:200]:
         svg = svg.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg"', 1)
@@ -140,8 +141,9 @@ def archive_choice() -> WerkzeugResponse:
     player = signed_in_player()
     hidden = request.form.get("hidden_from_archive") == "on"
     set_hidden_from_archive(player.id, hidden)
-    flash("Your player page is now hidden from the archive." if hidden
-          else f"Your player page is public again: /players/{player.public_name}.", "ok")
+    flash(_("Your player page is now hidden from the archive.") if hidden
+          else _("Your player page is public again: /players/%(name)s.", name=player.public_name),
+          "ok")
     return redirect(url_for("me.settings"), code=303)
 
 

@@ -15,16 +15,29 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from pbem.core.db.connection import UNAVAILABLE, database, is_read_only, unavailable_reason
 from pbem.errors import PbemError, UnavailableError
 from pbem.games.base import RulesError
+from pbem.i18n import DEFAULT, N_, _, current, lazy_gettext
+from pbem.web.site.language import speak_now
 
 log = logging.getLogger(__name__)
 
-TITLES = {400: "Bad request", 401: "Sign-in required", 403: "Forbidden", 404: "Not found",
-          405: "Method not allowed",
-          409: "Conflict", 413: "Request too large", 415: "Unsupported media type",
-          422: "Refused", 429: "Too many requests", 500: "Server error",
-          503: "Temporarily unavailable"}
-UNAVAILABLE_DETAIL = ("The game server cannot reach its database just now. Nothing was "
-                      "changed; please try again in a few minutes.")
+# problem+json keeps these English titles (clients may match them); the HTML error pages
+# show them in the reader's language.
+TITLES = {400: N_("Bad request"), 401: N_("Sign-in required"), 403: N_("Forbidden"),
+          404: N_("Not found"), 405: N_("Method not allowed"),
+          409: N_("Conflict"), 413: N_("Request too large"), 415: N_("Unsupported media type"),
+          422: N_("Refused"), 429: N_("Too many requests"), 500: N_("Server error"),
+          503: N_("Temporarily unavailable")}
+UNAVAILABLE_DETAIL = N_("The game server cannot reach its database just now. Nothing was "
+                        "changed; please try again in a few minutes.")
+# What an HTTP error that no view raised says (werkzeug's own words are English).
+HTTP_DETAILS = {
+    400: N_("The request could not be read. Go back, reload the page and try again."),
+    404: N_("There is nothing at this address."),
+    405: N_("This address does not take that kind of request."),
+    413: N_("That request is too large."),
+    415: N_("This address does not take that kind of content."),
+}
+ERROR_TITLE = N_("Error")  # a status with no title of its own
 RETRY_AFTER_SECONDS = 60
 
 
@@ -35,7 +48,8 @@ def connect_or_unavailable() -> None:
     except UNAVAILABLE as error:
         log.error("database unavailable on %s %s: %s", request.method, request.path,
                   unavailable_reason(error))
-        raise UnavailableError(UNAVAILABLE_DETAIL) from None
+        # Said when shown: the reader's language is not known yet (see `speak_now`).
+        raise UnavailableError(lazy_gettext(UNAVAILABLE_DETAIL)) from None
 
 
 def problem(status: int, detail: str) -> Response:
@@ -57,15 +71,18 @@ def wants_problem() -> bool:
 
 
 def error_response(status: int, detail: str) -> Response | tuple[str, int]:
+    speak_now()
     if wants_problem():
         return problem(status, detail)
     return render_template("errors/error.html", status=status,
-                           title=TITLES.get(status, "Error"), detail=detail), status
+                           title=_(TITLES.get(status, ERROR_TITLE)), detail=detail), status
 
 
 def init_app(app: Flask) -> None:
     @app.errorhandler(PbemError)
     def _service_error(error: PbemError):
+        # A message made before the reader's language was known is said in it now.
+        speak_now()
         response = make_response(error_response(error.status, str(error)))
         if error.status == 503:
             response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
@@ -78,7 +95,7 @@ def init_app(app: Flask) -> None:
         # The server went away mid-request (the transaction, if any, was not committed).
         log.error("database error on %s %s: %s", request.method, request.path,
                   unavailable_reason(error))
-        return _service_error(UnavailableError(UNAVAILABLE_DETAIL))
+        return _service_error(UnavailableError(lazy_gettext(UNAVAILABLE_DETAIL)))
 
     for kind in UNAVAILABLE:
         app.register_error_handler(kind, _database_gone)
@@ -96,16 +113,20 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf_error(error: CSRFError):
-        return error_response(400, "This form has expired or did not come from this site. "
-                                   "Go back, reload the page and try again.")
+        return error_response(400, _("This form has expired or did not come from this site. "
+                                     "Go back, reload the page and try again."))
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException):
+        speak_now()
         status = error.code or 500
-        detail = {
-            404: "There is nothing at this address.",
-            413: "That request is too large.",
-        }.get(status, error.description or TITLES.get(status, "Error"))
+        if status in (404, 413):
+            detail = _(HTTP_DETAILS[status])
+        elif current() == DEFAULT and error.description:
+            detail = error.description
+        else:
+            # werkzeug describes the error in English only.
+            detail = _(HTTP_DETAILS.get(status) or TITLES.get(status, ERROR_TITLE))
         response = make_response(error_response(status, detail))
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             # RFC 9110: a 405 names the methods the address does take.
@@ -114,7 +135,7 @@ def init_app(app: Flask) -> None:
 
     def _unexpected(error: Exception):
         log.exception("unhandled error on %s %s", request.method, request.path)
-        return error_response(500, "Something went wrong on our side. Nothing was changed; "
-                                   "please try again in a moment.")
+        return error_response(500, _("Something went wrong on our side. Nothing was "
+                                     "changed; please try again in a moment."))
 
     app.register_error_handler(Exception, _unexpected)

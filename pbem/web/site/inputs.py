@@ -21,6 +21,7 @@ from werkzeug.routing import IntegerConverter
 
 from pbem.core.db.text import storable
 from pbem.errors import InvalidRequestError
+from pbem.i18n import N_, _, lazy_gettext
 
 # Row ids are 32-bit on PostgreSQL (SERIAL) and MariaDB (INT).
 MAX_ID = 2**31 - 1
@@ -63,10 +64,14 @@ def tick_box(form: MultiDict[str, str], name: str, label: str) -> bool:
         return False
     if values == ["yes"]:
         return True
+    came = repr(values[0][:20])
     raise InvalidRequestError(
-        f"The box “{label}” came as {values[0][:20]!r}{' and more' if len(values) > 1 else ''}"
-        ", which is neither ticked (yes) nor unticked (left out). Nothing was changed: reload "
-        "the page and try again.")
+        _("The box “%(label)s” came as %(came)s and more, which is neither ticked (yes) nor "
+          "unticked (left out). Nothing was changed: reload the page and try again.",
+          label=_(label), came=came) if len(values) > 1 else
+        _("The box “%(label)s” came as %(came)s, which is neither ticked (yes) nor unticked "
+          "(left out). Nothing was changed: reload the page and try again.",
+          label=_(label), came=came))
 
 
 def init_converters(app: Flask) -> None:
@@ -81,9 +86,21 @@ def init_app(app: Flask) -> None:
             return
         where = _unstorable_part()
         if where:
-            raise InvalidRequestError(
-                f"The {where} contains characters that cannot be used here (a NUL or a broken "
-                "Unicode character). Check what you typed or pasted and try again.")
+            # Said when shown, in the reader's language (not decided yet at this step).
+            raise InvalidRequestError(lazy_gettext(_UNUSABLE[where]))
+
+
+_UNUSABLE = {
+    "address": N_("The address contains characters that cannot be used here (a NUL or a "
+                  "broken Unicode character). Check what you typed or pasted and try again."),
+    "query string": N_("The query string contains characters that cannot be used here (a NUL "
+                       "or a broken Unicode character). Check what you typed or pasted and try "
+                       "again."),
+    "JSON body": N_("The JSON body contains characters that cannot be used here (a NUL or a "
+                    "broken Unicode character). Check what you typed or pasted and try again."),
+    "form": N_("The form contains characters that cannot be used here (a NUL or a broken "
+               "Unicode character). Check what you typed or pasted and try again."),
+}
 
 
 def _unstorable_part() -> str | None:
@@ -96,7 +113,8 @@ def _unstorable_part() -> str | None:
             try:
                 body = request.get_json(silent=True)
             except RecursionError:
-                raise InvalidRequestError("The JSON body is nested too deeply.") from None
+                raise InvalidRequestError(
+                    lazy_gettext("The JSON body is nested too deeply.")) from None
             if not _json_storable(body):
                 return "JSON body"
         elif not _all_storable(request.form.items(multi=True)):

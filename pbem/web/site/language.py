@@ -62,13 +62,21 @@ def switch() -> Response:
     return response
 
 
+def speak_now() -> None:
+    """Let this request's words follow the reader's language from here on, if nothing did yet:
+    an error raised by an earlier step (the database is down, a refused input) is shown in the
+    reader's language too."""
+    if "pbem_language_token" not in g:
+        g.pbem_language_token = i18n.decide_later(_decide, _zone)
+
+
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=i18n.current, timezone_selector=i18n.zone_name,
           default_translation_directories=str(i18n.CATALOGS))
 
     @app.before_request
     def _speak() -> None:
-        g.pbem_language_token = i18n.decide_later(_decide, _zone)
+        speak_now()
 
     @app.teardown_request
     def _silence(_exc: BaseException | None) -> None:

@@ -22,6 +22,7 @@ from pbem.core.lobby.challenges import MAX_OPPONENTS
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.tournaments.service import FORMATS as TOURNAMENT_FORMATS
 from pbem.games import REGISTRY
+from pbem.i18n import N_, _
 
 bp = Blueprint("openapi", __name__)
 
@@ -53,10 +54,10 @@ NUMBER: dict[str, Any] = {"type": "number"}
 # A seek's rating range: players whose shown rating is outside it neither see nor join it.
 RATING_BOUND: dict[str, Any] = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 10000},
                                           {"type": "null"}]}
-TIME: dict[str, Any] = {"type": "string", "description": "UTC, ISO 8601, ending in Z"}
+TIME: dict[str, Any] = {"type": "string", "description": N_("UTC, ISO 8601, ending in Z")}
 ANY_OBJECT: dict[str, Any] = {"type": "object"}
 GAME: dict[str, Any] = {"type": "string", "enum": sorted(REGISTRY),
-                        "description": "a game's slug (GET /games lists them)"}
+                        "description": N_("a game's slug (GET /games lists them)")}
 ON_TIMEOUT: dict[str, Any] = {"type": "string", "enum": list(TimeoutPolicy.ALL)}
 # A time control: a bank per move ("3d"), or Fischer: bank + increment / cap ("7d+1d/14d");
 # units d, h, m, s; no span over a year (a longer one is refused with 422).
@@ -75,18 +76,18 @@ def _answer(description: str, schema: dict[str, Any], status: str = "200") -> di
 
 
 def _problems(*statuses: int) -> dict[str, Any]:
-    words = {400: "The request is malformed; its detail says how.",
-             401: "No valid Bearer token.",
-             403: "Not yours, or not allowed for this token.",
-             404: "No such match, seat link, challenge or seek.",
-             409: "Not allowed now (stale, repeated, or the match moved on); the detail says "
-                  "why.",
-             413: "The body is too large.",
-             415: "The body's content type is not accepted.",
-             422: "Well-formed, but refused: a move the rules refuse, or a value nothing here "
-                  "can act on; the detail says why.",
-             429: "Too many requests; see the Retry-After header.",
-             503: "The database is unavailable; try again after Retry-After seconds."}
+    words = {400: N_("The request is malformed; its detail says how."),
+             401: N_("No valid Bearer token."),
+             403: N_("Not yours, or not allowed for this token."),
+             404: N_("No such match, seat link, challenge or seek."),
+             409: N_("Not allowed now (stale, repeated, or the match moved on); the detail says "
+                     "why."),
+             413: N_("The body is too large."),
+             415: N_("The body's content type is not accepted."),
+             422: N_("Well-formed, but refused: a move the rules refuse, or a value nothing here "
+                     "can act on; the detail says why."),
+             429: N_("Too many requests; see the Retry-After header."),
+             503: N_("The database is unavailable; try again after Retry-After seconds.")}
     return {str(status): {"description": words[status],
                           "content": {PROBLEM: {"schema": _ref("Problem")}}}
             for status in statuses}
@@ -107,9 +108,17 @@ def _operation(summary: str, responses: dict[str, Any], *, tag: str,
         operation["responses"].update(_problems(413))
     if bearer:  # the token scope the operation needs
         operation["security"] = [{"bearer": []}]
-        operation["description"] = f"Needs a personal API token with the `{bearer}` scope."
+        operation["description"] = _NEEDS_SCOPE[bearer]
         operation["responses"].update(_problems(401, 403))
     return operation
+
+
+# What an operation behind a token says of the scope it needs.
+_NEEDS_SCOPE = {
+    "read": N_("Needs a personal API token with the `read` scope."),
+    "play": N_("Needs a personal API token with the `play` scope."),
+    "account": N_("Needs a personal API token with the `account` scope."),
+}
 
 
 def _path_parameter(name: str, description: str, integer: bool = False) -> dict[str, Any]:
@@ -123,20 +132,20 @@ def _query_parameter(name: str, description: str, schema: dict[str, Any]) -> dic
             "schema": schema}
 
 
-TOKEN = _path_parameter("token", "The seat's private link token (from its mail or /api/me).")
-MATCH_ID = _path_parameter("match_id", "The match's number.", integer=True)
-CHALLENGE_ID = _path_parameter("challenge_id", "The challenge's number.", integer=True)
-SEEK_ID = _path_parameter("seek_id", "The seek's number.", integer=True)
-TOURNAMENT_ID = _path_parameter("tournament_id", "The tournament's number.", integer=True)
+TOKEN = _path_parameter("token", N_("The seat's private link token (from its mail or /api/me)."))
+MATCH_ID = _path_parameter("match_id", N_("The match's number."), integer=True)
+CHALLENGE_ID = _path_parameter("challenge_id", N_("The challenge's number."), integer=True)
+SEEK_ID = _path_parameter("seek_id", N_("The seek's number."), integer=True)
+TOURNAMENT_ID = _path_parameter("tournament_id", N_("The tournament's number."), integer=True)
 # Move numbers: at most nine digits (a longer number is malformed, 400); one the match has not
 # reached is 422.
 # An empty value is the same as none (forms send one).
 MOVE_NUMBER: dict[str, Any] = {"anyOf": [
     {"type": "integer", "minimum": 0, "maximum": 999_999_999},
     {"type": "string", "maxLength": 0}]}
-PLY = _query_parameter("ply", "Show the position after this move (0 is the start).",
+PLY = _query_parameter("ply", N_("Show the position after this move (0 is the start)."),
                        MOVE_NUMBER)
-MOVES = _query_parameter("moves", "The page of the move list that ends at this move.",
+MOVES = _query_parameter("moves", N_("The page of the move list that ends at this move."),
                          MOVE_NUMBER)
 
 # --- schemas ---------------------------------------------------------------------------------
@@ -145,7 +154,7 @@ DEADLINE = _nullable(_object(("at",), at=TIME, utc=STRING, left=STRING, time_con
 
 COMPUTERS: dict[str, Any] = {
     "type": "array", "maxItems": 3, "items": {"type": "integer", "minimum": 1, "maximum": 5},
-    "description": "a mixed table (Mimic Taking): seats the computer fills, one level each"}
+    "description": N_("a mixed table (Mimic Taking): seats the computer fills, one level each")}
 
 SCHEMAS: dict[str, Any] = {
     "Problem": _object(("title", "status", "detail"), type=STRING, title=STRING,
@@ -153,9 +162,9 @@ SCHEMAS: dict[str, Any] = {
     "Player": _object(("seat", "name"), seat=INTEGER, label=STRING, name=STRING,
                       undeliverable=BOOLEAN,
                       computer={**_nullable(INTEGER),
-                                "description": "the computer's level while it plays the "
-                                               "seat, else null"},
-                      email={"type": "string", "description": "only your own seat's"}),
+                                "description": N_("the computer's level while it plays the "
+                                                  "seat, else null")},
+                      email={"type": "string", "description": N_("only your own seat's")}),
     "Result": _nullable(_object(
         ("winners",), headline=STRING, reason=STRING,
         winners={"type": "array", "items": INTEGER},
@@ -169,7 +178,7 @@ SCHEMAS: dict[str, Any] = {
     "Clock": _object(("seat",), seat=INTEGER, label=STRING, deadline=DEADLINE,
                      allowance=STRING,
                      computer={"type": "boolean",
-                               "description": "the computer plays the seat: no clock runs"}),
+                               "description": N_("the computer plays the seat: no clock runs")}),
     "MatchRecord": _object(
         ("match", "game", "status", "ply", "to_move", "players", "view", "moves"),
         match=INTEGER, game=STRING, title=STRING,
@@ -177,15 +186,15 @@ SCHEMAS: dict[str, Any] = {
         ply=INTEGER, to_move={"type": "array", "items": INTEGER},
         players={"type": "array", "items": _ref("Player")}, result=_ref("Result"),
         created_at=TIME, time_control=STRING, on_timeout=STRING,
-        unrated={"type": "boolean", "description": "a computer plays or played a seat"},
+        unrated={"type": "boolean", "description": N_("a computer plays or played a seat")},
         rulings={"type": "array", "items": ANY_OBJECT},
-        view={"type": "object", "description": "the position as this reader may see it; "
-                                               "its shape is the game's"},
+        view={"type": "object", "description": N_("the position as this reader may see it; "
+                                                  "its shape is the game's")},
         board_text=STRING, moves={"type": "array", "items": _ref("Move")},
         moves_page=_ref("MovesPage"), clocks={"type": "array", "items": _ref("Clock")},
         shown_ply=INTEGER, shown_to_move={"type": "array", "items": STRING},
-        away={"type": "array", "description": "players of a live match on vacation now "
-                                               "(current) or later; their clock stops then",
+        away={"type": "array", "description": N_("players of a live match on vacation now "
+                                                  "(current) or later; their clock stops then"),
               "items": _object(("seat", "name", "from", "to", "current"), seat=INTEGER,
                                name=STRING, to=TIME, text=STRING, current=BOOLEAN,
                                **{"from": TIME})}),
@@ -213,10 +222,10 @@ SCHEMAS: dict[str, Any] = {
     "ConditionalLines": _object(
         ("lines", "ply", "version", "offered"),
         lines={"type": "array", "items": {"type": "array", "items": STRING},
-               "description": "each line: their move, your answer, their next move, …"},
-        ply={**INTEGER, "description": "the move number the lines start from"},
-        version={**INTEGER, "description": "how often they were replaced; 0: none stored"},
-        offered={**BOOLEAN, "description": "whether this game offers conditional moves"},
+               "description": N_("each line: their move, your answer, their next move, …")},
+        ply={**INTEGER, "description": N_("the move number the lines start from")},
+        version={**INTEGER, "description": N_("how often they were replaced; 0: none stored")},
+        offered={**BOOLEAN, "description": N_("whether this game offers conditional moves")},
         moves=INTEGER),
     "ConditionalRequest": {**_object(
         ("lines",),
@@ -226,20 +235,20 @@ SCHEMAS: dict[str, Any] = {
                                    "pattern": r"\S"}},
                "examples": [[["c2-c3", "d4-d5"], ["b1-b2", "a3-a2", "e5-e6", "f4-f3"]]]},
         ply={"type": "integer", "minimum": 0,
-             "description": "the move number you saw: lines made on an older position are "
-                            "refused (409)"}),
+             "description": N_("the move number you saw: lines made on an older position are "
+                               "refused (409)")}),
         "additionalProperties": False},
     "AnalyseRequest": {**_object(
         (), moves={"type": "array", "maxItems": 40,
                    "items": {"type": "string", "minLength": 1, "maxLength": 200,
                              "pattern": r"\S"}, "examples": [["e2-e3", "e9-e8"]]},
-        board={**BOOLEAN, "description": "also answer the board drawing (HTML) and its "
-                                         "click data, for the play page's script"}),
+        board={**BOOLEAN, "description": N_("also answer the board drawing (HTML) and its "
+                                            "click data, for the play page's script")}),
         "additionalProperties": False},
     "Analysis": _object(
         ("moves", "positions", "to_move", "legal_moves", "outcome", "ply"),
-        moves={"type": "array", "items": STRING, "description": "the line, as canonical "
-                                                               "notation"},
+        moves={"type": "array", "items": STRING, "description": N_("the line, as canonical "
+                                                                  "notation")},
         positions={"type": "array", "items": _object(
             ("ply", "view"), ply=INTEGER, move=_nullable(STRING), seat=_nullable(INTEGER),
             view=ANY_OBJECT)},
@@ -249,8 +258,8 @@ SCHEMAS: dict[str, Any] = {
                                   winners={"type": "array", "items": INTEGER},
                                   scores={"type": "array", "items": {"type": "number"}},
                                   reason=STRING)),
-        ply={**INTEGER, "description": "the live position's move number the line starts "
-                                       "from"},
+        ply={**INTEGER, "description": N_("the live position's move number the line starts "
+                                          "from")},
         board_html=STRING, clicks=_nullable(ANY_OBJECT)),
     "ArchiveRow": _object(("id", "game", "status", "players"), id=INTEGER, game=STRING,
                           title=STRING, status=STRING,
@@ -270,8 +279,8 @@ SCHEMAS: dict[str, Any] = {
                          created_at=TIME, expires_at=TIME, expires_text=STRING,
                          rematch_of=_nullable(INTEGER), rated=BOOLEAN,
                          ratings={"type": "object", "additionalProperties": STRING,
-                                  "description": "each player's rating as shown, by name "
-                                                 "(\"1000?\" while provisional)"},
+                                  "description": N_("each player's rating as shown, by name "
+                                                    "(\"1000?\" while provisional)")},
                          computers={"type": "array", "items": INTEGER},
                          match=_nullable({"anyOf": [INTEGER, _object(
                              ("id",), id=INTEGER, link=_nullable(STRING))]}),
@@ -287,14 +296,14 @@ SCHEMAS: dict[str, Any] = {
     "ComputerRequest": {**_object(
         ("game", "level"), game=GAME,
         level={"type": "integer", "minimum": 1, "maximum": 5,
-               "description": "The computer's level: 1 (beginner) to 5 (expert)."},
+               "description": N_("The computer's level: 1 (beginner) to 5 (expert).")},
         options=OPTIONS, clock=CLOCK,
         seat={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 3},
                         {"type": "string", "enum": ["random"]}],
-              "description": "Your seat: 0 moves first; \"random\" draws it."},
+              "description": N_("Your seat: 0 moves first; \"random\" draws it.")},
         players={"type": "integer", "minimum": 2, "maximum": 4,
-                 "description": "Mimic Taking: 3 or 4 (every seat but yours the "
-                                "computer's); other games are for 2."}),
+                 "description": N_("Mimic Taking: 3 or 4 (every seat but yours the "
+                                   "computer's); other games are for 2.")}),
         "additionalProperties": False},
     "ComputerMatch": _object(("match",), match=_object(
         ("id", "seat", "link", "token"), id=INTEGER, seat=INTEGER, link=STRING, token=STRING)),
@@ -350,7 +359,7 @@ SCHEMAS: dict[str, Any] = {
     "PublicPlayer": _object(("name", "ratings"), name=STRING, url=STRING,
                       record={"type": "array", "items": ANY_OBJECT},
                       ratings={"type": "object", "additionalProperties": _ref("Rating"),
-                               "description": "by game slug"}),
+                               "description": N_("by game slug")}),
     "Leaderboard": _object(("game", "players", "next"), game=STRING,
                            players={"type": "array", "items": _object(
                                ("rank", "name", "rating"), rank=INTEGER, name=STRING,
@@ -360,13 +369,13 @@ SCHEMAS: dict[str, Any] = {
                            next=_nullable(STRING), next_url=_nullable(STRING)),
     "ChatMessage": _object(("id", "author", "text", "at", "ply", "mine"), id=INTEGER,
                            author=STRING, seat=_nullable(INTEGER),
-                           text={"type": "string", "description": "plain text, as typed: "
-                                 "escape it wherever you show it"},
+                           text={"type": "string", "description": N_("plain text, as typed: "
+                                    "escape it wherever you show it")},
                            at=TIME, ply=INTEGER, mine=BOOLEAN),
     "ChatPage": _object(("match", "seat", "messages", "next"), match=INTEGER, seat=INTEGER,
                         messages={"type": "array", "items": _ref("ChatMessage")},
-                        next=_nullable({"type": "string", "description": "the next (older) "
-                                        "page's address; null on the last page"}),
+                        next=_nullable({"type": "string", "description": N_("the next (older) "
+                                           "page's address; null on the last page")}),
                         muted=BOOLEAN),
     "ChatRequest": {**_object(("text",), text={"type": "string", "minLength": 1,
                                                "maxLength": CHAT_LIMIT}),
@@ -377,7 +386,7 @@ SCHEMAS: dict[str, Any] = {
         game=GAME, options=OPTIONS, clock=CLOCK, on_timeout=ON_TIMEOUT,
         format={"type": "string", "enum": list(TOURNAMENT_FORMATS)},
         rounds=_nullable({"type": "integer", "minimum": 1, "maximum": 30,
-                          "description": "Swiss and tables only"}),
+                          "description": N_("Swiss and tables only")}),
         min_players={"type": "integer", "minimum": 2, "maximum": 500},
         max_players={"type": "integer", "minimum": 2, "maximum": 500},
         rated=BOOLEAN, starts_at=_nullable(TIME), invitation_only=BOOLEAN,
@@ -413,24 +422,24 @@ SCHEMAS: dict[str, Any] = {
 # --- operations ------------------------------------------------------------------------------
 
 _SEAT_ACTIONS = (
-    ("resign", "Resign the match."),
-    ("draw/yes", "Offer a draw, or accept the standing offer."),
-    ("draw/no", "Decline the standing draw offer."),
-    ("abort", "Abort the match (only before it is under way)."),
-    ("claim-victory", "Claim the win when an opponent's time has run out."),
+    ("resign", N_("Resign the match.")),
+    ("draw/yes", N_("Offer a draw, or accept the standing offer.")),
+    ("draw/no", N_("Decline the standing draw offer.")),
+    ("abort", N_("Abort the match (only before it is under way).")),
+    ("claim-victory", N_("Claim the win when an opponent's time has run out.")),
 )
 
 
 def _seat_action(path: str, summary: str) -> dict[str, Any]:
     return {"post": _operation(
-        summary, {**_answer("The new record, with its “done” saying what happened.",
+        summary, {**_answer(N_("The new record, with its “done” saying what happened."),
                             _ref("SeatRecord")), **_problems(404, 409)},
         tag="Seat", parameters=[TOKEN],
         operation_id="seat_" + path.replace("/", "_").replace("-", "_"))}
 
 
 def _challenge_action(verb: str, summary: str) -> dict[str, Any]:
-    return {"post": _operation(summary, {**_answer("The challenge as it is now.",
+    return {"post": _operation(summary, {**_answer(N_("The challenge as it is now."),
                                                    _ref("Challenge")),
                                          **_problems(403, 404, 409)},
                                tag="Challenges", bearer="play", parameters=[CHALLENGE_ID],
@@ -439,14 +448,14 @@ def _challenge_action(verb: str, summary: str) -> dict[str, Any]:
 
 PATHS: dict[str, Any] = {
     "/api/play/{token}": {
-        "get": _operation("A seat's record: the position as the seat sees it, its legal "
-                          "moves, clocks and what it may do now.",
-                          {**_answer("The seat's record.", _ref("SeatRecord")),
+        "get": _operation(N_("A seat's record: the position as the seat sees it, its legal "
+                             "moves, clocks and what it may do now."),
+                          {**_answer(N_("The seat's record."), _ref("SeatRecord")),
                            **_problems(400, 404, 422)},
                           tag="Seat", parameters=[TOKEN, MOVES], operation_id="seat_state"),
-        "post": _operation("Make a move. Send the ply you saw: a stale or repeated "
-                           "submission is refused, never applied twice.",
-                           {**_answer("The new record, with “applied”: the move as played.",
+        "post": _operation(N_("Make a move. Send the ply you saw: a stale or repeated "
+                              "submission is refused, never applied twice."),
+                           {**_answer(N_("The new record, with “applied”: the move as played."),
                                       _ref("SeatRecord")),
                             **_problems(400, 404, 409, 422)},
                            tag="Seat", body=_ref("MoveRequest"), parameters=[TOKEN],
@@ -455,196 +464,196 @@ PATHS: dict[str, Any] = {
     **{f"/api/play/{{token}}/{path}": _seat_action(path, summary)
        for path, summary in _SEAT_ACTIONS},
     "/api/play/{token}/conditional": {
-        "get": _operation("The seat's own conditional moves (nobody else ever sees them).",
-                          {**_answer("The stored lines.", _ref("ConditionalLines")),
+        "get": _operation(N_("The seat's own conditional moves (nobody else ever sees them)."),
+                          {**_answer(N_("The stored lines."), _ref("ConditionalLines")),
                            **_problems(404)},
                           tag="Seat", parameters=[TOKEN], operation_id="conditional_get"),
-        "put": _operation("Replace the seat's conditional moves: lines of their move, your "
-                          "answer, … Each move is checked where it would arise; a line that "
-                          "cannot arise is refused (422) with the reason. An empty list "
-                          "clears them.",
-                          {**_answer("The lines as stored (canonical notation).",
+        "put": _operation(N_("Replace the seat's conditional moves: lines of their move, your "
+                             "answer, … Each move is checked where it would arise; a line that "
+                             "cannot arise is refused (422) with the reason. An empty list "
+                             "clears them."),
+                          {**_answer(N_("The lines as stored (canonical notation)."),
                                      _ref("ConditionalLines")),
                            **_problems(400, 404, 409, 422)},
                           tag="Seat", body=_ref("ConditionalRequest"), parameters=[TOKEN],
                           operation_id="conditional_put"),
-        "delete": _operation("Clear the seat's conditional moves.",
-                             {**_answer("No lines.", _ref("ConditionalLines")),
+        "delete": _operation(N_("Clear the seat's conditional moves."),
+                             {**_answer(N_("No lines."), _ref("ConditionalLines")),
                               **_problems(404, 409, 422)},
                              tag="Seat", parameters=[TOKEN], operation_id="conditional_delete"),
     },
     "/api/play/{token}/analyse": {"post": _operation(
-        "The analysis board: play a hypothetical line from the live position (nothing is "
-        "stored or sent) and get each position as the seat sees it, the legal moves at its "
-        "end and the outcome if it ends the game.",
-        {**_answer("The line's positions.", _ref("Analysis")), **_problems(400, 404, 422)},
+        N_("The analysis board: play a hypothetical line from the live position (nothing is "
+           "stored or sent) and get each position as the seat sees it, the legal moves at its "
+           "end and the outcome if it ends the game."),
+        {**_answer(N_("The line's positions."), _ref("Analysis")), **_problems(400, 404, 422)},
         tag="Seat", body=_ref("AnalyseRequest"), parameters=[TOKEN],
         operation_id="analyse")},
     "/api/play/{token}/chat": {
-        "get": _operation("The players' chat of the seat's match, newest first, a keyset page "
-                          "at a time (follow “next”). Only the match's seats read it; "
-                          "messages from players the seat's player blocked are left out.",
-                          {**_answer("A page of messages.", _ref("ChatPage")),
+        "get": _operation(N_("The players' chat of the seat's match, newest first, a keyset page "
+                             "at a time (follow “next”). Only the match's seats read it; "
+                             "messages from players the seat's player blocked are left out."),
+                          {**_answer(N_("A page of messages."), _ref("ChatPage")),
                            **_problems(400, 404)},
                           tag="Seat", operation_id="seat_chat",
                           parameters=[TOKEN, _query_parameter(
-                              "before", "Only messages older than this message id.",
+                              "before", N_("Only messages older than this message id."),
                               {"type": "integer", "minimum": 1, "maximum": 999_999_999}),
-                              _query_parameter("limit", "How many (1 to 100; 30 by default).",
+                              _query_parameter("limit", N_("How many (1 to 100; 30 by default)."),
                                                {"type": "integer", "minimum": 1,
                                                 "maximum": 100})]),
-        "post": _operation("Write to the players' chat (plain text). A longer message than "
-                           "the limit is refused whole (422); at most a few a minute per "
-                           "player (429 with Retry-After); 403 if an admin barred the player.",
-                           {**_answer("The message as posted.", _ref("ChatMessage"), "201"),
+        "post": _operation(N_("Write to the players' chat (plain text). A longer message than "
+                              "the limit is refused whole (422); at most a few a minute per "
+                              "player (429 with Retry-After); 403 if an admin barred the player."),
+                           {**_answer(N_("The message as posted."), _ref("ChatMessage"), "201"),
                             **_problems(400, 403, 404, 422, 429)},
                            tag="Seat", body=_ref("ChatRequest"), parameters=[TOKEN],
                            operation_id="seat_chat_post"),
     },
     "/api/play/{token}/notes": {
-        "get": _operation("The seat's private notes (only this seat's link reads them).",
-                          {**_answer("The notes; \"\" when there are none.", _ref("Notes")),
+        "get": _operation(N_("The seat's private notes (only this seat's link reads them)."),
+                          {**_answer(N_("The notes; \"\" when there are none."), _ref("Notes")),
                            **_problems(404)},
                           tag="Seat", parameters=[TOKEN], operation_id="seat_notes"),
-        "put": _operation("Replace the seat's private notes (\"\" clears them); too long: 422, "
-                          "nothing saved.",
-                          {**_answer("The notes as saved.", _ref("Notes")),
+        "put": _operation(N_("Replace the seat's private notes (\"\" clears them); too long: 422, "
+                             "nothing saved."),
+                          {**_answer(N_("The notes as saved."), _ref("Notes")),
                            **_problems(400, 404, 422)},
                           tag="Seat", body=_ref("Notes"), parameters=[TOKEN],
                           operation_id="seat_notes_put"),
     },
     "/api/matches": {"get": _operation(
-        "The archive, newest first, a keyset page at a time.",
-        {**_answer("A page of matches and the cursor of the next.", _ref("ArchivePage")),
+        N_("The archive, newest first, a keyset page at a time."),
+        {**_answer(N_("A page of matches and the cursor of the next."), _ref("ArchivePage")),
          **_problems(400, 422)},
         tag="Archive", operation_id="archive",
-        parameters=[_query_parameter("game", "A game's slug (empty: any).",
+        parameters=[_query_parameter("game", N_("A game's slug (empty: any)."),
                                      {"type": "string", "enum": ["", *sorted(REGISTRY)]}),
-                    _query_parameter("player", "A player's display name (any case).",
+                    _query_parameter("player", N_("A player's display name (any case)."),
                                      STRING),
-                    _query_parameter("status", "live, finished or aborted (empty: any).",
+                    _query_parameter("status", N_("live, finished or aborted (empty: any)."),
                                      {"type": "string",
                                       "enum": ["", "live", "finished", "aborted"]}),
-                    _query_parameter("result", "win, loss or draw (with player; empty: any).",
+                    _query_parameter("result", N_("win, loss or draw (with player; empty: any)."),
                                      {"type": "string", "enum": ["", "win", "loss", "draw"]}),
-                    _query_parameter("cursor", "From the previous page's “next”.", STRING),
-                    _query_parameter("limit", "Matches per page (at most 100).",
+                    _query_parameter("cursor", N_("From the previous page's “next”."), STRING),
+                    _query_parameter("limit", N_("Matches per page (at most 100)."),
                                      {"type": "integer", "minimum": 1, "maximum": 100})])},
     "/api/matches/{match_id}": {"get": _operation(
-        "A match's public record, as a spectator sees it.",
-        {**_answer("The public record.", _ref("MatchRecord")), **_problems(400, 404, 422)},
+        N_("A match's public record, as a spectator sees it."),
+        {**_answer(N_("The public record."), _ref("MatchRecord")), **_problems(400, 404, 422)},
         tag="Archive", parameters=[MATCH_ID, PLY, MOVES], operation_id="match_record")},
     "/matches/{match_id}/record.json": {"get": _operation(
-        "The downloadable record: enough to replay the match with the rules.",
-        {**_answer("The record.", _ref("Record")), **_problems(404)},
+        N_("The downloadable record: enough to replay the match with the rules."),
+        {**_answer(N_("The record."), _ref("Record")), **_problems(404)},
         tag="Archive", parameters=[MATCH_ID], operation_id="record_json")},
     "/matches/{match_id}/ply": {"get": _operation(
-        "How far a match has come, for a waiting page: answers 304 to a matching "
-        "If-None-Match.",
-        {**_answer("The match's ply, status and version.", _ref("Ply")),
-         "304": {"description": "Nothing changed since the ETag you sent."},
+        N_("How far a match has come, for a waiting page: answers 304 to a matching "
+           "If-None-Match."),
+        {**_answer(N_("The match's ply, status and version."), _ref("Ply")),
+         "304": {"description": N_("Nothing changed since the ETag you sent.")},
          **_problems(404)},
         tag="Archive", parameters=[MATCH_ID], operation_id="match_ply")},
     "/api/me": {"get": _operation(
-        "Who am I: my matches with their links, and my challenges.",
-        _answer("The signed-in player.", _ref("Me")), tag="Players", bearer="read",
+        N_("Who am I: my matches with their links, and my challenges."),
+        _answer(N_("The signed-in player."), _ref("Me")), tag="Players", bearer="read",
         operation_id="me")},
     "/api/me/settings": {"put": _operation(
-        "Change my mail preferences; fields left out keep their value.",
-        {**_answer("The preferences now.", _ref("MailSettingsAnswer")),
+        N_("Change my mail preferences; fields left out keep their value."),
+        {**_answer(N_("The preferences now."), _ref("MailSettingsAnswer")),
          **_problems(400, 422)},
         tag="Players", bearer="account", body=_ref("MailSettings"),
         operation_id="mail_settings")},
     "/api/challenges": {"post": _operation(
-        "Challenge players by address; the match starts when all accept.",
-        {**_answer("The new challenge.", _ref("Challenge"), "201"),
+        N_("Challenge players by address; the match starts when all accept."),
+        {**_answer(N_("The new challenge."), _ref("Challenge"), "201"),
          **_problems(400, 409, 422, 429)},
         tag="Challenges", bearer="play", body=_ref("ChallengeRequest"),
         operation_id="create_challenge")},
     "/api/challenges/computer": {"post": _operation(
-        "Play the computer: a match starts at once, every other seat the computer's "
-        "(\"Computer (level N)\", unrated, no clock); it moves within seconds of yours.",
-        {**_answer("The match and your seat's link.", _ref("ComputerMatch"), "201"),
+        N_("Play the computer: a match starts at once, every other seat the computer's "
+           "(\"Computer (level N)\", unrated, no clock); it moves within seconds of yours."),
+        {**_answer(N_("The match and your seat's link."), _ref("ComputerMatch"), "201"),
          **_problems(400, 403, 409, 422)},
         tag="Challenges", bearer="play", body=_ref("ComputerRequest"),
         operation_id="play_computer")},
     "/api/challenges/{challenge_id}": {"get": _operation(
-        "A challenge I sent or received.",
-        {**_answer("The challenge.", _ref("Challenge")), **_problems(403, 404)},
+        N_("A challenge I sent or received."),
+        {**_answer(N_("The challenge."), _ref("Challenge")), **_problems(403, 404)},
         tag="Challenges", bearer="read", parameters=[CHALLENGE_ID],
         operation_id="show_challenge")},
     "/api/challenges/{challenge_id}/accept": _challenge_action(
-        "accept", "Accept a challenge I received."),
+        "accept", N_("Accept a challenge I received.")),
     "/api/challenges/{challenge_id}/decline": _challenge_action(
-        "decline", "Decline a challenge I received."),
+        "decline", N_("Decline a challenge I received.")),
     "/api/challenges/{challenge_id}/cancel": _challenge_action(
-        "cancel", "Cancel a challenge I sent."),
+        "cancel", N_("Cancel a challenge I sent.")),
     "/api/matches/{match_id}/rematch": {"post": _operation(
-        "Challenge the same players to the same game again.",
-        {**_answer("The new challenge.", _ref("Challenge"), "201"),
+        N_("Challenge the same players to the same game again."),
+        {**_answer(N_("The new challenge."), _ref("Challenge"), "201"),
          **_problems(403, 404, 409, 429)},
         tag="Challenges", bearer="play", parameters=[MATCH_ID], operation_id="rematch")},
     "/api/seeks": {
-        "get": _operation("The open seeks.",
-                          _answer("Every open seek.",
+        "get": _operation(N_("The open seeks."),
+                          _answer(N_("Every open seek."),
                                   _object(("seeks",), seeks={"type": "array",
                                                              "items": _ref("Seek")})),
                           tag="Seeks", bearer="read", operation_id="list_seeks"),
-        "post": _operation("Offer a game anyone signed in may join.",
-                           {**_answer("The new seek.", _ref("Seek"), "201"),
+        "post": _operation(N_("Offer a game anyone signed in may join."),
+                           {**_answer(N_("The new seek."), _ref("Seek"), "201"),
                             **_problems(400, 409, 422, 429)},
                            tag="Seeks", bearer="play", body=_ref("SeekRequest"),
                            operation_id="create_seek"),
     },
     "/api/ratings/{game}": {"get": _operation(
-        "A game's leaderboard: players with at least 10 rated games who played within the "
-        "last year, best first, a keyset page at a time.",
-        {**_answer("A page of the leaderboard and the cursor of the next.",
+        N_("A game's leaderboard: players with at least 10 rated games who played within the "
+           "last year, best first, a keyset page at a time."),
+        {**_answer(N_("A page of the leaderboard and the cursor of the next."),
                    _ref("Leaderboard")), **_problems(400, 404, 422)},
         tag="Ratings", operation_id="leaderboard",
         parameters=[{"name": "game", "in": "path", "required": True, "schema": GAME,
-                     "description": "The game's slug."},
-                    _query_parameter("cursor", "From the previous page's “next”.", STRING)])},
+                     "description": N_("The game's slug.")},
+                    _query_parameter("cursor", N_("From the previous page's “next”."), STRING)])},
     "/api/players/{name}": {"get": _operation(
-        "A player's public record and their rating in each game they have played rated.",
-        {**_answer("The player.", _ref("PublicPlayer")), **_problems(404)},
+        N_("A player's public record and their rating in each game they have played rated."),
+        {**_answer(N_("The player."), _ref("PublicPlayer")), **_problems(404)},
         tag="Ratings", operation_id="player",
-        parameters=[_path_parameter("name", "The player's display name (any case).")])},
+        parameters=[_path_parameter("name", N_("The player's display name (any case)."))])},
     "/api/tournaments": {
         "get": _operation(
-            "Tournaments, newest first (each without its rounds and standings).",
-            {**_answer("The tournaments.", _object(("tournaments",), tournaments={
+            N_("Tournaments, newest first (each without its rounds and standings)."),
+            {**_answer(N_("The tournaments."), _object(("tournaments",), tournaments={
                 "type": "array", "items": _ref("Tournament")})), **_problems(400)},
             tag="Tournaments", operation_id="list_tournaments",
-            parameters=[_query_parameter("status", "open, running, finished or cancelled "
-                                         "(empty: any).",
+            parameters=[_query_parameter("status", N_("open, running, finished or cancelled "
+                                            "(empty: any)."),
                                          {"type": "string", "enum": ["", "open", "running",
                                                                      "finished",
                                                                      "cancelled"]})]),
-        "post": _operation("Organise a tournament; players join it until it starts.",
-                           {**_answer("The new tournament.", _ref("Tournament"), "201"),
+        "post": _operation(N_("Organise a tournament; players join it until it starts."),
+                           {**_answer(N_("The new tournament."), _ref("Tournament"), "201"),
                             **_problems(400, 409, 422)},
                            tag="Tournaments", bearer="play", body=_ref("TournamentRequest"),
                            operation_id="create_tournament"),
     },
     "/api/tournaments/{tournament_id}": {"get": _operation(
-        "A tournament: its players, its rounds' pairings and results, its standings.",
-        {**_answer("The tournament.", _ref("Tournament")), **_problems(404)},
+        N_("A tournament: its players, its rounds' pairings and results, its standings."),
+        {**_answer(N_("The tournament."), _ref("Tournament")), **_problems(404)},
         tag="Tournaments", parameters=[TOURNAMENT_ID], operation_id="show_tournament")},
     **{f"/api/tournaments/{{tournament_id}}/{verb}": {"post": _operation(
-        summary, {**_answer("The tournament as it is now.", _ref("Tournament")),
+        summary, {**_answer(N_("The tournament as it is now."), _ref("Tournament")),
                   **_problems(403, 404, 409)},
         tag="Tournaments", bearer="play", parameters=[TOURNAMENT_ID],
         operation_id=f"tournament_{verb}")}
        for verb, summary in (
-           ("join", "Join an open tournament."),
-           ("leave", "Leave a tournament before it starts."),
-           ("start", "Start my tournament now, with the players it has (organiser)."),
-           ("withdraw", "Withdraw from a running tournament: my matches in play are "
-                        "forfeited."))},
+           ("join", N_("Join an open tournament.")),
+           ("leave", N_("Leave a tournament before it starts.")),
+           ("start", N_("Start my tournament now, with the players it has (organiser).")),
+           ("withdraw", N_("Withdraw from a running tournament: my matches in play are "
+                           "forfeited.")))},
     "/api/seeks/{seek_id}/join": {"post": _operation(
-        "Take a seat in a seek; the match starts when it is full.",
-        {**_answer("The seek as it is now.", _ref("Seek")), **_problems(404, 409)},
+        N_("Take a seat in a seek; the match starts when it is full."),
+        {**_answer(N_("The seek as it is now."), _ref("Seek")), **_problems(404, 409)},
         tag="Seeks", bearer="play", parameters=[SEEK_ID], operation_id="join_seek")},
 }
 
@@ -684,20 +693,21 @@ def document(base_url: str) -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "pbem", "version": "1",
-                 "description": "Play by email: a seat plays by its private link token; "
-                                "a player acts with a personal API token (Bearer). Errors "
-                                "are problem+json (RFC 9457)."},
+                 "description": N_("Play by email: a seat plays by its private link token; "
+                                   "a player acts with a personal API token (Bearer). Errors "
+                                   "are problem+json (RFC 9457).")},
         "servers": [{"url": base_url}],
+        # The tags' names head the docs page's sections (shown in the reader's language).
         "tags": [{"name": name} for name in
-                 ("Seat", "Archive", "Players", "Challenges", "Seeks", "Ratings",
-                  "Tournaments")],
+                 (N_("Seat"), N_("Archive"), N_("Players"), N_("Challenges"), N_("Seeks"),
+                  N_("Ratings"), N_("Tournaments"))],
         "paths": PATHS,
         "components": {"schemas": SCHEMAS, "securitySchemes": {
             "bearer": {"type": "http", "scheme": "bearer",
-                       "description": "A personal API token from your settings page, with "
-                                      "scopes: `read` (GET), `play` (challenges, seeks, "
-                                      "tournaments, rematches, and the seat links in "
-                                      "/api/me), `account` (settings)."}}},
+                       "description": N_("A personal API token from your settings page, with "
+                                         "scopes: `read` (GET), `play` (challenges, seeks, "
+                                         "tournaments, rematches, and the seat links in "
+                                         "/api/me), `account` (settings).")}}},
     }
 
 
@@ -709,7 +719,13 @@ def openapi_json() -> Response:
 @bp.get("/api/docs")
 def docs() -> str:
     described = document(current_app.config["PBEM_SETTINGS"].base_url)
-    return render_template("site/api_docs.html", doc=described)
+    # The document stays English (it is what clients read); the page shows its sentences in
+    # the reader's language where the catalogs have them.
+    return render_template("site/api_docs.html", doc=described, doc_text=_doc_text)
+
+
+def _doc_text(text: str | None) -> str | None:
+    return _(text) if text else text
 
 
 def init_app(app: Flask) -> None:

@@ -18,6 +18,20 @@
 (function () {
   "use strict";
 
+  // The page's sentences in the reader's language: a JSON object rendered by the template
+  // (#pbem-words), each with {name} placeholders; English (the second argument) without it.
+  var WORDS = (function () {
+    var el = document.getElementById("pbem-words");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
+  })();
+
+  function say(key, english, values) {
+    var text = typeof WORDS[key] === "string" ? WORDS[key] : english;
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+
   var ARROWS = {
     ArrowLeft: { x: -1, y: 0 }, ArrowRight: { x: 1, y: 0 },
     ArrowUp: { x: 0, y: -1 }, ArrowDown: { x: 0, y: 1 }
@@ -175,15 +189,17 @@
     function explain(token, next) {
       var options = Object.keys(next);
       if (picked.length && options.length) {
-        error.textContent = token + " does not continue " + picked.join(" ") + ": click " +
-          words.next + " (" + options.join(", ") + "), or click " + picked[picked.length - 1] +
-          " again to take it back.";
+        error.textContent = say("notContinue", "{token} does not continue {picked}: click " +
+          "{next} ({options}), or click {last} again to take it back.",
+          { token: token, picked: picked.join(" "), next: words.next, options: options.join(", "),
+            last: picked[picked.length - 1] });
         return;
       }
-      var starts = " (" + Object.keys(firsts).join(", ") + ").";
+      var starts = { note: notes[token], token: token, start: words.start,
+                     starts: Object.keys(firsts).join(", ") };
       error.textContent = notes[token]
-        ? notes[token] + " Click " + words.start + starts
-        : token + " cannot start a move now: click " + words.start + starts;
+        ? say("noteStart", "{note} Click {start} ({starts}).", starts)
+        : say("cannotStart", "{token} cannot start a move now: click {start} ({starts}).", starts);
     }
 
     function render() {
@@ -209,19 +225,22 @@
       confirmBox.hidden = !ready;
       submitButton.querySelector("code").textContent = ready || "";
       if (ready) {
-        status.textContent = "Your move: " + ready + ". Press Submit move to send it" +
-          (options.length ? ", or go on with " + options.join(", ") + "." : ".");
+        status.textContent = options.length
+          ? say("readyOrGoOn", "Your move: {move}. Press Submit move to send it, or go on with " +
+                "{options}.", { move: ready, options: options.join(", ") })
+          : say("ready", "Your move: {move}. Press Submit move to send it.", { move: ready });
       } else if (picked.length) {
-        status.textContent = "Selected " + picked.join(" ") + ". Now click " + words.next +
-          ": " + options.join(", ") + ".";
+        status.textContent = say("selected", "Selected {picked}. Now click {next}: {options}.",
+          { picked: picked.join(" "), next: words.next, options: options.join(", ") });
       } else {
-        status.textContent = "Click " + words.start + ": " + options.join(", ") + ".";
+        status.textContent = say("clickStart", "Click {start}: {options}.",
+          { start: words.start, options: options.join(", ") });
       }
     }
 
     function save() {
       var wanted = skip.checked;
-      settingStatus.textContent = "Saving…";
+      settingStatus.textContent = say("saving", "Saving…");
       fetch(setting.action, {
         method: "POST", body: new URLSearchParams(new FormData(setting)),
         headers: { Accept: "application/json" }, credentials: "same-origin"
@@ -236,14 +255,14 @@
           // A later tick, still on its way, wins over this answer.
           if (skip.checked === wanted) skip.checked = saved;
           settingStatus.textContent = saved
-            ? "Saved: your moves now go as soon as they are complete."
-            : "Saved: your moves now wait for Submit move.";
+            ? say("savedGo", "Saved: your moves now go as soon as they are complete.")
+            : say("savedWait", "Saved: your moves now wait for Submit move.");
         })
         .catch(function () {
           skip.checked = saved;
           settingStatus.textContent = "";
-          error.textContent = "Your setting was not saved (the server did not accept it). " +
-            "Reload the page and try again.";
+          error.textContent = say("notSaved", "Your setting was not saved (the server did not " +
+            "accept it). Reload the page and try again.");
         });
     }
 
@@ -291,7 +310,8 @@
       var opening = body.hidden;
       body.hidden = !opening;
       open.setAttribute("aria-expanded", opening ? "true" : "false");
-      open.textContent = opening ? "Close the analysis board" : "Open the analysis board";
+      open.textContent = opening ? say("closeAnalysis", "Close the analysis board")
+                                 : say("openAnalysis", "Open the analysis board");
       if (opening) show(); else board.innerHTML = "";
     });
     back.addEventListener("click", function () {
@@ -354,18 +374,21 @@
         });
       });
       lineText.textContent = line.length
-        ? "Line: " + line.map(function (move, i) {
-            return (seats[i] === seat ? "you " : "they ") + move;
-          }).join(", ")
-        : "The position now (move " + ply + ").";
+        ? say("line", "Line: {moves}", { moves: line.map(function (move, i) {
+            return seats[i] === seat ? say("yours", "you {move}", { move: move })
+                                     : say("theirs", "they {move}", { move: move });
+          }).join(", ") })
+        : say("positionNow", "The position now (move {ply}).", { ply: ply });
       back.disabled = !line.length;
       if (save) {
         var usable = line.length > 1 && seats[0] !== seat && seats[seats.length - 1] === seat;
         save.disabled = !usable;
-        save.title = usable ? "" : "A line starts with your opponent's move and ends with your answer.";
+        save.title = usable ? "" : say("lineRule", "A line starts with your opponent's move " +
+          "and ends with your answer.");
       }
       if (answer.outcome) {
-        status.textContent = "Game over in this line: " + answer.outcome.reason + ".";
+        status.textContent = say("gameOver", "Game over in this line: {reason}.",
+          { reason: answer.outcome.reason });
       }
       mark(answer);
     }
@@ -397,7 +420,7 @@
         picked = [];
         now = continuations();
         if (!now.next[token]) {
-          error.textContent = token + " starts no legal move here.";
+          error.textContent = say("noLegal", "{token} starts no legal move here.", { token: token });
           mark(null);
           return;
         }
@@ -429,14 +452,18 @@
         });
       });
       if (answer && answer.outcome) return;
-      var who = answer ? (answer.to_move[0] === seat ? "You" : answer.to_move_label) : null;
+      var mine = answer && answer.to_move[0] === seat;
+      var who = answer ? answer.to_move_label : null;
       if (!moves.length) {
-        status.textContent = "No move to play here.";
+        status.textContent = say("noMove", "No move to play here.");
       } else if (picked.length) {
-        status.textContent = "Selected " + picked.join(" ") + ": now click one of " +
-          Object.keys(now.next).join(", ") + ".";
+        status.textContent = say("selectedOneOf", "Selected {picked}: now click one of {options}.",
+          { picked: picked.join(" "), options: Object.keys(now.next).join(", ") });
+      } else if (mine) {
+        status.textContent = say("youToMove", "You to move: click a highlighted square or choice.");
       } else if (who) {
-        status.textContent = who + " to move: click a highlighted square or choice.";
+        status.textContent = say("toMove", "{who} to move: click a highlighted square or choice.",
+          { who: who });
       }
     }
 

@@ -13,6 +13,7 @@ from pbem.core.accounts.api_tokens import Scope
 from pbem.core.tournaments import running, service, table
 from pbem.core.tournaments.service import Organising
 from pbem.errors import InvalidRequestError
+from pbem.i18n import _
 from pbem.web.accounts.auth import scope_required, signed_in_player
 from pbem.web.site.clock import now
 
@@ -28,7 +29,7 @@ STATUSES = ("open", "running", "finished", "cancelled")
 def index() -> Response:
     status = request.args.get("status") or None
     if status is not None and status not in STATUSES:
-        raise InvalidRequestError(f'"status" is one of: {", ".join(STATUSES)}.')
+        raise InvalidRequestError(_('"status" is one of: %(known)s.', known=", ".join(STATUSES)))
     return jsonify({"tournaments": [table.describe(t, detail=False)
                                     for t in table.listing(status)]})
 
@@ -77,17 +78,17 @@ def withdraw(tournament_id: int) -> Response:
 
 def _body() -> dict[str, Any]:
     if not request.is_json:
-        raise InvalidRequestError("send a JSON body with Content-Type: application/json")
+        raise InvalidRequestError(_("send a JSON body with Content-Type: application/json"))
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise InvalidRequestError("the body must be a JSON object")
+        raise InvalidRequestError(_("the body must be a JSON object"))
     unknown = sorted(set(body) - set(FIELDS))
     if unknown:
-        raise InvalidRequestError(f"unknown field(s): {', '.join(unknown)} "
-                                  f"(known: {', '.join(FIELDS)})")
+        raise InvalidRequestError(_("unknown field(s): %(unknown)s (known: %(known)s)",
+                                    unknown=", ".join(unknown), known=", ".join(FIELDS)))
     for name in ("name", "game", "format"):
         if name not in body:
-            raise InvalidRequestError(f'"{name}" is required')
+            raise InvalidRequestError(_('"%(field)s" is required', field=name))
     return body
 
 

@@ -24,6 +24,7 @@ from pbem.core.tournaments.service import FORMATS, Organising
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
+from pbem.i18n import N_, _
 from pbem.web.accounts.auth import (
     current_admin,
     current_player,
@@ -35,17 +36,19 @@ from pbem.web.site.clock import now
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
+# Each format's words on the pages (translated where shown: `_(formats[key])`).
 FORMAT_WORDS = {
-    "round-robin": "Round robin (every pair meets once, all matches at once)",
-    "double-round-robin": "Double round robin (twice, seats swapped)",
-    "swiss": "Swiss (a set number of rounds, near scores meet)",
-    "knockout": "Knockout (seeded; a draw is replayed)",
-    "tables": "Tables of 3-4 (for games of three or four, by score)",
+    "round-robin": N_("Round robin (every pair meets once, all matches at once)"),
+    "double-round-robin": N_("Double round robin (twice, seats swapped)"),
+    "swiss": N_("Swiss (a set number of rounds, near scores meet)"),
+    "knockout": N_("Knockout (seeded; a draw is replayed)"),
+    "tables": N_("Tables of 3-4 (for games of three or four, by score)"),
 }
 
 TIEBREAK_NAMES = {
-    "sonneborn_berger": "Sonneborn-Berger", "direct_encounter": "Direct encounter",
-    "buchholz": "Buchholz", "median_buchholz": "Median Buchholz", "tables_won": "Tables won",
+    "sonneborn_berger": N_("Sonneborn-Berger"), "direct_encounter": N_("Direct encounter"),
+    "buchholz": N_("Buchholz"), "median_buchholz": N_("Median Buchholz"),
+    "tables_won": N_("Tables won"),
 }
 
 
@@ -89,7 +92,7 @@ def create() -> Response | tuple[str, int]:
         tournament = service.create_tournament(signed_in_player(), spec, now())
     except (PbemError, RulesError) as error:
         return _form(str(error), 422 if isinstance(error, RulesError) else error.status)
-    flash("Tournament created: share its page so players can join.", "ok")
+    flash(_("Tournament created: share its page so players can join."), "ok")
     return redirect(url_for("tournaments.show", tournament_id=tournament.id), 303)
 
 
@@ -118,17 +121,18 @@ def act(tournament_id: int, action: str) -> Response:
     try:
         if action == "join":
             service.join(tournament_id, player, when)
-            flash("You are in. Your matches come by email when the tournament starts.", "ok")
+            flash(_("You are in. Your matches come by email when the tournament starts."), "ok")
         elif action == "leave":
             service.leave(tournament_id, player, when)
-            flash("You have left the tournament.", "ok")
+            flash(_("You have left the tournament."), "ok")
         elif action == "start":
             running.start(tournament_id, Organising(player),
                           current_app.config["PBEM_SETTINGS"].secret_key, when)
-            flash("Started: every player has been emailed their matches.", "ok")
+            flash(_("Started: every player has been emailed their matches."), "ok")
         else:
             forfeited = service.withdraw(tournament_id, player, when)
-            flash(f"You have withdrawn; {forfeited} match(es) in play were forfeited.", "ok")
+            flash(_("You have withdrawn; %(count)s match(es) in play were forfeited.",
+                    count=forfeited), "ok")
     except PbemError as error:
         flash(str(error), "error")
     return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
@@ -140,27 +144,27 @@ def manage(tournament_id: int, action: str) -> Response:
     tournament = service.get_tournament(tournament_id)
     by = _organising(tournament)
     if by is None:
-        raise service.NotOrganiserError("Only the tournament's organiser or an admin may do "
-                                        "that.")
+        raise service.NotOrganiserError(_("Only the tournament's organiser or an admin may do "
+                                          "that."))
     form, when = request.form, now()
     reason = form.get("reason", "")
     try:
         if action == "pause":
             service.pause(tournament_id, by, reason, when)
-            flash("Paused: no new round, and every clock of its matches is held.", "ok")
+            flash(_("Paused: no new round, and every clock of its matches is held."), "ok")
         elif action == "resume":
             service.resume(tournament_id, by, reason, when)
-            flash("Resumed.", "ok")
+            flash(_("Resumed."), "ok")
         elif action == "remove":
             forfeited = service.remove_player(tournament_id, _whole(form.get("player")), by,
                                               reason, when)
-            flash(f"Removed; {forfeited} match(es) in play were forfeited.", "ok")
+            flash(_("Removed; %(count)s match(es) in play were forfeited.", count=forfeited), "ok")
         else:
             chosen = form.get("winner") or ""
             winners = [] if chosen == "draw" else [_whole(chosen)]
             service.adjudicate(tournament_id, _whole(form.get("match")), winners, by, reason,
                                when)
-            flash("Adjudicated: the players have been told the result.", "ok")
+            flash(_("Adjudicated: the players have been told the result."), "ok")
     except PbemError as error:
         flash(str(error), "error")
     return redirect(url_for("tournaments.show", tournament_id=tournament_id), 303)
@@ -179,7 +183,7 @@ def _organising(tournament: Any) -> Organising | None:
 def _whole(text: str | None) -> int:
     value = (text or "").strip()
     if not value.isdigit() or len(value) > 9:
-        raise InvalidRequestError("Choose from the list.")
+        raise InvalidRequestError(_("Choose from the list."))
     return int(value)
 
 
@@ -204,7 +208,7 @@ def bracket_drawing(rounds: list[list[dict[str, Any]]]) -> dict[str, Any]:
                               "y2": below})
                 lines.append({"x1": x - gap_x / 2, "y1": mid, "x2": x, "y2": mid})
             mids.append(mid)
-            names = [p if p is not None else "(bye)" for p in tie["players"]]
+            names = [p if p is not None else _("(bye)") for p in tie["players"]]
             boxes.append({"x": x, "y": mid - box_h / 2, "w": box_w, "h": box_h,
                           "top": names[0], "bottom": names[1] if len(names) > 1 else "",
                           "winner": tie["winner"], "match": tie["matches"][-1]

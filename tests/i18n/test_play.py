@@ -1,0 +1,72 @@
+"""A seat's play page and the public match page read in Japanese and German: their headings,
+buttons, labels and sentences are translated (nothing of the play pages' own English is left;
+the game's own words, the notation and the players' names are not ours to translate here)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pbem.core.matches.creation import create_match
+from tests.conftest import START
+
+ALICE, BOB = "alice@example.org", "bob@example.org"
+
+# The play pages' own English: headings, buttons, labels and sentences.
+ENGLISH = (
+    "Your turn", "Waiting for", "Deadline:", "Your move", "Make move", "or type it",
+    "offer a draw with this move", "Resign", "Abort", "Board as text", "Moves", "Clocks",
+    "Time control:", "for the next move", "to move by", "Talk at the board", "Your message",
+    "Send", "Mute this chat", "Your notes", "Save notes", "Download your record", "Away?",
+    "Vacation this year", "Declare vacation", "Deadlines are shown", "Public page",
+    "How to play", "This page is private", "Conditional moves", "Store conditional moves",
+    "Analysis board", "Open the analysis board", "Take back", "Skip to the board", "match #",
+    "No messages yet", "No moves yet", "Submit move", "Start again", "Keys:", "First",
+    "Previous", "Next", "Last", "In play, waiting", "rated", "casual", "Sign in to talk",
+    "link to this position", "Download:", "days left", "per move",
+)
+SAYS = {
+    "ja": ("あなたの手番", "持ち時間", "盤上の会話", "あなたのメモ", "条件付きの手", "検討盤"),
+    "de": ("Du bist am Zug", "Bedenkzeit", "Gespräch am Brett", "Deine Notizen",
+           "Bedingte Züge", "Analysebrett"),
+}
+
+
+def visible(html: str) -> str:
+    """The page's text as read: no script data, no tags, no attribute values."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r"<svg\b.*?</svg>", " ", html, flags=re.S)  # the game's board drawing
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def leftover(text: str) -> list[str]:
+    return [words for words in ENGLISH if re.search(rf"(?<![\w#]){re.escape(words)}(?!\w)",
+                                                     text)]
+
+
+@pytest.mark.parametrize("code", ["ja", "de"])
+def test_the_play_page_and_the_match_page_speak_the_readers_language(settings, client,
+                                                                      code) -> None:
+    tokens = create_match("mimic", [ALICE, BOB], {}, settings.secret_key, START).tokens
+    speak = {"Accept-Language": code}
+    mover = client.get(f"/play/{tokens[0]}", headers=speak)
+    waiting = client.get(f"/play/{tokens[1]}", headers=speak)
+    public = client.get("/matches/1", headers=speak)
+    for page in (mover, waiting, public):
+        assert page.status_code == 200
+        assert f'<html lang="{code}">' in page.get_data(as_text=True)
+    mover_text, waiting_text = visible(mover.get_data(as_text=True)), visible(
+        waiting.get_data(as_text=True))
+    public_text = visible(public.get_data(as_text=True))
+    for text in (mover_text, waiting_text, public_text):
+        assert leftover(text) == [], text
+    for words in SAYS[code][:2]:
+        assert words in mover_text
+    for words in SAYS[code][2:]:
+        assert words in waiting_text
+    assert SAYS[code][1] in public_text
+    # The page script's own sentences come translated too (English is only its fallback).
+    blob = re.search(r'<script type="application/json" id="pbem-words">(.*?)</script>',
+                     mover.get_data(as_text=True), re.S).group(1)
+    assert "Press Submit move" not in blob and "{move}" in blob
