@@ -509,10 +509,13 @@ def _has_legal_move(board: Board, seat: Seat, before: Board | None) -> bool:
     # Whether a side is stuck: the first legal move found settles it (as in _legal_moves).
     mine = PIECES[seat]
     for i in _movable(board, seat):
-        check_repeat = before is not None and before[i] == board[i][:-1]
+        if before is None or before[i] != board[i][:-1]:
+            if any(not board[j] for j in NEIGHBOURS[i]):
+                return True
+            continue
         for j in NEIGHBOURS[i]:
-            if not board[j] and not (check_repeat and before[j][:1] == mine
-                                     and _play(board, seat, i, j, True).board == before):
+            if not board[j] and (before[j][:1] != mine
+                                 or _play(board, seat, i, j, True).board != before):
                 return True
     return False
 
