@@ -68,8 +68,8 @@ const readline = require("readline");
 const { MimicGame } = require(process.argv[2]);
 const game = new MimicGame();
 let positions = [];
-function load(p) {
-    game.board = new Map(p.board);
+function load(p) {  // moves() only reads the board, so each position's Map is built once
+    game.board = p.board;
     game.currplayer = p.player;
     game.reversemove = p.reversemove;
     game.reversemimic = p.reversemimic;
@@ -81,7 +81,7 @@ rl.on("line", (line) => {
     const command = space < 0 ? line : line.slice(0, space);
     const arg = space < 0 ? "" : line.slice(space + 1);
     if (command === "positions") {
-        positions = JSON.parse(arg);
+        positions = JSON.parse(arg).map((p) => ({ ...p, board: new Map(p.board) }));
         console.log(JSON.stringify({ count: positions.length }));
     } else if (command === "moves") {
         console.log(JSON.stringify(positions.map((p) => { load(p); return game.moves(); })));
