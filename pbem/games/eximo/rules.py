@@ -35,7 +35,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations, pairwise
+from functools import cache
+from itertools import combinations, compress, pairwise
 from typing import Any
 
 from pbem.games.base import (
@@ -93,6 +94,15 @@ NEIGHBOURS = tuple(
     )
     for seat in (0, 1)
 )
+
+SQUARE_RANGE = range(SIZE * SIZE)
+# For each seat and square, the (adjacent square, square beyond) pairs on the board in the
+# five capture directions, and in the three forward ones (in NEIGHBOURS' order).
+HOPS = tuple(tuple(tuple((near, beyond) for near, beyond, _forward in NEIGHBOURS[seat][index]
+                         if beyond >= 0) for index in SQUARE_RANGE) for seat in (0, 1))
+FORWARD_HOPS = tuple(tuple(tuple((near, beyond) for near, beyond, forward
+                                 in NEIGHBOURS[seat][index] if forward and beyond >= 0)
+                           for index in SQUARE_RANGE) for seat in (0, 1))
 
 _SQ = r"[a-z][0-9]{1,2}"
 _PATH = re.compile(rf"{_SQ}(?:\s*[-x:]?\s*{_SQ})*")
@@ -387,6 +397,16 @@ class EximoState:
     last_seat: Seat | None = None
 
 
+# For each seat and square, (forward square, the step there) in ascending order; the step is
+# None onto the far row, where the drops make the moves. The steps are built once.
+STEPS = tuple(
+    tuple(
+        tuple((near, None if near // SIZE == FAR_RANK[seat] else EximoMove((index, near)))
+              for near, _beyond, forward in NEIGHBOURS[seat][index] if forward)
+        for index in SQUARE_RANGE)
+    for seat in (0, 1))
+
+
 # -- private helpers ---------------------------------------------------------------------------
 
 
@@ -420,21 +440,61 @@ def _has_move(board: str, seat: Seat) -> bool:
 
 
 def _legal_moves(board: str, seat: Seat) -> list[EximoMove]:
-    mine = PIECES[seat]
-    owned = [i for i, cell in enumerate(board) if cell == mine]
+    """Every whole turn, ordered by path (then drops, in file-then-rank order)."""
+    mine, theirs = PIECES[seat], PIECES[1 - seat]
+    owned = list(compress(SQUARE_RANGE, map(mine.__eq__, board)))
     paths: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
     for index in owned:
-        _capture_paths(board, seat, (index,), (), paths)
-    if not paths:  # capturing is mandatory, so moves count only when no capture exists
-        for index in owned:
-            for near, _beyond, forward in NEIGHBOURS[seat][index]:
-                if forward and board[near] == EMPTY:
-                    paths.append(((index, near), ()))
-            _jump_paths(board, seat, (index,), paths)
+        for near, beyond in HOPS[seat][index]:  # any capture from here? Then play them out
+            if board[near] == theirs and board[beyond] == EMPTY:
+                _capture_paths(board, seat, (index,), (), paths)
+                break
+    if paths:  # capturing is mandatory, so moves count only when no capture exists
+        moves = []
+        for path, captured in sorted(paths):
+            moves.extend(_with_drops(board, seat, path, captured))
+        return moves
+    # Steps and jumping moves, already in order: from each checker (in order), Black's steps
+    # go to squares below its jumps' and White's above (both listed in ascending order, and
+    # the jumps' depth-first search follows its directions in ascending order too).
     moves = []
-    for path, captured in sorted(paths):
-        moves.extend(_with_drops(board, seat, path, captured))
+    steps, forward_hops = STEPS[seat], FORWARD_HOPS[seat]
+    for index in owned:
+        jumps = None
+        for near, beyond in forward_hops[index]:
+            if board[near] == mine and board[beyond] == EMPTY:
+                jumps = _jump_moves(board, seat, index)
+                break
+        if jumps and seat == 1:
+            moves.extend(jumps)
+        for near, move in steps[index]:
+            if board[near] == EMPTY:
+                if move is None:  # onto the far row: the drops make the moves
+                    moves.extend(_with_drops(board, seat, (index, near), ()))
+                else:
+                    moves.append(move)
+        if jumps and seat == 0:
+            moves.extend(jumps)
     return moves
+
+
+def _jump_moves(board: str, seat: Seat, index: int) -> list[EximoMove]:
+    paths: list[tuple[int, ...]] = []
+    _jump_paths(board, seat, (index,), paths)
+    far = FAR_RANK[seat]
+    moves = []
+    for path in paths:
+        if path[-1] // SIZE == far:
+            moves.extend(_with_drops(board, seat, path, ()))
+        else:
+            moves.append(_jumping_move(path))
+    return moves
+
+
+@cache
+def _jumping_move(path: tuple[int, ...]) -> EximoMove:
+    """Jumping moves are kept once made: there are few (every hop goes forward)."""
+    return EximoMove(path)
 
 
 def _capture_paths(board: str, seat: Seat, path: tuple[int, ...], captured: tuple[int, ...],
@@ -458,24 +518,23 @@ def _capture_paths(board: str, seat: Seat, path: tuple[int, ...], captured: tupl
         out.append((path, captured))
 
 
-def _jump_paths(board: str, seat: Seat, path: tuple[int, ...],
-                out: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> None:
-    here = path[-1]
+def _jump_paths(board: str, seat: Seat, path: tuple[int, ...], out: list[tuple[int, ...]]) -> None:
+    # Friendly checkers are jumped forward or diagonally forward only, so every square looked
+    # at lies ahead of every square the jumping checker has left or crossed: the board it
+    # sees is the one at the start of the turn, and no copy of it is needed.
     mine = PIECES[seat]
     extended = False
-    for near, beyond, forward in NEIGHBOURS[seat][here]:
-        if not forward or beyond < 0 or board[near] != mine or board[beyond] != EMPTY:
-            continue  # friendly checkers are jumped forward or diagonally forward only
+    for near, beyond in FORWARD_HOPS[seat][path[-1]]:
+        if board[near] != mine or board[beyond] != EMPTY:
+            continue
         extended = True
         step_path = (*path, beyond)
         if beyond // SIZE == FAR_RANK[seat]:
-            out.append((step_path, ()))  # removed at the far row: the sequence ends
+            out.append(step_path)  # removed at the far row: the sequence ends
         else:
-            cells = list(board)
-            cells[here], cells[beyond] = EMPTY, mine
-            _jump_paths("".join(cells), seat, step_path, out)
+            _jump_paths(board, seat, step_path, out)
     if not extended and len(path) > 1:
-        out.append((path, ()))
+        out.append(path)
 
 
 def _with_drops(board: str, seat: Seat, path: tuple[int, ...],

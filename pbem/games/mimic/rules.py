@@ -50,8 +50,10 @@ a2 ... j10; the autoplayed move for an absent player (`default_move`) is the fir
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import itemgetter, not_
 from typing import Any
 
 from pbem.games.base import (
@@ -132,7 +134,10 @@ class MimicRules(RulesBase):
         return (_index(origin), _index(target))
 
     def format_move(self, state: MimicState, move: Move) -> str:
-        return f"{_name(move[0])}-{_name(move[1])}"
+        try:
+            return MOVE_TEXTS[move]  # every step to a neighbour, written once
+        except (KeyError, TypeError):
+            return f"{_name(move[0])}-{_name(move[1])}"
 
     def apply_move(self, state: MimicState, seat: Seat, move: Move) -> Transition:
         self._check_turn(state, seat)
@@ -459,6 +464,12 @@ def _on_board(square: tuple[int, int]) -> bool:
 
 NEIGHBOURS = _build_neighbours()
 RAYS = _build_rays()
+SQUARE_RANGE = range(SQUARES)
+RANK_OF = tuple(i // SIZE for i in SQUARE_RANGE)
+FILE_OF = tuple(i % SIZE for i in SQUARE_RANGE)
+# For each square, the moves to its neighbours (built once) and a getter of their stacks.
+STEPS = tuple(tuple((i, j) for j in NEIGHBOURS[i]) for i in SQUARE_RANGE)
+NEIGHBOURS_OF = tuple(itemgetter(*NEIGHBOURS[i]) for i in SQUARE_RANGE)
 _MOVE_TEXT = re.compile(r"([a-z])([0-9]{1,2})(?:\s*(?:-|to)?\s*([a-z])([0-9]{1,2}))?")
 _RANK_TOKEN = re.compile(r"[0-9]{1,2}|[br]|\([br]+\)")
 _RANK = re.compile(r"(?:[0-9]{1,2}|[br]|\([br]+\))*")
@@ -480,31 +491,66 @@ def _visible(board: Board, square: int, opponent: str) -> list[int]:
 
 
 def _legal_moves(board: Board, seat: Seat, before: Board | None) -> list[Move]:
-    return list(_each_legal_move(board, seat, before))
+    mine = PIECES[seat]
+    moves: list[Move] = []
+    for i in _movable(board, seat):
+        if before is not None and before[i] == board[i][:-1]:
+            # A move from i can only repeat `before` if i held there what it will hold after
+            # the move (no mimic ever lands on the square just left), and j what it will
+            # hold: the seat's checker at the bottom (perhaps a mimic on top of it). Only
+            # then is the move played out to compare the whole board.
+            moves.extend([(i, j) for j in NEIGHBOURS[i] if not board[j] and (
+                before[j][:1] != mine or _play(board, seat, i, j, True).board != before)])
+        else:  # the moves from i to its empty neighbours, picked without a Python loop
+            moves.extend(compress(STEPS[i], map(not_, NEIGHBOURS_OF[i](board))))
+    return moves
 
 
 def _has_legal_move(board: Board, seat: Seat, before: Board | None) -> bool:
-    # Whether a side is stuck: the first legal move found settles it.
-    return next(_each_legal_move(board, seat, before), None) is not None
-
-
-def _each_legal_move(board: Board, seat: Seat, before: Board | None) -> Iterator[Move]:
-    mine, theirs = PIECES[seat], PIECES[1 - seat]
-    for i in range(SQUARES):
-        stack = board[i]
-        if not stack or stack[-1] != mine:
+    # Whether a side is stuck: the first legal move found settles it (as in _legal_moves).
+    mine = PIECES[seat]
+    for i in _movable(board, seat):
+        if before is None or before[i] != board[i][:-1]:
+            if any(not board[j] for j in NEIGHBOURS[i]):
+                return True
             continue
-        if len(_visible(board, i, theirs)) >= 2:
-            continue
-        # A move from i can only repeat `before` if i held there what it will hold after the
-        # move (no mimic ever lands on the square just left); only then play the moves out.
-        check_repeat = before is not None and before[i] == stack[:-1]
         for j in NEIGHBOURS[i]:
-            if board[j]:
-                continue
-            if check_repeat and _play(board, seat, i, j, True).board == before:
-                continue
-            yield i, j
+            if not board[j] and (before[j][:1] != mine
+                                 or _play(board, seat, i, j, True).board != before):
+                return True
+    return False
+
+
+def _movable(board: Board, seat: Seat) -> list[int]:
+    """The squares, in order, whose top checker is the seat's and is not frozen.
+
+    Visibility is worked out in one pass over the occupied squares, in order, rather than by
+    walking four rays from each checker: the checker seen looking west from a square is the
+    previous occupied square if it is on the same rank, looking south the last one seen on
+    the same file (and the other way round for east and north)."""
+    mine, theirs = PIECES[seat], PIECES[1 - seat]
+    seen = [0] * SQUARES  # opponents visible from each of the seat's checkers
+    owned = []
+    last_in_file = [0] * SIZE
+    top_in_file = [""] * SIZE
+    west, west_top, west_rank = 0, "", -1
+    for i in compress(SQUARE_RANGE, board):
+        top = board[i][-1]
+        rank, file = RANK_OF[i], FILE_OF[i]
+        if top == mine:
+            owned.append(i)
+            if west_rank == rank and west_top == theirs:
+                seen[i] += 1
+            if top_in_file[file] == theirs:
+                seen[i] += 1
+        else:
+            if west_rank == rank and west_top == mine:
+                seen[west] += 1
+            if top_in_file[file] == mine:
+                seen[last_in_file[file]] += 1
+        last_in_file[file], top_in_file[file] = i, top
+        west, west_top, west_rank = i, top, rank
+    return [i for i in owned if seen[i] < 2]
 
 
 def _play(board: Board, seat: Seat, origin: int, target: int, mimic_goal_wins: bool) -> _Turn:
@@ -554,6 +600,10 @@ def _index(square: tuple[int, int]) -> int:
 
 def _name(index: int) -> str:
     return f"{FILES[index % SIZE]}{index // SIZE + 1}"
+
+
+# The text of every step to a neighbour, written once (format_move).
+MOVE_TEXTS = {move: f"{_name(move[0])}-{_name(move[1])}" for steps in STEPS for move in steps}
 
 
 def _square_text(square: tuple[int, int]) -> str:
