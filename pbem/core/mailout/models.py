@@ -40,12 +40,14 @@ class OutboxMessage(BaseModel):
     status = peewee.CharField(max_length=16, default=MessageStatus.PENDING)
     attempts = peewee.IntegerField(default=0)
     version = peewee.IntegerField(default=0)
-    # Due messages are found through the index of unsent mail below. A mail's times are kept
-    # to the second (SecondsField): there is a row a move.
+    # Due messages are found through the index of unsent mail below. The sending times are
+    # kept to the second (SecondsField: there is a row a move); `created_at` keeps its
+    # microseconds, since the mail is rendered as of that moment (the chat it quotes is
+    # what was written up to then, to the microsecond).
     next_attempt_at = SecondsField()
     claimed_until = SecondsField(null=True)
     last_error = peewee.TextField(null=True)
-    created_at = SecondsField()
+    created_at = peewee.DateTimeField()
     sent_at = SecondsField(null=True)
     # The match's ply when the message was written: a reply to it by email is stale once the
     # position has moved on from this ply (see core/mailin.py).
