@@ -10,6 +10,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.conversation.chat import clean_text
 from pbem.core.conversation.models import ChatMute, PlayerBlock, SeatNote
 from pbem.core.db.connection import write_transaction
+from pbem.core.db.prepared import Prepared
 from pbem.core.db.retry import retrying
 from pbem.core.matches.models import Seat
 from pbem.errors import InvalidRequestError, NotFoundError, UnprocessableError
@@ -20,7 +21,7 @@ MAX_NOTES = 20_000  # characters: a long game's worth of plans, refused whole be
 
 def notes_of(seat: Seat) -> str:
     """The seat's own notes ("" when it has none). Only ever read for that seat."""
-    note = SeatNote.get_or_none(SeatNote.seat == seat.id)
+    note = _NOTE.first(seat.id)
     return note.text if note else ""
 
 
@@ -112,3 +113,8 @@ def block_author(player: Player, message_id: int, now: datetime) -> Player:
         raise InvalidRequestError(_("You cannot block yourself."))
     _insert_once(PlayerBlock.insert(player=player.id, blocked=author.id, created_at=now))
     return author
+
+
+# Read for every play page: compiled once.
+_NOTE = Prepared(lambda seat_id: SeatNote.select(SeatNote.text)
+                 .where(SeatNote.seat == seat_id).limit(1))
