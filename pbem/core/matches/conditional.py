@@ -68,9 +68,16 @@ def offered(game: str) -> bool:
 def stored(match: Match, seat: int) -> StoredLines:
     """The seat's lines as they stand (a tree left from an earlier position counts as none)."""
     row = _SEAT_TREE.first(match.id, seat)
-    if row is None or row.ply != match.ply or not match.is_live:
+    return as_stored(match, None if row is None else (row.ply, row.tree, row.version))
+
+
+def as_stored(match: Match, found: tuple[int, Tree, int] | None) -> StoredLines:
+    """The seat's lines from its tree as read elsewhere (its ply, tree and version; None when
+    it has none): `stored` without the query."""
+    if found is None or found[0] != match.ply or not match.is_live:
         return StoredLines([], match.ply, 0, offered(match.game))
-    return StoredLines(tree_lines(row.tree), row.ply, row.version, offered(match.game))
+    ply, tree, version = found
+    return StoredLines(tree_lines(tree), ply, version, offered(match.game))
 
 
 def store(match_id: int, seat: int, lines: Sequence[Sequence[str]], now: datetime,

@@ -27,7 +27,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.accounts.players import set_submit_without_confirm
 from pbem.core.conversation import personal
-from pbem.core.conversation.chat import MAX_MESSAGE, is_muted, players_room, spectators_room
+from pbem.core.conversation.chat import MAX_MESSAGE, players_room, spectators_room
 from pbem.core.db.connection import database, is_unavailable, unavailable_reason
 from pbem.core.db.text import check_text
 from pbem.core.matches import conditional
@@ -35,7 +35,7 @@ from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.core.matches.vacations import declare
-from pbem.core.matches.visits import note_visit
+from pbem.core.matches.visits import note_visit, visit_due
 from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.match_record import public_record, seat_record
 from pbem.errors import InvalidRequestError, PbemError
@@ -266,7 +266,9 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     clicks_json = (htmlsafe_json_dumps(clicks, dumps=json.dumps, separators=(",", ":"))
                    if clicks else None)
     # The seat's own conditional moves (only ever shown here, on its private page).
-    lines = conditional.stored(seat.match, seat.seat)
+    # Its tree, its notes and its chat mute, in one round trip.
+    private = personal.private_of(seat)
+    lines = conditional.as_stored(seat.match, private.tree)
     # The seat's forms (vacation, settings, resign, draw…) post to addresses under its own
     # (/play/<token>/…, routed here and in lifecycle.py): one url_for, not one per form.
     response = make_response(render_template(
@@ -276,7 +278,7 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
                                              else as_grammar(lines.lines)),
         seat_url=url_for("play.show", token=(request.view_args or {})["token"]),
         seat_ratings=seat_ratings(seat.match, seats), script_words=script_words(),
-        talk=seat_talk(seat, record, chat_typed, notes_typed)), status)
+        talk=seat_talk(seat, record, chat_typed, notes_typed, private)), status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -343,7 +345,8 @@ def _script_sentences() -> dict[str, str]:
     }
 
 
-def seat_talk(seat: Seat, record: dict, chat_typed: str, notes_typed: str | None) -> dict:
+def seat_talk(seat: Seat, record: dict, chat_typed: str, notes_typed: str | None,
+              private: personal.SeatPrivate) -> dict:
     """What the play page shows of the conversation: only this seat's match's players' room
     (the spectators' room once the match is over), and only this seat's notes."""
     before = whole_number(request.args.get("before", "")) if request.args.get("before") else None
@@ -352,9 +355,9 @@ def seat_talk(seat: Seat, record: dict, chat_typed: str, notes_typed: str | None
     gallery = (spectators_room(match, seat.player)[0] if not match.is_live else [])
     return {"messages": messages, "older": older, "paged": before is not None,
             "typed": chat_typed, "limit": MAX_MESSAGE,
-            "notes": personal.notes_of(seat) if notes_typed is None else notes_typed,
+            "notes": private.notes if notes_typed is None else notes_typed,
             "notes_limit": personal.MAX_NOTES,
-            "muted": is_muted(seat.match_id, seat.player_id),
+            "muted": private.muted,
             "barred": seat.player.chat_barred_at is not None, "gallery": gallery,
             "labels": {p["seat"]: p["label"] for p in record["players"]}}
 
@@ -365,10 +368,15 @@ def init_app(app: Flask) -> None:
 
 def _note_visit(seat: Seat) -> None:
     """Note the visit for an admin weighing a timeout; a database that refuses the write
-    (read-only after a failover) must not cost the player their page."""
+    (read-only after a failover) must not cost the player their page. Most visits write
+    nothing (one was noted a moment ago): those open no transaction, whose BEGIN and COMMIT
+    were two round trips of every play page on PostgreSQL."""
+    when = now()
+    if not visit_due(seat, when):
+        return
     try:
         with database.atomic():  # a savepoint: a refused write leaves the page's reads intact
-            note_visit(seat, now())
+            note_visit(seat, when)
     except peewee.DatabaseError as error:
         if not is_unavailable(error):
             raise
