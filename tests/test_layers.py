@@ -166,8 +166,10 @@ HOT_PATHS = {
     "pbem.core.matches.models", "pbem.core.matches.changes", "pbem.core.matches.play",
     "pbem.core.matches.offers", "pbem.core.matches.lifecycle", "pbem.core.matches.deadlines",
     "pbem.core.matches.vacations", "pbem.core.matches.seat_links",
+    "pbem.core.matches.conditional",
     "pbem.core.records.match_record", "pbem.core.mailout.notify", "pbem.core.mailout.contexts",
-    "pbem.mail.outbox",
+    "pbem.mail.outbox", "pbem.core.ratings.queries", "pbem.core.conversation.chat",
+    "pbem.core.conversation.personal",
 }
 
 

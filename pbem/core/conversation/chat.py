@@ -25,6 +25,7 @@ from pbem.core.accounts.limits import Limit, release
 from pbem.core.accounts.models import Player
 from pbem.core.conversation.models import ChatMessage, ChatMute, PlayerBlock, Room
 from pbem.core.db.connection import write_transaction
+from pbem.core.db.prepared import Prepared, Shapes
 from pbem.core.db.text import cleaned
 from pbem.core.mailout import notify
 from pbem.core.matches.models import Match, Move, Seat
@@ -166,14 +167,9 @@ def is_seated(match_id: int, player_id: int) -> bool:
 def _page(match_id: int, room: str, reader_id: int | None, before: int | None,
           limit: int) -> tuple[list[Shown], int | None]:
     limit = max(1, min(limit, MAX_PAGE_SIZE))
-    query = (_listing()
-             .where(ChatMessage.match == match_id, ChatMessage.room == room,
-                    ChatMessage.hidden_at.is_null()))
-    if reader_id is not None:
-        query = query.where(ChatMessage.author.not_in(_blocked_by(reader_id)))
-    if before is not None:
-        query = query.where(ChatMessage.id < before)
-    rows = list(query.order_by(ChatMessage.id.desc()).limit(limit + 1))
+    rows = _PAGES(reader_id is not None, before is not None).rows(
+        match_id, str(room), limit + 1,
+        *[value for value in (reader_id, before) if value is not None])
     more = len(rows) > limit
     rows = rows[:limit]
     shown = [_shown(row, reader_id) for row in rows]
@@ -205,8 +201,7 @@ def blocks(reader_id: int, author_id: int) -> bool:
 
 
 def is_muted(match_id: int, player_id: int) -> bool:
-    return ChatMute.select().where(ChatMute.match == match_id,
-                                   ChatMute.player == player_id).exists()
+    return _MUTE.first(match_id, player_id) is not None
 
 
 def quoted_for(match_id: int, seat: int, player_id: int, ply: int,
@@ -289,3 +284,24 @@ def unread_counts(player_id: int, since: datetime, now: datetime) -> list[list[i
                    ChatMessage.author.not_in(_blocked_by(player_id)))
             .group_by(ChatMessage.match).order_by(ChatMessage.match).dicts())
     return [[row["match"], seats[row["match"]], int(row["n"])] for row in rows]
+
+
+def _page_query(reader: bool, paged: bool) -> Prepared:
+    """A page of a room (match, room, how many; then the reader, then `before`, when given),
+    compiled once for each of the four shapes: a page is read for every play page."""
+    def build(match_id: Any, room: Any, limit: Any, *rest: Any) -> Any:
+        given = list(rest)
+        query = (_listing()
+                 .where(ChatMessage.match == match_id, ChatMessage.room == room,
+                        ChatMessage.hidden_at.is_null()))
+        if reader:
+            query = query.where(ChatMessage.author.not_in(_blocked_by(given.pop(0))))
+        if paged:
+            query = query.where(ChatMessage.id < given.pop(0))
+        return query.order_by(ChatMessage.id.desc()).limit(limit)
+    return Prepared(build, arity=3 + reader + paged)
+
+
+_PAGES = Shapes(_page_query)
+_MUTE = Prepared(lambda match_id, player_id: ChatMute.select(ChatMute.id).where(
+    ChatMute.match == match_id, ChatMute.player == player_id).limit(1))

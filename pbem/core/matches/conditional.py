@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.core.db.connection import locking, write_transaction
+from pbem.core.db.prepared import Prepared
 from pbem.core.db.retry import retrying
 from pbem.core.matches.changes import Locked, lock_match
 from pbem.core.matches.models import ConditionalTree, Match
@@ -66,11 +67,17 @@ def offered(game: str) -> bool:
 
 def stored(match: Match, seat: int) -> StoredLines:
     """The seat's lines as they stand (a tree left from an earlier position counts as none)."""
-    row = ConditionalTree.get_or_none((ConditionalTree.match == match.id)
-                                      & (ConditionalTree.seat == seat))
-    if row is None or row.ply != match.ply or not match.is_live:
+    row = _SEAT_TREE.first(match.id, seat)
+    return as_stored(match, None if row is None else (row.ply, row.tree, row.version))
+
+
+def as_stored(match: Match, found: tuple[int, Tree, int] | None) -> StoredLines:
+    """The seat's lines from its tree as read elsewhere (its ply, tree and version; None when
+    it has none): `stored` without the query."""
+    if found is None or found[0] != match.ply or not match.is_live:
         return StoredLines([], match.ply, 0, offered(match.game))
-    return StoredLines(tree_lines(row.tree), row.ply, row.version, offered(match.game))
+    ply, tree, version = found
+    return StoredLines(tree_lines(tree), ply, version, offered(match.game))
 
 
 def store(match_id: int, seat: int, lines: Sequence[Sequence[str]], now: datetime,
@@ -141,8 +148,7 @@ def answer_after(door: Locked, mover: int, move: str, ply_before: int) -> Answer
     branch expected clears the tree and queues a word for its owner (`door.mail_notes`)."""
     if not offered(door.match.game):
         return None  # no tree can exist: no query on the hot path of other games' moves
-    rows = list(locking(ConditionalTree.select().where(
-        ConditionalTree.match == door.match.id).order_by(ConditionalTree.seat)))
+    rows = _LOCK_TREES.rows(door.match.id)
     if not rows:
         return None
     if not door.match.is_live:
@@ -200,3 +206,11 @@ def _replace(row: ConditionalTree, tree: Tree, ply: int, now: datetime) -> None:
                             updated_at=now)
      .where(ConditionalTree.id == row.id).execute())
     row.tree, row.ply, row.version = tree, ply, row.version + 1
+
+
+# A seat's tree (its play page) and the match's trees under the lock (after every move of a
+# game that offers them): compiled once, not on each page and move.
+_SEAT_TREE = Prepared(lambda match_id, seat: ConditionalTree.select().where(
+    (ConditionalTree.match == match_id) & (ConditionalTree.seat == seat)).limit(1))
+_LOCK_TREES = Prepared(lambda match_id: locking(ConditionalTree.select().where(
+    ConditionalTree.match == match_id).order_by(ConditionalTree.seat)))

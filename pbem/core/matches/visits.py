@@ -11,8 +11,13 @@ from pbem.core.matches.models import Seat
 RESOLUTION = timedelta(minutes=5)
 
 
+def visit_due(seat: Seat, now: datetime) -> bool:
+    """Whether a visit now is worth writing (none noted within `RESOLUTION`)."""
+    return seat.last_seen_at is None or now - seat.last_seen_at >= RESOLUTION
+
+
 def note_visit(seat: Seat, now: datetime) -> None:
-    if seat.last_seen_at is not None and now - seat.last_seen_at < RESOLUTION:
+    if not visit_due(seat, now):
         return
     # Conditional: of several tabs polling at once, one writes. No version bump: the visit is
     # not part of the clock, and the door's guards must not see it as a change.

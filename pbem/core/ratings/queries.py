@@ -13,6 +13,7 @@ from typing import Any
 import peewee
 
 from pbem.core.accounts.models import Player
+from pbem.core.db.prepared import Prepared, Shapes
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.ratings import model
 from pbem.core.ratings.models import Rating, RatingEvent
@@ -44,8 +45,7 @@ def displayed(player_id: int, game: str) -> int:
 def shown_for(player_ids: Iterable[int], game: str) -> dict[int, str]:
     """Each player's rating as shown (`1234` or `1000?`), for a page listing seats."""
     ids = sorted(set(player_ids))
-    rows = {row.player_id: row for row in
-            Rating.select().where(Rating.game == game, Rating.player.in_(ids))} if ids else {}
+    rows = {row.player_id: row for row in _RATINGS_OF(len(ids)).rows(game, *ids)} if ids else {}
     start = model.display(model.MU, model.SIGMA)
     return {pid: (model.shown(rows[pid].display, rows[pid].games) if pid in rows
                   else model.shown(start, 0)) for pid in ids}
@@ -144,10 +144,11 @@ def match_changes(match_id: int) -> dict[int, RatingEvent]:
     return {row.seat: row for row in RatingEvent.select().where(RatingEvent.match == match_id)}
 
 
-def seat_ratings(match: Match) -> dict[int, dict[str, Any]]:
+def seat_ratings(match: Match, seats: list[Seat] | None = None) -> dict[int, dict[str, Any]]:
     """Per seat: the player's rating in the match's game as shown now, and for a finished
-    rated match the change it made (`+14`; None where it did not count)."""
-    seats = match.seat_rows()
+    rated match the change it made (`+14`; None where it did not count). `seats`: the
+    match's seat rows when the caller has just read them."""
+    seats = match.seat_rows() if seats is None else seats
     shown = shown_for([seat.player_id for seat in seats], match.game)
     changes = match_changes(match.id) if match.rated and not match.is_live else {}
     out = {}
@@ -185,3 +186,9 @@ def chart_svg(events: list[RatingEvent], width: int = 600, height: int = 160) ->
         f'<text x="2" y="{height - 6}" font-size="11" fill="currentColor">{low}</text>'
         f'<polyline points="{points}" fill="none" stroke="currentColor" stroke-width="2" '
         'vector-effect="non-scaling-stroke"/></svg>')
+
+
+# The seats' ratings, read for every match and play page: compiled once per number of players.
+_RATINGS_OF = Shapes(lambda count: Prepared(
+    lambda game, *ids: Rating.select().where(Rating.game == game, Rating.player.in_(list(ids))),
+    arity=count + 1))

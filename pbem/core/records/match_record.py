@@ -39,9 +39,11 @@ SEAT_MOVES_PER_PAGE = 10
 
 
 def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
-                moves_upto: int | None = None, shown: int | None = None) -> dict[str, Any]:
+                moves_upto: int | None = None, shown: int | None = None,
+                seats: list[Seat] | None = None) -> dict[str, Any]:
     """Everything `/play/<token>` and `GET /api/play/<token>` show the seat. The move list is
-    one page: the latest moves, those up to `moves_upto`, or the page holding ply `shown`."""
+    one page: the latest moves, those up to `moves_upto`, or the page holding ply `shown`.
+    `seats`: the match's seat rows (`match.seat_rows()`) when the caller has read them."""
     match: Match = seat.match
     rules = rules_for(match)
     state = rules.load(match.state)
@@ -50,7 +52,7 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
     legal = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
     view = rules.view(state, seat.seat)
     # Each row once per request: the seats and the draw offers feed several parts below.
-    seats = match.seat_rows()
+    seats = match.seat_rows() if seats is None else seats
     read = offers.known(match) if match.is_live else None
     # The seat's own clock as just read with the others (the caller's row may predate a change).
     own = next((row for row in seats if row.seat == seat.seat), seat)

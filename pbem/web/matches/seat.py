@@ -22,11 +22,12 @@ from flask import (
     url_for,
 )
 from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts.players import set_submit_without_confirm
 from pbem.core.conversation import personal
-from pbem.core.conversation.chat import MAX_MESSAGE, is_muted, players_room, spectators_room
+from pbem.core.conversation.chat import MAX_MESSAGE, players_room, spectators_room
 from pbem.core.db.connection import database, is_unavailable, unavailable_reason
 from pbem.core.db.text import check_text
 from pbem.core.matches import conditional
@@ -34,14 +35,14 @@ from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.core.matches.vacations import declare
-from pbem.core.matches.visits import note_visit
+from pbem.core.matches.visits import note_visit, visit_due
 from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.match_record import public_record, seat_record
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import describe, get_rules
 from pbem.games.base import RulesError
 from pbem.games.lines import MAX_LINES, MAX_PLIES, LineError, analyse, parse_conditional_text
-from pbem.i18n import N_, _, ngettext
+from pbem.i18n import N_, _, current, ngettext
 from pbem.web.matches.clicks import click_moves
 from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
 from pbem.web.site.clock import now
@@ -60,12 +61,14 @@ def show(token: str) -> Response:
     seat = seat_for_token(token)
     _note_visit(seat)
     shown = requested_ply(seat.match.ply)
-    record = record_for(seat, shown)
+    # The seat rows feed the record and the ratings beside the names: read once.
+    seats = seat.match.seat_rows()
+    record = record_for(seat, shown, seats)
     # `?ply=n` looks back at an earlier position, as spectators see it (a seat's own past
     # view is not kept); the live position stays the page without `?ply`.
     replay = (public_record(seat.match, now(), shown)
               if shown is not None and shown != record["ply"] else None)
-    return page(seat, record, status=200, replay=replay)
+    return page(seat, record, status=200, replay=replay, seats=seats)
 
 
 @bp.post("/play/<token>")
@@ -224,11 +227,11 @@ def as_grammar(lines: list[list[str]]) -> str:
     return "\n".join(f"if {line[0]} then {' '.join(line[1:])}" for line in lines)
 
 
-def record_for(seat: Seat, shown: int | None = None) -> dict:
+def record_for(seat: Seat, shown: int | None = None, seats: list[Seat] | None = None) -> dict:
     """The seat's record; its move list is the page holding `shown` when looking back."""
     settings = current_app.config["PBEM_SETTINGS"]
     return seat_record(seat, now(), settings.vacation_days_per_year,
-                       requested_moves(seat.match.ply), shown)
+                       requested_moves(seat.match.ply), shown, seats)
 
 
 def _date(text: str, refusal: str) -> date:
@@ -251,9 +254,11 @@ def _who_was_told(matches: int) -> str:
 
 def page(seat: Seat, record: dict, status: int, error: str | None = None, typed: str = "",
          replay: dict | None = None, conditional_text: str | None = None,
-         chat_typed: str = "", notes_typed: str | None = None) -> Response:
-    """The play page showing `record`, the seat's record as read with `seat.match`; under the
-    board, the players' chat (`?before=` pages back) and the seat's own notes."""
+         chat_typed: str = "", notes_typed: str | None = None,
+         seats: list[Seat] | None = None) -> Response:
+    """The play page showing `record`, the seat's record as read with `seat.match` (and
+    `seats`, its seat rows, when given); under the board, the players' chat (`?before=` pages
+    back) and the seat's own notes."""
     clicks = (click_moves(record["game"], record["view"], record["legal_moves"])
               if record["legal_moves"] else None)
     # For the page script, as compact JSON made safe inside <script> (`tojson` sorts every
@@ -261,7 +266,9 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     clicks_json = (htmlsafe_json_dumps(clicks, dumps=json.dumps, separators=(",", ":"))
                    if clicks else None)
     # The seat's own conditional moves (only ever shown here, on its private page).
-    lines = conditional.stored(seat.match, seat.seat)
+    # Its tree, its notes and its chat mute, in one round trip.
+    private = personal.private_of(seat)
+    lines = conditional.as_stored(seat.match, private.tree)
     # The seat's forms (vacation, settings, resign, draw…) post to addresses under its own
     # (/play/<token>/…, routed here and in lifecycle.py): one url_for, not one per form.
     response = make_response(render_template(
@@ -270,14 +277,76 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
         conditional=lines, conditional_text=(conditional_text if conditional_text is not None
                                              else as_grammar(lines.lines)),
         seat_url=url_for("play.show", token=(request.view_args or {})["token"]),
-        seat_ratings=seat_ratings(seat.match),
-        talk=seat_talk(seat, record, chat_typed, notes_typed)), status)
+        seat_ratings=seat_ratings(seat.match, seats), script_words=script_words(),
+        talk=seat_talk(seat, record, chat_typed, notes_typed, private)), status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
-def seat_talk(seat: Seat, record: dict, chat_typed: str, notes_typed: str | None) -> dict:
+def script_words() -> Markup:
+    """The page script's sentences (play.js `say`) in the reader's language, as JSON made safe
+    inside <script>; `{name}` marks what the script fills in. The same for every page in a
+    language, so made once per language rather than translated and encoded on each page."""
+    code = current()
+    made = _SCRIPT_WORDS.get(code)
+    if made is None:
+        env = current_app.jinja_env
+        made = _SCRIPT_WORDS[code] = htmlsafe_json_dumps(
+            _script_sentences(), dumps=env.policies["json.dumps_function"],
+            **env.policies["json.dumps_kwargs"])
+    return made
+
+
+_SCRIPT_WORDS: dict[str, Markup] = {}
+
+
+def _script_sentences() -> dict[str, str]:
+    return {
+        "notContinue": _(
+            "%(token)s does not continue %(picked)s: click %(next)s (%(options)s), or click "
+            "%(last)s again to take it back.",
+            token="{token}", picked="{picked}", next="{next}", options="{options}", last="{last}"),
+        "noteStart": _(
+            "%(note)s Click %(start)s (%(starts)s).",
+            note="{note}", start="{start}", starts="{starts}"),
+        "cannotStart": _(
+            "%(token)s cannot start a move now: click %(start)s (%(starts)s).",
+            token="{token}", start="{start}", starts="{starts}"),
+        "readyOrGoOn": _(
+            "Your move: %(move)s. Press Submit move to send it, or go on with %(options)s.",
+            move="{move}", options="{options}"),
+        "ready": _("Your move: %(move)s. Press Submit move to send it.", move="{move}"),
+        "selected": _(
+            "Selected %(picked)s. Now click %(next)s: %(options)s.",
+            picked="{picked}", next="{next}", options="{options}"),
+        "clickStart": _("Click %(start)s: %(options)s.", start="{start}", options="{options}"),
+        "saving": _("Saving…"),
+        "savedGo": _("Saved: your moves now go as soon as they are complete."),
+        "savedWait": _("Saved: your moves now wait for Submit move."),
+        "notSaved": _(
+            "Your setting was not saved (the server did not accept it). Reload the page and try "
+            "again."),
+        "closeAnalysis": _("Close the analysis board"),
+        "openAnalysis": _("Open the analysis board"),
+        "line": _("Line: %(moves)s", moves="{moves}"),
+        "yours": _("you %(move)s", move="{move}"),
+        "theirs": _("they %(move)s", move="{move}"),
+        "positionNow": _("The position now (move %(ply)s).", ply="{ply}"),
+        "lineRule": _("A line starts with your opponent's move and ends with your answer."),
+        "gameOver": _("Game over in this line: %(reason)s.", reason="{reason}"),
+        "noLegal": _("%(token)s starts no legal move here.", token="{token}"),
+        "noMove": _("No move to play here."),
+        "selectedOneOf": _(
+            "Selected %(picked)s: now click one of %(options)s.",
+            picked="{picked}", options="{options}"),
+        "youToMove": _("You to move: click a highlighted square or choice."),
+        "toMove": _("%(who)s to move: click a highlighted square or choice.", who="{who}"),
+    }
+
+
+def seat_talk(seat: Seat, record: dict, chat_typed: str, notes_typed: str | None,
+              private: personal.SeatPrivate) -> dict:
     """What the play page shows of the conversation: only this seat's match's players' room
     (the spectators' room once the match is over), and only this seat's notes."""
     before = whole_number(request.args.get("before", "")) if request.args.get("before") else None
@@ -286,9 +355,9 @@ def seat_talk(seat: Seat, record: dict, chat_typed: str, notes_typed: str | None
     gallery = (spectators_room(match, seat.player)[0] if not match.is_live else [])
     return {"messages": messages, "older": older, "paged": before is not None,
             "typed": chat_typed, "limit": MAX_MESSAGE,
-            "notes": personal.notes_of(seat) if notes_typed is None else notes_typed,
+            "notes": private.notes if notes_typed is None else notes_typed,
             "notes_limit": personal.MAX_NOTES,
-            "muted": is_muted(seat.match_id, seat.player_id),
+            "muted": private.muted,
             "barred": seat.player.chat_barred_at is not None, "gallery": gallery,
             "labels": {p["seat"]: p["label"] for p in record["players"]}}
 
@@ -299,10 +368,15 @@ def init_app(app: Flask) -> None:
 
 def _note_visit(seat: Seat) -> None:
     """Note the visit for an admin weighing a timeout; a database that refuses the write
-    (read-only after a failover) must not cost the player their page."""
+    (read-only after a failover) must not cost the player their page. Most visits write
+    nothing (one was noted a moment ago): those open no transaction, whose BEGIN and COMMIT
+    were two round trips of every play page on PostgreSQL."""
+    when = now()
+    if not visit_due(seat, when):
+        return
     try:
         with database.atomic():  # a savepoint: a refused write leaves the page's reads intact
-            note_visit(seat, now())
+            note_visit(seat, when)
     except peewee.DatabaseError as error:
         if not is_unavailable(error):
             raise
