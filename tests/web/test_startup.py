@@ -1,6 +1,7 @@
 """A web worker loads only what its pages need: libraries for rare addresses (the calendar
-feed's icalendar, the metrics page's prometheus_client) are imported when first asked for.
-Together they were over 4 MiB of every worker's memory (bench/memory.py)."""
+feed's icalendar, the metrics page's prometheus_client, the Swiss pairing's networkx) are
+imported when first asked for. Together they were over 15 MiB of every worker's memory
+(bench/memory.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ def test_a_new_web_worker_has_not_loaded_the_rare_pages_libraries(tmp_path) -> N
     probe = ("import sys\n"
              "from pbem.web import create_app\n"
              "create_app()\n"
-             "print(' '.join(sorted(m for m in ('icalendar', 'prometheus_client')"
+             "print(' '.join(sorted(m for m in ('icalendar', 'prometheus_client', 'networkx')"
              " if m in sys.modules)))\n")
     env = {**os.environ, "PBEM_SECRET_KEY": STRONG_KEY, "PBEM_INSTANCE_PATH": str(tmp_path),
            "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'probe.sqlite3'}"}

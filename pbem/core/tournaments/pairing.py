@@ -12,8 +12,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 Pair = tuple[int, int]
 
 
@@ -190,6 +188,10 @@ class _Costs:
 
 
 def _match(costs: _Costs, order: list[int], window: int | None) -> SwissRound | None:
+    # Imported here, when a Swiss round is paired: networkx is 11 MiB of every web worker's
+    # memory otherwise, for a job a tournament's organiser starts a few times a week.
+    import networkx as nx
+
     graph = nx.Graph()
     graph.add_nodes_from(order)
     for i, a in enumerate(order):
