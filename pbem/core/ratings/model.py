@@ -21,16 +21,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
-
-from openskill.models import PlackettLuce
 
 MU = 25.0
 SIGMA = 25.0 / 3.0
 DAY_VARIANCE = 0.0025
 PROVISIONAL_BELOW = 10
 
-_MODEL = PlackettLuce()
+
+
+@cache
+def _model() -> Any:
+    """openskill's model, imported when a rated match first ends in this process: a web
+    worker that only shows pages never loads the library (bench/memory.py)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
 
 
 def finishing_ranks(result: Mapping[str, Any], seats: int) -> list[int]:
@@ -74,6 +81,7 @@ def shown(rating: int, games: int) -> str:
 def rate(before: Sequence[tuple[float, float]], ranks: Sequence[int]
          ) -> list[tuple[float, float]]:
     """New (mu, sigma) for each player, from (mu, sigma) already grown for days away."""
-    teams = [[_MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
-    rated = _MODEL.rate(teams, ranks=list(ranks))
+    model = _model()
+    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    rated = model.rate(teams, ranks=list(ranks))
     return [(team[0].mu, team[0].sigma) for team in rated]
