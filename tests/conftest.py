@@ -200,6 +200,19 @@ def test_games(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setitem(REGISTRY, slug, rules)
 
 
+# --- passwords -------------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def cheap_password_hashing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Admin passwords hashed with scrypt at N=2**10 rather than 2**15: the same code and format,
+    but a login costs milliseconds, not a quarter of a second (the login tests make hundreds).
+    A test marked `production_password_hashing` keeps the real strength."""
+    if request.node.get_closest_marker("production_password_hashing") is None:
+        from pbem.core.accounts import admins
+
+        monkeypatch.setattr(admins, "PASSWORD_METHOD", "scrypt:1024:8:1")
+
+
 # --- mail ------------------------------------------------------------------------------------
 
 @dataclass
