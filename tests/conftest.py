@@ -60,7 +60,13 @@ STRONG_KEY = "npCGVmO7dqn3XR98eeFN_f4PfB7CGI-swbLp61S-z6c"
 # --- databases -------------------------------------------------------------------------------
 
 class _Backend:
-    """A per-run private area on one database server, created once, emptied between tests."""
+    """A per-run private area on one database server, created once, emptied between tests.
+
+    MariaDB gets two databases, used in turn: the one a test has just used is emptied on a
+    thread of its own while the next test runs on the other. Emptying there means a TRUNCATE
+    per table used (the only way back to id 1 that is not slower still), 20-30 ms each, most of
+    a MariaDB test's setup when done in line.
+    """
 
     def __init__(self, name: str, tmp_root: Path) -> None:
         self.name = name
@@ -68,6 +74,11 @@ class _Backend:
         self.tmp_root = tmp_root
         self.url = ""
         self.migrated = False
+        # MariaDB: the two databases taken in turn, and the emptying under way of each.
+        self.turns: list[tuple[str, str]] = []
+        self.turn = 0
+        self.emptying: dict[int, threading.Thread] = {}
+        self.failures: dict[int, BaseException] = {}
 
     def setup(self) -> None:
         if self.name == "postgres":
@@ -77,17 +88,19 @@ class _Backend:
             self.url = f"{POSTGRES_URL}?options=-c%20search_path%3D{self.tag}"
         elif self.name == "mariadb":
             admin = _admin(MARIADB_URL, "MariaDB")
-            admin.execute_sql(f"CREATE DATABASE `{self.tag}` CHARACTER SET utf8mb4")
+            for tag in (f"{self.tag}_a", f"{self.tag}_b"):
+                admin.execute_sql(f"CREATE DATABASE `{tag}` CHARACTER SET utf8mb4")
+                # Pooled, as production runs it: a new MariaDB connection costs tens of
+                # milliseconds, and most web tests' time went into opening one per request.
+                pooled = MARIADB_URL.replace("mysql://", "mysql+pool://", 1)
+                url = pooled.rsplit("/", 1)[0] + f"/{tag}"
+                if "?" not in url and urlparse(url).hostname in ("127.0.0.1", "localhost"):
+                    # Over loopback without TLS: PyMySQL otherwise builds a TLS context for
+                    # every new connection (30-80 ms, more than the rest of a test's setup) to
+                    # offer TLS to a server that may well have it off; each test opens afresh.
+                    url += "?ssl_disabled=true"
+                self.turns.append((tag, url))
             admin.close()
-            # Pooled, as production runs it: a new MariaDB connection costs tens of
-            # milliseconds, and most web tests' time went into opening one per request.
-            pooled = MARIADB_URL.replace("mysql://", "mysql+pool://", 1)
-            self.url = pooled.rsplit("/", 1)[0] + f"/{self.tag}"
-            if "?" not in self.url and urlparse(self.url).hostname in ("127.0.0.1", "localhost"):
-                # Over loopback without TLS: PyMySQL otherwise builds a TLS context for every
-                # new connection (30-80 ms, more than the rest of a test's setup) to offer
-                # TLS to a server that may well have it off, and each test opens afresh.
-                self.url += "?ssl_disabled=true"
         elif self.name != "sqlite":
             raise pytest.UsageError(f"unknown backend {self.name!r} in PBEM_TEST_BACKENDS")
 
@@ -97,6 +110,10 @@ class _Backend:
             path = tmp_path / "pbem.sqlite3"
             shutil.copyfile(self._sqlite_template(), path)
             return f"sqlite:///{path}"
+        if self.name == "mariadb":
+            self.turn ^= 1
+            self._wait_for(self.turn)
+            self.url = self.turns[self.turn][1]
         return self.url
 
     def _sqlite_template(self) -> Path:
@@ -110,40 +127,90 @@ class _Backend:
             database.close()
         return template
 
-    def empty(self) -> None:
-        """Remove every row (and reset ids) left by the previous test."""
-        if self.name == "sqlite" or not self.migrated:
+    def ready(self, migrated_now: list[str]) -> None:
+        """The database is migrated: make sure it is empty before the test starts."""
+        if self.name == "sqlite":
             return
+        if self.name == "postgres":
+            if self.migrated:
+                self._empty(database.obj)
+        elif migrated_now:
+            # A migration just ran (a fresh database, or one a migration test took back): it
+            # may have written rows the emptying on the side never saw.
+            self._empty(database.obj)
+        self.migrated = True
+
+    def used(self) -> None:
+        """The test is over: MariaDB empties the database it used while the next one runs."""
+        if self.name != "mariadb":
+            return
+        turn = self.turn
+        url = self.turns[turn][1].replace("mysql+pool://", "mysql://", 1)
+
+        def empty() -> None:
+            from pbem.core.db.connection import open_database
+
+            try:
+                db = open_database(url)
+                db.connect()
+                try:
+                    self._empty(db)
+                finally:
+                    db.close()
+            except BaseException as error:  # raised in the test that next takes this database
+                self.failures[turn] = error
+
+        thread = threading.Thread(target=empty, name=f"empty-{self.turns[turn][0]}")
+        self.emptying[turn] = thread
+        thread.start()
+
+    def _wait_for(self, turn: int) -> None:
+        thread = self.emptying.pop(turn, None)
+        if thread is not None:
+            thread.join()
+        failure = self.failures.pop(turn, None)
+        if failure is not None:
+            raise failure
+
+    def _empty(self, db: peewee.Database) -> None:
+        """Remove every row (and reset ids) left by the previous test."""
         # Only the tables the last test used: emptying a table costs milliseconds however empty
         # it is, and with every table emptied this was the largest share of the suite's time.
         # One query finds the tables holding rows; ids are reset everywhere.
         tables = [model._meta.table_name for model in EMPTYING_ORDER]
         quote = '"' if self.name == "postgres" else "`"
+        if self.name == "mariadb":
+            # A test may have dropped tables (the migration tests): the next test's migration
+            # makes them again, empty.
+            present = {row[0] for row in db.execute_sql(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = DATABASE()").fetchall()}
+            tables = [table for table in tables if table in present]
+            if not tables:
+                return
         probe = " UNION ALL ".join(
             f"SELECT '{table}' WHERE EXISTS (SELECT 1 FROM {quote}{table}{quote})"
             for table in tables)
-        used = {row[0] for row in database.execute_sql(probe).fetchall()}
+        used = {row[0] for row in db.execute_sql(probe).fetchall()}
         if self.name == "postgres":
             # DELETE, children first, not TRUNCATE: a TRUNCATE makes new files for each table
             # and its indexes and took 0.2-0.5 s a test; a few deleted rows take milliseconds.
-            with database.atomic():
+            with db.atomic():
                 for table in tables:
                     if table in used:
-                        database.execute_sql(f'DELETE FROM "{table}"')
+                        db.execute_sql(f'DELETE FROM "{table}"')
             # Sequences advanced by rows deleted within the test start again at 1 too.
-            database.execute_sql("SELECT " + ", ".join(
+            db.execute_sql("SELECT " + ", ".join(
                 f"setval(pg_get_serial_sequence('{table}', 'id'), 1, false)"
                 for table in tables))
         else:
-            # MariaDB keeps TRUNCATE: the only other way back to id 1, an ALTER TABLE per
-            # table, is slower still.
-            advanced = [row[0] for row in database.execute_sql(
+            advanced = [row[0] for row in db.execute_sql(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = "
                 "DATABASE() AND auto_increment > 1").fetchall()]
-            database.execute_sql("SET FOREIGN_KEY_CHECKS = 0")
+            db.execute_sql("SET FOREIGN_KEY_CHECKS = 0")
             for table in sorted(used | (set(advanced) & set(tables))):
-                database.execute_sql(f"TRUNCATE TABLE `{table}`")
-            database.execute_sql("SET FOREIGN_KEY_CHECKS = 1")
+                db.execute_sql(f"TRUNCATE TABLE `{table}`")
+            db.execute_sql("SET FOREIGN_KEY_CHECKS = 1")
 
     def teardown(self) -> None:
         if self.name == "postgres":
@@ -151,8 +218,11 @@ class _Backend:
             admin.execute_sql(f'DROP SCHEMA "{self.tag}" CASCADE')
             admin.close()
         elif self.name == "mariadb":
+            for thread in self.emptying.values():
+                thread.join()
             admin = _admin(MARIADB_URL, "MariaDB")
-            admin.execute_sql(f"DROP DATABASE `{self.tag}`")
+            for tag, _url in self.turns:
+                admin.execute_sql(f"DROP DATABASE `{tag}`")
             admin.close()
 
 
@@ -193,9 +263,7 @@ def db_url(request: pytest.FixtureRequest, backends: dict[str, _Backend],
     url = backend.fresh_url(tmp_path)
     bind_database(url)
     database.connect(reuse_if_open=True)
-    migrate()
-    backend.migrated = True
-    backend.empty()
+    backend.ready(migrate())
     yield url
     if not database.is_closed():
         database.close()
@@ -203,6 +271,7 @@ def db_url(request: pytest.FixtureRequest, backends: dict[str, _Backend],
         # Connections threads of the test took and never handed back (a thread that ended
         # without closing): closed now, or they pile up to the server's connection limit.
         database.obj.close_all()
+    backend.used()
 
 
 # --- games -----------------------------------------------------------------------------------
