@@ -44,6 +44,10 @@ EMPTYING_ORDER = tuple(reversed(peewee.sort_models(list(ALL_MODELS))))
 BACKENDS = [name.strip() for name in
             os.environ.get("PBEM_TEST_BACKENDS", "sqlite,postgres").split(",") if name.strip()]
 START = datetime(2026, 1, 5, 12, 0, 0)
+# For tests of what a page or mail says (words, translations, captions): the database under
+# them changes none of it, so they run on SQLite alone. Races, locking, migrations, queries and
+# transactions stay on every backend.
+ON_SQLITE = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 
 # Fuzz tests stay quick on a shared two-core machine; PBEM_FUZZ=thorough runs many more cases.
 hypothesis_settings.register_profile(
