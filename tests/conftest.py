@@ -1,9 +1,9 @@
 """Shared fixtures: real databases, a real SMTP server on loopback, the app and a worker.
 
 Database tests run on every backend in PBEM_TEST_BACKENDS (default "sqlite,postgres"). Each
-PostgreSQL run gets its own schema and each MariaDB run its own database, so parallel runs
-never collide. An unreachable server fails the run with a message saying how to point the
-tests at one (or how to choose backends explicitly); nothing is skipped silently.
+PostgreSQL run gets its own schema and each MariaDB run its own two databases (used in turn),
+so parallel runs never collide. An unreachable server fails the run with a message saying how
+to point the tests at one (or how to choose backends explicitly); nothing is skipped silently.
 """
 
 from __future__ import annotations
