@@ -48,6 +48,8 @@ class Settings:
     # Days a sent mail can still be shown as sent (its params); the record is kept after.
     mail_retention_days: int = 7
     max_request_bytes: int = 64 * 1024
+    # A page waiting for the other player's move asks the server this often whether it moved.
+    page_poll_seconds: int = 10
     default_time_control: str = "3d"
     default_on_timeout: str = "adjudicate"
     deadline_interval_seconds: int = 60
@@ -232,6 +234,8 @@ def _finish(settings: Settings) -> Settings:
         raise ConfigError("setting computer_lease_seconds must be from 10 to 3600")
     if not 1 <= settings.autoplay_limit <= 1000:
         raise ConfigError("setting autoplay_limit must be from 1 to 1000")
+    if not 1 <= settings.page_poll_seconds <= 3600:
+        raise ConfigError("setting page_poll_seconds must be from 1 to 3600")
     if not 1 <= settings.max_extension_days <= 3650:
         raise ConfigError("setting max_extension_days must be from 1 to 3650")
     instance = Path(settings.instance_path).resolve()

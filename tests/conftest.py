@@ -1,9 +1,9 @@
 """Shared fixtures: real databases, a real SMTP server on loopback, the app and a worker.
 
 Database tests run on every backend in PBEM_TEST_BACKENDS (default "sqlite,postgres"). Each
-PostgreSQL run gets its own schema and each MariaDB run its own database, so parallel runs
-never collide. An unreachable server fails the run with a message saying how to point the
-tests at one (or how to choose backends explicitly); nothing is skipped silently.
+PostgreSQL run gets its own schema and each MariaDB run its own two databases (used in turn),
+so parallel runs never collide. An unreachable server fails the run with a message saying how
+to point the tests at one (or how to choose backends explicitly); nothing is skipped silently.
 """
 
 from __future__ import annotations
@@ -20,12 +20,14 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import peewee
 import pytest
 from aiosmtpd.controller import Controller
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
+from jinja2.bccache import Bucket, BytecodeCache
 from playhouse.pool import PooledDatabase
 
 from pbem.config import Settings, load_settings
@@ -38,9 +40,15 @@ from tests.support.games import TEST_GAMES
 SUPPORT_TEMPLATES = str(Path(__file__).parent / "support" / "templates")
 POSTGRES_URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 MARIADB_URL = os.environ.get("PBEM_TEST_MARIADB_URL", "mysql://root@127.0.0.1:3306/test")
+# Tables whose rows others point at come last, so deleting in this order breaks no foreign key.
+EMPTYING_ORDER = tuple(reversed(peewee.sort_models(list(ALL_MODELS))))
 BACKENDS = [name.strip() for name in
             os.environ.get("PBEM_TEST_BACKENDS", "sqlite,postgres").split(",") if name.strip()]
 START = datetime(2026, 1, 5, 12, 0, 0)
+# For tests of what a page or mail says (words, translations, captions): the database under
+# them changes none of it, so they run on SQLite alone. Races, locking, migrations, queries and
+# transactions stay on every backend.
+ON_SQLITE = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 
 # Fuzz tests stay quick on a shared two-core machine; PBEM_FUZZ=thorough runs many more cases.
 hypothesis_settings.register_profile(
@@ -54,10 +62,85 @@ hypothesis_settings.load_profile(os.environ.get("PBEM_FUZZ", "default"))
 STRONG_KEY = "npCGVmO7dqn3XR98eeFN_f4PfB7CGI-swbLp61S-z6c"
 
 
+# --- apps ------------------------------------------------------------------------------------
+
+def _remember_url_builders() -> None:
+    """Most tests make an app of their own (fresh settings, database and clock), and four
+    fifths of making one went into werkzeug writing and compiling a Python function to build
+    each route's URLs: the same ~140 functions every time. Each is now made once per run. The
+    function is the route's own (its text, parts and defaults are the key) and takes the rule
+    as an argument, so sharing it between apps shares no state."""
+    from werkzeug.routing import Rule
+
+    made: dict[tuple[Any, ...], Any] = {}
+    write = Rule._compile_builder
+
+    def remembered(self: Rule, append_unknown: bool = True) -> Any:
+        key = (self.rule, self.host, self.subdomain, tuple(self._trace),
+               repr(sorted((self.defaults or {}).items())), append_unknown)
+        builder = made.get(key)
+        if builder is None:
+            builder = made[key] = write(self, append_unknown)
+        return builder
+
+    Rule._compile_builder = remembered  # type: ignore[method-assign]
+
+
+_remember_url_builders()
+
+
+class _SharedBytecode(BytecodeCache):
+    """Compiled templates kept in memory for every environment of one kind in this run."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        code = self.codes.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.codes[bucket.key] = bucket.bytecode_to_string()
+
+
+def _share_compiled_templates() -> None:
+    """Each app's Jinja environment, and each mail composer's, compiled every template it drew
+    afresh: the same templates in every test, a fifth of a web test's time. Environments of a
+    kind share one in-memory bytecode cache instead (Jinja's own mechanism: keyed by the
+    template's name and file, checked against its source, so an edited template is compiled
+    again). Pages and mails keep separate caches: their environments compile differently
+    (escaping, trailing newlines), while every app is made by `create_app` and every mail
+    environment by `mail_environment`."""
+    from flask import Flask
+
+    from pbem.mail import compose
+
+    Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": _SharedBytecode()}
+    mail_codes = _SharedBytecode()
+    make = compose.mail_environment
+
+    def mail_environment(extra_template_dirs: tuple[str, ...] = ()) -> Any:
+        env = make(extra_template_dirs)
+        env.bytecode_cache = mail_codes
+        return env
+
+    compose.mail_environment = mail_environment
+
+
+_share_compiled_templates()
+
+
 # --- databases -------------------------------------------------------------------------------
 
 class _Backend:
-    """A per-run private area on one database server, created once, emptied between tests."""
+    """A per-run private area on one database server, created once, emptied between tests.
+
+    MariaDB gets two databases, used in turn: the one a test has just used is emptied on a
+    thread of its own while the next test runs on the other. Emptying there means a TRUNCATE
+    per table used (the only way back to id 1 that is not slower still), 20-30 ms each, most of
+    a MariaDB test's setup when done in line.
+    """
 
     def __init__(self, name: str, tmp_root: Path) -> None:
         self.name = name
@@ -65,6 +148,11 @@ class _Backend:
         self.tmp_root = tmp_root
         self.url = ""
         self.migrated = False
+        # MariaDB: the two databases taken in turn, and the emptying under way of each.
+        self.turns: list[tuple[str, str]] = []
+        self.turn = 0
+        self.emptying: dict[int, threading.Thread] = {}
+        self.failures: dict[int, BaseException] = {}
 
     def setup(self) -> None:
         if self.name == "postgres":
@@ -74,12 +162,19 @@ class _Backend:
             self.url = f"{POSTGRES_URL}?options=-c%20search_path%3D{self.tag}"
         elif self.name == "mariadb":
             admin = _admin(MARIADB_URL, "MariaDB")
-            admin.execute_sql(f"CREATE DATABASE `{self.tag}` CHARACTER SET utf8mb4")
+            for tag in (f"{self.tag}_a", f"{self.tag}_b"):
+                admin.execute_sql(f"CREATE DATABASE `{tag}` CHARACTER SET utf8mb4")
+                # Pooled, as production runs it: a new MariaDB connection costs tens of
+                # milliseconds, and most web tests' time went into opening one per request.
+                pooled = MARIADB_URL.replace("mysql://", "mysql+pool://", 1)
+                url = pooled.rsplit("/", 1)[0] + f"/{tag}"
+                if "?" not in url and urlparse(url).hostname in ("127.0.0.1", "localhost"):
+                    # Over loopback without TLS: PyMySQL otherwise builds a TLS context for
+                    # every new connection (30-80 ms, more than the rest of a test's setup) to
+                    # offer TLS to a server that may well have it off; each test opens afresh.
+                    url += "?ssl_disabled=true"
+                self.turns.append((tag, url))
             admin.close()
-            # Pooled, as production runs it: a new MariaDB connection costs tens of
-            # milliseconds, and most web tests' time went into opening one per request.
-            pooled = MARIADB_URL.replace("mysql://", "mysql+pool://", 1)
-            self.url = pooled.rsplit("/", 1)[0] + f"/{self.tag}"
         elif self.name != "sqlite":
             raise pytest.UsageError(f"unknown backend {self.name!r} in PBEM_TEST_BACKENDS")
 
@@ -89,6 +184,10 @@ class _Backend:
             path = tmp_path / "pbem.sqlite3"
             shutil.copyfile(self._sqlite_template(), path)
             return f"sqlite:///{path}"
+        if self.name == "mariadb":
+            self.turn ^= 1
+            self._wait_for(self.turn)
+            self.url = self.turns[self.turn][1]
         return self.url
 
     def _sqlite_template(self) -> Path:
@@ -102,34 +201,90 @@ class _Backend:
             database.close()
         return template
 
-    def empty(self) -> None:
-        """Remove every row (and reset ids) left by the previous test."""
-        if self.name == "sqlite" or not self.migrated:
+    def ready(self, migrated_now: list[str]) -> None:
+        """The database is migrated: make sure it is empty before the test starts."""
+        if self.name == "sqlite":
             return
-        # Only the tables the last test used: a TRUNCATE costs milliseconds however empty the
-        # table, and with every table truncated this was the largest share of the suite's
-        # time. One query finds the tables holding rows; ids are reset everywhere.
-        tables = [model._meta.table_name for model in ALL_MODELS]
+        if self.name == "postgres":
+            if self.migrated:
+                self._empty(database.obj)
+        elif migrated_now:
+            # A migration just ran (a fresh database, or one a migration test took back): it
+            # may have written rows the emptying on the side never saw.
+            self._empty(database.obj)
+        self.migrated = True
+
+    def used(self) -> None:
+        """The test is over: MariaDB empties the database it used while the next one runs."""
+        if self.name != "mariadb":
+            return
+        turn = self.turn
+        url = self.turns[turn][1].replace("mysql+pool://", "mysql://", 1)
+
+        def empty() -> None:
+            from pbem.core.db.connection import open_database
+
+            try:
+                db = open_database(url)
+                db.connect()
+                try:
+                    self._empty(db)
+                finally:
+                    db.close()
+            except BaseException as error:  # raised in the test that next takes this database
+                self.failures[turn] = error
+
+        thread = threading.Thread(target=empty, name=f"empty-{self.turns[turn][0]}")
+        self.emptying[turn] = thread
+        thread.start()
+
+    def _wait_for(self, turn: int) -> None:
+        thread = self.emptying.pop(turn, None)
+        if thread is not None:
+            thread.join()
+        failure = self.failures.pop(turn, None)
+        if failure is not None:
+            raise failure
+
+    def _empty(self, db: peewee.Database) -> None:
+        """Remove every row (and reset ids) left by the previous test."""
+        # Only the tables the last test used: emptying a table costs milliseconds however empty
+        # it is, and with every table emptied this was the largest share of the suite's time.
+        # One query finds the tables holding rows; ids are reset everywhere.
+        tables = [model._meta.table_name for model in EMPTYING_ORDER]
         quote = '"' if self.name == "postgres" else "`"
+        if self.name == "mariadb":
+            # A test may have dropped tables (the migration tests): the next test's migration
+            # makes them again, empty.
+            present = {row[0] for row in db.execute_sql(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = DATABASE()").fetchall()}
+            tables = [table for table in tables if table in present]
+            if not tables:
+                return
         probe = " UNION ALL ".join(
             f"SELECT '{table}' WHERE EXISTS (SELECT 1 FROM {quote}{table}{quote})"
             for table in tables)
-        used = [row[0] for row in database.execute_sql(probe).fetchall()]
+        used = {row[0] for row in db.execute_sql(probe).fetchall()}
         if self.name == "postgres":
-            if used:
-                database.execute_sql(f"TRUNCATE {', '.join(used)} RESTART IDENTITY CASCADE")
+            # DELETE, children first, not TRUNCATE: a TRUNCATE makes new files for each table
+            # and its indexes and took 0.2-0.5 s a test; a few deleted rows take milliseconds.
+            with db.atomic():
+                for table in tables:
+                    if table in used:
+                        db.execute_sql(f'DELETE FROM "{table}"')
             # Sequences advanced by rows deleted within the test start again at 1 too.
-            database.execute_sql("SELECT " + ", ".join(
+            db.execute_sql("SELECT " + ", ".join(
                 f"setval(pg_get_serial_sequence('{table}', 'id'), 1, false)"
                 for table in tables))
         else:
-            advanced = [row[0] for row in database.execute_sql(
+            advanced = [row[0] for row in db.execute_sql(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = "
                 "DATABASE() AND auto_increment > 1").fetchall()]
-            database.execute_sql("SET FOREIGN_KEY_CHECKS = 0")
-            for table in sorted(set(used) | (set(advanced) & set(tables))):
-                database.execute_sql(f"TRUNCATE TABLE `{table}`")
-            database.execute_sql("SET FOREIGN_KEY_CHECKS = 1")
+            db.execute_sql("SET FOREIGN_KEY_CHECKS = 0")
+            for table in sorted(used | (set(advanced) & set(tables))):
+                db.execute_sql(f"TRUNCATE TABLE `{table}`")
+            db.execute_sql("SET FOREIGN_KEY_CHECKS = 1")
 
     def teardown(self) -> None:
         if self.name == "postgres":
@@ -137,8 +292,11 @@ class _Backend:
             admin.execute_sql(f'DROP SCHEMA "{self.tag}" CASCADE')
             admin.close()
         elif self.name == "mariadb":
+            for thread in self.emptying.values():
+                thread.join()
             admin = _admin(MARIADB_URL, "MariaDB")
-            admin.execute_sql(f"DROP DATABASE `{self.tag}`")
+            for tag, _url in self.turns:
+                admin.execute_sql(f"DROP DATABASE `{tag}`")
             admin.close()
 
 
@@ -179,9 +337,7 @@ def db_url(request: pytest.FixtureRequest, backends: dict[str, _Backend],
     url = backend.fresh_url(tmp_path)
     bind_database(url)
     database.connect(reuse_if_open=True)
-    migrate()
-    backend.migrated = True
-    backend.empty()
+    backend.ready(migrate())
     yield url
     if not database.is_closed():
         database.close()
@@ -189,6 +345,7 @@ def db_url(request: pytest.FixtureRequest, backends: dict[str, _Backend],
         # Connections threads of the test took and never handed back (a thread that ended
         # without closing): closed now, or they pile up to the server's connection limit.
         database.obj.close_all()
+    backend.used()
 
 
 # --- games -----------------------------------------------------------------------------------
@@ -198,6 +355,19 @@ def test_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """The platform's own tests play the small test-only games (tests/support/games.py)."""
     for slug, rules in TEST_GAMES.items():
         monkeypatch.setitem(REGISTRY, slug, rules)
+
+
+# --- passwords -------------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def cheap_password_hashing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Admin passwords hashed with scrypt at N=2**10 rather than 2**15: the same code and format,
+    but a login costs milliseconds, not a quarter of a second (the login tests make hundreds).
+    A test marked `production_password_hashing` keeps the real strength."""
+    if request.node.get_closest_marker("production_password_hashing") is None:
+        from pbem.core.accounts import admins
+
+        monkeypatch.setattr(admins, "PASSWORD_METHOD", "scrypt:1024:8:1")
 
 
 # --- mail ------------------------------------------------------------------------------------

@@ -80,6 +80,7 @@ def create_app(settings: Settings | None = None,
     app.jinja_env.undefined = StrictUndefined
     templating.register(app.jinja_env)
     app.jinja_env.globals["url_for"] = _remembering_url_for()
+    app.jinja_env.globals["page_poll_seconds"] = settings.page_poll_seconds
     bind_database(settings.database_url)
     if settings.trusted_proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix

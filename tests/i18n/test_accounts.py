@@ -17,7 +17,14 @@ from pbem.core.matches.changes import apply_change
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.lifecycle import Resign
 from pbem.web import create_app
-from tests.conftest import POSTGRES_URL, START, SUPPORT_TEMPLATES, free_port, make_settings
+from tests.conftest import (
+    ON_SQLITE,
+    POSTGRES_URL,
+    START,
+    SUPPORT_TEMPLATES,
+    free_port,
+    make_settings,
+)
 from tests.support.players import sign_in
 
 ANN, BEN = "ann@example.org", "ben@example.org"
@@ -67,6 +74,7 @@ def _speak(client, code: str) -> None:
     client.set_cookie("pbem_lang", code)
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("code", ["de", "ja"])
 def test_signing_in_home_and_settings_speak_the_language(code, client, worker, smtp, settings,
                                                          clock) -> None:
@@ -88,6 +96,7 @@ def test_signing_in_home_and_settings_speak_the_language(code, client, worker, s
     assert _english_left(page.data, SETTINGS) == []
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("code", ["de", "ja"])
 def test_mail_preferences_speak_the_language(code, client, settings) -> None:
     player = Player.for_email(ANN, START)
@@ -99,6 +108,7 @@ def test_mail_preferences_speak_the_language(code, client, settings) -> None:
     assert _english_left(page.data, MAIL) == []
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("code", ["de", "ja"])
 def test_a_player_page_and_the_leaderboard_speak_the_language(code, app, client) -> None:
     for n in range(12):
@@ -116,6 +126,7 @@ def test_a_player_page_and_the_leaderboard_speak_the_language(code, app, client)
     assert _english_left(board.data, BOARD) == []
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("code", ["de", "ja"])
 def test_a_missing_page_speaks_the_browser_language(code, client) -> None:
     page = client.get("/no/such/page", headers={"Accept-Language": code})
@@ -138,6 +149,7 @@ def test_the_database_down_page_speaks_the_browser_language(tmp_path) -> None:
         bind_database("sqlite:///:memory:")
 
 
+@ON_SQLITE
 def test_english_pages_keep_their_words(client) -> None:
     page = client.get("/no/such/page")
     assert page.status_code == 404 and _english_left(page.data, MISSING) == list(MISSING)

@@ -13,7 +13,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Adjudication
 from pbem.core.matches.sweep import sweep
-from tests.conftest import START
+from tests.conftest import ON_SQLITE, START
 from tests.web.admin.test_queue import PASSWORD, csrf_from
 
 WORDS = {
@@ -54,6 +54,7 @@ def _pages(settings, client, clock, language: str) -> dict[str, str]:
             "player": client.get(f"/admin/players/{player.id}", headers=headers).data.decode()}
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("language", ["de", "ja"])
 def test_the_admin_console_reads_in_the_browsers_language(settings, client, clock,
                                                           language: str) -> None:
@@ -66,6 +67,7 @@ def test_the_admin_console_reads_in_the_browsers_language(settings, client, cloc
             assert english not in page, (language, name, english)
 
 
+@ON_SQLITE
 def test_the_admin_console_stays_english_by_default(settings, client, clock) -> None:
     pages = _pages(settings, client, clock, "en")
     for name, page in pages.items():
@@ -73,6 +75,7 @@ def test_the_admin_console_stays_english_by_default(settings, client, clock) -> 
             assert english in page, (name, english)
 
 
+@ON_SQLITE
 def test_a_refused_login_is_told_in_the_browsers_language(client) -> None:
     create_admin("ref@club.org", PASSWORD, START)
     token = csrf_from(client.get("/admin/login").data)

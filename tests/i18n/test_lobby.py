@@ -15,7 +15,7 @@ from babel.messages.extract import extract_from_file
 from pbem.core.accounts.models import Player
 from pbem.core.tournaments import service
 from pbem.core.tournaments.models import Tournament
-from tests.conftest import START
+from tests.conftest import ON_SQLITE, START
 from tests.support.players import post_form, sign_in
 
 TOP = Path(__file__).resolve().parents[2]
@@ -48,6 +48,7 @@ def speaking(client, code: str) -> None:
     client.set_cookie("pbem_lang", code)
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("code", ["ja", "de"])
 def test_the_challenge_form_speaks(client, worker, smtp, code) -> None:
     sign_in(client, ANN, worker, smtp)
@@ -58,6 +59,7 @@ def test_the_challenge_form_speaks(client, worker, smtp, code) -> None:
     assert {"ja": "挑戦を送る", "de": "Herausforderung senden"}[code] in page
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("code", ["ja", "de"])
 def test_the_seeks_page_speaks(client, worker, smtp, code) -> None:
     sign_in(client, ANN, worker, smtp)
@@ -70,6 +72,7 @@ def test_the_seeks_page_speaks(client, worker, smtp, code) -> None:
     assert {"ja": "1 席が埋まっています", "de": "1 von 2 Plätzen besetzt"}[code] in page
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("code", ["ja", "de"])
 def test_the_play_the_computer_page_speaks(client, worker, smtp, code) -> None:
     sign_in(client, ANN, worker, smtp)
@@ -80,6 +83,7 @@ def test_the_play_the_computer_page_speaks(client, worker, smtp, code) -> None:
     assert {"ja": "1: 初心者", "de": "1: Anfänger"}[code] in page
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("code", ["ja", "de"])
 def test_a_running_tournaments_page_speaks(client, worker, smtp, code) -> None:
     sign_in(client, ANN, worker, smtp)
@@ -101,6 +105,7 @@ def test_a_running_tournaments_page_speaks(client, worker, smtp, code) -> None:
     assert {"ja": "総当たり", "de": "Rundenturnier"}[code] in listing
 
 
+@ON_SQLITE
 def test_a_refused_challenge_is_told_in_german(client, worker, smtp) -> None:
     sign_in(client, ANN, worker, smtp)
     speaking(client, "de")

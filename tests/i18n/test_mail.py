@@ -12,7 +12,7 @@ import pytest
 from pbem.core.accounts.models import Player
 from pbem.core.accounts.signin import request_link
 from pbem.mail.inbound import handle
-from tests.conftest import START, make_settings
+from tests.conftest import ON_SQLITE, START, make_settings
 from tests.mail.inbound_support import ALICE, as_sent, latest, reply, start
 
 WORDS = {
@@ -38,6 +38,7 @@ def _html(mail) -> str:
     return mail.get_body(("html",)).get_content()
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("code", ["de", "ja"])
 def test_mail_and_answers_are_in_the_players_language(db_url, tmp_path, code) -> None:
     settings = make_settings(db_url, tmp_path, reply_address="play@pbem.test")
@@ -66,6 +67,7 @@ def test_mail_and_answers_are_in_the_players_language(db_url, tmp_path, code) ->
     assert not [english for english in ENGLISH if english in text]
 
 
+@ON_SQLITE
 def test_english_stays_english(db_url, tmp_path) -> None:
     settings = make_settings(db_url, tmp_path, reply_address="play@pbem.test")
     start()

@@ -33,13 +33,10 @@ from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Seat
 from pbem.core.tournaments import service
 from pbem.mail.compose import Composer
-from tests.conftest import START
+from tests.conftest import ON_SQLITE, START
 from tests.support.players import sign_in
 from tests.support.playing import play_randomly
 from tests.web.admin.test_queue import PASSWORD, csrf_from
-
-# The words do not depend on the database: SQLite alone keeps the suite quick.
-ON_SQLITE = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 
 GAMES = {"mimic": 2, "eximo": 2, "frozen-forest": 2, "move-in-synch": 2, "mimic-taking": 3}
 PEOPLE = ["ann@example.org", "ben@example.org", "cy@example.org"]

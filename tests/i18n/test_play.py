@@ -9,7 +9,7 @@ import re
 import pytest
 
 from pbem.core.matches.creation import create_match
-from tests.conftest import START
+from tests.conftest import ON_SQLITE, START
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 
@@ -45,6 +45,7 @@ def leftover(text: str) -> list[str]:
                                                      text)]
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("code", ["ja", "de"])
 def test_the_play_page_and_the_match_page_speak_the_readers_language(settings, client,
                                                                       code) -> None:

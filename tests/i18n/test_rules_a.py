@@ -15,6 +15,7 @@ from babel.messages.extract import extract_from_file
 
 from pbem import i18n
 from pbem.games import REGISTRY
+from tests.conftest import ON_SQLITE
 from tests.support.render import render
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games"
@@ -41,6 +42,7 @@ def _sentences(slug: str) -> list[str]:
             if isinstance(message, str) and len(message) > 40]
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("code", ["de", "ja"])
 @pytest.mark.parametrize("slug", GAMES)
 def test_the_rules_page_is_translated_whole(client, slug: str, code: str) -> None:

@@ -11,6 +11,7 @@ import pytest
 from pbem import i18n
 from pbem.games.eximo.rules import EximoRules
 from pbem.games.frozen_forest.rules import FrozenForestRules
+from tests.conftest import ON_SQLITE
 from tests.support.players import sign_in
 from tests.support.render import render
 
@@ -22,6 +23,7 @@ def _text(page: bytes) -> str:
     return " ".join(page.decode().split())
 
 
+@ON_SQLITE
 def test_the_games_list_reads_in_german_and_japanese(client) -> None:
     german = _text(client.get("/games", headers=GERMAN).data)
     assert "Fernspiele" in german and "2 Spieler" in german and "3 oder 4 Spieler" in german
@@ -33,6 +35,7 @@ def test_the_games_list_reads_in_german_and_japanese(client) -> None:
         assert " players" not in page
 
 
+@ON_SQLITE
 @pytest.mark.parametrize(("headers", "words", "shared"), [
     (GERMAN, ("Schlagen ist Pflicht", "Unsere Auslegungen",
               "Züge schreiben", "Stellungstext"),
@@ -55,6 +58,7 @@ def test_the_eximo_rules_page_reads_in_german_and_japanese(client, headers, word
         assert english not in page, english
 
 
+@ON_SQLITE
 def test_the_frozen_forest_rules_page_and_its_options_read_in_japanese(client) -> None:
     page = _text(client.get("/games/frozen-forest", headers=JAPANESE).data)
     assert "視線" in page and "オンまたはオフ" in page
@@ -62,6 +66,7 @@ def test_the_frozen_forest_rules_page_and_its_options_read_in_japanese(client) -
     assert "Line of sight" not in page and "What it does" not in page
 
 
+@ON_SQLITE
 def test_the_option_controls_read_in_german(client, worker, smtp) -> None:
     sign_in(client, "ann@example.org", worker, smtp)
     page = client.get("/games/frozen-forest", headers=GERMAN).get_data(as_text=True)

@@ -32,14 +32,15 @@ MATCHES = 60  # three mails each: about 180 in all
 
 
 class SlowRecorder:
-    """An SMTP server that takes its time over each mail, so a batch spans a second or so."""
+    """An SMTP server that takes its time over each mail, so a batch of 50 spans half a second
+    or more: a stop after 15 mails lands mid-batch."""
 
     def __init__(self) -> None:
         self.ids: list[str] = []
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server, session, envelope) -> str:
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.01)
         content = envelope.original_content or envelope.content
         for line in content.split(b"\r\n"):
             if line.lower().startswith(b"message-id:"):
@@ -77,6 +78,16 @@ def _until(condition, seconds: float = 30) -> None:
         time.sleep(0.02)
 
 
+def _claims_expired() -> bool:
+    """No mail is held by a claim still running (the killed worker's has run out)."""
+    from pbem.core.db.connection import database
+
+    with database.connection_context():
+        return not OutboxMessage.select().where(
+            OutboxMessage.status == MessageStatus.SENDING,
+            OutboxMessage.claimed_until >= utcnow()).exists()
+
+
 def _all_sent() -> bool:
     from pbem.core.db.connection import database
 
@@ -105,7 +116,7 @@ def test_stopping_a_worker_mid_batch_three_times(db_url, tmp_path, slow_smtp, st
         worker.send_signal(stop)
         assert worker.wait(timeout=20) is not None
         if stop == signal.SIGKILL:
-            time.sleep(2.5)  # the killed worker's claim expires
+            _until(_claims_expired, 10)  # the next worker may send the killed one's batch
     finisher = _worker(db_url, port, tmp_path)
     try:
         _until(_all_sent, 60)

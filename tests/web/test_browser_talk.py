@@ -8,11 +8,12 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Response, expect
 from werkzeug.serving import make_server
 
 from pbem.core.accounts import sessions
@@ -32,12 +33,12 @@ PASSWORD = "correct horse battery"
 XSS = '<img src=x onerror=alert(1)>'
 
 
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[tuple[str, object]]:
+@contextmanager
+def _serve(tmp_path: Path, **overrides: object) -> Iterator[tuple[str, object]]:
     port = free_port()
     url = f"sqlite:///{tmp_path / 'talk.sqlite3'}"
     settings = make_settings(url, tmp_path, base_url=f"http://127.0.0.1:{port}",
-                             development=True)
+                             development=True, **overrides)
     bind_database(url)
     with database.connection_context():
         migrate()
@@ -47,6 +48,20 @@ def site(tmp_path: Path) -> Iterator[tuple[str, object]]:
     thread.start()
     yield f"http://127.0.0.1:{port}", settings
     httpd.shutdown()
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[tuple[str, object]]:
+    with _serve(tmp_path) as served:
+        yield served
+
+
+@pytest.fixture
+def quick_site(tmp_path: Path) -> Iterator[tuple[str, object]]:
+    """The site with waiting pages asking every second, not every ten: a test that waits for
+    the page's own polls waits seconds, not the production interval twice over."""
+    with _serve(tmp_path, page_poll_seconds=1) as served:
+        yield served
 
 
 def _now() -> datetime:
@@ -153,20 +168,36 @@ def test_players_talk_watchers_talk_and_an_admin_hides_a_report(
     context.close()
 
 
-def test_a_draft_in_the_chat_box_survives_the_pages_own_refresh(browser: Browser, site) -> None:
+def test_a_draft_in_the_chat_box_survives_the_pages_own_refresh(
+        browser: Browser, quick_site) -> None:
     from pbem.core.matches.play import submit_move
 
-    base, settings = site
+    base, settings = quick_site
     with database.connection_context():
         created = create_match("mimic", [ANN, BEN], {}, settings.secret_key, _now())
     page = browser.new_page(viewport={"width": 390, "height": 900})
     problems = watch_console(page)
     page.goto(f"{base}/play/{created.tokens[1]}")  # Ben waits for Ann
+    expect(page.locator("[data-poll-seconds]")).to_have_attribute("data-poll-seconds", "1")
     page.get_by_label("Your message").fill("half a thought")
     page.locator("h1").click()  # the box loses the focus, the draft stays
+    # Polls answered 200 (a new tag: Ann has moved). The page asks again only once it has
+    # decided about the answer before, so after the second one the first was declined.
+    news: list[str] = []
+
+    def heard(response: Response) -> None:
+        if response.url.endswith(f"/matches/{created.match.id}/ply") and response.ok \
+                and response.status == 200:
+            news.append(response.url)
+
+    page.on("response", heard)
     with database.connection_context():
         submit_move(created.match.id, 0, "e2-e3", 0, _now())
-    page.wait_for_timeout(13_000)  # past the page's 10 s poll
+    for _ in range(150):
+        if len(news) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(news) >= 2, "the page swapped itself under the draft, or stopped asking"
     expect(page.get_by_label("Your message")).to_have_value("half a thought")
     expect(page.locator("p.status")).not_to_contain_text("Your turn")  # not swapped yet
     page.get_by_label("Your message").fill("")  # no draft: the next poll brings the turn

@@ -15,6 +15,9 @@ from pbem.errors import InvalidRequestError
 from pbem.i18n import _
 
 MIN_PASSWORD = 10
+# werkzeug's scrypt at its own default strength (N=2**15, r=8, p=1: 32 MiB, a few tenths of a
+# second). The tests swap in a cheaper N (tests/conftest.py): they log in hundreds of times.
+PASSWORD_METHOD = "scrypt:32768:8:1"
 
 
 def create_admin(email: str, password: str, now: datetime,
@@ -28,9 +31,9 @@ def create_admin(email: str, password: str, now: datetime,
                                     roles=", ".join(AdminRole)))
     admin = Admin.get_or_none(Admin.email == address)
     if admin is None:
-        return Admin.create(email=address, password_hash=generate_password_hash(password),
-                            created_at=now, role=role)
-    admin.password_hash = generate_password_hash(password)
+        return Admin.create(email=address, created_at=now, role=role,
+                            password_hash=generate_password_hash(password, method=PASSWORD_METHOD))
+    admin.password_hash = generate_password_hash(password, method=PASSWORD_METHOD)
     admin.role = role
     admin.save()
     # A new password must shut out whoever knew the old one, including their open browsers.
@@ -46,14 +49,18 @@ def authenticate(email: str, password: str) -> Admin | None:
     return admin if check_password_hash(admin.password_hash, password or "") else None
 
 
-@functools.cache
 def _dummy_hash() -> str:
     """Checked when the email is unknown, so a wrong address takes as long as a wrong password.
 
     Made on first use, not at import: scrypt takes 32 MiB and up to 0.3 s, which every process
     (worker, shell commands) would pay at start-up though few ever check a password.
     """
-    return generate_password_hash("not-a-real-password")
+    return _dummy_hash_by(PASSWORD_METHOD)
+
+
+@functools.cache
+def _dummy_hash_by(method: str) -> str:
+    return generate_password_hash("not-a-real-password", method=method)
 
 
 def admins_to_mail() -> list[str]:

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from pbem.core.accounts import admins
 
 
@@ -25,7 +27,26 @@ def test_importing_the_app_computes_no_password_hash() -> None:
     assert result.stdout.strip() == "0", result.stderr
 
 
+@pytest.mark.production_password_hashing
 def test_an_unknown_email_is_checked_against_a_real_hash(db_url: str) -> None:
     assert admins.authenticate("nobody@example.org", "any password at all") is None
     dummy = admins._dummy_hash()
-    assert dummy.startswith("scrypt:") and dummy is admins._dummy_hash()
+    assert dummy.startswith("scrypt:32768:8:1$") and dummy is admins._dummy_hash()
+
+
+@pytest.mark.production_password_hashing
+def test_passwords_are_stored_at_full_strength(db_url: str) -> None:
+    from pbem.clock import utcnow
+
+    admin = admins.create_admin("root@example.org", "correct horse battery", utcnow())
+    assert admin.password_hash.startswith("scrypt:32768:8:1$")
+    assert admins.authenticate("root@example.org", "correct horse battery") == admin
+    assert admins.authenticate("root@example.org", "correct horse battery!") is None
+
+
+def test_the_tests_hash_passwords_the_same_way_only_cheaper(db_url: str) -> None:
+    from pbem.clock import utcnow
+
+    admin = admins.create_admin("root@example.org", "correct horse battery", utcnow())
+    assert admin.password_hash.startswith("scrypt:1024:8:1$")
+    assert admins._dummy_hash().startswith("scrypt:1024:8:1$")

@@ -72,10 +72,14 @@ def test_days_away_grow_sigma_and_same_day_changes_nothing() -> None:
 
 
 def test_a_thousand_random_results_match_openskill_and_the_rebuild(db_url: str) -> None:
+    # The arithmetic is the same on every database: a thousand results on SQLite. PostgreSQL
+    # and MariaDB store and rebuild them (~60 ms a match there): 250 results, some thirty
+    # ratings per player and game, still show any value kept less exactly than a double.
+    results = 1000 if db_url.startswith("sqlite") else 250
     rng = random.Random(27)
     library = PlackettLuce()
     expected: dict[tuple[str, str], tuple[float, float]] = {}
-    for number in range(1000):
+    for number in range(results):
         seats = rng.choice((2, 3, 4))
         emails = rng.sample(PEOPLE, seats)
         # All on one day: the days-away growth is zero, so this is the library exactly.

@@ -11,7 +11,7 @@ from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
 from pbem.games import describe
 from pbem.templating import move_rows
-from tests.conftest import START
+from tests.conftest import ON_SQLITE, START
 from tests.support.playing import play_randomly
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"
@@ -31,6 +31,7 @@ def says_someone_moves(board: str) -> bool:
                           r"directs and|waiting for|in progress", board))
 
 
+@ON_SQLITE
 @pytest.mark.parametrize(("game", "seats"), GAMES)
 def test_a_match_resigned_off_the_board_says_nobody_is_to_move(
         settings, client, game: str, seats: int) -> None:
@@ -56,6 +57,7 @@ def test_a_match_resigned_off_the_board_says_nobody_is_to_move(
     assert says_someone_moves(replay)
 
 
+@ON_SQLITE
 def test_an_aborted_match_says_nobody_is_to_move(settings, client) -> None:
     created = create_match("eximo", [ANN, BEN], {}, settings.secret_key, START, seed=3)
     lifecycle.abort(created.match.id, 0, START)
@@ -89,6 +91,7 @@ def test_a_listed_move_reads_once(move: dict, shown: str) -> None:
     assert " ".join(re.sub(r"<[^>]+>", " ", words).split()) == shown
 
 
+@ON_SQLITE
 def test_a_move_link_underlines_no_space_at_its_ends(settings, client) -> None:
     created = create_match("eximo", [ANN, BEN], {}, settings.secret_key, START, seed=3)
     play_randomly(created.match.id, 3, START, max_plies=2)
