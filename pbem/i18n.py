@@ -119,6 +119,12 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(context: str, message: str) -> tuple[str, str]:
+    """`N_` with a context: marks `message` as meant in `context` for the catalog and gives
+    both back, to be translated where shown with `pgettext(*marked)`."""
+    return context, message
+
+
 def locale() -> Locale:
     return _locale(current())
 

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 PYBABEL="${PYBABEL:-$(dirname "$(command -v python3)")/pybabel}"
 [ -x .venv/bin/pybabel ] && PYBABEL=.venv/bin/pybabel
 here=pbem/translations
-"$PYBABEL" -q extract -F "$here/babel.cfg" -k _ -k gettext -k ngettext:1,2 -k pgettext:1c,2 -k lazy_gettext -k N_ \
+"$PYBABEL" -q extract -F "$here/babel.cfg" -k _ -k gettext -k ngettext:1,2 -k pgettext:1c,2 -k lazy_gettext -k N_ -k NP_:1c,2 \
   --no-location --sort-output -o "$here/messages.pot" .
 for code in de ja; do
   if [ ! -f "$here/$code/LC_MESSAGES/messages.po" ]; then

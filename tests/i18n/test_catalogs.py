@@ -24,7 +24,7 @@ from pbem import i18n
 TOP = Path(__file__).resolve().parents[2]
 TRANSLATIONS = TOP / "pbem" / "translations"
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
-            "lazy_gettext": None, "N_": None}
+            "lazy_gettext": None, "N_": None, "NP_": ((1, "c"), 2)}
 PLACEHOLDER = re.compile(r"%\((\w+)\)[srd]|%[srd]")
 
 
