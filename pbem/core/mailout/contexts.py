@@ -332,16 +332,6 @@ def _digest_item(cache: RenderCache, match_id: int, seat_number: int) -> dict[st
                           if other.seat != seat_number]}
 
 
-# The rulings' words (`core.matches.rulings.RULINGS`), stored in a ruling mail's params in
-# English and translated when it is rendered: listed here so the catalogs hold them.
-_RULING_WORDS = (
-    N_("award the match to the other player(s)"), N_("declare the match drawn"),
-    N_("extend the late seat's deadline by a chosen time"),
-    N_("have the computer make one move for the late seat"),
-    N_("hand the late seat to the computer for the rest of the match"),
-    N_("abort the match with no result"))
-
-
 def _translated(stored: str) -> str:
     # gettext("") would be the catalog's header.
     return _(stored) if stored else stored

@@ -4,7 +4,8 @@ console's display of them is translated (`admin_word` in the templates)."""
 
 from __future__ import annotations
 
-from pbem.i18n import N_, NP_, _, pgettext
+from pbem.core.matches.rulings import RULINGS
+from pbem.i18n import NP_, _, pgettext
 
 # The words ("active", "failed", "award"...) the console shows as they are stored; a value
 # not listed here is shown as it is. They have the console's own context: "pending" is a
@@ -62,19 +63,6 @@ WORDS: dict[str, tuple[str, str]] = {
     "moderator": NP_("admin console", "moderator"),
 }
 
-# The rulings as the console offers them (pbem.core.matches.rulings.RULINGS keeps the same
-# English sentences for the shell and the log); marked here so the console shows them in the
-# reader's language.
-RULING_WORDS = (
-    N_("award the match to the other player(s)"),
-    N_("declare the match drawn"),
-    N_("extend the late seat's deadline by a chosen time"),
-    N_("have the computer make one move for the late seat"),
-    N_("hand the late seat to the computer for the rest of the match"),
-    N_("abort the match with no result"),
-)
-
-
 def admin_word(value: object) -> str:
     """A stored word as the reader reads it ("failed" → "fehlgeschlagen")."""
     text = "" if value is None else str(value)
@@ -84,4 +72,4 @@ def admin_word(value: object) -> str:
 
 def ruling_text(text: str) -> str:
     """A ruling's description (from RULINGS) in the reader's language."""
-    return _(text) if text in RULING_WORDS else text
+    return _(text) if text in RULINGS.values() else text
