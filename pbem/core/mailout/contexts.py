@@ -22,9 +22,10 @@ from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches.clocks import TimeControl, deadline_info
 from pbem.core.matches.creation import state_after
-from pbem.core.matches.models import Match, Move, Seat, event_parts
+from pbem.core.matches.models import Match, Move, Seat
+from pbem.core.matches.play import stored_event
 from pbem.games import get_rules
-from pbem.games.base import Event, GameRules, Outcome
+from pbem.games.base import GameRules, Outcome
 from pbem.i18n import N_, _
 
 MAX_LISTED_MOVES = 30
@@ -267,9 +268,8 @@ def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat, seats:
 def _events(move: Move | None, rules: GameRules, seat: int) -> list[str]:
     if move is None:
         return []
-    events = [Event(kind, data, None if readers is None else frozenset(readers))
-              for kind, data, readers in map(event_parts, move.events)]
-    return [rules.describe_event(event) for event in events if event.is_visible_to(seat)]
+    return [rules.describe_event(event) for event in map(stored_event, move.events)
+            if event.is_visible_to(seat)]
 
 
 def _digest_context(message: OutboxMessage, params: dict[str, Any],

@@ -26,7 +26,14 @@ from pbem.core.matches.changes import (
     Locked,
     apply_change,
 )
-from pbem.core.matches.models import ComputerJob, Match, MatchStatus, Move, Position
+from pbem.core.matches.models import (
+    ComputerJob,
+    Match,
+    MatchStatus,
+    Move,
+    Position,
+    event_parts,
+)
 from pbem.errors import (
     ConflictError,
     InvalidRequestError,
@@ -40,11 +47,17 @@ MAX_MOVE_TEXT = 200
 
 
 def stored_events(events: Iterable[Event]) -> list[list[Any]]:
-    """A move's events as its row keeps them, read back by `models.event_parts`:
+    """A move's events as its row keeps them, read back by `stored_event`:
     `[kind, data]`, with the seats that may read the event third only when not everyone may.
     Events are most of a move row, and a match has a row a move: no key names."""
     return [[e.kind, e.data] if e.visible_to is None else [e.kind, e.data, sorted(e.visible_to)]
             for e in events]
+
+
+def stored_event(stored: Any) -> Event:
+    """One event of a move row as the rules describe it (the reverse of `stored_events`)."""
+    kind, data, readers = event_parts(stored)
+    return Event(kind, data, None if readers is None else frozenset(readers))
 
 
 @dataclass(frozen=True)

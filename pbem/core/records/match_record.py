@@ -27,6 +27,7 @@ from pbem.core.matches.models import (
     autoplay_reason,
     event_parts,
 )
+from pbem.core.matches.play import stored_event
 from pbem.errors import UnprocessableError
 from pbem.games.base import Event, GameRules, Outcome
 from pbem.i18n import _
@@ -285,11 +286,6 @@ def _days(vacation: Vacation) -> dict[str, str]:
     return {"from": vacation.starts_at.isoformat() + "Z", "to": vacation.ends_at.isoformat() + "Z",
             "text": f"{vacation.starts_at:%a %d %b %Y} to "
                     f"{vacation.ends_at - timedelta(seconds=1):%a %d %b %Y}"}
-
-
-def stored_event(stored: Any) -> Event:
-    kind, data, readers = event_parts(stored)
-    return Event(kind, data, None if readers is None else frozenset(readers))
 
 
 _LISTED_MOVES = Prepared(lambda match_id, first, last: Move.select(
