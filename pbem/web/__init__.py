@@ -20,7 +20,6 @@ from pbem.web.accounts import api as api_players
 from pbem.web.accounts import auth, me, signin
 from pbem.web.games import rules as games
 from pbem.web.lobby import challenges, computer, seeks
-from pbem.web.mail import devmail, inbound
 from pbem.web.mail import preferences as mailprefs
 from pbem.web.matches import api, lifecycle, talk
 from pbem.web.matches import public as matches
@@ -104,11 +103,20 @@ def create_app(settings: Settings | None = None,
 
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
-                   security, errors, inbound, openapi, ratings, talk, tournaments_api,
-                   tournaments, language):
+                   security, errors, openapi, ratings, talk, tournaments_api, tournaments,
+                   language):
         module.init_app(app)
+    # The development mailbox and the inbound mail endpoint exist only when configured; only
+    # then are they imported, with the mail pipeline they drive (a web worker's memory is
+    # kept to what it serves).
     if settings.development:
+        from pbem.web.mail import devmail
+
         devmail.init_app(app)
+    if settings.inbound_secret:
+        from pbem.web.mail import inbound
+
+        inbound.init_app(app)
     csrf = CSRFProtect(app)
     # A seat's private link is its credential (a cross-site page cannot know it), as is a mail
     # preferences or unsubscribe link (RFC 8058 forbids asking for more), and the API

@@ -133,13 +133,21 @@ def test_the_frozen_forest_board_has_a_key(settings, client) -> None:
 
 def test_the_public_page_lists_what_happened_besides_the_moves(settings, client) -> None:
     from pbem.core.matches import lifecycle
+    from pbem.core.matches.history import MOVE_KINDS, public_changes, public_events
+    from pbem.core.matches.play import submit_move
 
     created = create_match("mimic", ["ann@example.org", "ben@example.org"], {},
                            settings.secret_key, START)
+    submit_move(created.match.id, 0, "b2-b3", 0, START)
     lifecycle.draw_yes(created.match.id, 0, START)
+    submit_move(created.match.id, 1, "c9-c8", 1, START)
     lifecycle.resign(created.match.id, 1, START)
+    # The database leaves out the moves (they have their own list), and only them.
+    assert public_events(created.match.id) == [
+        row for row in public_changes(created.match.id) if row["kind"] not in MOVE_KINDS]
     page = client.get(f"/matches/{created.match.id}").get_data(as_text=True)
     history = page[page.index("Besides the moves"):]
     history = history[:history.index("</section>")]
     assert "Blue · draw offered or accepted" in history and "Red · resigned" in history
+    assert "· move" not in history and "match started" in history
     assert "@" not in history

@@ -217,7 +217,7 @@ def test_round_deadlines_are_in_the_players_calendar_feed(client, bearer, settin
 def test_the_answers_fit_the_openapi_description(client, bearer) -> None:
     import schemathesis
 
-    from pbem.web.site.openapi import document
+    from pbem.web.site.api_description import document
     from tests.web.site.test_openapi import _validate
 
     schema = schemathesis.openapi.from_dict(document("http://pbem.test"))

@@ -10,7 +10,6 @@ from typing import Any
 from zoneinfo import available_timezones
 
 import peewee
-from email_validator import EmailNotValidError, validate_email
 
 from pbem.core.accounts.models import FormerName, Player
 from pbem.core.db.connection import write_transaction
@@ -36,6 +35,10 @@ def normalize_email(text: str) -> str:
     if len(raw) > 254 or "=?" in raw or any(not char.isprintable() for char in raw):
         raise InvalidRequestError(_("%(address)r is not an email address we can write to.",
                                     address=raw[:60]))
+    # Imported here: only sign-in and invitations check an address, and the validator (with
+    # its IDNA tables) is a good share of a web worker's memory that a play page never needs.
+    from email_validator import EmailNotValidError, validate_email
+
     try:
         checked = validate_email(raw, check_deliverability=False, allow_smtputf8=False)
     except EmailNotValidError as error:

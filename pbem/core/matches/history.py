@@ -59,8 +59,17 @@ def changes_of(match: Match | int) -> list[ChangeLog]:
 
 
 def public_changes(match: Match | int) -> list[dict[str, Any]]:
-    """The history as anyone may read it (the public page, record.json)."""
+    """The history as anyone may read it (record.json)."""
     return [public(row) for row in changes_of(match)]
+
+
+def public_events(match: Match | int) -> list[dict[str, Any]]:
+    """The history besides the moves (MOVE_KINDS), as anyone may read it: the public page's
+    list (the moves have their own). Filtered by the database: a long match's page would
+    otherwise read and drop a row for every move it ever made."""
+    return [public(row) for row in ChangeLog.select()
+            .where((ChangeLog.match == match) & ChangeLog.kind.not_in(sorted(MOVE_KINDS)))
+            .order_by(ChangeLog.version, ChangeLog.id)]
 
 
 def public(row: ChangeLog) -> dict[str, Any]:

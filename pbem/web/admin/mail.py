@@ -12,13 +12,11 @@ from werkzeug.wrappers import Response
 
 from pbem.core.admin import actions as admin_actions
 from pbem.core.admin.audit import AlreadyDoneError
-from pbem.core.mailin.replies import recent as recent_inbound
 from pbem.core.mailout.models import UNSENT, MessageStatus, OutboxMessage
 from pbem.core.matches.models import Seat
 from pbem.core.matches.seat_links import token_for
 from pbem.errors import PbemError
 from pbem.i18n import _
-from pbem.mail.compose import Composer
 from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
 from pbem.web.site.clock import now
 
@@ -55,6 +53,10 @@ def message(message_id: int) -> str:
     found = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
     if found is None:
         abort(404)
+    # The mail composer (and the email package under it) is imported on an admin's first
+    # look at a mail: most web workers never build one, and their memory stays lean.
+    from pbem.mail.compose import Composer
+
     settings = current_app.config["PBEM_SETTINGS"]
     composer = Composer(settings, current_app.config["PBEM_EXTRA_TEMPLATE_DIRS"])
     try:
@@ -99,6 +101,9 @@ def _without_seat_link(message: OutboxMessage, body: str) -> str:
 @admin_required
 def inbound() -> str:
     """Every email that came in for reply by email, and what became of it."""
+    # Imported here for the same reason as the composer above.
+    from pbem.core.mailin.replies import recent as recent_inbound
+
     return render_template("admin/inbound.html", messages=recent_inbound())
 
 

@@ -64,8 +64,7 @@ def render_show(match_id: int, status: int = 200, error: str | None = None,
     labels = {p["seat"]: p["label"] for p in record["players"]}
     # The match's history besides its moves (the moves have their own list), in words.
     events = [{**row, "words": history.words(row["kind"])}
-              for row in history.public_changes(match)
-              if row["kind"] not in history.MOVE_KINDS]
+              for row in history.public_events(match)]
     # A tournament's match names its tournament and round.
     found = pairing_of_match(match.id)
     tournament = {"id": found[0].id, "name": found[0].name, "round": found[1]} if found else None

@@ -14,7 +14,7 @@ from flask import Flask
 from pbem.core.accounts import api_tokens
 from pbem.core.accounts.models import Player
 from pbem.core.matches.creation import create_match
-from pbem.web.site.openapi import PATHS, document
+from pbem.web.site.api_description import PATHS, document
 from tests.conftest import START
 
 PAIR = ["ann@example.org", "ben@example.org"]
