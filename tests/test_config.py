@@ -94,8 +94,10 @@ def test_weak_or_placeholder_secret_keys_are_refused(tmp_path: Path, key: str) -
         load_settings({"instance_path": str(tmp_path)}, environ={"PBEM_SECRET_KEY": key})
 
 
+# Fresh keys each run, named by kind so that parallel test workers collect the same tests.
 @pytest.mark.parametrize("key", [secrets.token_urlsafe(32), secrets.token_hex(32),
-                                 secrets.token_urlsafe(64)])
+                                 secrets.token_urlsafe(64)],
+                         ids=["urlsafe-32", "hex-32", "urlsafe-64"])
 def test_strong_secret_keys_are_accepted(tmp_path: Path, key: str) -> None:
     settings = load_settings({"secret_key": key, "instance_path": str(tmp_path)}, environ={})
     assert settings.secret_key == key
