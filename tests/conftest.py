@@ -159,7 +159,10 @@ class _Backend:
             admin = _admin(POSTGRES_URL, "PostgreSQL")
             admin.execute_sql(f'CREATE SCHEMA "{self.tag}"')
             admin.close()
-            self.url = f"{POSTGRES_URL}?options=-c%20search_path%3D{self.tag}"
+            # Pooled, as production runs it: a new PostgreSQL connection (a server process
+            # forked) cost most of a web test's requests when opened for each one.
+            pooled = POSTGRES_URL.replace("postgresql://", "postgresql+pool://", 1)
+            self.url = f"{pooled}?options=-c%20search_path%3D{self.tag}"
         elif self.name == "mariadb":
             admin = _admin(MARIADB_URL, "MariaDB")
             for tag in (f"{self.tag}_a", f"{self.tag}_b"):
