@@ -172,8 +172,14 @@ def bind_database(url: str) -> peewee.Database:
     global _bound_url
     if database.obj is not None and _bound_url == url:
         return database.obj
-    if database.obj is not None and not database.obj.is_closed():
-        database.obj.close()
+    old = database.obj
+    if old is not None:
+        if not old.is_closed():
+            old.close()
+        if isinstance(old, PooledDatabase):
+            # The old database is abandoned: its pooled connections are closed now rather
+            # than left to the garbage collector, each holding a session on its server.
+            old.close_idle()
     db = open_database(url)
     database.initialize(db)
     _bound_url = url

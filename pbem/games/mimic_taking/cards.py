@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
-from pbem.games.base import RulesError
 from pbem.games.notation import is_number
 from pbem.i18n import N_, _
 
@@ -106,21 +105,37 @@ class StackScore:
 def score_stack(stack: Iterable[str]) -> StackScore:
     """Score a stack, placing each mimic on the held colour that gives the best score."""
     cards = list(stack)
+    best = _best_placing(cards)
+    if best is None:
+        return StackScore(0, {}, {}, arithmetic({}, bool(cards)))
+    score, counts, assignment = best
+    return StackScore(score, counts, assignment, arithmetic(counts, True))
+
+
+def stack_points(stack: Iterable[str]) -> int:
+    """A stack's score alone: what the round's scoring and the computer's evaluation need.
+    `score_stack` also says how, in words, which the computer's playouts would otherwise
+    translate for every placing they try."""
+    best = _best_placing(list(stack))
+    return 0 if best is None else best[0]
+
+
+def _best_placing(cards: list[str]) -> tuple[int, dict[str, int], dict[str, int]] | None:
+    """The best score of a stack, with its colour counts after the mimics joined and the
+    mimics joined to each colour; None when it holds no colour (only mimics, or nothing)."""
     mimics = cards.count(MIMIC)
     base = Counter(card[0] for card in cards if card != MIMIC)
     held = [colour for colour in COLOURS if base[colour]]
     if not held:
-        return StackScore(0, {}, {}, arithmetic({}, bool(cards)))
-    best: StackScore | None = None
+        return None
+    best: tuple[int, dict[str, int], dict[str, int]] | None = None
     # Mimics join only colours the stack already holds ("add it to one of the colors you have").
     for placing in combinations_with_replacement(held, mimics):
         assignment = {colour: placing.count(colour) for colour in held if placing.count(colour)}
         counts = {colour: base[colour] + assignment.get(colour, 0) for colour in held}
-        candidate = _score_counts(counts, assignment)
-        if best is None or candidate.score > best.score:
-            best = candidate
-    if best is None:  # the state says otherwise: a damaged dump
-        raise RulesError("this position is inconsistent (best is missing)")
+        score = _score_of(counts)
+        if best is None or score > best[0]:
+            best = (score, counts, assignment)
     return best
 
 
@@ -129,18 +144,15 @@ def colour_name(letter: str) -> str:
     return _(COLOUR_NAMES[letter])
 
 
-def _score_counts(counts: dict[str, int], assignment: dict[str, int]) -> StackScore:
-    most_colour = max(counts, key=lambda c: counts[c])
-    most = counts[most_colour]
+def _score_of(counts: dict[str, int]) -> int:
+    most = max(counts.values())
     if len(counts) == 1:
         # Only one colour held: the least held colour counts as zero (rule book example 2).
-        return StackScore(-most, counts, assignment, arithmetic(counts, True))
-    least_colour = min(counts, key=lambda c: counts[c])
-    least = counts[least_colour]
+        return -most
+    least = min(counts.values())
     if most == least:
-        bonus = PERFECT_BONUS[len(counts)]
-        return StackScore(bonus, counts, assignment, arithmetic(counts, True))
-    return StackScore(least - most, counts, assignment, arithmetic(counts, True))
+        return PERFECT_BONUS[len(counts)]
+    return least - most
 
 
 def arithmetic(counts: Mapping[str, int], taken: bool) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from pbem.games.mimic_taking.cards import score_stack
+from pbem.games.mimic_taking.cards import stack_points
 from pbem.games.mimic_taking.state import MimicTakingState
 
 # How many points of lead make a win about e times likelier.
@@ -22,7 +22,7 @@ class MimicTakingHints:
 
     def evaluate(self, state: MimicTakingState) -> tuple[float, ...]:
         totals = state.totals
-        guesses = [totals[seat] + score_stack(state.stacks[seat]).score
+        guesses = [totals[seat] + stack_points(state.stacks[seat])
                    for seat in range(state.players)]
         best = max(guesses)
         weights = [math.exp((guess - best) / POINTS_SCALE) for guess in guesses]

@@ -6,7 +6,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.games.base import (
@@ -35,11 +35,13 @@ from pbem.games.mimic_taking.cards import (
     reference_card,
     score_stack,
     sort_cards,
+    stack_points,
     trick_winner,
 )
 from pbem.games.mimic_taking.state import (
     MimicTakingState,
     dump_state,
+    evolve,
     load_state,
     parse_position,
     position_text,
@@ -295,7 +297,7 @@ class MimicTakingRules(RulesBase):
         if choices is not None:
             choices = tuple(c if s == seat or c is None else rng.choice((ADD, DISCARD))
                             for s, c in enumerate(choices))
-        return replace(state, seed=rng.randrange(2**31), hands=tuple(hands),
+        return evolve(state, seed=rng.randrange(2**31), hands=tuple(hands),
                        stacks=tuple(stacks), aside=tuple(pool), choices=choices)
 
 
@@ -308,7 +310,7 @@ def _play(state: MimicTakingState, seat: Seat, card: str) -> Transition:
     trick = (*state.trick, card)
     events = [Event("played", {"seat": seat, "card": card})]
     if len(trick) < state.players:
-        return Transition(replace(state, hands=hands, trick=trick), tuple(events))
+        return Transition(evolve(state, hands=hands, trick=trick), tuple(events))
     result = trick_winner(trick)
     winner = (state.leader + result.index) % state.players
     trump = result.how == "trump"
@@ -316,12 +318,12 @@ def _play(state: MimicTakingState, seat: Seat, card: str) -> Transition:
         "seat": winner, "leader": state.leader, "cards": list(trick), "how": result.how,
         "card": trick[result.index], "chooses": trump,
     }))
-    state = replace(state, hands=hands, trick=trick)
+    state = evolve(state, hands=hands, trick=trick)
     if trump:
         # A trump winner picks any subset of the trick to keep (rule book, "Point").
-        return Transition(replace(state, keeper=winner), tuple(events))
+        return Transition(evolve(state, keeper=winner), tuple(events))
     stacks = _with(state.stacks, winner, state.stacks[winner] + trick)
-    return _end_trick(replace(state, stacks=stacks), winner, events)
+    return _end_trick(evolve(state, stacks=stacks), winner, events)
 
 
 def _take(state: MimicTakingState, seat: Seat, kept: tuple[str, ...]) -> Transition:
@@ -335,16 +337,16 @@ def _take(state: MimicTakingState, seat: Seat, kept: tuple[str, ...]) -> Transit
         Event("took_cards", {"seat": seat, "kept": list(kept), "set_aside": rest},
               frozenset({seat})),
     ]
-    new = replace(state, stacks=stacks, aside=state.aside + tuple(rest), keeper=None)
+    new = evolve(state, stacks=stacks, aside=state.aside + tuple(rest), keeper=None)
     return _end_trick(new, seat, events)
 
 
 def _end_trick(state: MimicTakingState, winner: Seat, events: list[Event]) -> Transition:
     # The player after the winner leads the next trick.
-    state = replace(state, previous=(state.leader, state.trick), trick=(),
+    state = evolve(state, previous=(state.leader, state.trick), trick=(),
                     leader=(winner + 1) % state.players)
     if all(len(hand) == 1 for hand in state.hands):
-        state = replace(state, choices=(None,) * state.players)
+        state = evolve(state, choices=(None,) * state.players)
         events.append(Event("round_ending", {"round": state.round}))
     return Transition(state, tuple(events))
 
@@ -360,8 +362,8 @@ def _choose_last(state: MimicTakingState, seat: Seat, choice: str) -> Transition
               frozenset({seat})),
     ]
     if any(c is None for c in choices):
-        return Transition(replace(state, choices=choices), tuple(events))
-    return _score_round(replace(state, choices=choices), events)
+        return Transition(evolve(state, choices=choices), tuple(events))
+    return _score_round(evolve(state, choices=choices), events)
 
 
 def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
@@ -372,7 +374,7 @@ def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
                         {"choices": list(state.choices), "cards": last_cards}))
     stacks = tuple(stack + ((last_cards[s],) if state.choices[s] == ADD else ())
                    for s, stack in enumerate(state.stacks))
-    row = tuple(score_stack(stack).score for stack in stacks)
+    row = tuple(stack_points(stack) for stack in stacks)
     scores = (*state.scores, row)
     totals = [sum(r[s] for r in scores) for s in range(state.players)]
     with in_english():  # stored with the move; pages re-derive the arithmetic in their words
@@ -384,7 +386,7 @@ def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
     last_leader, last_trick = state.previous
     # The winner of the round's last trick leads the next round.
     next_leader = (last_leader + trick_winner(last_trick).index) % state.players
-    scored = replace(state, scores=scores, scored=stacks, choices=None, aside=(),
+    scored = evolve(state, scores=scores, scored=stacks, choices=None, aside=(),
                      stacks=((),) * state.players, hands=((),) * state.players, previous=None)
     if scored.finished:
         best = max(totals)
@@ -392,7 +394,7 @@ def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
             "winners": [s for s, t in enumerate(totals) if t == best], "totals": totals}))
         return Transition(scored, tuple(events))
     hands, _leader = _deal(state.players, state.seed, state.round + 1)
-    new_round = replace(scored, round=state.round + 1, hands=hands, leader=next_leader)
+    new_round = evolve(scored, round=state.round + 1, hands=hands, leader=next_leader)
     events.append(Event("round_started", {"round": state.round + 1, "leader": next_leader}))
     return Transition(new_round, tuple(events))
 

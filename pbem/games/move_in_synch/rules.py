@@ -196,6 +196,10 @@ class MoveInSynchRules(RulesBase):
         return _resolve(state, mode=state.pending, direction=move)
 
     def outcome(self, state: SynchState) -> Outcome | None:
+        # Asked before every move of every playout: most positions are undecided, and are
+        # told so without entering English for a reason never worded.
+        if not _decided(state):
+            return None
         with in_english():  # the reason is stored in the match's result
             return self._outcome(state)
 
@@ -419,6 +423,16 @@ def _directioner(state: SynchState) -> Seat:
     # RULINGS: in move 1 seat 0 is the directioner; roles alternate every move.
     return (state.move_number - 1) % 2
 
+
+
+def _decided(state: SynchState) -> bool:
+    """Whether the match is over: the conditions `_outcome` words, tested cheaply (both
+    markers placed, and the board full or one side ahead by more than the empty squares)."""
+    if None in state.markers:
+        return False
+    first, second = state.marks.count(SYMBOLS[0]), state.marks.count(SYMBOLS[1])
+    empty = state.marks.count(EMPTY)
+    return empty == 0 or abs(first - second) > empty
 
 def _step(state: SynchState) -> str:
     if None in state.markers:
