@@ -52,10 +52,13 @@ WORDS: dict[str, str] = {
 }
 
 
-def changes_of(match: Match | int) -> list[ChangeLog]:
-    """Every row, in the order the changes were made (the admin's view)."""
-    return list(ChangeLog.select().where(ChangeLog.match == match)
-                .order_by(ChangeLog.version, ChangeLog.id))
+def changes_of(match: Match | int, leaving_out: frozenset[str] = frozenset()) -> list[ChangeLog]:
+    """Every row (but those of the kinds `leaving_out`, which the database skips), in the
+    order the changes were made (the admin's view)."""
+    query = ChangeLog.select().where(ChangeLog.match == match)
+    if leaving_out:
+        query = query.where(ChangeLog.kind.not_in(sorted(leaving_out)))
+    return list(query.order_by(ChangeLog.version, ChangeLog.id))
 
 
 def public_changes(match: Match | int) -> list[dict[str, Any]]:
@@ -67,9 +70,7 @@ def public_events(match: Match | int) -> list[dict[str, Any]]:
     """The history besides the moves (MOVE_KINDS), as anyone may read it: the public page's
     list (the moves have their own). Filtered by the database: a long match's page would
     otherwise read and drop a row for every move it ever made."""
-    return [public(row) for row in ChangeLog.select()
-            .where((ChangeLog.match == match) & ChangeLog.kind.not_in(sorted(MOVE_KINDS)))
-            .order_by(ChangeLog.version, ChangeLog.id)]
+    return [public(row) for row in changes_of(match, leaving_out=MOVE_KINDS)]
 
 
 def public(row: ChangeLog) -> dict[str, Any]:
