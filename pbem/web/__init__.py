@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, request, url_for
-from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemLoader, StrictUndefined
 
 from pbem import templating
@@ -26,7 +25,7 @@ from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
 from pbem.web.records import pages as archive
-from pbem.web.site import errors, health, inputs, language, openapi, security
+from pbem.web.site import csrf, errors, health, inputs, language, openapi, security
 from pbem.web.site.errors import connect_or_unavailable
 from pbem.web.tournaments import api as tournaments_api
 from pbem.web.tournaments import pages as tournaments
@@ -62,13 +61,13 @@ def create_app(settings: Settings | None = None,
         # Cookies and CSRF tokens get their own keys, so nothing signed for a browser can be
         # replayed as a seat link (or the other way round).
         SECRET_KEY=purpose_key(settings.secret_key, Purpose.SESSION),
-        WTF_CSRF_SECRET_KEY=purpose_key(settings.secret_key, Purpose.CSRF),
+        CSRF_SECRET_KEY=purpose_key(settings.secret_key, Purpose.CSRF),
         MAX_CONTENT_LENGTH=settings.max_request_bytes,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=not settings.development,
         # An admin may keep a ruling form open a long time before submitting it.
-        WTF_CSRF_TIME_LIMIT=24 * 3600,
+        CSRF_TIME_LIMIT=24 * 3600,
         PBEM_EXTRA_TEMPLATE_DIRS=extra_template_dirs,
         PBEM_CLOCK=clock,
     )
@@ -117,7 +116,6 @@ def create_app(settings: Settings | None = None,
         from pbem.web.mail import inbound
 
         inbound.init_app(app)
-    csrf = CSRFProtect(app)
     # A seat's private link is its credential (a cross-site page cannot know it), as is a mail
     # preferences or unsubscribe link (RFC 8058 forbids asking for more), and the API
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
@@ -125,8 +123,7 @@ def create_app(settings: Settings | None = None,
     # inbound endpoint with a bearer secret, and one-click unsubscribe (RFC 8058) by its link.
     # The language switch changes only what the pages say, and is pressed on seat pages that
     # carry no session: it needs no token either.
-    for blueprint in ("play", "lifecycle", "api", "api_players", "api_tournaments", "devmail",
-                      "inbound", "mailprefs", "seat_talk", "talk_api", "language"):
-        if blueprint in app.blueprints:
-            csrf.exempt(app.blueprints[blueprint])
+    csrf.init_app(app, exempt_blueprints=frozenset({
+        "play", "lifecycle", "api", "api_players", "api_tournaments", "devmail", "inbound",
+        "mailprefs", "seat_talk", "talk_api", "language"}))
     return app

@@ -45,7 +45,7 @@ FIELDS = ["game", "opponents", "options", "clock", "on_timeout", "seat_order", "
 def world(db_url: str, tmp_path: Path, clock) -> dict[str, Any]:
     settings_ = make_settings(db_url, tmp_path)
     app = create_app(settings_, extra_template_dirs=(SUPPORT_TEMPLATES,), clock=clock)
-    app.config.update(TESTING=True, WTF_CSRF_ENABLED=False)
+    app.config.update(TESTING=True, CSRF_ENABLED=False)
     ann = Player.for_email("ann@example.org", START)
     ben = Player.for_email("ben@example.org", START)
     match = create_match("nim", [ann.email, ben.email], {"pile": 1}, settings_.secret_key,

@@ -61,7 +61,7 @@ def world(db_url: str, tmp_path: Path, clock) -> dict[str, Any]:
     adjudication entry, mail in the outbox and a signed-in admin client."""
     settings = make_settings(db_url, tmp_path, development=True)
     app = create_app(settings, extra_template_dirs=(SUPPORT_TEMPLATES,), clock=clock)
-    app.config.update(TESTING=True, WTF_CSRF_ENABLED=False)
+    app.config.update(TESTING=True, CSRF_ENABLED=False)
     nim = create_match("nim", PLAYERS[:2], {}, settings.secret_key, START, time_control="1h")
     bids = create_match("bids", PLAYERS, {"hand": "2"}, settings.secret_key, START)
     sweep(START + timedelta(hours=2), timedelta(days=1))

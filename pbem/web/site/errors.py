@@ -9,13 +9,13 @@ import re
 
 import peewee
 from flask import Flask, Response, jsonify, make_response, render_template, request
-from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from pbem.core.db.connection import UNAVAILABLE, database, is_read_only, unavailable_reason
 from pbem.errors import PbemError, UnavailableError
 from pbem.games.base import RulesError
 from pbem.i18n import DEFAULT, N_, _, current, lazy_gettext
+from pbem.web.site.csrf import CSRFError
 from pbem.web.site.language import speak_now
 
 log = logging.getLogger(__name__)

@@ -113,7 +113,7 @@ def test_every_route_answers_a_read_only_database_without_a_server_error(db_url,
     from pbem.web import create_app
 
     writable = create_app(settings, extra_template_dirs=(SUPPORT_TEMPLATES,))
-    writable.config.update(TESTING=True, WTF_CSRF_ENABLED=False)
+    writable.config.update(TESTING=True, CSRF_ENABLED=False)
     admin = writable.test_client()
     assert admin.post("/admin/login", data={"email": ADMIN, "password": PASSWORD}
                       ).status_code == 303
@@ -121,7 +121,7 @@ def test_every_route_answers_a_read_only_database_without_a_server_error(db_url,
               "message_id": OutboxMessage.select().first().id, "token": nim.tokens[0],
               "slug": "nim", "game": "nim", "seat": 0, "name": "ann"}
     app = standby(settings)
-    app.config.update(WTF_CSRF_ENABLED=False)
+    app.config.update(CSRF_ENABLED=False)
     clients = {"stranger": app.test_client(), "admin": app.test_client()}
     clients["admin"].set_cookie("pbem_admin", admin.get_cookie("pbem_admin").value)
     asked = 0
