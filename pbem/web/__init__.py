@@ -121,8 +121,9 @@ def create_app(settings: Settings | None = None,
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
     # The players' API authenticates by Bearer token only, never by cookie (see auth.py), the
     # inbound endpoint with a bearer secret, and one-click unsubscribe (RFC 8058) by its link.
-    # The language switch changes only what the pages say, and is pressed on seat pages that
-    # carry no session: it needs no token either.
+    # The language switch picks the language the pages and mails speak (a signed-in player's
+    # setting too): harmless if forged, and pressed on seat pages that carry no session, so
+    # it needs no token either.
     csrf.init_app(app, exempt_blueprints=frozenset({
         "play", "lifecycle", "api", "api_players", "api_tournaments", "devmail", "inbound",
         "mailprefs", "seat_talk", "talk_api", "language"}))

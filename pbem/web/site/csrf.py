@@ -1,14 +1,14 @@
 """Cross-site request forgery checks for the forms a browser session signs in to.
 
 The synchronizer-token pattern (OWASP): the session cookie keeps a random token, each form
-carries it signed and timestamped, and a POST must bring back a signature of the session's
-own token that is younger than the time limit. On HTTPS the referrer must also be this site,
-so a man in the middle on plain HTTP cannot plant a token.
+carries it signed and timestamped, and a POST (or PUT, PATCH, DELETE) must bring back a
+signature of the session's own token that is younger than the time limit. On HTTPS the
+referrer must also be this site, so a man in the middle on plain HTTP cannot plant a token.
 
 This was Flask-WTF's `CSRFProtect`. pbem has no WTForms forms, and importing Flask-WTF
-brought all of WTForms and `urllib.request` into every web worker (about 1.3 MiB) for this
-one check. The session key, the signing salt and the token format are Flask-WTF's, so a form
-opened before an upgrade still submits after it.
+brought all of WTForms and `urllib.request` into every web worker (1.1 MiB, measured by
+bench/memory.py) for this one check. The session key, the signing salt and the token format
+are Flask-WTF's, so a form opened before an upgrade still submits after it.
 """
 
 from __future__ import annotations
