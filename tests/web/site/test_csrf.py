@@ -34,11 +34,11 @@ def test_a_form_with_its_own_sessions_token_goes_through(client) -> None:
 
 
 @pytest.mark.parametrize(("case", "reason"), [
-    ("missing", "The CSRF token is missing."),
-    ("garbage", "The CSRF token is invalid."),
-    ("another session's", "The CSRF tokens do not match."),
-    ("a day old", "The CSRF token has expired."),
-])
+    pytest.param(case, reason, id=case) for case, reason in (
+        ("missing", "The CSRF token is missing."),
+        ("garbage", "The CSRF token is invalid."),
+        ("another session's", "The CSRF tokens do not match."),
+        ("a day old", "The CSRF token has expired."))])
 def test_a_form_without_a_good_token_is_refused_and_changes_nothing(
         app, client, monkeypatch, caplog, case, reason) -> None:
     token = csrf_from(client.get("/signin").data)  # this browser has a session token
