@@ -205,7 +205,7 @@ class MoveInSynchRules(RulesBase):
 
     def _outcome(self, state: SynchState) -> Outcome | None:
         """The outcome with its reason in the language in force (for what is shown now)."""
-        if None in state.markers:
+        if not _decided(state):
             return None
         counts = (state.marks.count(SYMBOLS[0]), state.marks.count(SYMBOLS[1]))
         empty = state.marks.count(EMPTY)
@@ -220,12 +220,10 @@ class MoveInSynchRules(RulesBase):
             return Outcome(frozenset({winner}), scores,
                            _("the board is full, with %(symbols)s to %(other)s",
                              symbols=_symbols(counts[winner]), other=counts[1 - winner]))
-        for seat in (0, 1):
-            mine, theirs = counts[seat], counts[1 - seat]
-            if mine > theirs + empty:
-                return Outcome(frozenset({seat}), scores, _catch_up(mine, theirs, empty,
-                                                                    _seat(1 - seat)))
-        return None
+        # Decided with squares left: one side is ahead by more than the other can catch up.
+        seat = 0 if counts[0] > counts[1] else 1
+        return Outcome(frozenset({seat}), scores,
+                       _catch_up(counts[seat], counts[1 - seat], empty, _seat(1 - seat)))
 
     def view(self, state: SynchState, seat: Seat | None) -> dict[str, Any]:
         over = self._outcome(state)
@@ -424,15 +422,15 @@ def _directioner(state: SynchState) -> Seat:
     return (state.move_number - 1) % 2
 
 
-
 def _decided(state: SynchState) -> bool:
-    """Whether the match is over: the conditions `_outcome` words, tested cheaply (both
-    markers placed, and the board full or one side ahead by more than the empty squares)."""
+    """Whether the match is over, tested cheaply (no words): both markers placed, and the
+    board full or one side ahead by more than the empty squares. `_outcome` words it."""
     if None in state.markers:
         return False
     first, second = state.marks.count(SYMBOLS[0]), state.marks.count(SYMBOLS[1])
     empty = state.marks.count(EMPTY)
     return empty == 0 or abs(first - second) > empty
+
 
 def _step(state: SynchState) -> str:
     if None in state.markers:

@@ -13,10 +13,9 @@ are Flask-WTF's, so a form opened before an upgrade still submits after it.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import logging
-import os
+import secrets
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, g, request, session
@@ -48,7 +47,7 @@ def csrf_token() -> str:
     signed: str | None = g.get(FIELD)
     if signed is None:
         if not isinstance(session.get(FIELD), str):
-            session[FIELD] = hashlib.sha1(os.urandom(64)).hexdigest()
+            session[FIELD] = secrets.token_hex(20)  # 40 hex digits, as Flask-WTF's
         signed = _serializer().dumps(session[FIELD])
         setattr(g, FIELD, signed)
     return signed
