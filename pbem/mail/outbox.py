@@ -179,9 +179,12 @@ def _record_sent(messages: Sequence[OutboxMessage], now: datetime) -> None:
     by_subject: dict[str | None, list[int]] = defaultdict(list)
     for message in messages:
         by_subject[message.subject].append(message.id)
+    # The prepared UPDATE passes values to the driver as they are, so the time is cut to the
+    # second here, as `sent_at` (a SecondsField) keeps it on every other path.
+    sent_at = OutboxMessage.sent_at.db_value(now)
     for subject, ids in by_subject.items():
         if len(ids) == 1:
-            _SENT_ONE.run(subject, now, ids[0])
+            _SENT_ONE.run(subject, sent_at, ids[0])
             continue
         _sent(subject, now).where(OutboxMessage.id.in_(ids)).execute()
 

@@ -49,6 +49,23 @@ def test_one_thread_per_player_under_a_stable_subject(settings, worker, smtp) ->
     assert len({m["Message-ID"] for m in smtp.messages}) == len(smtp.messages)
 
 
+def test_sending_times_are_kept_to_the_second_for_a_lone_mail_and_a_batch(
+        settings, worker, smtp, clock: Clock) -> None:
+    """A match's three opening mails go in one UPDATE, a lone turn mail through the prepared
+    one, which passes its values to the driver unconverted: both must cut the time to the
+    second, as `sent_at` promises (a mail a move: 7 characters a row on SQLite)."""
+    match_id = start_nim(settings)
+    clock.advance(microseconds=123_456)
+    assert worker.send_outbox().sent == 3
+    submit_move(match_id, 0, "take 1", 0, clock.now)
+    clock.advance(seconds=1, microseconds=654_321)
+    assert worker.send_outbox().sent == 1
+    times = [row.sent_at for row in OutboxMessage.select(OutboxMessage.sent_at)]
+    assert len(times) == 4 and clock.now.microsecond
+    assert all(at.microsecond == 0 for at in times), times
+    assert max(times) == clock.now.replace(microsecond=0)
+
+
 def test_a_temporary_failure_is_retried_with_backoff_under_the_same_message_id(
         settings, worker, smtp: SMTPRecorder, clock: Clock) -> None:
     start_nim(settings)
