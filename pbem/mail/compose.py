@@ -27,9 +27,10 @@ from pbem import i18n
 from pbem.config import Settings
 from pbem.core.mailout.contexts import RenderCache, context_for, recipient
 from pbem.core.mailout.links import preferences_token, unsubscribe_token
-from pbem.core.mailout.models import OutboxMessage
+from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.mailout.notify import message_key, thread_root_key
 from pbem.core.matches.seat_links import token_for
+from pbem.games import get_rules
 from pbem.i18n import N_
 from pbem.mail.addresses import reply_address, reply_address_for, with_reply_hint
 from pbem.mail.links import account_links
@@ -69,6 +70,9 @@ class Rendered:
     text: str
     html: str
     unsubscribe_url: str | None
+    # The subject is its match's thread subject (`email/_subject.txt`), as almost every mail
+    # about a match has: the outbox then keeps no copy of it (see `Composer.thread_subject`).
+    in_thread: bool = False
 
 
 class Composer:
@@ -104,7 +108,28 @@ class Composer:
             self.env, context, self.reply_to(message, cache),
             self.env.get_template(f"{folder}/body.txt").render(context),
             self.env.get_template(f"{folder}/body.html").render(context))
-        return Rendered(subject, text, html, context.get("unsubscribe_url"))
+        in_thread = (message.match_id is not None
+                     and subject == self.thread_subject(context["title"], message.match_id))
+        return Rendered(subject, text, html, context.get("unsubscribe_url"), in_thread)
+
+    def recorded_subject(self, message: OutboxMessage, cache: RenderCache | None = None
+                         ) -> str | None:
+        """The subject a mail went (or goes) under, from its record: as kept, or for a mail
+        about a match that kept none, the match's thread subject in the recipient's language.
+        None for a mail not yet sent that keeps none (it is written when sent)."""
+        if message.subject or message.match_id is None or message.status != MessageStatus.SENT:
+            return message.subject
+        cache = cache or RenderCache()
+        title = get_rules(cache.match(message.match_id).game).title
+        player = recipient(message, cache)
+        with i18n.language(player.language if player is not None else None):
+            return self.thread_subject(title, message.match_id)
+
+    def thread_subject(self, title: str, match_id: int) -> str:
+        """The subject a match's mails share (its players' mail clients thread them under it),
+        in the language in force: what a sent mail's record stands for when it keeps none."""
+        return " ".join(self.env.get_template("email/_subject.txt")
+                        .render(title=title, match=match_id).split())
 
     def context_for(self, message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
         context = context_for(message, cache)
@@ -162,7 +187,9 @@ class Composer:
                  cache: RenderCache) -> tuple[Rendered, list[tuple[str, HeaderValue]]]:
         """The rendered bodies and the message's headers, in the order they are written."""
         rendered = self.render(message, cache)
-        message.subject = rendered.subject
+        # The record keeps the subject only where it is not the match's thread subject: one
+        # copy a mail (a mail a move) of a line the match gives again.
+        message.subject = None if rendered.in_thread else rendered.subject
         headers: list[tuple[str, HeaderValue]] = [
             ("From", self.from_header), ("To", message.to_address),
             ("Subject", _header(rendered.subject)),

@@ -128,7 +128,7 @@ def claim_batch(now: datetime, limit: int, lease: timedelta = LEASE) -> list[Out
 
 def prune_sent(now: datetime, retention: timedelta) -> int:
     """Drop what renders a sent message (its params) once the retention period is over; the
-    record (recipient, subject, kind, Message-ID, status, times) stays."""
+    record (recipient, kind, Message-ID, status, times, a subject not its thread's) stays."""
     return (OutboxMessage.update(params=None)
             .where(RETAINED, OutboxMessage.status == MessageStatus.SENT,
                    OutboxMessage.sent_at < now - retention).execute())
@@ -175,7 +175,8 @@ def _claim(message_id: int, now: datetime, lease: timedelta = LEASE) -> OutboxMe
 
 
 def _record_sent(messages: Sequence[OutboxMessage], now: datetime) -> None:
-    """One UPDATE per subject (a match's mails share one), not one per message."""
+    """One UPDATE per subject kept (a match's mails keep none: theirs is the thread's), not
+    one per message."""
     by_subject: dict[str | None, list[int]] = defaultdict(list)
     for message in messages:
         by_subject[message.subject].append(message.id)

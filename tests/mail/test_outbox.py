@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pbem.core.accounts.models import Player
+from pbem.core.accounts.players import reissue_seat_link
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.mailout.notify import message_key
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
+from pbem.mail.compose import Composer
 from pbem.mail.outbox import backoff
 from pbem.worker import Worker
 from tests.conftest import START, SUPPORT_TEMPLATES, Clock, SMTPRecorder
@@ -64,6 +67,36 @@ def test_sending_times_are_kept_to_the_second_for_a_lone_mail_and_a_batch(
     assert len(times) == 4 and clock.now.microsecond
     assert all(at.microsecond == 0 for at in times), times
     assert max(times) == clock.now.replace(microsecond=0)
+
+
+def test_a_match_mail_keeps_no_copy_of_its_thread_subject_and_others_keep_theirs(
+        settings, worker, smtp, clock: Clock) -> None:
+    """A mail a move repeating the match's name is what the record would be made of: the
+    thread's subject is given again from the match, in the recipient's language; a subject
+    of its own (a new seat link, a mail outside a match) is kept as sent."""
+    match_id = start_nim(settings)
+    Player.update(language="de").where(Player.email == BOB).execute()
+    reissue_seat_link(settings.secret_key, match_id, 0, clock.now)
+    assert worker.send_outbox().sent == 4
+    composer = Composer(settings)
+    sent = {(m.template, m.to_address): m for m in OutboxMessage.select()}
+    for mail in smtp.messages:
+        record = sent[(_kind(mail), mail["To"])]
+        assert composer.recorded_subject(record) == mail["Subject"]
+    assert sent[("welcome", ALICE)].subject is None
+    assert sent[("welcome", BOB)].subject is None
+    assert composer.recorded_subject(sent[("welcome", BOB)]) == "Nim (test game), Partie #1"
+    assert sent[("seat_link", ALICE)].subject == "Nim (test game), match #1: your new link"
+    pending = OutboxMessage.create(match=match_id, seat=0, to_address=ALICE,
+                                   template="your_turn", next_attempt_at=clock.now,
+                                   created_at=clock.now, ply=0)
+    assert composer.recorded_subject(pending) is None, "an unsent mail's is written when sent"
+
+
+def _kind(mail) -> str:
+    subject = mail["Subject"]
+    return "seat_link" if "link" in subject else ("your_turn" if mail["In-Reply-To"]
+                                                  else "welcome")
 
 
 def test_a_temporary_failure_is_retried_with_backoff_under_the_same_message_id(

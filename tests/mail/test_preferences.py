@@ -15,6 +15,7 @@ from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.vacations import declare
+from pbem.mail.compose import Composer
 from tests.conftest import START
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -200,13 +201,16 @@ def test_sent_mail_keeps_a_small_record_and_drops_its_params_after_retention(
     worker.send_outbox()
     turn = OutboxMessage.get(OutboxMessage.template == "your_turn",
                              OutboxMessage.to_address == BOB)
-    assert turn.params["d"] and turn.subject == "Nim (test game), match #1"
+    # A mail about a match keeps no copy of its subject: it is the match's thread subject.
+    assert turn.params["d"] and turn.subject is None
+    assert Composer(settings).recorded_subject(turn) == "Nim (test game), match #1"
     clock.advance(days=settings.mail_retention_days, hours=1)
     with_params = OutboxMessage.select().where(OutboxMessage.params.is_null(False)).count()
     assert with_params > 0 and worker.queue_digests().pruned == with_params
     turn = OutboxMessage.get_by_id(turn.id)
     assert turn.params is None and turn.status == "sent" and turn.sent_at is not None
-    assert turn.subject and turn.template == "your_turn"
+    assert turn.template == "your_turn"
+    assert Composer(settings).recorded_subject(turn) == "Nim (test game), match #1"
     log_in(client)
     page = client.get(f"/admin/mail/{turn.id}").data.decode()
     assert "Your turn in Nim (test game)" in page and "no longer kept" in page

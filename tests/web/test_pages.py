@@ -69,7 +69,7 @@ def test_pages_carry_security_headers_and_no_third_party_assets(settings, client
 
 
 def test_the_dev_mailbox_exists_only_in_development(settings, client, tmp_path: Path,
-                                                     db_url: str) -> None:
+                                                     db_url: str, worker) -> None:
     from pbem.web import create_app
 
     assert client.get("/dev/mail").status_code == 404
@@ -79,6 +79,13 @@ def test_the_dev_mailbox_exists_only_in_development(settings, client, tmp_path: 
     listing = dev.get("/dev/mail")
     assert listing.status_code == 200 and listing.data.count(b"ann@example.org") == 2
     assert b">05 Jan 12:00:00 UTC</td>" in listing.data  # when written, with its zone
+    assert listing.data.count(b"(written when sent)") == 3
+    # Once sent, each is listed under its subject, the match's (which the record keeps no
+    # copy of: see Composer.recorded_subject).
+    assert worker.send_outbox().sent == 3
+    listing = dev.get("/dev/mail")
+    assert listing.data.count(b"Nim (test game), match #1</a>") == 3
+    assert b"(written when sent)" not in listing.data
     mail = dev.get("/dev/mail/1").data.decode()
     assert '<a href="http://pbem.test/play/' in mail
     html = dev.get("/dev/mail/1/html")

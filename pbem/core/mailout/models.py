@@ -24,8 +24,9 @@ class OutboxMessage(BaseModel):
     A row names what to render (`template`, recipient, `match`, `seat`, `ply` and a few
     kind-specific `params`), never a rendered copy: the mail layer renders at send time from
     the match as it stood at `ply`, so no body, seat link or reply key is ever stored. After
-    sending, the row keeps the record (recipient, subject, kind, status, times; its Message-ID
-    is derived from the row, see `notify.message_key`);
+    sending, the row keeps the record (recipient, kind, status, times; its Message-ID is
+    derived from the row, see `notify.message_key`; the subject only when it is not the
+    match's thread subject, which `Composer.thread_subject` gives again);
     `params` are dropped after the retention period (`mail_retention_days`).
     """
 

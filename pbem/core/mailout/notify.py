@@ -123,7 +123,7 @@ def queue_vacation(match: Match, rules: GameRules, state: Any, away_seat: int, a
 
 def forget_finished_turns(match: Match) -> None:
     """A finished match's turn mails are hardly ever shown again: each keeps its record
-    (recipient, kind, subject, times), and only the latest turn mail of each seat keeps what
+    (recipient, kind, times), and only the latest turn mail of each seat keeps what
     renders it again (its params), as every sent mail's params go once the retention period
     ends (`outbox.prune_sent`). One turn mail a move is most of what a match stores."""
     newest = (OutboxMessage.select(fn.MAX(OutboxMessage.id))

@@ -23,6 +23,7 @@ from flask import (
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
+from pbem.core.mailout.contexts import RenderCache
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
 from pbem.errors import NotFoundError, PbemError
@@ -41,7 +42,16 @@ _URL = re.compile(r"https?://[^\s<>\"]+")
 def index() -> str:
     messages = list(OutboxMessage.select().order_by(OutboxMessage.id.desc()).limit(200))
     games = sorted(REGISTRY.values(), key=lambda rules: rules.title)
-    return render_template("devmail/index.html", messages=messages, games=games)
+    return render_template("devmail/index.html", messages=messages, games=games,
+                           subjects=_subjects(messages))
+
+
+def _subjects(messages: list[OutboxMessage]) -> dict[int, str | None]:
+    """Each listed mail's subject, from its record (a mail about a match keeps none once
+    sent: its match's thread subject is given again); one batch of reads for them all."""
+    composer, cache = _composer(), RenderCache()
+    cache.prefetch(messages)
+    return {message.id: composer.recorded_subject(message, cache) for message in messages}
 
 
 @bp.post("/new-match")
