@@ -86,6 +86,10 @@ def test_the_dev_mailbox_exists_only_in_development(settings, client, tmp_path: 
     listing = dev.get("/dev/mail")
     assert listing.data.count(b"Nim (test game), match #1</a>") == 3
     assert b"(written when sent)" not in listing.data
+    # The game last started stays chosen for the next one.
+    started = dev.post("/dev/mail/new-match", data={"game": "nim", "players": " ".join(PAIR)})
+    assert started.status_code == 303 and started.headers["Location"].endswith("?game=nim")
+    assert '<option value="nim" selected>' in dev.get("/dev/mail?game=nim").data.decode()
     mail = dev.get("/dev/mail/1").data.decode()
     assert '<a href="http://pbem.test/play/' in mail
     html = dev.get("/dev/mail/1/html")

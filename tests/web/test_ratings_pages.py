@@ -95,6 +95,16 @@ def test_leaderboard_player_page_and_api(app, client) -> None:
     assert client.get(f"/matches/{casual.id}/record.json").get_json()["ratings"] is None
 
 
+def test_every_page_links_to_the_ratings_and_they_say_what_never_counts(client) -> None:
+    """A new player found the leaderboards only by typing their address: the site's bar
+    links them from every page, and the ratings page lists a voided match among what never
+    counts, as the README does."""
+    for path in ("/", "/games", "/matches", "/seeks", "/tournaments", "/signin"):
+        assert 'href="/ratings">Ratings</a>' in client.get(path).data.decode(), path
+    page = client.get("/ratings").data.decode()
+    assert "finished matches an admin voids for ratings" in page
+
+
 def test_a_seek_with_a_rating_range_shows_and_opens_only_to_matching_players(
         app, client, worker, smtp) -> None:
     sign_in(client, "ann@example.org", worker, smtp)

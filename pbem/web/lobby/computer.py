@@ -42,9 +42,10 @@ def create() -> Response | tuple[str, int]:
     except (PbemError, RulesError) as error:
         return _form_page(form, str(error),
                           422 if isinstance(error, RulesError) else error.status)
+    # The play page follows the match by itself (its script polls), so no reload is asked for.
     flash(_("Your match against the computer has started; you play seat %(seat)s. The "
-            "computer answers within seconds: reload to see its move.", seat=played.seat + 1),
-          "ok")
+            "computer answers within seconds, and this page shows its move when it comes.",
+            seat=played.seat + 1), "ok")
     return redirect(url_for("play.show", token=played.token), 303)
 
 

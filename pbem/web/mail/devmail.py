@@ -42,8 +42,9 @@ _URL = re.compile(r"https?://[^\s<>\"]+")
 def index() -> str:
     messages = list(OutboxMessage.select().order_by(OutboxMessage.id.desc()).limit(200))
     games = sorted(REGISTRY.values(), key=lambda rules: rules.title)
+    # The game last started stays chosen (the form posts and comes back here with it).
     return render_template("devmail/index.html", messages=messages, games=games,
-                           subjects=_subjects(messages))
+                           subjects=_subjects(messages), chosen=request.args.get("game"))
 
 
 def _subjects(messages: list[OutboxMessage]) -> dict[int, str | None]:
@@ -66,7 +67,7 @@ def new_match() -> Response:
         flash(str(error), "error")
     else:
         flash(_("Match %(id)s started: open the emails below.", id=created.match.id), "ok")
-    return redirect(url_for("devmail.index"), code=303)
+    return redirect(url_for("devmail.index", game=game or None), code=303)
 
 
 @bp.get("/<int:message_id>")
