@@ -233,8 +233,12 @@ class GameRules(Protocol):
         """What `seat` may know (None: a spectator), JSON-safe."""
         ...
 
-    def render_text(self, view: Mapping[str, Any]) -> str:
-        """A fixed-width drawing of a view, for email and screen readers."""
+    def render_text(self, view: Mapping[str, Any], over: bool = False) -> str:
+        """A fixed-width drawing of a view, for email and screen readers.
+
+        `over`: the match has ended though the game in the view has not (a resignation, an
+        agreed draw, a timeout, a ruling). The drawing then says nobody is to move and ends
+        with the line "Match over." (translated); a game the rules ended says so as ever."""
         ...
 
     def describe_event(self, event: Event) -> str:

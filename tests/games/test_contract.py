@@ -189,7 +189,16 @@ def _check_state(rules: GameRules, state: Any, players: int) -> None:
     for seat in [*range(players), None]:
         view = rules.view(state, seat)
         json.dumps(view)
-        assert isinstance(rules.render_text(view), str)
+        text = rules.render_text(view)
+        assert isinstance(text, str)
+        # A match that ends off the board (a resignation, a timeout) names nobody to move:
+        # its drawing ends "Match over."; a game the rules ended is drawn as it is.
+        ended = rules.render_text(view, over=True)
+        if over is None:
+            assert ended.splitlines()[-1] == "Match over." and text.splitlines()[-1] != \
+                "Match over.", ended
+        else:
+            assert ended == text
     if isinstance(rules, HasPosition):
         line = rules.position(state)
         assert "\n" not in line

@@ -156,6 +156,20 @@ def test_resign_by_reply_ends_the_match(mail_settings) -> None:
     assert latest(BOB, "result")  # the opponent hears of it as of any result
 
 
+def test_mails_after_a_resignation_name_nobody_to_move(mail_settings) -> None:
+    """A match resigned mid-game: the answer to the reply, and both result mails, show the
+    final board as over (not "Red to move.") and say the match is over instead of asking
+    for a move."""
+    start("mimic", seed=3)
+    handle(reply(as_sent(mail_settings, latest(ALICE)), "resign"), mail_settings, "pipe", LATER)
+    for mail in (answers()[-1], latest(ALICE, "result"), latest(BOB, "result")):
+        text = as_sent(mail_settings, mail).get_body(("plain",)).get_content()
+        html = as_sent(mail_settings, mail).get_body(("html",)).get_content()
+        assert "to move." not in text and "Match over." in text, text
+        assert "This match is over." in text and "Move by email" not in text, text
+        assert "Move by email" not in html
+
+
 def test_a_draw_is_offered_and_accepted_by_reply(mail_settings) -> None:
     start()
     offered = handle(reply(as_sent(mail_settings, latest(ALICE)), "draw"), mail_settings,

@@ -90,8 +90,9 @@ class NimRules(RulesBase):
     def view(self, state: NimState, seat: Seat | None) -> dict[str, Any]:
         return {"pile": state.pile, "turn": state.turn, "last_take": state.last_take}
 
-    def render_text(self, view: Mapping[str, Any]) -> str:
-        return f"Pile: {view['pile']} {'o' * view['pile']}".rstrip()
+    def render_text(self, view: Mapping[str, Any], over: bool = False) -> str:
+        text = f"Pile: {view['pile']} {'o' * view['pile']}".rstrip()
+        return f"{text}\nMatch over." if over and view["pile"] else text
 
     def describe_event(self, event: Event) -> str:
         data = event.data
@@ -207,12 +208,14 @@ class BidsRules(RulesBase):
             "last_round": list(state.last_round) if state.last_round else None,
         }
 
-    def render_text(self, view: Mapping[str, Any]) -> str:
+    def render_text(self, view: Mapping[str, Any], over: bool = False) -> str:
         lines = [f"Points: {' '.join(str(p) for p in view['points'])}"]
         if view["last_round"]:
             lines.append(f"Last round: {' '.join(str(c) for c in view['last_round'])}")
         if view["hand"] is not None:
             lines.append(f"Your hand: {' '.join(str(c) for c in view['hand'])}")
+        if over and any(view["hand_sizes"]):
+            lines.append("Match over.")
         return "\n".join(lines)
 
     def describe_event(self, event: Event) -> str:

@@ -224,9 +224,10 @@ def full_record(match: Match, now: datetime) -> dict[str, Any]:
     } for move in Move.select(Move.ply, Move.seat, Move.text, Move.visible_to, Move.events,
                               Move.note, Move.created_at)
         .where(Move.match == match).order_by(Move.ply)]
-    record["public_board"] = rules.render_text(rules.view(state, None))
+    over = not match.is_live
+    record["public_board"] = rules.render_text(rules.view(state, None), over=over)
     record["views"] = [{"label": labels[seat.seat], "name": seat.player.public_name,
-                        "board": rules.render_text(rules.view(state, seat.seat))}
+                        "board": rules.render_text(rules.view(state, seat.seat), over=over)}
                        for seat in seats]
     return record
 

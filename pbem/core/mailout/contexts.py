@@ -241,6 +241,9 @@ _RESERVED = frozenset({"deadline", "ev", "parent", "answer", "cond", "m", "poste
 def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat, seats: list[Seat],
                   ply: int, params: dict[str, Any], written: datetime) -> dict[str, Any]:
     view = rules.view(state, seat.seat)
+    # The match ended in this position, though perhaps not on the board (a resignation, a
+    # timeout, a ruling): then nobody is to move in it.
+    over = not match.is_live and ply == match.ply
     deadline = (_from_epoch(params["d"]) if "d" in params
                 else _when(params.get("deadline")))  # rows queued before 0042 hold ISO text
     return {
@@ -256,8 +259,9 @@ def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat, seats:
                      "label": rules.seat_label(state, other.seat),
                      "undeliverable": _undeliverable(other.player)} for other in seats],
         "view": view,
-        "board_text": rules.render_text(view),
-        "to_move": sorted(rules.to_move(state)),
+        "board_text": rules.render_text(view, over=over),
+        "to_move": [] if over else sorted(rules.to_move(state)),
+        "match_over": over,
         "events": [],
         # This seat's own conditional moves, played or cleared (never another seat's).
         "conditional": list(params.get("cond", [])),

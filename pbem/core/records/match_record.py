@@ -67,7 +67,7 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         "your_turn": mine,
         "legal_moves": legal if mine else [],
         "view": view,
-        "board_text": rules.render_text(view),
+        "board_text": rules.render_text(view, over=not match.is_live),
         **listed,
         "deadline": deadline_info(own.deadline, match.time_control, seat.player.timezone, now)
         if mine else None,
@@ -114,7 +114,7 @@ def public_record(match: Match, now: datetime, ply: int | None = None,
         "shown_to_move": [rules.seat_label(state, seat) for seat in sorted(rules.to_move(state))]
         if match.is_live or shown_ply < match.ply else [],
         "view": view,
-        "board_text": rules.render_text(view),
+        "board_text": rules.render_text(view, over=not match.is_live and shown_ply == match.ply),
         **moves_for(match, rules, current, None, move_window(match.ply, ply, moves_upto)),
         "clocks": _clocks(match, rules, current, seats, now, None),
     }

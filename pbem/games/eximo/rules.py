@@ -321,7 +321,7 @@ class EximoRules(RulesBase):
             "position": self.position(state),
         }
 
-    def render_text(self, view: Mapping[str, Any]) -> str:
+    def render_text(self, view: Mapping[str, Any], over: bool = False) -> str:
         # White (seat 1) sees the board turned, as on its web page: row 1 on top, file a right.
         flip = view.get("viewer") == 1
         files = "    " + " ".join(reversed(FILES) if flip else FILES) + "\n"
@@ -341,6 +341,8 @@ class EximoRules(RulesBase):
             lines.append(_("Last move: %(move)s", move=move))
         if view["outcome"] is not None:
             lines.append(_("Game over: %(reason)s.", reason=view["outcome"]["reason"]))
+        elif over:
+            lines.append(_("Match over."))
         else:
             lines.append(_("%(seat)s to move.", seat=view["to_move_label"]))
         return "\n".join(lines)

@@ -198,7 +198,7 @@ class FrozenForestRules(RulesBase):
             "previous_game": _previous_view(state),
         }
 
-    def render_text(self, view: Mapping[str, Any]) -> str:
+    def render_text(self, view: Mapping[str, Any], over: bool = False) -> str:
         size = view["forest_size"]
         if view["orthogonal_mina"]:
             title = _("Frozen Forest, game %(game)s of %(games)s: %(size)sx%(size)s forest, "
@@ -225,6 +225,8 @@ class FrozenForestRules(RulesBase):
             lines.append(_("Last move: %(move)s", move=move))
         if view["result"]:
             lines.append(_("Result: %(result)s", result=view["result"]))
+        elif over:
+            lines.append(_("Match over."))
         else:
             lines.append(_("To move: %(role)s (Player %(number)s)", role=view["to_move_role"],
                            number=view["to_move"] + 1))

@@ -207,7 +207,7 @@ class MimicRules(RulesBase):
             "position": self.position(state),
         }
 
-    def render_text(self, view: Mapping[str, Any]) -> str:
+    def render_text(self, view: Mapping[str, Any], over: bool = False) -> str:
         seats = view["seats"]
         cells: dict[str, str] = {}
         tall = []
@@ -240,6 +240,8 @@ class MimicRules(RulesBase):
             lines.append(_("Last move: %(move)s", move=_describe_last(seats, last)))
         if view["outcome"] is not None:
             lines.append(_("Game over: %(reason)s.", reason=view["outcome"]["reason"]))
+        elif over:
+            lines.append(_("Match over."))
         else:
             lines.append(_("%(seat)s to move.", seat=seats[view["to_move"]]["name"]))
         return "\n".join(lines)

@@ -254,8 +254,8 @@ class MimicTakingRules(RulesBase):
                        if outcome else None),
         }
 
-    def render_text(self, view: Mapping[str, Any]) -> str:
-        return render(view)
+    def render_text(self, view: Mapping[str, Any], over: bool = False) -> str:
+        return render(view, over)
 
     def describe_event(self, event: Event) -> str:
         return describe(event)

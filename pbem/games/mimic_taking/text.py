@@ -124,7 +124,8 @@ def stack_words(entry: Mapping[str, Any]) -> str:
     return text
 
 
-def render(view: Mapping[str, Any]) -> str:
+def render(view: Mapping[str, Any], over: bool = False) -> str:
+    """The view as text; `over`: the match ended before the game did (nobody is to move)."""
     labels = view["labels"]
     if view["face_up"]:
         title = _("Mimic Taking, round %(round)s of %(rounds)s (face-up stacks)",
@@ -143,7 +144,7 @@ def render(view: Mapping[str, Any]) -> str:
         marks = []
         if seat == view["leader"] and view["phase"] in ("play", "keep"):
             marks.append(_("leads"))
-        if seat in view["to_move"]:
+        if seat in view["to_move"] and not over:
             marks.append(_("to move"))
         if seat == view["seat"]:
             marks.append(_("you"))
@@ -163,7 +164,7 @@ def render(view: Mapping[str, Any]) -> str:
     if view["phase"] in ("play", "keep"):
         lines.append(_("Current trick: %(trick)s",
                        trick=_trick(view["trick"], labels) or _("(no card yet)")))
-    if view["keeper"] is not None:
+    if view["keeper"] is not None and not over:
         lines.append(_("%(player)s won with a trump and chooses cards to keep",
                        player=labels[view["keeper"]]))
     if view["last_round"] is not None:
@@ -171,7 +172,7 @@ def render(view: Mapping[str, Any]) -> str:
         lines.extend(f"  {_seat_summary(entry)}" for entry in view["last_round"])
     if view["hand"] is not None and view["hand"]:
         lines.append(_("Your hand: %(cards)s", cards=" ".join(view["hand"])))
-    if view["chosen"] is not None:
+    if view["chosen"] is not None and not over:
         waiting = [labels[s] for s, done in enumerate(view["chosen"]) if not done]
         if waiting:
             lines.append(_("Last card: waiting for %(players)s", players=", ".join(waiting)))
@@ -181,6 +182,8 @@ def render(view: Mapping[str, Any]) -> str:
             lines.append(_("You chose: %(choice)s", choice=view["my_choice"]))
     if view["result"]:
         lines.append(view["result"])
+    elif over:
+        lines.append(_("Match over."))
     return "\n".join(lines)
 
 

@@ -254,7 +254,7 @@ class MoveInSynchRules(RulesBase):
             "result": over.reason if over is not None else None,
         }
 
-    def render_text(self, view: Mapping[str, Any]) -> str:
+    def render_text(self, view: Mapping[str, Any], over: bool = False) -> str:
         size = view["size"]
         files = view["files"]
         width = len(str(size))
@@ -272,7 +272,8 @@ class MoveInSynchRules(RulesBase):
         lines.append(_legend(view))
         if view["last_move"] is not None:
             lines.append(_("Last move: %(move)s", move=_describe_moved(view["last_move"])))
-        lines.append(view["status"])
+        # The status says who owes what this move, unless the match ended before the game did.
+        lines.append(_("Match over.") if over and view["result"] is None else view["status"])
         return "\n".join(lines)
 
     def describe_event(self, event: Event) -> str:

@@ -55,6 +55,20 @@ def test_render_text_draws_the_table_and_only_the_viewers_hand() -> None:
     assert "Your hand" not in RULES.render_text(RULES.view(state, None))
 
 
+def test_a_match_ended_off_the_table_names_nobody_to_move_or_awaited() -> None:
+    """A resignation or a timeout ends the match mid-trick or mid-choice: the drawing in the
+    result mail then marks nobody to move and waits for no last card."""
+    state = play(at("leader=1 hands=O1,O4,M/B2,G8,B5/P3,P5 prev=0:P2,P7,P8 scores=-3,10,0"),
+                 "B2")
+    text = RULES.render_text(RULES.view(state, 2), over=True)
+    assert "to move" not in text and text.endswith("\nMatch over.")
+    assert "Player 3     2      0      0  +0  <- you" in text
+    choosing = at("hands=M/B2/P3 stacks=O1,O2,O3,B1,M/G1,G2,G3,G4/- choices=?,add,discard "
+                  "prev=0:O4,O6,O5")
+    assert "waiting for" in RULES.render_text(RULES.view(choosing, 1))
+    assert "waiting for" not in RULES.render_text(RULES.view(choosing, 1), over=True)
+
+
 def test_the_board_marks_the_legal_cards_and_the_last_card_played() -> None:
     state = play(at("hands=O1,O4,M/B2,G8,O5/P3,P5"), "O4")
     view = RULES.view(state, 1)
