@@ -47,6 +47,38 @@ def test_organise_join_and_start_from_the_pages(client, worker, smtp) -> None:
     assert "has started" in client.get(page).get_data(as_text=True)
 
 
+def test_a_finished_match_counts_in_the_standings_before_the_worker_runs(client,
+                                                                          settings) -> None:
+    """The worker closes rounds on its next pass; until then the pages and the API already
+    read a finished match's result from the match (a player who resigned saw "in play" and
+    0 points for a minute)."""
+    from pbem.core.matches.changes import apply_change
+    from pbem.core.matches.lifecycle import Resign
+    from pbem.core.tournaments import running
+    from pbem.core.tournaments.service import Organising
+
+    ann = Player.for_email(ANN, START)
+    ben = Player.for_email("ben@example.org", START)
+    tournament = service.create_tournament(ann, {"name": "Club", "game": "nim",
+                                                 "format": "round-robin"}, START)
+    for player in (ann, ben):
+        service.join(tournament.id, player, START)
+    running.start(tournament.id, Organising(ann), settings.secret_key, START)
+    match = Match.get()
+    api = f"/api/tournaments/{tournament.id}"
+    (pairing,) = client.get(api).get_json()["rounds"][0]["pairings"]
+    assert pairing["result"] is None
+    apply_change(match.id, Resign(seat=1), START)  # no worker pass after it
+    answer = client.get(api).get_json()
+    (pairing,) = answer["rounds"][0]["pairings"]
+    winner = pairing["players"][0]
+    assert pairing["result"] == [1.0, 0.0]
+    assert answer["standings"][0] == {**answer["standings"][0], "player": winner,
+                                      "points": 1.0}
+    page = client.get(f"/tournaments/{tournament.id}").get_data(as_text=True)
+    assert "in play" not in page
+
+
 def test_the_list_filters_by_status_and_strangers_may_read(client) -> None:
     organiser = Player.for_email(ANN, START)
     service.create_tournament(organiser, {"name": "Open one", "game": "nim",

@@ -39,7 +39,7 @@ from pbem.core.tournaments.models import (
     TournamentStatus,
 )
 from pbem.core.tournaments.service import Organising, bump, check_organiser, lock_tournament
-from pbem.core.tournaments.table import knockout_ties, standings_of
+from pbem.core.tournaments.table import knockout_ties, settle, standings_of
 from pbem.errors import ConflictError
 from pbem.i18n import _
 
@@ -321,16 +321,9 @@ def _collect_results(tournament: Tournament) -> None:
         match = row.match
         if match is None:  # joined on the match: cannot happen, but the type allows it
             continue
-        if match.status == MatchStatus.FINISHED and match.result:
-            winners = match.result.get("winners", [])
-            points = pair.rank_points(winners, match.result.get("scores") or [0.0] * len(
-                row.players))
-            winner = row.players[winners[0]] if len(winners) == 1 else None
-        else:  # aborted: nobody scores, and it counts as not played
-            points, winner = [0.0] * len(row.players), None
-            row.played = False
-        Pairing.update(points=points, winner=winner, finished=True, played=row.played).where(
-            Pairing.id == row.id).execute()
+        settle(row, match)  # as the pages read it meanwhile (`table.pairings_of`)
+        Pairing.update(points=row.points, winner=row.winner, finished=True,
+                       played=row.played).where(Pairing.id == row.id).execute()
 
 
 def _close_rounds(tournament: Tournament, rounds: list[TournamentRound], now: datetime) -> None:

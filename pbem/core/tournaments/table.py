@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import peewee
+
 from pbem.core.accounts.models import Player
 from pbem.core.mailout.calendar import Deadline
 from pbem.core.matches.models import Match, MatchStatus
@@ -19,7 +21,7 @@ from pbem.core.tournaments.models import (
     TournamentRound,
     TournamentStatus,
 )
-from pbem.core.tournaments.pairing import knockout_tie
+from pbem.core.tournaments.pairing import knockout_tie, rank_points
 from pbem.core.tournaments.standings import Game, Standing
 from pbem.games import get_rules
 from pbem.i18n import _, current, format_time
@@ -28,12 +30,41 @@ from pbem.i18n import _, current, format_time
 PUBLIC_STATUS: dict[str, str] = {TournamentStatus.PAUSED: "running"}
 
 
+def pairings_of(tournament: Tournament) -> list[Pairing]:
+    """The tournament's pairings as they stand now, by board and game. A game whose match has
+    ended counts at once: its result is read from the match here (`settle`), before the
+    worker's next pass writes the same into the pairing and closes the round, so standings
+    never lag a finished match."""
+    rows = list(Pairing.select(Pairing, Match)
+                .join(Match, peewee.JOIN.LEFT_OUTER, on=(Pairing.match == Match.id))
+                .where(Pairing.tournament == tournament).order_by(Pairing.board, Pairing.game))
+    for row in rows:
+        match = row.match if row.match_id is not None else None
+        if match is not None and not row.finished and match.status != MatchStatus.ACTIVE:
+            settle(row, match)
+    return rows
+
+
+def settle(row: Pairing, match: Match) -> None:
+    """Set a pairing's result (in memory) from its match, which has ended: the tournament
+    points by finishing place (`pairing.rank_points`) and, for a knockout, the game's winner;
+    an aborted match scores nobody and counts as not played."""
+    if match.status == MatchStatus.FINISHED and match.result:
+        winners = match.result.get("winners", [])
+        row.points = rank_points(winners, match.result.get("scores") or [0.0] * len(
+            row.players))
+        row.winner = row.players[winners[0]] if len(winners) == 1 else None
+    else:
+        row.points, row.winner, row.played = [0.0] * len(row.players), None, False
+    row.finished = True
+
+
 def games_of(tournament: Tournament, pairings: list[Pairing] | None = None,
              numbers: dict[int, int] | None = None) -> list[Game]:
     """The finished games as standings see them. A knockout counts ties: a tie won is a
     point (a bye or a walkover too), so players knocked out in the same round are level."""
     if pairings is None:
-        pairings = list(Pairing.select().where(Pairing.tournament == tournament))
+        pairings = pairings_of(tournament)
     if numbers is None:
         numbers = {r.id: r.number for r in TournamentRound.select()
                    .where(TournamentRound.tournament == tournament)}
@@ -57,7 +88,7 @@ def knockout_ties(tournament: Tournament, pairings: list[Pairing] | None = None,
     """Each knockout tie by (round, board): its games in order and who went through (None
     while it is undecided)."""
     if pairings is None:
-        pairings = list(Pairing.select().where(Pairing.tournament == tournament))
+        pairings = pairings_of(tournament)
     if numbers is None:
         numbers = {r.id: r.number for r in TournamentRound.select()
                    .where(TournamentRound.tournament == tournament)}
@@ -128,8 +159,7 @@ def describe(tournament: Tournament, detail: bool = True) -> dict[str, Any]:
     round_rows = list(TournamentRound.select().where(TournamentRound.tournament == tournament)
                       .order_by(TournamentRound.number))
     numbers = {r.id: r.number for r in round_rows}
-    pairings = list(Pairing.select().where(Pairing.tournament == tournament)
-                    .order_by(Pairing.board, Pairing.game))
+    pairings = pairings_of(tournament)
     by_round: dict[int, list[Pairing]] = {}
     for row in pairings:
         by_round.setdefault(row.round_id, []).append(row)
