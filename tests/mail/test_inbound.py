@@ -170,6 +170,31 @@ def test_mails_after_a_resignation_name_nobody_to_move(mail_settings) -> None:
         assert "Move by email" not in html
 
 
+def test_a_tournament_matchs_first_move_can_be_made_by_replying(mail_settings) -> None:
+    """A round's matches send no welcome (each player gets one mail for the round), but the
+    seat to move still gets its turn mail, with its reply address: the first move of a
+    tournament match can be made by email like any other."""
+    from pbem.core.accounts.models import Player
+    from pbem.core.tournaments import running, service
+    from pbem.core.tournaments.service import Organising
+
+    ann, bob = Player.for_email(ALICE, START), Player.for_email(BOB, START)
+    tournament = service.create_tournament(ann, {"name": "Club", "game": "nim",
+                                                 "format": "round-robin"}, START)
+    for player in (ann, bob):
+        service.join(tournament.id, player, START)
+    running.start(tournament.id, Organising(ann), mail_settings.secret_key, START)
+    match = Match.get()
+    first = next(seat for seat in match.seat_rows() if seat.seat == 0).player.email
+    assert not OutboxMessage.select().where(OutboxMessage.template == "welcome").exists()
+    assert {m.to_address for m in OutboxMessage.select().where(
+        OutboxMessage.template == "tournament_round")} == {ALICE, BOB}
+    turn = as_sent(mail_settings, latest(first))
+    assert turn["Reply-To"] and "Move by email" in turn.get_body(("plain",)).get_content()
+    receipt = handle(reply(turn, "take 2"), mail_settings, "pipe", LATER)
+    assert receipt.action == "moved" and Match.get_by_id(match.id).ply == 1
+
+
 def test_a_draw_is_offered_and_accepted_by_reply(mail_settings) -> None:
     start()
     offered = handle(reply(as_sent(mail_settings, latest(ALICE)), "draw"), mail_settings,

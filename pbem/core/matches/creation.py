@@ -50,9 +50,10 @@ def create_match(
     rated: bool = False,
     announce: bool = True,
 ) -> CreatedMatch:
-    """Create a match, deal or set up the game, and queue the welcome and first-turn emails
-    (unless `announce` is false: a tournament round sends each player one mail with all their
-    new seats instead).
+    """Create a match, deal or set up the game, and queue the welcome and first-turn emails.
+    With `announce` false (a tournament round sends each player one mail with all their new
+    seats instead) there is no welcome, but the seats to move still get their turn mail: it
+    carries the seat's reply address, so the first move can be made by email too.
 
     `computers` maps seat numbers to computer levels: those seats are the computer's (its
     player "Computer (level N)"), the people in `emails` take the other seats in order, and
@@ -120,6 +121,8 @@ def create_match(
                                      if computers else {})}, at=now)
         if announce:
             notify.queue_match_started(match, rules, state, now)
+        else:
+            notify.queue_turn_notices(match, rules, state, rules.to_move(state), (), now)
         queue_computer_turns(match, seats, now)
     return CreatedMatch(match, tuple(tokens))
 
