@@ -170,6 +170,8 @@ HOT_PATHS = {
     "pbem.core.records.match_record", "pbem.core.mailout.notify", "pbem.core.mailout.contexts",
     "pbem.mail.outbox", "pbem.core.ratings.queries", "pbem.core.conversation.chat",
     "pbem.core.conversation.personal",
+    # Which tournament a match is in: asked by every play page.
+    "pbem.core.tournaments.table",
 }
 
 

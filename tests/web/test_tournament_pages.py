@@ -7,6 +7,7 @@ import re
 
 from pbem.core.accounts.models import Player
 from pbem.core.matches.models import Match
+from pbem.core.matches.seat_links import token_for
 from pbem.core.tournaments import service
 from pbem.core.tournaments.models import Tournament, TournamentEntry
 from tests.conftest import START
@@ -65,6 +66,11 @@ def test_a_finished_match_counts_in_the_standings_before_the_worker_runs(client,
         service.join(tournament.id, player, START)
     running.start(tournament.id, Organising(ann), settings.secret_key, START)
     match = Match.get()
+    # A seat's page names the tournament and round too, as the public page does.
+    token = token_for(settings.secret_key, match.seat_rows()[0])
+    play = client.get(f"/play/{token}").get_data(as_text=True)
+    assert re.search(rf'In the tournament <a href="/tournaments/{tournament.id}#round-1">'
+                     r'Club</a>, round 1\.', play)
     api = f"/api/tournaments/{tournament.id}"
     (pairing,) = client.get(api).get_json()["rounds"][0]["pairings"]
     assert pairing["result"] is None

@@ -9,6 +9,7 @@ from typing import Any
 import peewee
 
 from pbem.core.accounts.models import Player
+from pbem.core.db.prepared import Prepared
 from pbem.core.mailout.calendar import Deadline
 from pbem.core.matches.models import Match, MatchStatus
 from pbem.core.tournaments import standings as table
@@ -242,13 +243,20 @@ def live_matches(tournament: Tournament) -> list[dict[str, Any]]:
     return found
 
 
-def pairing_of_match(match_id: int) -> tuple[Tournament, int] | None:
-    """The tournament a match belongs to, and its round number (for the match page)."""
-    row = (Pairing.select(Pairing, Tournament, TournamentRound).join(Tournament)
-           .switch(Pairing).join(TournamentRound).where(Pairing.match == match_id).first())
-    if row is None:
+def tournament_of_match(match_id: int) -> dict[str, Any] | None:
+    """The tournament a match belongs to, for its pages: `{"id", "name", "round"}` (the round's
+    number), or None. One compiled statement: every play page asks."""
+    found = _TOURNAMENT_OF.first(match_id)
+    if found is None:
         return None
-    return row.tournament, row.round.number
+    tournament_id, name, number = found
+    return {"id": tournament_id, "name": name, "round": number}
+
+
+_TOURNAMENT_OF = Prepared(lambda match_id: Pairing.select(
+    Tournament.id, Tournament.name, TournamentRound.number)
+    .join(Tournament).switch(Pairing).join(TournamentRound)
+    .where(Pairing.match == match_id).limit(1).tuples())
 
 
 def round_deadlines(player: Player, now: datetime) -> list[Deadline]:

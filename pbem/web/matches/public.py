@@ -23,7 +23,7 @@ from pbem.core.matches.models import Match
 from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.archive import Filters, list_matches
 from pbem.core.records.match_record import public_record
-from pbem.core.tournaments.table import pairing_of_match
+from pbem.core.tournaments.table import tournament_of_match
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from pbem.i18n import _
@@ -66,8 +66,7 @@ def render_show(match_id: int, status: int = 200, error: str | None = None,
     events = [{**row, "words": history.words(row["kind"])}
               for row in history.public_events(match)]
     # A tournament's match names its tournament and round.
-    found = pairing_of_match(match.id)
-    tournament = {"id": found[0].id, "name": found[0].name, "round": found[1]} if found else None
+    tournament = tournament_of_match(match.id)
     seated = viewer is not None and any(seat.player_id == viewer.id
                                         for seat in match.seat_rows())
     gallery = None

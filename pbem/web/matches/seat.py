@@ -38,6 +38,7 @@ from pbem.core.matches.vacations import declare
 from pbem.core.matches.visits import note_visit, visit_due
 from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.match_record import public_record, seat_record
+from pbem.core.tournaments.table import tournament_of_match
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import describe, get_rules
 from pbem.games.base import RulesError
@@ -278,6 +279,7 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
                                              else as_grammar(lines.lines)),
         seat_url=url_for("play.show", token=(request.view_args or {})["token"]),
         seat_ratings=seat_ratings(seat.match, seats), script_words=script_words(),
+        tournament=tournament_of_match(seat.match_id),
         talk=seat_talk(seat, record, chat_typed, notes_typed, private)), status)
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
