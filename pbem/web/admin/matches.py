@@ -39,7 +39,9 @@ def matches() -> str | tuple[str, int]:
                                else "")
     found = [] if error else console.find_matches(query)
     return render_template("admin/matches.html", found=found, query=query, error=error,
-                           games=sorted(REGISTRY), statuses=STATUSES), 422 if error else 200
+                           games=sorted(REGISTRY), titles={slug: rules.title for slug, rules
+                                                            in REGISTRY.items()},
+                           statuses=STATUSES), 422 if error else 200
 
 
 @bp.get("/matches/<int:match_id>")
@@ -49,6 +51,8 @@ def match(match_id: int) -> str:
     if found is None:
         abort(404)
     return render_template("admin/match.html", match=found,
+                           title=REGISTRY[found.game].title if found.game in REGISTRY
+                           else found.game,
                            record=console.full_record(found, now()),
                            max_days=current_app.config["PBEM_SETTINGS"].max_extension_days)
 

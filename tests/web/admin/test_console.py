@@ -62,6 +62,8 @@ def test_a_moderator_opens_the_queue_and_matches_but_not_players_or_mail(client)
     for path in ADMIN_PAGES:
         reply = client.get(path)
         assert reply.status_code == 403 and b"Admins only" in reply.data, path
+        # It points the moderator at every page they may use, the reports included.
+        assert b'href="/admin/reports">reports</a>' in reply.data, path
     nav = client.get("/admin").data
     assert b"/admin/players" not in nav and b"/admin/matches" in nav
 
@@ -181,6 +183,12 @@ def test_match_search_by_player_game_and_status(settings, client, clock) -> None
     sign_in(client, "mod@club.org", role="moderator")
     found = client.get("/admin/matches?player=cy").data.decode()
     assert f"#{two.id}<" in found and f"#{one.id}<" not in found
+    # Games are named by their titles, as everywhere else; the filter still sends the slug.
+    assert ">Nim (test game)</td>" in found and '<option value="nim">Nim (test game)' in found
+    by_game = client.get("/admin/matches?game=nim").data.decode()
+    assert f"#{one.id}<" in by_game and '<option value="nim" selected>' in by_game
+    assert f"<h1>Match #{one.id} · Nim (test game)</h1>" in client.get(
+        f"/admin/matches/{one.id}").data.decode()
     assert f"#{one.id}<" in client.get(f"/admin/matches?id={one.id}").data.decode()
     assert client.get("/admin/matches?status=aborted").data.count(b"/admin/matches/") == 0
     bad = client.get("/admin/matches?id=abc")
@@ -284,7 +292,7 @@ def test_player_actions_resend_links_revoke_sessions_and_block_once(
                    sessions.SessionPolicy.from_days(30, 90), player=ann)
     sign_in(client)
     page = client.get(f"/admin/players/{ann.id}").data.decode()
-    assert "1 sessions" in page and "Not on the suppression list" in page
+    assert "every browser (1 session)." in page and "Not on the suppression list" in page
     for action in ("links", "sessions", "block"):
         data = form(client, f"/admin/players/{ann.id}", reason="spam")
         for _ in range(2):
