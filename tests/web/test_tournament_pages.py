@@ -18,11 +18,15 @@ ANN = "ann@example.org"
 
 def test_organise_join_and_start_from_the_pages(client, worker, smtp) -> None:
     sign_in(client, ANN, worker, smtp)
-    assert client.get("/tournaments/new").status_code == 200
+    blank = client.get("/tournaments/new").get_data(as_text=True)
+    # A fresh form is rated, as a challenge is, and its example start is tomorrow evening.
+    assert '<input type="checkbox" name="rated" checked>' in blank
+    assert "(UTC, like 2026-01-06T18:00; empty: when full)" in blank  # the test clock's tomorrow
     refused = post_form(client, "/tournaments", "/tournaments/new", name="Spring cup",
                         game="nim", format="ladder")
     assert refused.status_code == 400 and b"format" in refused.data
     assert b"Spring cup" in refused.data  # the form comes back as it was sent
+    assert b'<input type="checkbox" name="rated">' in refused.data  # unticked, as sent
     assert Tournament.select().count() == 0
     made = post_form(client, "/tournaments", "/tournaments/new", name="Spring cup",
                      game="nim", format="round-robin", min_players="2", max_players="4",
@@ -39,6 +43,8 @@ def test_organise_join_and_start_from_the_pages(client, worker, smtp) -> None:
     assert started.status_code == 303
     shown = client.get(page).get_data(as_text=True)
     assert "Crosstable" in shown and "Round 1" in shown
+    # The terms a player joins under: casual, the days a round may take, the timeout rule.
+    assert "casual · 14 days a round · when a clock runs out, " in shown
     match = Match.get()
     public = client.get(f"/matches/{match.id}").get_data(as_text=True)
     assert re.search(rf'href="/tournaments/{tournament.id}#round-1">Spring cup</a>', public)

@@ -147,6 +147,7 @@ def describe(tournament: Tournament, detail: bool = True) -> dict[str, Any]:
         "status": status, "paused": tournament.status == TournamentStatus.PAUSED,
         "organiser": tournament.organiser.public_name, "clock": tournament.time_control,
         "on_timeout": tournament.on_timeout, "options": tournament.options,
+        "round_days": tournament.round_days,
         "rounds_planned": tournament.rounds, "min_players": tournament.min_players,
         "max_players": tournament.max_players, "rated": tournament.rated,
         "invitation_only": tournament.invitation_only,

@@ -396,7 +396,7 @@ SCHEMAS: dict[str, Any] = {
         status={"type": "string", "enum": ["open", "running", "finished", "cancelled"]},
         paused=BOOLEAN, organiser=STRING, clock=STRING, on_timeout=STRING,
         options=ANY_OBJECT, rounds_planned=_nullable(INTEGER), min_players=INTEGER,
-        max_players=INTEGER, rated=BOOLEAN, invitation_only=BOOLEAN,
+        max_players=INTEGER, rated=BOOLEAN, invitation_only=BOOLEAN, round_days=INTEGER,
         starts_at=_nullable(TIME), started_at=_nullable(TIME), finished_at=_nullable(TIME),
         forfeited=INTEGER,
         players={"type": "array", "items": _object(("name",), name=STRING, status=STRING,

@@ -4,6 +4,7 @@ start and withdraw (signed in, by session and CSRF token)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from flask import (
@@ -221,9 +222,19 @@ def bracket_drawing(rounds: list[list[dict[str, Any]]]) -> dict[str, Any]:
 
 def _form(error: str | None, status: int = 200) -> tuple[str, int]:
     games = sorted(REGISTRY.values(), key=lambda rules: rules.title)
+    # The start's example is tomorrow at 18:00 UTC: a time the form would take.
+    example = (now() + timedelta(days=1)).replace(hour=18, minute=0, second=0, microsecond=0)
     return render_template("tournaments/new.html", error=error, games=games,
                            form=request.form, formats=FORMAT_WORDS,
-                           policies=TimeoutPolicy.WORDS, choices=FORMATS), status
+                           policies=TimeoutPolicy.WORDS, choices=FORMATS,
+                           start_example=example.strftime("%Y-%m-%dT%H:%M"),
+                           # A fresh form is rated, as a challenge is; a form sent back
+                           # keeps what was sent (an unticked box sends nothing).
+                           rated=_form_rated(request.form)), status
+
+
+def _form_rated(form: Any) -> bool:
+    return not form or form.get("rated") == "on"
 
 
 def init_app(app: Flask) -> None:
