@@ -45,6 +45,12 @@ def test_organise_join_and_start_from_the_pages(client, worker, smtp) -> None:
     assert "Crosstable" in shown and "Round 1" in shown
     # The terms a player joins under: casual, the days a round may take, the timeout rule.
     assert "casual · 14 days a round · when a clock runs out, " in shown
+    # The organiser's home page lists it, and offers to organise another.
+    home = client.get("/me").get_data(as_text=True)
+    assert re.search(rf'<a href="/tournaments/{tournament.id}"><strong>Spring cup</strong></a>'
+                     r' · Nim \(test game\) · running <span class="meta">\(you organise it\)',
+                     home), home
+    assert 'href="/tournaments/new">Organise a tournament</a>' in home
     match = Match.get()
     public = client.get(f"/matches/{match.id}").get_data(as_text=True)
     assert re.search(rf'href="/tournaments/{tournament.id}#round-1">Spring cup</a>', public)

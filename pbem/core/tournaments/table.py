@@ -288,6 +288,21 @@ def round_deadlines(player: Player, now: datetime) -> list[Deadline]:
     return found
 
 
+def of_player(player: Player, limit: int = 20) -> list[dict[str, Any]]:
+    """The tournaments a player is in or organises that are not over, newest first, for
+    their home page: each with its name, game, status and whether they organise it."""
+    live = (TournamentStatus.OPEN, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+    entered = TournamentEntry.select(TournamentEntry.tournament).where(
+        TournamentEntry.player == player)
+    rows = (Tournament.select().where(Tournament.status.in_(live),
+                                      (Tournament.id.in_(entered))
+                                      | (Tournament.organiser == player))
+            .order_by(Tournament.id.desc()).limit(limit))
+    return [{"id": t.id, "name": t.name, "title": get_rules(t.game).title,
+             "status": str(t.status), "organiser": t.organiser_id == player.id}
+            for t in rows]
+
+
 def listing(status: str | None = None, limit: int = 100) -> list[Tournament]:
     query = Tournament.select().order_by(Tournament.id.desc()).limit(limit)
     if status == "running":

@@ -26,6 +26,7 @@ from pbem.core.conversation.personal import blocked_players
 from pbem.core.lobby import challenges, seeks
 from pbem.core.mailout import links
 from pbem.core.matches.seat_links import token_for
+from pbem.core.tournaments import table as tournament_table
 from pbem.errors import PbemError
 from pbem.i18n import N_, _
 from pbem.web.accounts.auth import (
@@ -71,6 +72,7 @@ def home() -> str:
         received=[challenges.describe(c, player) for c in challenges.received(player)],
         sent=[challenges.describe(c, player) for c in challenges.sent(player)],
         seeks=[seeks.describe(s, player) for s in seeks.seeks_of(player)],
+        tournaments=tournament_table.of_player(player),
         status_word=status_word, **computer_form_context())
 
 
