@@ -202,6 +202,10 @@ def test_a_draw_is_offered_and_accepted_by_reply(mail_settings) -> None:
     assert (offered.action, offered.answer) == ("command", "done")
     assert "You offered a draw" in as_sent(mail_settings, answers()[-1]).get_body(
         ("plain",)).get_content()
+    # Bob's mail names who offers (seat and name) and how to answer it by reply.
+    offer = as_sent(mail_settings, latest(BOB, "draw_offer")).get_body(("plain",)).get_content()
+    assert "too).\n\nFirst (alice) offers a draw in" in offer, offer
+    assert 'reply "draw" to accept the draw or "decline" to decline it' in offer
     accepted = handle(reply(as_sent(mail_settings, latest(BOB, None)), "draw"), mail_settings,
                       "pipe", LATER)
     assert accepted.action == "command"

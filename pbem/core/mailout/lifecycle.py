@@ -16,7 +16,8 @@ from pbem.core.matches.models import DrawOffer
 def queue_draw_offer(door: Locked, offer: DrawOffer) -> None:
     others = len(door.seats) - 1
     _tell(door, (s.seat for s in door.seats if s.seat != offer.seat), "draw_offer",
-          offerer_label=_label(door, offer.seat), everyone_must_accept=others > 1)
+          offerer_label=_label(door, offer.seat), everyone_must_accept=others > 1,
+          offerer=offer.seat)
 
 
 def queue_draw_declined(door: Locked, offer: DrawOffer, by: int, how: str) -> None:
