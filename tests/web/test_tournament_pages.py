@@ -83,6 +83,8 @@ def test_a_finished_match_counts_in_the_standings_before_the_worker_runs(client,
     play = client.get(f"/play/{token}").get_data(as_text=True)
     assert re.search(rf'In the tournament <a href="/tournaments/{tournament.id}#round-1">'
                      r'Club</a>, round 1\.', play)
+    # Both seats' ratings are worded alike ("rating 1000?"), the reader's and the opponent's.
+    assert play.count("rating 1000?") == 2
     api = f"/api/tournaments/{tournament.id}"
     (pairing,) = client.get(api).get_json()["rounds"][0]["pairings"]
     assert pairing["result"] is None
@@ -95,6 +97,21 @@ def test_a_finished_match_counts_in_the_standings_before_the_worker_runs(client,
                                       "points": 1.0}
     page = client.get(f"/tournaments/{tournament.id}").get_data(as_text=True)
     assert "in play" not in page
+
+
+def test_a_full_tournament_says_it_starts_shortly(client) -> None:
+    """Full, it starts on the worker's next pass: until then its page says so rather than
+    "starts when full"."""
+    ann = Player.for_email(ANN, START)
+    tournament = service.create_tournament(ann, {"name": "Pair", "game": "nim",
+                                                 "format": "round-robin", "max_players": 2},
+                                           START)
+    service.join(tournament.id, ann, START)
+    page = f"/tournaments/{tournament.id}"
+    assert "starts when full" in client.get(page).get_data(as_text=True)
+    service.join(tournament.id, Player.for_email("ben@example.org", START), START)
+    shown = client.get(page).get_data(as_text=True)
+    assert "full: starting shortly" in shown and "starts when full" not in shown
 
 
 def test_the_list_filters_by_status_and_strangers_may_read(client) -> None:
