@@ -120,6 +120,11 @@ def test_a_reply_moves_and_stores_its_lines_for_the_writer_alone(mail_settings) 
     assert "conditional move" in " ".join(latest(BOB).params["cond"])
     rendered = as_sent(mail_settings, latest(BOB)).get_body(("plain",)).get_content()
     assert "answered c9-c8 at once with d2-d3: a conditional move" in rendered
+    # The answer to Bob's reply shows the board after Alice's answer, and says why.
+    said = as_sent(mail_settings, latest(BOB, "inbound_answer"))
+    for part in ("plain", "html"):
+        assert "Your opponent answered at once with d2-d3, a conditional move." in \
+            said.get_body((part,)).get_content(), part
 
 
 def test_a_waiting_player_may_reply_with_lines_alone(mail_settings) -> None:

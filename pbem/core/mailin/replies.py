@@ -339,8 +339,11 @@ def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime,
         # same simultaneous decision) are mailed the message by their chat choice.
         chat.mail_others(posted, now, skip_seats=set(result.match.to_move or []))
     said = _conditional_after_move(seat, letter.conditional, result, now)
+    # An opponent's conditional move may have answered at once: the answer's board is past it,
+    # so it says so, as the page's notice does.
     answer = _answer(seat, "moved", letter, policy, now, move=result.text,
                      move_events=list(result.events), **_talk_params(posted, why),
+                     **({"answered_with": result.answered_with} if result.answered_with else {}),
                      **({"conditional": said} if said else {}))
     return _at(seat, Action.MOVED, result.text + (" + message" if posted else "")
                + (f"; {said}" if said else ""), answer, changed=True)
