@@ -39,7 +39,7 @@ from pbem.core.tournaments.models import (
     TournamentStatus,
 )
 from pbem.core.tournaments.service import Organising, bump, check_organiser, lock_tournament
-from pbem.core.tournaments.table import knockout_ties, settle, standings_of
+from pbem.core.tournaments.table import knockout_ties, result_into, standings_of
 from pbem.errors import ConflictError
 from pbem.i18n import _
 
@@ -321,7 +321,7 @@ def _collect_results(tournament: Tournament) -> None:
         match = row.match
         if match is None:  # joined on the match: cannot happen, but the type allows it
             continue
-        settle(row, match)  # as the pages read it meanwhile (`table.pairings_of`)
+        result_into(row, match)  # as the pages read it meanwhile (`table.pairings_of`)
         Pairing.update(points=row.points, winner=row.winner, finished=True,
                        played=row.played).where(Pairing.id == row.id).execute()
 

@@ -33,7 +33,7 @@ PUBLIC_STATUS: dict[str, str] = {TournamentStatus.PAUSED: "running"}
 
 def pairings_of(tournament: Tournament) -> list[Pairing]:
     """The tournament's pairings as they stand now, by board and game. A game whose match has
-    ended counts at once: its result is read from the match here (`settle`), before the
+    ended counts at once: its result is read from the match here (`result_into`), before the
     worker's next pass writes the same into the pairing and closes the round, so standings
     never lag a finished match."""
     rows = list(Pairing.select(Pairing, Match)
@@ -42,11 +42,11 @@ def pairings_of(tournament: Tournament) -> list[Pairing]:
     for row in rows:
         match = row.match if row.match_id is not None else None
         if match is not None and not row.finished and match.status != MatchStatus.ACTIVE:
-            settle(row, match)
+            result_into(row, match)
     return rows
 
 
-def settle(row: Pairing, match: Match) -> None:
+def result_into(row: Pairing, match: Match) -> None:
     """Set a pairing's result (in memory) from its match, which has ended: the tournament
     points by finishing place (`pairing.rank_points`) and, for a knockout, the game's winner;
     an aborted match scores nobody and counts as not played."""

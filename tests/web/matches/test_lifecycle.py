@@ -47,7 +47,7 @@ def test_a_draw_offered_with_a_move_is_shown_mailed_and_accepted_on_the_page(
     client.post(ann, data={"move": "take 1", "ply": "0", "offer_draw": "yes"})
     worker.send_outbox()
     offer_mail = smtp.to(BEN)[-1].get_body(("plain",)).get_content()
-    assert "First offers a draw" in offer_mail and ben in offer_mail
+    assert "First (ann) offers a draw" in offer_mail and ben in offer_mail
     page = client.get(ben).data.decode()
     assert "First offers a draw." in page and ">Accept the draw</button>" in page
     assert ">Decline the draw</button>" in page
