@@ -137,6 +137,9 @@ def test_a_ruling_posted_twice_acts_and_is_logged_once(settings, client, clock) 
     assert "already done" in client.get("/admin").data.decode()
     assert AuditEntry.select().where(AuditEntry.actor == "ref@club.org").count() == 1
     assert OutboxMessage.select().where(OutboxMessage.template == "ruling").count() == 2
+    # The change log names the ruled seat as the pages do ("First"), not by its index.
+    page = client.get(f"/admin/matches/{_match.id}").data.decode()
+    assert "late: First</td>" in page and "late: 0" not in page
 
 
 @pytest.mark.parametrize("action", ["pause", "extend", "abort"])
