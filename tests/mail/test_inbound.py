@@ -161,7 +161,11 @@ def test_mails_after_a_resignation_name_nobody_to_move(mail_settings) -> None:
     final board as over (not "Red to move.") and say the match is over instead of asking
     for a move."""
     start("mimic", seed=3)
-    handle(reply(as_sent(mail_settings, latest(ALICE)), "resign"), mail_settings, "pipe", LATER)
+    turn = latest(ALICE)
+    handle(reply(as_sent(mail_settings, turn), "resign"), mail_settings, "pipe", LATER)
+    # The turn mail written before the end still reads as it was sent.
+    before = as_sent(mail_settings, turn).get_body(("plain",)).get_content()
+    assert "Move by email" in before and "Match over." not in before, before
     for mail in (answers()[-1], latest(ALICE, "result"), latest(BOB, "result")):
         text = as_sent(mail_settings, mail).get_body(("plain",)).get_content()
         html = as_sent(mail_settings, mail).get_body(("html",)).get_content()

@@ -241,9 +241,11 @@ _RESERVED = frozenset({"deadline", "ev", "parent", "answer", "cond", "m", "poste
 def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat, seats: list[Seat],
                   ply: int, params: dict[str, Any], written: datetime) -> dict[str, Any]:
     view = rules.view(state, seat.seat)
-    # The match ended in this position, though perhaps not on the board (a resignation, a
-    # timeout, a ruling): then nobody is to move in it.
-    over = not match.is_live and ply == match.ply
+    # The match had ended in this position when the mail was written, though perhaps not on
+    # the board (a resignation, a timeout, a ruling): then nobody is to move in it. A mail
+    # written before the end is shown again as it was sent.
+    over = (match.finished_at is not None and ply == match.ply
+            and written >= match.finished_at)
     deadline = (_from_epoch(params["d"]) if "d" in params
                 else _when(params.get("deadline")))  # rows queued before 0042 hold ISO text
     return {
