@@ -16,6 +16,7 @@ from pbem.core.db.connection import write_transaction
 from pbem.core.db.prepared import Prepared
 from pbem.core.db.retry import retrying
 from pbem.core.matches.models import ConditionalTree, Seat
+from pbem.core.records.standings import find_player
 from pbem.errors import InvalidRequestError, NotFoundError, UnprocessableError
 from pbem.i18n import _, format_number
 
@@ -115,10 +116,13 @@ def _insert_once(insert: Any) -> None:
 
 
 def _named(name: str) -> Player:
+    """The player a name shown on the site stands for, found as their page finds them: the
+    display name in any case, or an unnamed player's address's local part (what chat and
+    the pages show for them)."""
     name = " ".join((name or "").split())
     if not name:
         raise InvalidRequestError(_("Type the name of the player to block."))
-    found = Player.get_or_none(Player.name == name)
+    found = find_player(name)
     if found is None:
         raise NotFoundError(_("There is no player named %(name)r.", name=name[:40]))
     return found

@@ -169,8 +169,13 @@ def block() -> Response:
     player = current_player()
     if player is None:
         raise SignInRequiredError(_("Sign in first."))
-    blocked = personal.block(player, request.form.get("name", ""), now())
-    flash(_("You blocked %(name)s.", name=blocked.public_name), "ok")
+    try:
+        blocked = personal.block(player, request.form.get("name", ""), now())
+    except PbemError as error:
+        # Said beside the form (a name mistyped), not on a page of its own.
+        flash(str(error), "error")
+    else:
+        flash(_("You blocked %(name)s.", name=blocked.public_name), "ok")
     return redirect(url_for("me.settings") + "#blocks", code=303)
 
 

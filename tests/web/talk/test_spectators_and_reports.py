@@ -8,7 +8,7 @@ import re
 from pbem.core.accounts.admins import create_admin
 from pbem.core.accounts.models import Player
 from pbem.core.admin.models import AuditEntry
-from pbem.core.conversation.models import ChatMessage, ChatReport
+from pbem.core.conversation.models import ChatMessage, ChatReport, PlayerBlock
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.lifecycle import resign
 from tests.conftest import START
@@ -179,13 +179,24 @@ def test_blocking_by_name_on_the_settings_page(settings, app, worker, smtp) -> N
     Player.update(name="Bobby").where(Player.email == BOB).execute()
     alice = app.test_client()
     sign_in(alice, ALICE, worker, smtp)
-    assert post_form(alice, "/me/blocks", page="/me/settings", name="Bobby").status_code == 303
+    # A name as the site shows it, in any case: as the player's page finds them.
+    assert post_form(alice, "/me/blocks", page="/me/settings", name="bobby").status_code == 303
     assert "Bobby" in alice.get("/me/settings").data.decode()
+    assert PlayerBlock.select().count() == 1
+    # A player with no display name goes by their address's local part, as chat shows them.
+    cy = Player.for_email("cy@example.org", START)
+    assert post_form(alice, "/me/blocks", page="/me/settings", name="cy").status_code == 303
+    assert PlayerBlock.get(PlayerBlock.blocked == cy.id)
+    # A refusal is said on the settings page, beside the form, and blocks nobody.
     missing = post_form(alice, "/me/blocks", page="/me/settings", name="Nobody Here")
-    assert missing.status_code == 404 and "no player named" in missing.data.decode()
+    assert missing.status_code == 303
+    assert missing.headers["Location"].endswith("/me/settings#blocks")
+    assert "no player named" in alice.get("/me/settings").data.decode()
     Player.update(name="Alice").where(Player.email == ALICE).execute()
     itself = post_form(alice, "/me/blocks", page="/me/settings", name="Alice")
-    assert itself.status_code == 400 and "cannot block yourself" in itself.data.decode()
+    assert itself.status_code == 303
+    assert "cannot block yourself" in alice.get("/me/settings").data.decode()
+    assert PlayerBlock.select().count() == 2
 
 
 def test_an_admin_bars_and_lifts_the_bar_from_a_players_page(settings, app, client) -> None:
