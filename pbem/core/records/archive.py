@@ -30,6 +30,8 @@ STATUSES = {"live": MatchStatus.ACTIVE, "finished": MatchStatus.FINISHED,
             "aborted": MatchStatus.ABORTED}
 STATUS_WORDS: dict[str, str] = {stored: word for word, stored in STATUSES.items()}
 RESULTS = (WIN, LOSS, DRAW)
+# The API's records call a match in play "active" (its stored status).
+STATUS_ALIASES = {"active": "live"}
 _CURSOR_PREFIX = "before:"
 
 
@@ -48,6 +50,7 @@ class Filters:
         game = (args.get("game") or "").strip() or None
         player = (args.get("player") or "").strip() or None
         status = (args.get("status") or "").strip().lower() or None
+        status = STATUS_ALIASES.get(status, status) if status else None
         result = (args.get("result") or "").strip().lower() or None
         if game is not None and game not in REGISTRY:
             raise InvalidRequestError(_("There is no game called %(game)r; the games are: "

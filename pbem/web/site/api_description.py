@@ -529,7 +529,7 @@ PATHS: dict[str, Any] = {
                                      STRING),
                     _query_parameter("status", N_("live, finished or aborted (empty: any)."),
                                      {"type": "string",
-                                      "enum": ["", "live", "finished", "aborted"]}),
+                                      "enum": ["", "live", "active", "finished", "aborted"]}),
                     _query_parameter("result", N_("win, loss or draw (with player; empty: any)."),
                                      {"type": "string", "enum": ["", "win", "loss", "draw"]}),
                     _query_parameter("cursor", N_("From the previous page's “next”."), STRING),

@@ -90,6 +90,7 @@ def test_the_archive_lists_matches_newest_first_with_what_a_row_needs(client, ma
     ("?game=nim", [6, 5, 4, 2, 1]),
     ("?game=bids", [3]),
     ("?status=live", [3, 2]),
+    ("?status=active", [3, 2]),  # the word the API's records use for a match in play
     ("?status=finished", [6, 5, 1]),
     ("?status=aborted", [4]),
     ("?player=Ann", [6, 5, 4, 3, 1]),
