@@ -109,6 +109,11 @@ def _store_once(match_id: int, seat: int, lines: Sequence[Sequence[str]], now: d
             raise LineError(_("%(game)s does not offer conditional moves (its moves are "
                               "hidden or simultaneous decisions)",
                               game=describe(match.game).title))
+        if expected_ply is not None and expected_ply > match.ply:
+            # Not a match that moved on: a move number it has not reached.
+            raise ConflictError(_("These lines were written for move %(expected)s, but the "
+                                  "match is at move %(ply)s; nothing was stored. Look at the "
+                                  "position again.", expected=expected_ply, ply=match.ply))
         if expected_ply is not None and expected_ply != match.ply:
             raise ConflictError(_("The match moved on (move %(expected)s → %(ply)s) while you "
                                   "prepared these lines; nothing was stored. Look at the "

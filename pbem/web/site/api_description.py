@@ -134,7 +134,7 @@ CHALLENGE_ID = _path_parameter("challenge_id", N_("The challenge's number."), in
 SEEK_ID = _path_parameter("seek_id", N_("The seek's number."), integer=True)
 TOURNAMENT_ID = _path_parameter("tournament_id", N_("The tournament's number."), integer=True)
 # Move numbers: at most nine digits (a longer number is malformed, 400); one the match has not
-# reached is 422.
+# reached is 422 for a page of moves (`moves`) and 404 for a position (`ply`: it does not exist).
 # An empty value is the same as none (forms send one).
 MOVE_NUMBER: dict[str, Any] = {"anyOf": [
     {"type": "integer", "minimum": 0, "maximum": 999_999_999},

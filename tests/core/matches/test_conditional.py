@@ -234,7 +234,11 @@ def test_a_tree_made_on_an_older_position_is_refused(db_url) -> None:
     case = CASES[0]
     match = start_at(case.game, case.position)
     with pytest.raises(ConflictError, match="moved on"):
-        conditional.store(match.id, 1, [[case.theirs, case.winning]], START, expected_ply=3)
+        conditional.store(match.id, 1, [[case.theirs, case.winning]], START,
+                          expected_ply=match.ply - 1)
+    with pytest.raises(ConflictError, match="written for move"):  # one it has not reached
+        conditional.store(match.id, 1, [[case.theirs, case.winning]], START,
+                          expected_ply=match.ply + 1)
 
 
 def test_a_game_with_hidden_cards_offers_no_conditional_moves(db_url) -> None:

@@ -57,7 +57,9 @@ def test_refusals_are_problem_json_and_change_nothing(settings, client) -> None:
         (client.put(url, data="{", content_type="application/json"), 400, "JSON object"),
         (client.put(url, json={"lines": [["b2-b3", "c9-c7"]]}), 422, "line 1, move 2"),
         (client.put(url, json={"lines": [["b2-b3"]]}), 422, "add your answer"),
-        (client.put(url, json={"lines": [["b2-b3", "c9-c8"]], "ply": 3}), 409, "moved on"),
+        # A move number the match has not reached (one it has left is "moved on").
+        (client.put(url, json={"lines": [["b2-b3", "c9-c8"]], "ply": 3}), 409,
+         "written for move 3, but the match is at move 0"),
         (client.put(f"/api/play/{blue}/conditional", json={"lines": [["c9-c8", "b2-b3"]]}),
          422, "your turn"),
         (client.put("/api/play/bogus/conditional", json={"lines": []}), 404, "not valid"),
