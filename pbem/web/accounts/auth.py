@@ -110,6 +110,11 @@ def player_required(view: Callable[..., Any]) -> Callable[..., Any]:
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if current_player() is None:
             if request.path.startswith("/api/"):
+                if request.headers.get("Authorization", "").lower().startswith("bearer "):
+                    # One was sent: say what is wrong with it, not that none came.
+                    raise SignInRequiredError(_(
+                        "This API token is not valid: it was revoked or mistyped. Make a new "
+                        "one on your settings page, or with `pbem player token EMAIL`."))
                 raise SignInRequiredError(_(
                     "Send a personal API token: Authorization: Bearer <token> (make one on "
                     "your settings page, or with `pbem player token EMAIL`)."))

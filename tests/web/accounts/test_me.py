@@ -54,6 +54,11 @@ def test_settings_name_and_time_zone(app, client, worker, smtp, settings, clock)
     assert Player.get(Player.email == BEN).name is None
 
 
+def app_client(client):
+    """A second client of the same app, with no cookies."""
+    return client.application.test_client()
+
+
 def test_api_tokens_are_made_shown_once_and_revoked(client, worker, smtp) -> None:
     sign_in(client, ANN, worker, smtp)
     page = post_form(client, "/me/tokens", page="/me/settings", name="my bot", scope="read")
@@ -72,7 +77,11 @@ def test_api_tokens_are_made_shown_once_and_revoked(client, worker, smtp) -> Non
     assert post_form(client, "/me/tokens", page="/me/settings", name=" ").status_code == 400
     revoked = post_form(client, f"/me/tokens/{ApiToken.get().id}/revoke", page="/me/settings")
     assert revoked.status_code == 303
-    assert client.get("/api/me", headers=bearer).status_code == 401
+    refused = client.get("/api/me", headers=bearer)
+    assert refused.status_code == 401
+    # A token that was sent is said to be invalid, not missing; none sent asks for one.
+    assert "not valid: it was revoked or mistyped" in refused.get_json()["detail"]
+    assert "Send a personal API token" in app_client(client).get("/api/me").get_json()["detail"]
 
 
 def test_a_player_replaces_a_lost_link_from_home(app, client, worker, smtp, settings,
