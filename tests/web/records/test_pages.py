@@ -295,6 +295,8 @@ def test_every_board_image_is_one_well_formed_svg_or_a_404(client, settings) -> 
         assert shown.status_code == 200
         pictured = describe(game).board_picture
         assert ('property="og:image"' in shown.data.decode()) == pictured
+        # The page offers the picture as a download beside the records, where there is one.
+        assert ('board.svg</a> ·' in shown.data.decode()) == pictured
         if not pictured:
             assert image.status_code == 404
             continue
