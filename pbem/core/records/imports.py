@@ -73,7 +73,9 @@ def load_record(text: str | bytes) -> Any:
     except RecursionError:
         raise InvalidRequestError(_(_TOO_DEEP, depth=MAX_DEPTH)) from None
     except ValueError as error:
-        raise InvalidRequestError(_("The file is not JSON (%(error)s).", error=error)) from None
+        raise InvalidRequestError(_("The file is not JSON (%(error)s). An import reads a "
+                                    "match's record.json, not its record.txt.",
+                                    error=error)) from None
     return data
 
 

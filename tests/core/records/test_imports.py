@@ -157,3 +157,13 @@ def test_an_imported_name_never_takes_over_a_name_someone_here_answers_to(client
     assert zed.public_name == "Zed" and zed.email.endswith("@imported.invalid")
     assert client.get("/players/Zed").status_code == 200
     assert _archive(client, "Zed") == [imported.id]
+
+
+def test_a_file_that_is_not_json_is_refused_naming_the_file_an_import_reads() -> None:
+    """A record.txt given to an import (the other download) is told which file it wants."""
+    from pbem.core.records.imports import load_record
+    from pbem.errors import InvalidRequestError
+
+    with pytest.raises(InvalidRequestError, match=r"reads a match's record\.json, not its "
+                                                  r"record\.txt"):
+        load_record('[Game "Mimic"]\n1. b2-b3')
