@@ -123,7 +123,8 @@ def store_conditional(token: str) -> Response:
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         return page(seat, record_for(seat), status=status,
-                    error=_("Your conditional moves were not stored: %(why)s", why=error),
+                    conditional_error=_("Your conditional moves were not stored: %(why)s",
+                                        why=error),
                     conditional_text=text)
     count = len(stored.lines)
     flash(_("Your conditional moves are cleared.") if not count else
@@ -255,6 +256,7 @@ def _who_was_told(matches: int) -> str:
 
 def page(seat: Seat, record: dict, status: int, error: str | None = None, typed: str = "",
          replay: dict | None = None, conditional_text: str | None = None,
+         conditional_error: str | None = None,
          chat_typed: str = "", notes_typed: str | None = None,
          seats: list[Seat] | None = None) -> Response:
     """The play page showing `record`, the seat's record as read with `seat.match` (and
@@ -277,6 +279,7 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
         clicks=clicks_json, submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match),
         conditional=lines, conditional_text=(conditional_text if conditional_text is not None
                                              else as_grammar(lines.lines)),
+        conditional_error=conditional_error,
         seat_url=url_for("play.show", token=(request.view_args or {})["token"]),
         seat_ratings=seat_ratings(seat.match, seats), script_words=script_words(),
         tournament=tournament_of_match(seat.match_id),

@@ -107,3 +107,21 @@ def test_games_with_hidden_cards_have_neither(settings, client) -> None:
     for response in (client.put(f"/api/play/{token}/conditional", json={"lines": []}),
                      client.post(f"/api/play/{token}/analyse", json={"moves": []})):
         assert response.status_code == 422 and "hidden" in response.get_json()["detail"]
+
+
+def test_the_pages_form_says_a_refusal_beside_itself(settings, client) -> None:
+    """Without script, the form posts and the page comes back at the form (#conditional):
+    a refusal is said there, not at the top of a long page a phone scrolled away from."""
+    _match_id, (_blue, red) = mimic(settings)
+    page = f"/play/{red}"
+    assert f'action="/play/{red}/conditional#conditional"' in client.get(page).data.decode()
+    # A seat's forms carry no CSRF token: the link's own token is the secret.
+    refused = client.post(f"/play/{red}/conditional",
+                          data={"lines": "if b2-b3 then c9-c7", "ply": "0"})
+    assert refused.status_code == 422
+    shown = refused.data.decode()
+    section = shown[shown.index('id="conditional"'):]
+    assert section.index("Your conditional moves were not stored") < section.index("<form")
+    assert 'role="alert">Your conditional moves were not stored' not in shown[
+        :shown.index('id="conditional"')]
+    assert "if b2-b3 then c9-c7" in section  # the lines come back to be mended
