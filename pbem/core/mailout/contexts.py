@@ -210,6 +210,17 @@ def _vacation(context: dict[str, Any], match: Match, rules: GameRules, state: An
                    starts=_day(params.get("starts")), ends=_day(params.get("ends")))
 
 
+def _draw_offer(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
+                seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
+    """The offerer by seat and name ("Blue (ann)"), as a result names the winner; mails
+    queued before the offerer's seat was kept say the seat alone."""
+    context.update({name: value for name, value in params.items() if name not in _RESERVED})
+    offerer = params.get("offerer")
+    if offerer is not None:
+        context["offerer_label"] = (f"{params['offerer_label']} "
+                                    f"({seats[offerer].player.public_name})")
+
+
 def _inbound_answer(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
                     seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
     """An answer to a player's reply (mailin.py): what was done or why not, the position,
@@ -231,6 +242,7 @@ def _inbound_answer(context: dict[str, Any], match: Match, rules: GameRules, sta
 
 _KINDS = {"your_turn": _your_turn, "chat": _chat, "reminder": _turn, "result": _result,
           "adjudication": _adjudication, "ruling": _ruling, "vacation": _vacation,
+          "draw_offer": _draw_offer,
           "inbound_answer": _inbound_answer}
 # Params that steer rendering rather than fill the template.
 _RESERVED = frozenset({"deadline", "ev", "parent", "answer", "cond", "m", "posted_id"})
