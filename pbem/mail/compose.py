@@ -91,9 +91,7 @@ class Composer:
         """The message as it is (or was) sent: rendered afresh from the row each time, in the
         recipient's language and time zone (English and UTC for an address with no player)."""
         cache = cache or RenderCache()
-        player = recipient(message, cache)
-        with i18n.language(player.language if player is not None else None,
-                           player.timezone if player is not None else None):
+        with _as_recipient_reads(message, cache):
             return self._render(message, cache)
 
     def _render(self, message: OutboxMessage, cache: RenderCache) -> Rendered:
@@ -121,8 +119,7 @@ class Composer:
             return message.subject
         cache = cache or RenderCache()
         title = get_rules(cache.match(message.match_id).game).title
-        player = recipient(message, cache)
-        with i18n.language(player.language if player is not None else None):
+        with _as_recipient_reads(message, cache):
             return self.thread_subject(title, message.match_id)
 
     def thread_subject(self, title: str, match_id: int) -> str:
@@ -227,6 +224,14 @@ class Composer:
             return reply_address_for(self.settings, message.match_id, message.seat)
         return reply_address(self.settings,
                              cache.seat_rows(cache.match(message.match_id))[message.seat])
+
+
+def _as_recipient_reads(message: OutboxMessage, cache: RenderCache) -> Any:
+    """The recipient's language and time zone in force (English and UTC for an address with
+    no player): what every rendering of their mail is written in."""
+    player = recipient(message, cache)
+    return i18n.language(player.language if player is not None else None,
+                         player.timezone if player is not None else None)
 
 
 def _header(value: str, name: str = "Subject") -> HeaderValue:
