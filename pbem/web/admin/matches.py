@@ -39,9 +39,14 @@ def matches() -> str | tuple[str, int]:
                                else "")
     found = [] if error else console.find_matches(query)
     return render_template("admin/matches.html", found=found, query=query, error=error,
-                           games=sorted(REGISTRY), titles={slug: rules.title for slug, rules
-                                                            in REGISTRY.items()},
+                           games=sorted(REGISTRY), title_of=_title,
                            statuses=STATUSES), 422 if error else 200
+
+
+def _title(slug: str) -> str:
+    """A game's title, as pages name it (its slug, should the game be gone)."""
+    rules = REGISTRY.get(slug)
+    return rules.title if rules is not None else slug
 
 
 @bp.get("/matches/<int:match_id>")
@@ -51,8 +56,7 @@ def match(match_id: int) -> str:
     if found is None:
         abort(404)
     return render_template("admin/match.html", match=found,
-                           title=REGISTRY[found.game].title if found.game in REGISTRY
-                           else found.game,
+                           title=_title(found.game),
                            record=console.full_record(found, now()),
                            max_days=current_app.config["PBEM_SETTINGS"].max_extension_days)
 
