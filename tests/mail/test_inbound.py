@@ -178,17 +178,9 @@ def test_a_tournament_matchs_first_move_can_be_made_by_replying(mail_settings) -
     """A round's matches send no welcome (each player gets one mail for the round), but the
     seat to move still gets its turn mail, with its reply address: the first move of a
     tournament match can be made by email like any other."""
-    from pbem.core.accounts.models import Player
-    from pbem.core.tournaments import running, service
-    from pbem.core.tournaments.service import Organising
+    from tests.support.tournaments import started_round_robin
 
-    ann, bob = Player.for_email(ALICE, START), Player.for_email(BOB, START)
-    tournament = service.create_tournament(ann, {"name": "Club", "game": "nim",
-                                                 "format": "round-robin"}, START)
-    for player in (ann, bob):
-        service.join(tournament.id, player, START)
-    running.start(tournament.id, Organising(ann), mail_settings.secret_key, START)
-    match = Match.get()
+    _tournament, match = started_round_robin((ALICE, BOB), mail_settings.secret_key)
     first = next(seat for seat in match.seat_rows() if seat.seat == 0).player.email
     assert not OutboxMessage.select().where(OutboxMessage.template == "welcome").exists()
     assert {m.to_address for m in OutboxMessage.select().where(

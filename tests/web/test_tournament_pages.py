@@ -67,17 +67,9 @@ def test_a_finished_match_counts_in_the_standings_before_the_worker_runs(client,
     0 points for a minute)."""
     from pbem.core.matches.changes import apply_change
     from pbem.core.matches.lifecycle import Resign
-    from pbem.core.tournaments import running
-    from pbem.core.tournaments.service import Organising
+    from tests.support.tournaments import started_round_robin
 
-    ann = Player.for_email(ANN, START)
-    ben = Player.for_email("ben@example.org", START)
-    tournament = service.create_tournament(ann, {"name": "Club", "game": "nim",
-                                                 "format": "round-robin"}, START)
-    for player in (ann, ben):
-        service.join(tournament.id, player, START)
-    running.start(tournament.id, Organising(ann), settings.secret_key, START)
-    match = Match.get()
+    tournament, match = started_round_robin((ANN, "ben@example.org"), settings.secret_key)
     # A seat's page names the tournament and round too, as the public page does.
     token = token_for(settings.secret_key, match.seat_rows()[0])
     play = client.get(f"/play/{token}").get_data(as_text=True)
