@@ -204,8 +204,12 @@ def is_muted(match_id: int, player_id: int) -> bool:
     return _MUTE.first(match_id, player_id) is not None
 
 
+# The most messages a turn mail quotes (the latest ones; the play page has the rest).
+QUOTED_AT_MOST = 10
+
+
 def quoted_for(match_id: int, seat: int, player_id: int, ply: int,
-               written: datetime, limit: int = 10) -> list[Shown]:
+               written: datetime) -> list[Shown]:
     """The players' messages a seat's turn mail quotes: those the other seats wrote since this
     seat's last move (or the start), up to the mail's own time, oldest first. Nothing from a
     player the reader blocked, nothing hidden, and nothing at all if they muted the match."""
@@ -213,17 +217,9 @@ def quoted_for(match_id: int, seat: int, player_id: int, ply: int,
         return []
     # Plies, not times, say what came after the reader's move: a message carries the ply the
     # match stood at when it was written, and the reader's last move made the ply it names.
-    last = (Move.select(Move.ply).where(Move.match == match_id, Move.seat == seat,
-                                        Move.ply <= ply)
-            .order_by(Move.ply.desc()).first())
-    query = (_listing()
-             .where(ChatMessage.match == match_id, ChatMessage.room == Room.PLAYERS,
-                    ChatMessage.seat != seat, ChatMessage.hidden_at.is_null(),
-                    ChatMessage.ply <= ply, ChatMessage.created_at <= written,
-                    ChatMessage.author.not_in(_blocked_by(player_id))))
-    if last is not None:
-        query = query.where(ChatMessage.ply >= last.ply)
-    rows = list(query.order_by(ChatMessage.id.desc()).limit(limit))
+    last = _LAST_MOVE_OF_SEAT.first(match_id, seat, ply)
+    since = -1 if last is None else last.ply
+    rows = _QUOTED.rows(match_id, Room.PLAYERS, seat, ply, written, player_id, since)
     return [_shown(row, player_id) for row in reversed(rows)]
 
 
@@ -305,3 +301,15 @@ def _page_query(reader: bool, paged: bool) -> Prepared:
 _PAGES = Shapes(_page_query)
 _MUTE = Prepared(lambda match_id, player_id: ChatMute.select(ChatMute.id).where(
     ChatMute.match == match_id, ChatMute.player == player_id).limit(1))
+# A turn mail quotes the chat since its reader's last move: read for every turn mail the outbox
+# sends, where building these with peewee each time was most of a mail's cost.
+_LAST_MOVE_OF_SEAT = Prepared(lambda match_id, seat, ply: (
+    Move.select(Move.ply).where(Move.match == match_id, Move.seat == seat, Move.ply <= ply)
+    .order_by(Move.ply.desc()).limit(1)))
+_QUOTED = Prepared(lambda match_id, room, seat, ply, written, reader_id, since: (
+    _listing().where(ChatMessage.match == match_id, ChatMessage.room == room,
+                     ChatMessage.seat != seat, ChatMessage.hidden_at.is_null(),
+                     ChatMessage.ply <= ply, ChatMessage.created_at <= written,
+                     ChatMessage.author.not_in(_blocked_by(reader_id)),
+                     ChatMessage.ply >= since)
+    .order_by(ChatMessage.id.desc()).limit(QUOTED_AT_MOST)))

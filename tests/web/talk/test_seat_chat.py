@@ -138,3 +138,34 @@ def test_control_characters_and_direction_overrides_are_dropped_joiners_kept(
                        json={"text": f"ab\x07c \u202egnp.exe {family}\r\n\r\n\r\n\r\nend  "})
     assert sent.status_code == 201
     assert ChatMessage.get().text == f"abc gnp.exe {family}\n\nend"
+
+
+def test_a_turn_mail_quotes_the_latest_messages_oldest_first_and_none_it_should_not(
+        settings) -> None:
+    from datetime import timedelta
+
+    from pbem.core.conversation.chat import QUOTED_AT_MOST, quoted_for
+    from pbem.core.conversation.models import PlayerBlock, Room
+    from pbem.core.matches.models import Seat
+
+    match = _match(settings).match
+    alice, bob = (Seat.get(Seat.match == match, Seat.seat == n).player for n in (0, 1))
+    carol = create_match("nim", ["carol@example.org", ALICE], {}, settings.secret_key,
+                         START).match.seats[0].player
+
+    def say(author, seat, text, minutes, room=Room.PLAYERS, hidden=False):
+        ChatMessage.create(match=match, room=room, seat=seat, author=author, text=text,
+                           ply=0, channel="web", created_at=START + timedelta(minutes=minutes),
+                           hidden_at=START if hidden else None)
+
+    for n in range(QUOTED_AT_MOST + 2):
+        say(bob, 1, f"bob {n}", n)
+    say(alice, 0, "alice's own", 20)
+    say(bob, 1, "hidden by a moderator", 21, hidden=True)
+    say(bob, None, "in the spectators' room", 22, room=Room.SPECTATORS)
+    say(carol, 1, "from a blocked writer", 23)
+    say(bob, 1, "after the mail was written", 90)
+    PlayerBlock.create(player=alice, blocked=carol, created_at=START)
+    quoted = [shown.text for shown in
+              quoted_for(match.id, 0, alice.id, 0, START + timedelta(minutes=60))]
+    assert quoted == [f"bob {n}" for n in range(2, QUOTED_AT_MOST + 2)]
