@@ -388,6 +388,22 @@ class SMTPRecorder:
     connections: list[tuple[str, int]] = field(default_factory=list)
     # Addresses refused at RCPT with a permanent error, as a mailbox that does not exist.
     refuse: set[str] = field(default_factory=set)
+    # A message to one of these addresses is refused after its DATA with the reply given.
+    refuse_data: dict[str, str] = field(default_factory=dict)
+    # The MAIL commands (counted from 1 over the server's life) answered by closing the
+    # connection: a server that drops an idle or worn-out connection.
+    drop_at_mail: set[int] = field(default_factory=set)
+    mails_seen: int = 0
+
+    async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str,
+                          options: list[str]) -> str:
+        self.mails_seen += 1
+        if self.mails_seen in self.drop_at_mail:
+            server.transport.close()
+            return "421 4.4.2 closing"  # never reaches the client: the connection is gone
+        envelope.mail_from = address
+        envelope.mail_options.extend(options)
+        return "250 OK"
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
                           options: list[str]) -> str:
@@ -401,6 +417,9 @@ class SMTPRecorder:
             self.connections.append(tuple(session.peer[:2]))
         if self.answer:
             return self.answer
+        for address in envelope.rcpt_tos:
+            if address in self.refuse_data:
+                return self.refuse_data[address]
         parsed = message_from_bytes(envelope.original_content or envelope.content,
                                     policy=policy.default)
         with self.lock:

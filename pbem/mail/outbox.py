@@ -28,7 +28,7 @@ from pbem.core.mailout.contexts import RenderCache
 from pbem.core.mailout.models import RETAINED, UNSENT, MessageStatus, OutboxMessage
 from pbem.core.mailout.preferences import mark_undeliverable
 from pbem.mail.compose import Composer
-from pbem.mail.senders import DeliveryError, Sender, open_session
+from pbem.mail.senders import DeliveryError, Sender, Session, open_session
 from pbem.mail.wire import Outgoing
 
 # How long a claim holds: a batch of 50 takes well under a second to a nearby SMTP server and
@@ -64,22 +64,24 @@ def deliver_due(settings: Settings, sender: Sender, composer: Composer, now: dat
         return DrainReport()
     cache = RenderCache()
     cache.prefetch(messages)
-    failures: list[tuple[OutboxMessage, DeliveryError]] = []
-    sent = 0
     left: list[OutboxMessage] = []
     with open_session(sender) as session:
+        delivery = _Delivery(session, now)
         for position, message in enumerate(messages):
             if stopping():
                 left = messages[position:]
                 break
             try:
-                session.send(_compose(composer, message, now, cache))
+                outgoing = _compose(composer, message, now, cache)
             except DeliveryError as error:
-                failures.append((message, error))
-            else:
-                with write_transaction():
-                    _record_sent([message], now)
-                sent += 1
+                delivery.failures.append((message, error))
+                continue
+            # The previous message's verdict is read only now: the server took it in while
+            # this one was rendered.
+            delivery.settle()
+            delivery.begin(message, outgoing)
+        delivery.settle()
+    failures, sent = delivery.failures, delivery.sent
     with write_transaction():
         _release(left)
         retrying = 0
@@ -88,6 +90,40 @@ def deliver_due(settings: Settings, sender: Sender, composer: Composer, now: dat
             if failure.bounce:
                 mark_undeliverable(message.to_address, str(failure), now)
     return DrainReport(sent, retrying, len(failures) - retrying, len(messages))
+
+
+class _Delivery:
+    """A batch's messages on their way through one session, one in flight at a time: each is
+    recorded as sent the moment its verdict says the server accepted it."""
+
+    def __init__(self, session: Session, now: datetime) -> None:
+        self.session = session
+        self.now = now
+        self.in_flight: OutboxMessage | None = None
+        self.sent = 0
+        self.failures: list[tuple[OutboxMessage, DeliveryError]] = []
+
+    def begin(self, message: OutboxMessage, outgoing: Outgoing) -> None:
+        try:
+            self.session.begin(outgoing)
+        except DeliveryError as error:
+            self.failures.append((message, error))
+        else:
+            self.in_flight = message
+
+    def settle(self) -> None:
+        """Read the verdict on the message in flight, if any, and record it."""
+        message, self.in_flight = self.in_flight, None
+        if message is None:
+            return
+        try:
+            self.session.end()
+        except DeliveryError as error:
+            self.failures.append((message, error))
+            return
+        with write_transaction():
+            _record_sent([message], self.now)
+        self.sent += 1
 
 
 def _release(messages: Sequence[OutboxMessage]) -> None:

@@ -182,6 +182,47 @@ def test_a_batch_goes_out_over_one_connection(settings, worker, smtp) -> None:
     assert len(smtp.connections) == 9 and len(set(smtp.connections)) == 1
 
 
+def test_a_refused_message_fails_alone_and_the_rest_of_the_batch_goes(settings, worker,
+                                                                       smtp) -> None:
+    """Each message's verdict is read while the next is rendered: a refusal must still land
+    on the message it was about, not on its neighbour."""
+    for _ in range(3):
+        start_nim(settings)
+    smtp.refuse_data[BOB] = "550 5.7.1 refused by policy"
+    report = worker.send_outbox()
+    assert (report.sent, report.failed) == (6, 3)
+    by_status = {status: sorted(m.to_address for m in OutboxMessage.select().where(
+        OutboxMessage.status == status)) for status in (MessageStatus.SENT, MessageStatus.FAILED)}
+    assert by_status == {MessageStatus.SENT: [ALICE] * 6, MessageStatus.FAILED: [BOB] * 3}
+    assert sorted(m["To"] for m in smtp.messages) == [ALICE] * 6
+    assert all("550" in m.last_error for m in OutboxMessage.select().where(
+        OutboxMessage.status == MessageStatus.FAILED))
+
+
+def test_a_connection_the_server_drops_mid_batch_is_opened_again_once(settings, worker,
+                                                                       smtp) -> None:
+    for _ in range(2):
+        start_nim(settings)
+    smtp.drop_at_mail = {2}  # the second message finds the connection closed
+    assert worker.send_outbox().sent == 6
+    assert len(smtp.messages) == 6 and len(set(smtp.connections)) == 2
+    ids = [m["Message-ID"] for m in smtp.messages]
+    assert len(ids) == len(set(ids)) == 6
+    assert OutboxMessage.select().where(OutboxMessage.status != MessageStatus.SENT).count() == 0
+
+
+def test_a_line_starting_with_a_dot_arrives_as_written(settings, smtp) -> None:
+    from pbem.mail.senders import SMTPSender
+    from pbem.mail.wire import Outgoing
+
+    body = (b"From: pbem@pbem.test\r\nTo: alice@example.org\r\nSubject: dots\r\n\r\n"
+            b".hidden\r\n..two\r\nmiddle . dot\r\n.")
+    with SMTPSender(settings).session() as session:
+        session.send(Outgoing("pbem@pbem.test", ALICE, body))
+    received = smtp.messages[0].get_content().replace("\r\n", "\n")
+    assert received == ".hidden\n..two\nmiddle . dot\n.\n"
+
+
 def test_each_batch_opens_its_own_connection(settings, worker, smtp) -> None:
     from dataclasses import replace
 
