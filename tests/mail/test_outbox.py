@@ -211,6 +211,16 @@ def test_a_connection_the_server_drops_mid_batch_is_opened_again_once(settings, 
     assert OutboxMessage.select().where(OutboxMessage.status != MessageStatus.SENT).count() == 0
 
 
+def test_a_refusal_over_the_reopened_connection_is_recorded_like_any_other(settings, worker,
+                                                                            smtp) -> None:
+    start_nim(settings)
+    smtp.drop_at_mail = {2}
+    smtp.refuse = {ALICE, BOB}
+    report = worker.send_outbox()  # it used to escape as smtplib's own error, batch and all
+    assert (report.sent, report.failed) == (0, 3)
+    assert all("550" in m.last_error for m in OutboxMessage.select())
+
+
 def test_a_line_starting_with_a_dot_arrives_as_written(settings, smtp) -> None:
     from pbem.mail.senders import SMTPSender
     from pbem.mail.wire import Outgoing
