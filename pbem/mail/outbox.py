@@ -78,9 +78,9 @@ def deliver_due(settings: Settings, sender: Sender, composer: Composer, now: dat
                 continue
             # The previous message's verdict is read only now: the server took it in while
             # this one was rendered.
-            delivery.settle()
+            delivery.read_verdict()
             delivery.begin(message, outgoing)
-        delivery.settle()
+        delivery.read_verdict()
     failures, sent = delivery.failures, delivery.sent
     with write_transaction():
         _release(left)
@@ -111,7 +111,7 @@ class _Delivery:
         else:
             self.in_flight = message
 
-    def settle(self) -> None:
+    def read_verdict(self) -> None:
         """Read the verdict on the message in flight, if any, and record it."""
         message, self.in_flight = self.in_flight, None
         if message is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import flask.templating
 from flask import Flask, request, url_for
 from jinja2 import FileSystemLoader, StrictUndefined
 
@@ -25,7 +26,7 @@ from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
 from pbem.web.records import pages as archive
-from pbem.web.site import csrf, errors, health, inputs, language, openapi, security
+from pbem.web.site import csrf, errors, flashes, health, inputs, language, openapi, security
 from pbem.web.site.errors import connect_or_unavailable
 from pbem.web.tournaments import api as tournaments_api
 from pbem.web.tournaments import pages as tournaments
@@ -48,11 +49,19 @@ def _remembering_url_for() -> Callable[..., str]:
     return remembered
 
 
+class _Environment(templating.QuickLookups, flask.templating.Environment):
+    """Flask's Jinja environment with pbem's quicker lookups (see `QuickLookups`)."""
+
+
+class _App(Flask):
+    jinja_environment = _Environment
+
+
 def create_app(settings: Settings | None = None,
                extra_template_dirs: tuple[str, ...] = (), clock: Clock = utcnow) -> Flask:
     """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time)."""
     settings = settings or load_settings()
-    app = Flask(__name__, template_folder=str(TEMPLATES))
+    app = _App(__name__, template_folder=str(TEMPLATES))
     inputs.init_converters(app)
     if extra_template_dirs:
         app.jinja_loader = FileSystemLoader([str(TEMPLATES), *extra_template_dirs])
@@ -103,7 +112,7 @@ def create_app(settings: Settings | None = None,
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
-                   language):
+                   language, flashes):
         module.init_app(app)
     # The development mailbox and the inbound mail endpoint exist only when configured; only
     # then are they imported, with the mail pipeline they drive (a web worker's memory is

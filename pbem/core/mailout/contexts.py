@@ -207,7 +207,8 @@ def _vacation(context: dict[str, Any], match: Match, rules: GameRules, state: An
     away = params.get("away", 0)
     context.update(away_label=rules.seat_label(state, away),
                    away_name=params.get("away_name", seats[away].player.public_name),
-                   starts=_day(params.get("starts")), ends=_day(params.get("ends")))
+                   starts=_day(params.get("starts")), ends=_day(params.get("ends")),
+                   cancelled=params.get("cancelled"))
 
 
 def _draw_offer(context: dict[str, Any], match: Match, rules: GameRules, state: Any,

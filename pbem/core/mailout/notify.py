@@ -112,13 +112,17 @@ def queue_ruling(match: Match, rules: GameRules, state: Any, late: int, ruling: 
 
 
 def queue_vacation(match: Match, rules: GameRules, state: Any, away_seat: int, away_name: str,
-                   starts: datetime, ends: datetime, now: datetime) -> None:
-    """Tell the other players of a match that a player will be away (their clock stops)."""
+                   starts: datetime, ends: datetime, now: datetime,
+                   cancelled: str | None = None) -> None:
+    """Tell the other players of a match that a player will be away (their clock stops), or,
+    with `cancelled` ("withdrawn" before it began, "ended" early), that they will not be."""
+    params: dict[str, Any] = {"away": away_seat, "away_name": away_name,
+                              "starts": starts.isoformat(), "ends": ends.isoformat()}
+    if cancelled:
+        params["cancelled"] = cancelled
     for seat in match.seat_rows():
         if seat.seat != away_seat:
-            _queue(match, seat, "vacation", now, {
-                "away": away_seat, "away_name": away_name,
-                "starts": starts.isoformat(), "ends": ends.isoformat()})
+            _queue(match, seat, "vacation", now, params)
 
 
 def forget_finished_turns(match: Match) -> None:

@@ -25,7 +25,7 @@ PUBLIC_DETAILS: dict[str, tuple[str, ...]] = {
     "timeout": ("policy", "cause", "settled"), "forfeit": ("reason",),
     "reminder": (), "pause": (), "resume": ("paused_seconds",), "extension": ("extension",),
     "outage-credit": ("outage", "seats"), "vacation": ("starts_at", "ends_at"),
-    "sweep-failure": (),
+    "vacation-cancelled": ("starts_at", "ends_at", "under_way"), "sweep-failure": (),
     # A tournament's (core/tournaments): its organiser's decision, mailed to the players, and
     # its round's deadline falling on the seats still to move.
     "tournament-adjudication": ("winners", "reason"), "round-deadline": ("round", "late"),
@@ -45,7 +45,9 @@ WORDS: dict[str, str] = {
     "pause": N_("clocks paused by an admin"), "resume": N_("clocks resumed by an admin"),
     "extension": N_("more time given by an admin"),
     "outage-credit": N_("deadlines pushed back after a server outage"),
-    "vacation": N_("a player's vacation"), "sweep-failure": N_("sent to an admin"),
+    "vacation": N_("a player's vacation"),
+    "vacation-cancelled": N_("a player called off a vacation"),
+    "sweep-failure": N_("sent to an admin"),
     "tournament-adjudication": N_("decided by the tournament's organiser"),
     "round-deadline": N_("the tournament round's deadline came"),
     "void": N_("voided for ratings by an admin"),

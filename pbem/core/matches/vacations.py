@@ -1,4 +1,7 @@
 """Vacations: a player declares an absence; their clocks in every match stop meanwhile.
+A player may call one off: a vacation still to come is withdrawn (its days are theirs
+again), one under way ends at once (the days begun stay used), and their other players are
+told as they were of the vacation.
 
 Dates are whole UTC days, the end day included. Each player has a yearly allowance (days per
 calendar year, `vacation_days_per_year`). The other players of every live match are told: the
@@ -9,6 +12,7 @@ with the change, which their mail preferences may leave out (a vacation notice i
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import ClassVar
@@ -29,7 +33,7 @@ from pbem.core.matches.changes import (
     lock_player,
 )
 from pbem.core.matches.models import Match, MatchStatus, Seat, Vacation
-from pbem.errors import InvalidRequestError
+from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.i18n import _
 
 MAX_AHEAD = timedelta(days=366)
@@ -75,7 +79,7 @@ class Declared:
 
 
 def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
-            now: datetime) -> Declared:
+            now: datetime, via: Channel = Channel.WEB) -> Declared:
     """Record an absence from `first_day` to `last_day` (inclusive); refuse it clearly if it
     is in the past, backwards, overlapping another, or beyond the yearly allowance."""
     today = now.date()
@@ -91,11 +95,11 @@ def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
     starts = max(datetime.combine(first_day, time()), now)
     ends = datetime.combine(last_day + timedelta(days=1), time())
     return retrying(lambda: _record(player_id, first_day, last_day, starts, ends,
-                                    days_per_year, now))
+                                    days_per_year, now, via))
 
 
 def _record(player_id: int, first_day: date, last_day: date, starts: datetime, ends: datetime,
-            days_per_year: int, now: datetime) -> Declared:
+            days_per_year: int, now: datetime, via: Channel) -> Declared:
     with write_transaction():
         # The per-player guard: parallel declarations queue here, so each checks the overlap
         # and the allowance against the vacations already recorded.
@@ -116,12 +120,46 @@ def _record(player_id: int, first_day: date, last_day: date, starts: datetime, e
                                    created_at=now)
         latest = max(v.ends_at for v in proposed)
         Player.update(away_until=latest).where(Player.id == player_id).execute()
-        matches = _push_back_deadlines(player_id, vacation, now)
+        matches = _tell_matches(player_id, lambda name: VacationDeclared(
+            by=PLAYER, via=via, player=player_id, name=name, starts_at=vacation.starts_at,
+            ends_at=vacation.ends_at), now)
     return Declared(vacation, matches)
 
 
-def _push_back_deadlines(player_id: int, vacation: Vacation, now: datetime
-                         ) -> tuple[int, ...]:
+def cancel(player_id: int, vacation_id: int, now: datetime,
+           via: Channel = Channel.WEB) -> Declared:
+    """Call off one of the player's vacations: withdrawn if it has not started, ended now if
+    it has; refused if it is over or not theirs. Their clocks are recomputed and their other
+    players told. Returns the vacation as it was declared."""
+    return retrying(lambda: _cancel(player_id, vacation_id, now, via))
+
+
+def _cancel(player_id: int, vacation_id: int, now: datetime, via: Channel) -> Declared:
+    with write_transaction():
+        lock_player(player_id)
+        existing = _vacations(player_id)
+        vacation = next((v for v in existing if v.id == vacation_id), None)
+        if vacation is None:
+            raise NotFoundError(_("You have no vacation %(id)s.", id=vacation_id))
+        if vacation.ends_at <= now:
+            raise ConflictError(_("That vacation is already over."))
+        under_way = vacation.starts_at < now
+        if under_way:
+            Vacation.update(ends_at=now).where(Vacation.id == vacation.id).execute()
+        else:
+            Vacation.delete().where(Vacation.id == vacation.id).execute()
+        rest = [now if v.id == vacation.id else v.ends_at for v in existing
+                if v.id != vacation.id or under_way]
+        Player.update(away_until=max(rest, default=None)).where(
+            Player.id == player_id).execute()
+        matches = _tell_matches(player_id, lambda name: VacationCancelled(
+            by=PLAYER, via=via, player=player_id, name=name, starts_at=vacation.starts_at,
+            ends_at=vacation.ends_at, under_way=under_way), now)
+    return Declared(vacation, matches)
+
+
+def _tell_matches(player_id: int, change_named: Callable[[str], Change], now: datetime
+                  ) -> tuple[int, ...]:
     """Each live match of the player is changed through the door's locks (match, then seats,
     in match order), its deadlines recomputed and its other players told."""
     player = Player.get_by_id(player_id)
@@ -129,10 +167,7 @@ def _push_back_deadlines(player_id: int, vacation: Vacation, now: datetime
                         Seat.select(Seat.match).join(Match)
                         .where(Seat.player == player_id, Match.status == MatchStatus.ACTIVE)})
     for match_id in match_ids:
-        apply_within(match_id, VacationDeclared(by=PLAYER, via=Channel.WEB, player=player_id,
-                                                name=player.public_name,
-                                                starts_at=vacation.starts_at,
-                                                ends_at=vacation.ends_at), now)
+        apply_within(match_id, change_named(player.public_name), now)
     return tuple(match_ids)
 
 
@@ -158,6 +193,32 @@ class VacationDeclared(Change):
                 door.then(functools.partial(
                     notify.queue_vacation, door.match, door.rules, door.state, seat.seat,
                     self.name, self.starts_at, self.ends_at, door.now))
+
+
+@dataclass(frozen=True, kw_only=True)
+class VacationCancelled(Change):
+    """A player called off a vacation (withdrawn before it began, or ended early): their
+    clocks in this match are recomputed without it and the other players are told."""
+
+    kind: ClassVar[str] = "vacation-cancelled"
+    player: int
+    name: str = field(default="", metadata=UNLOGGED)
+    starts_at: datetime
+    ends_at: datetime  # as declared
+    under_way: bool  # it had begun, and ends now
+
+    def apply(self, door: Locked) -> None:
+        door.touch()
+        for seat in door.seats:
+            if seat.player_id == self.player and seat.owes_since is not None:
+                deadlines.refresh_deadline(seat, door.now)
+        for seat in door.seats:
+            if seat.player_id == self.player:
+                door.note(seat=seat.seat)
+                door.then(functools.partial(
+                    notify.queue_vacation, door.match, door.rules, door.state, seat.seat,
+                    self.name, self.starts_at, self.ends_at, door.now,
+                    cancelled="ended" if self.under_way else "withdrawn"))
 
 
 def _vacations(player_id: int) -> list[Vacation]:

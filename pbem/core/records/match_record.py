@@ -260,7 +260,9 @@ def _draw_offer(rules: GameRules, state: Any, found: DrawOffer | None
 def _vacation(player: Player, now: datetime, days_per_year: int) -> dict[str, Any]:
     status, upcoming = vacations.summary(player, now, days_per_year)
     return {"year": status.year, "days": status.days, "used": status.used, "left": status.left,
-            "upcoming": [_days(v) for v in upcoming]}
+            # Each with its id, to call it off by (a current one ends now, a later one goes).
+            "upcoming": [{**_days(v), "id": v.id, "current": v.starts_at <= now}
+                         for v in upcoming]}
 
 
 def _away(match: Match, seats: list[Seat], now: datetime) -> list[dict[str, Any]]:

@@ -8,12 +8,13 @@ rules' message).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
-from flask import Blueprint, Flask, jsonify, request
+from flask import Blueprint, Flask, current_app, jsonify, request
 from werkzeug.wrappers import Response
 
-from pbem.core.matches import conditional, lifecycle
+from pbem.core.matches import conditional, lifecycle, vacations
 from pbem.core.matches.changes import Channel
 from pbem.core.matches.creation import get_match
 from pbem.core.matches.play import submit_move
@@ -75,6 +76,40 @@ for _path, _service in (("resign", lifecycle.resign), ("draw/yes", lifecycle.dra
                         ("claim-victory", lifecycle.claim_victory)):
     bp.add_url_rule(f"/play/<token>/{_path}", "seat_" + _path.replace("/", "_").replace("-", "_"),
                     _lifecycle(_service), methods=["POST"])
+
+
+# -- vacations: the seat's player's, across all their matches --
+
+@bp.post("/play/<token>/vacation")
+def declare_vacation(token: str) -> tuple[Response, int]:
+    seat = seat_for_token(token)
+    body = _json_object('{"first_day": "2026-07-01", "last_day": "2026-07-14"}')
+    unknown = sorted(set(body) - {"first_day", "last_day"})
+    if unknown:
+        raise InvalidRequestError(_("unknown field(s): %(fields)s (known: first_day, last_day)",
+                                    fields=", ".join(unknown)))
+    first, last = (_json_day(body.get(name), f'"{name}"') for name in ("first_day", "last_day"))
+    settings = current_app.config["PBEM_SETTINGS"]
+    vacations.declare(seat.player_id, first, last, settings.vacation_days_per_year, now(),
+                      via=Channel.API)
+    # Read again: the record's vacations come from the player row the declaration changed.
+    return _private(jsonify(record_for(seat_for_token(token)))), 201
+
+
+@bp.delete("/play/<token>/vacation/<int:vacation_id>")
+def cancel_vacation(token: str, vacation_id: int) -> Response:
+    seat = seat_for_token(token)
+    vacations.cancel(seat.player_id, vacation_id, now(), via=Channel.API)
+    return _private(jsonify(record_for(seat_for_token(token))))
+
+
+def _json_day(value: Any, name: str) -> date:
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise InvalidRequestError(_("%(name)s must be a date like \"2026-07-01\"", name=name))
 
 
 # -- conditional moves and the analysis board: the seat's own, never shown to anyone else --

@@ -30,11 +30,10 @@ from pbem.core.conversation import personal
 from pbem.core.conversation.chat import MAX_MESSAGE, players_room, spectators_room
 from pbem.core.db.connection import database, is_unavailable, unavailable_reason
 from pbem.core.db.text import check_text
-from pbem.core.matches import conditional
+from pbem.core.matches import conditional, vacations
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_for_token
-from pbem.core.matches.vacations import declare
 from pbem.core.matches.visits import note_visit, visit_due
 from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.match_record import public_record, seat_record
@@ -48,6 +47,7 @@ from pbem.web.matches.clicks import click_moves
 from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
 from pbem.web.site.clock import now
 from pbem.web.site.errors import problem
+from pbem.web.site.flashes import flash_in
 from pbem.web.site.inputs import tick_box, whole_number
 
 log = logging.getLogger(__name__)
@@ -127,10 +127,10 @@ def store_conditional(token: str) -> Response:
                                         why=error),
                     conditional_text=text)
     count = len(stored.lines)
-    flash(_("Your conditional moves are cleared.") if not count else
-          ngettext("Stored %(num)s conditional line; only you can see them until they are "
-                   "played.", "Stored %(num)s conditional lines; only you can see them until "
-                   "they are played.", count), "ok")
+    flash_in("conditional", _("Your conditional moves are cleared.") if not count else
+             ngettext("Stored %(num)s conditional line; only you can see them until they are "
+                      "played.", "Stored %(num)s conditional lines; only you can see them "
+                      "until they are played.", count))
     return redirect(url_for("play.show", token=token) + "#conditional", code=303)
 
 
@@ -143,13 +143,30 @@ def vacation(token: str) -> Response:
                       _("The first day must be a date like 2026-07-01."))
         last = _date(request.form.get("last_day", ""),
                      _("The last day must be a date like 2026-07-01."))
-        declared = declare(seat.player_id, first, last, settings.vacation_days_per_year,
-                           now())
+        declared = vacations.declare(seat.player_id, first, last,
+                                     settings.vacation_days_per_year, now())
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error))
-    flash(_("Vacation saved: your clocks stop from %(first)s to %(last)s.", first=first,
-            last=last) + " " + _who_was_told(len(declared.matches)), "ok")
-    return redirect(url_for("play.show", token=token), code=303)
+    flash_in("vacation", _("Vacation saved: your clocks stop from %(first)s to %(last)s.",
+                           first=first, last=last) + " " + _who_was_told(len(declared.matches)))
+    return redirect(url_for("play.show", token=token) + "#vacation", code=303)
+
+
+@bp.post("/play/<token>/vacation/<int:vacation_id>/cancel")
+def cancel_vacation(token: str, vacation_id: int) -> Response:
+    seat = seat_for_token(token)
+    moment = now()
+    try:
+        cancelled = vacations.cancel(seat.player_id, vacation_id, moment)
+    except PbemError as error:
+        return page(seat, record_for(seat), status=error.status, error=str(error))
+    told = _who_was_told(len(cancelled.matches))
+    if cancelled.vacation.starts_at < moment:
+        flash_in("vacation", _("Welcome back: your vacation ended now, and your clocks run "
+                               "again.") + " " + told)
+    else:
+        flash_in("vacation", _("Vacation withdrawn: its days are yours again.") + " " + told)
+    return redirect(url_for("play.show", token=token) + "#vacation", code=303)
 
 
 @bp.post("/play/<token>/settings")

@@ -132,6 +132,7 @@ TOKEN = _path_parameter("token", N_("The seat's private link token (from its mai
 MATCH_ID = _path_parameter("match_id", N_("The match's number."), integer=True)
 CHALLENGE_ID = _path_parameter("challenge_id", N_("The challenge's number."), integer=True)
 SEEK_ID = _path_parameter("seek_id", N_("The seek's number."), integer=True)
+VACATION_ID = _path_parameter("vacation_id", N_("The vacation's number."), integer=True)
 TOURNAMENT_ID = _path_parameter("tournament_id", N_("The tournament's number."), integer=True)
 # Move numbers: at most nine digits (a longer number is malformed, 400); one the match has not
 # reached is 422 for a page of moves (`moves`) and 404 for a position (`ply`: it does not exist).
@@ -233,6 +234,13 @@ SCHEMAS: dict[str, Any] = {
         ply={"type": "integer", "minimum": 0,
              "description": N_("the move number you saw: lines made on an older position are "
                                "refused (409)")}),
+        "additionalProperties": False},
+    "VacationRequest": {**_object(
+        ("first_day", "last_day"),
+        first_day={"type": "string", "format": "date", "examples": ["2026-07-01"],
+                   "description": N_("the first day away (UTC), today at the earliest")},
+        last_day={"type": "string", "format": "date", "examples": ["2026-07-14"],
+                  "description": N_("the last day away, included")}),
         "additionalProperties": False},
     "AnalyseRequest": {**_object(
         (), moves={"type": "array", "maxItems": 40,
@@ -478,6 +486,21 @@ PATHS: dict[str, Any] = {
                               **_problems(404, 409, 422)},
                              tag="Seat", parameters=[TOKEN], operation_id="conditional_delete"),
     },
+    "/api/play/{token}/vacation": {"post": _operation(
+        N_("Declare a vacation for the seat's player: their clocks in all their matches stop "
+           "from the first day to the last (whole UTC days), within the yearly allowance. "
+           "Their opponents see it on the match pages; those who chose every email are also "
+           "mailed."),
+        {**_answer(N_("The new record; its “vacation” lists the vacations to come."),
+                   _ref("SeatRecord"), "201"), **_problems(400, 404, 409)},
+        tag="Seat", body=_ref("VacationRequest"), parameters=[TOKEN],
+        operation_id="vacation_declare")},
+    "/api/play/{token}/vacation/{vacation_id}": {"delete": _operation(
+        N_("Call off a vacation (its id is in the record's “vacation”): one still to come is "
+           "withdrawn and its days are free again; one under way ends now. Opponents are told "
+           "as they were of the vacation."),
+        {**_answer(N_("The new record."), _ref("SeatRecord")), **_problems(404, 409)},
+        tag="Seat", parameters=[TOKEN, VACATION_ID], operation_id="vacation_cancel")},
     "/api/play/{token}/analyse": {"post": _operation(
         N_("The analysis board: play a hypothetical line from the live position (nothing is "
            "stored or sent) and get each position as the seat sees it, the legal moves at its "

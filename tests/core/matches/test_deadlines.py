@@ -11,11 +11,11 @@ from pbem.core.accounts.models import Player
 from pbem.core.db.connection import database
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.creation import create_match
-from pbem.core.matches.models import Adjudication, Match, Move, Seat
+from pbem.core.matches.models import Adjudication, ChangeLog, Match, Move, Seat, Vacation
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.sweep import sweep
-from pbem.core.matches.vacations import allowance, declare
-from pbem.errors import InvalidRequestError
+from pbem.core.matches.vacations import allowance, cancel, declare
+from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from tests.conftest import START
 from tests.support.render import rendered
 
@@ -156,6 +156,49 @@ def test_the_player_row_keeps_the_end_of_the_last_vacation_for_the_clocks(
     # Once the last one is over, her clock runs straight through.
     submit_move(match.id, 1, "take 1", 1, datetime(2026, 1, 23))
     assert seat(match, 0).deadline == datetime(2026, 1, 23) + 30 * DAY
+
+
+def test_a_vacation_withdrawn_before_it_begins_gives_back_the_clock_and_the_days(
+        db_url: str) -> None:
+    match = nim("3d")
+    Player.update(mail_pref="each").where(Player.email == BEN).execute()
+    ann = Player.get(Player.email == ANN)
+    declared = declare(ann.id, date(2026, 1, 6), date(2026, 1, 7), 14, START)
+    assert seat(match, 0).deadline == START + 5 * DAY
+    cancel(ann.id, declared.vacation.id, START + HOUR)
+    assert seat(match, 0).deadline == START + 3 * DAY
+    assert Vacation.select().count() == 0 and allowance(ann.id, 2026, 14).used == 0
+    assert Player.get_by_id(ann.id).away_until is None
+    (told,) = mails("vacation")[1:]
+    assert told.to_address == BEN and told.params["cancelled"] == "withdrawn"
+    logged = ChangeLog.get(ChangeLog.match == match.id, ChangeLog.kind == "vacation-cancelled")
+    assert logged.payload["under_way"] is False
+
+
+def test_a_vacation_ended_early_stops_the_clock_only_for_the_time_away(db_url: str) -> None:
+    match = nim("3d")
+    ann = Player.get(Player.email == ANN)
+    declared = declare(ann.id, date(2026, 1, 6), date(2026, 1, 7), 14, START)
+    back = datetime(2026, 1, 6, 9, 0)  # nine hours into the first day away
+    cancel(ann.id, declared.vacation.id, back)
+    assert seat(match, 0).deadline == START + 3 * DAY + 9 * HOUR
+    assert Vacation.get().ends_at == back and Player.get_by_id(ann.id).away_until == back
+    assert allowance(ann.id, 2026, 14).used == 1, "the day begun counts, the rest is back"
+    with pytest.raises(ConflictError, match="already over"):
+        cancel(ann.id, declared.vacation.id, back + MINUTE)
+
+
+def test_only_the_players_own_vacation_still_to_end_can_be_called_off(db_url: str) -> None:
+    nim("3d")
+    ann, ben = (Player.get(Player.email == email) for email in (ANN, BEN))
+    declared = declare(ann.id, date(2026, 1, 6), date(2026, 1, 7), 14, START)
+    with pytest.raises(NotFoundError):
+        cancel(ben.id, declared.vacation.id, START)
+    with pytest.raises(NotFoundError):
+        cancel(ann.id, declared.vacation.id + 1, START)
+    with pytest.raises(ConflictError):
+        cancel(ann.id, declared.vacation.id, datetime(2026, 1, 8))
+    assert Vacation.get().ends_at == datetime(2026, 1, 8), "nothing changed"
 
 
 def test_vacations_beyond_the_allowance_overlapping_or_in_the_past_are_refused(

@@ -22,8 +22,8 @@ from pbem.core.matches.models import Adjudication, Match, Move, Seat, Vacation
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.rulings import make_ruling
 from pbem.core.matches.sweep import sweep
-from pbem.core.matches.vacations import declare
-from pbem.errors import ConflictError, PbemError
+from pbem.core.matches.vacations import cancel, declare
+from pbem.errors import ConflictError, NotFoundError, PbemError
 from tests.conftest import START
 
 SECRET = "test-secret-key"
@@ -132,6 +132,25 @@ def test_sixteen_vacations_at_once_stay_within_the_allowance(db_url: str) -> Non
     assert len(recorded) >= 1 and days <= 14
     for (_, end), (start, _) in itertools.pairwise(recorded):
         assert end <= start, "vacations never overlap"
+
+
+def test_a_vacation_called_off_twice_at_once_is_called_off_once(db_url: str) -> None:
+    """Without the per-player guard both would find it, both delete it, and the opponent
+    would be told twice."""
+    match = create_match("nim", [ANN, BEN], {}, SECRET, START).match
+    Player.update(mail_pref="each").where(Player.email == BEN).execute()
+    player = Player.get(Player.email == ANN)
+    day = START.date() + timedelta(days=1)
+    for round_number in range(10):
+        vacation = declare(player.id, day, day, 14, START).vacation
+        results = race(*(lambda v=vacation.id: cancel(player.id, v, START) for _ in range(3)))
+        assert sum(not isinstance(r, Exception) for r in results) == 1, results
+        assert all(isinstance(r, NotFoundError) for r in results if isinstance(r, Exception))
+        told = OutboxMessage.select().where(OutboxMessage.match == match.id,
+                                            OutboxMessage.template == "vacation")
+        assert [m.params.get("cancelled") for m in told].count("withdrawn") == \
+            round_number + 1, "the opponent is told once a time"
+    assert Vacation.select().count() == 0
 
 
 def test_a_corrupted_match_does_not_stop_the_sweep(db_url: str) -> None:

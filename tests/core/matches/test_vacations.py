@@ -5,7 +5,7 @@ by display name, never by address; a repeated declaration tells nobody twice."""
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, datetime
 
 import pytest
 
@@ -94,3 +94,32 @@ def test_a_vacation_without_a_live_match_tells_nobody(db_url: str) -> None:
     declared = declare(ann_id(), date(2026, 1, 6), date(2026, 1, 7), 14, START)
     assert declared.matches == ()
     assert vacation_rows() == []
+
+
+def test_calling_a_vacation_off_tells_the_opponents_who_were_told_of_it(
+        settings, worker, smtp, clock) -> None:
+    from pbem.core.matches.vacations import cancel
+
+    nim(ANN, BEN)
+    Player.update(name="Annie").where(Player.email == ANN).execute()
+    prefer("each", BEN)
+    withdrawn = declare(ann_id(), date(2026, 1, 20), date(2026, 1, 21), 14, START)
+    ended = declare(ann_id(), date(2026, 1, 6), date(2026, 1, 7), 14, START)
+    cancel(ann_id(), withdrawn.vacation.id, START)
+    back = datetime(2026, 1, 6, 9, 0)
+    cancel(ann_id(), ended.vacation.id, back)
+    clock.advance(seconds=(back - START).total_seconds())
+    worker.send_outbox()
+    bodies = [(m.get_body(("plain",)).get_content().replace("\r\n", "\n"),
+               m.get_body(("html",)).get_content())
+              for m in smtp.to(BEN) if m["X-Pbem-Kind"] == "vacation"]
+    assert len(bodies) == 4
+    (text, html) = bodies[2]
+    assert text.startswith("Back: Annie called off their vacation (Nim (test game) #1)"), text
+    assert "Annie (First) will not be away after all: their vacation from Tue 20 Jan 2026" in text
+    assert "is withdrawn.\nTheir clock in Nim (test game), match #1 runs as usual." in text
+    assert "<strong>Annie</strong> (First) will not be away after all" in html
+    (text, html) = bodies[3]
+    assert "Annie (First) is back early: their vacation from Tue 06 Jan 2026" in text
+    assert "ended now.\nTheir clock in Nim (test game), match #1 runs again." in text
+    assert "<strong>Annie</strong> (First) is back early" in html

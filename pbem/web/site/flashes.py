@@ -1,0 +1,40 @@
+"""Messages after a form, shown where the reader is.
+
+A form on a long page (the play page's vacation, conditional moves, chat and notes) comes
+back to its own section (`…#vacation`), and a message at the top of the page would be out of
+sight there. `flash_in(section, …)` flashes a message for that section; the section's
+template shows it with `section_flashes(section)`. The page's top shows every other message,
+and a section's message too when the page did not show that section (it may have gone since:
+a match that ended has no vacation form), so no message is ever lost.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, flash, g, get_flashed_messages
+
+_SEPARATOR = "@"
+
+
+def flash_in(section: str, message: str, category: str = "ok") -> None:
+    flash(message, f"{category}{_SEPARATOR}{section}")
+
+
+def section_flashes(section: str) -> list[tuple[str, str]]:
+    """The messages for `section` (category, text), marked as shown."""
+    shown: set[str] = g.setdefault("flash_sections_shown", set())
+    shown.add(section)
+    return [(category.partition(_SEPARATOR)[0], message)
+            for category, message in get_flashed_messages(with_categories=True)
+            if category.partition(_SEPARATOR)[2] == section]
+
+
+def page_flashes() -> list[tuple[str, str]]:
+    """The messages no section showed (call it after the page's content is rendered)."""
+    shown: set[str] = g.get("flash_sections_shown", set())
+    return [(category.partition(_SEPARATOR)[0], message)
+            for category, message in get_flashed_messages(with_categories=True)
+            if category.partition(_SEPARATOR)[2] not in shown]
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals.update(section_flashes=section_flashes, page_flashes=page_flashes)
