@@ -23,17 +23,22 @@ def section_flashes(section: str) -> list[tuple[str, str]]:
     """The messages for `section` (category, text), marked as shown."""
     shown: set[str] = g.setdefault("flash_sections_shown", set())
     shown.add(section)
-    return [(category.partition(_SEPARATOR)[0], message)
-            for category, message in get_flashed_messages(with_categories=True)
-            if category.partition(_SEPARATOR)[2] == section]
+    return [(category, message) for category, message, where in _flashes()
+            if where == section]
 
 
 def page_flashes() -> list[tuple[str, str]]:
     """The messages no section showed (call it after the page's content is rendered)."""
     shown: set[str] = g.get("flash_sections_shown", set())
-    return [(category.partition(_SEPARATOR)[0], message)
-            for category, message in get_flashed_messages(with_categories=True)
-            if category.partition(_SEPARATOR)[2] not in shown]
+    return [(category, message) for category, message, where in _flashes()
+            if where not in shown]
+
+
+def _flashes() -> list[tuple[str, str, str]]:
+    """Each message as (category, text, section; "" for the page's top)."""
+    found: list[tuple[str, str]] = get_flashed_messages(with_categories=True)  # type: ignore[assignment]
+    return [(category.partition(_SEPARATOR)[0], message, category.partition(_SEPARATOR)[2])
+            for category, message in found]
 
 
 def init_app(app: Flask) -> None:
