@@ -140,6 +140,15 @@ class QuickLookups:
             return self.globals
         return super().make_globals(d)  # type: ignore[misc]
 
+    def get_template(self, name: Any, parent: str | None = None,
+                     globals: MutableMapping[str, Any] | None = None) -> jinja2.Template:
+        """Jinja's, refusing template globals: Jinja adds them to a cached template's
+        globals, which here are the environment's own (`make_globals`), so they would reach
+        every template."""
+        if globals:
+            raise TypeError("pbem's templates take no globals of their own: pass a context")
+        return super().get_template(name, parent)  # type: ignore[misc]
+
 
 class Environment(QuickLookups, jinja2.Environment):
     """The mail's Jinja environment."""

@@ -394,6 +394,10 @@ class SMTPRecorder:
     # connection: a server that drops an idle or worn-out connection.
     drop_at_mail: set[int] = field(default_factory=set)
     mails_seen: int = 0
+    # The messages (counted from 1) whose DATA is answered by closing the connection: the
+    # client never hears whether the server took them.
+    drop_at_data: set[int] = field(default_factory=set)
+    data_seen: int = 0
 
     async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str,
                           options: list[str]) -> str:
@@ -413,6 +417,10 @@ class SMTPRecorder:
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.data_seen += 1
+        if self.data_seen in self.drop_at_data:
+            server.transport.close()
+            return "421 4.4.2 closing"  # never reaches the client
         with self.lock:
             self.connections.append(tuple(session.peer[:2]))
         if self.answer:

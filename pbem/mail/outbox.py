@@ -67,20 +67,25 @@ def deliver_due(settings: Settings, sender: Sender, composer: Composer, now: dat
     left: list[OutboxMessage] = []
     with open_session(sender) as session:
         delivery = _Delivery(session, now)
-        for position, message in enumerate(messages):
-            if stopping():
-                left = messages[position:]
-                break
-            try:
-                outgoing = _compose(composer, message, now, cache)
-            except DeliveryError as error:
-                delivery.failures.append((message, error))
-                continue
-            # The previous message's verdict is read only now: the server took it in while
-            # this one was rendered.
+        try:
+            for position, message in enumerate(messages):
+                if stopping():
+                    left = messages[position:]
+                    break
+                try:
+                    outgoing = _compose(composer, message, now, cache)
+                except DeliveryError as error:
+                    delivery.failures.append((message, error))
+                    continue
+                # The previous message's verdict is read only now: the server took it in
+                # while this one was rendered.
+                delivery.read_verdict()
+                delivery.begin(message, outgoing)
+        finally:
+            # Whatever stopped the loop, the message in flight is settled before the session
+            # closes (QUIT would otherwise swallow its verdict, and a mail the server took
+            # would go again after the lease).
             delivery.read_verdict()
-            delivery.begin(message, outgoing)
-        delivery.read_verdict()
     failures, sent = delivery.failures, delivery.sent
     with write_transaction():
         _release(left)

@@ -109,18 +109,21 @@ class SMTPSession:
     def end(self) -> None:
         """The server's verdict on the message `begin` handed over: returns if it took it,
         raises `DeliveryError` if not."""
-        if not self.awaiting:
-            return
+        if not self.awaiting or self.smtp is None:
+            raise RuntimeError("end() without a message handed over by begin()")
         self.awaiting = False
         try:
-            if self.smtp is None:
-                raise smtplib.SMTPServerDisconnected("the connection closed before the reply")
             code, reply = self.smtp.getreply()
-            if code != 250:
-                self._reset(code)
-                raise smtplib.SMTPDataError(code, reply)
-        except Exception as error:
-            raise self._failure(error) from error
+        except (smtplib.SMTPServerDisconnected, OSError) as error:
+            # The connection broke before the verdict. This message goes again later (the
+            # server may or may not have kept it); the next one opens a new connection, as
+            # `begin` does after an idle one was dropped, instead of failing the batch.
+            self.close()
+            raise DeliveryError(f"SMTP connection lost before the server's reply: {error}",
+                                temporary=True) from error
+        if code != 250:
+            self._reset(code)
+            raise self._failure(smtplib.SMTPDataError(code, reply))
 
     def _hand_over(self, mail: Outgoing) -> None:
         """What `smtplib.SMTP.sendmail` does for one recipient, stopping before the reply to
@@ -172,16 +175,30 @@ class SMTPSession:
                 self.smtp.rset()
 
     def _failure(self, error: BaseException) -> DeliveryError:
-        """`error` as the outbox records it (closing the connection if it is broken)."""
+        """`error` as the outbox records it (closing the connection if it is broken). Only a
+        refusal of the recipient's address marks it undeliverable (a bounce): a refusal of
+        our sender, our login or the message itself says nothing about the address."""
         if isinstance(error, DeliveryError):
             return error
         if isinstance(error, smtplib.SMTPRecipientsRefused):
             codes = [code for code, _ in error.recipients.values()]
             return DeliveryError(f"recipient refused: {error.recipients}",
                                  temporary=all(400 <= code < 500 for code in codes))
+        if isinstance(error, (smtplib.SMTPAuthenticationError, smtplib.SMTPConnectError,
+                              smtplib.SMTPHeloError, smtplib.SMTPNotSupportedError)):
+            # The server, not this message: a wrong password or a refusing server is put
+            # right by its operator, and the mail waits for that (retried with backoff).
+            self.close()
+            return self._unreachable(error)
         if isinstance(error, smtplib.SMTPResponseException):
+            permanent = 500 <= error.smtp_code < 600
+            reply = (error.smtp_error.decode("utf-8", "replace")
+                     if isinstance(error.smtp_error, bytes) else str(error.smtp_error))
+            # After DATA, only an enhanced status of 5.1.x (RFC 3463: the address) bounces.
+            bounce = (permanent and isinstance(error, smtplib.SMTPDataError)
+                      and reply.startswith("5.1."))
             return DeliveryError(f"SMTP {error.smtp_code}: {error.smtp_error!r}",
-                                 temporary=not 500 <= error.smtp_code < 600)
+                                 temporary=not permanent, bounce=bounce)
         if isinstance(error, (TimeoutError, smtplib.SMTPException, OSError)):
             self.close()
             return self._unreachable(error)

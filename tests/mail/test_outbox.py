@@ -221,6 +221,42 @@ def test_a_refusal_over_the_reopened_connection_is_recorded_like_any_other(setti
     assert all("550" in m.last_error for m in OutboxMessage.select())
 
 
+def test_a_connection_lost_before_a_verdict_retries_that_mail_and_the_batch_goes_on(
+        settings, worker, smtp) -> None:
+    for _ in range(2):
+        start_nim(settings)
+    smtp.drop_at_data = {2}
+    report = worker.send_outbox()
+    assert (report.sent, report.retrying) == (5, 1)
+    (waiting,) = OutboxMessage.select().where(OutboxMessage.status == MessageStatus.PENDING)
+    assert "lost before the server's reply" in waiting.last_error
+    assert len(set(smtp.connections)) == 2, "the rest went over a new connection"
+
+
+def test_only_a_refused_address_marks_it_undeliverable() -> None:
+    import smtplib
+
+    from pbem.mail.senders import SMTPSession
+
+    session = SMTPSession(None)  # type: ignore[arg-type]  # no connection is made
+
+    def failure(error: Exception) -> tuple[bool, bool]:
+        session.unreachable = None
+        mapped = session._failure(error)
+        return mapped.temporary, mapped.bounce
+
+    assert failure(smtplib.SMTPRecipientsRefused({"a@b": (550, b"no such user")})) == (
+        False, True)
+    assert failure(smtplib.SMTPDataError(550, b"5.1.1 no such user")) == (False, True)
+    assert failure(smtplib.SMTPDataError(554, b"5.7.1 message refused as spam")) == (
+        False, False)
+    assert failure(smtplib.SMTPSenderRefused(553, b"5.7.1 sender not allowed", "p@x")) == (
+        False, False)
+    assert failure(smtplib.SMTPAuthenticationError(535, b"5.7.8 bad password")) == (
+        True, False), "a wrong password waits for the operator; no address is to blame"
+    assert failure(smtplib.SMTPDataError(451, b"4.3.0 try later")) == (True, False)
+
+
 def test_a_line_starting_with_a_dot_arrives_as_written(settings, smtp) -> None:
     from pbem.mail.senders import SMTPSender
     from pbem.mail.wire import Outgoing

@@ -219,7 +219,7 @@ def quoted_for(match_id: int, seat: int, player_id: int, ply: int,
     # match stood at when it was written, and the reader's last move made the ply it names.
     last = _LAST_MOVE_OF_SEAT.first(match_id, seat, ply)
     since = -1 if last is None else last.ply
-    rows = _QUOTED.rows(match_id, Room.PLAYERS, seat, ply, written, player_id, since)
+    rows = _QUOTED.rows(match_id, str(Room.PLAYERS), seat, ply, written, player_id, since)
     return [_shown(row, player_id) for row in reversed(rows)]
 
 

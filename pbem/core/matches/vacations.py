@@ -126,15 +126,31 @@ def _record(player_id: int, first_day: date, last_day: date, starts: datetime, e
     return Declared(vacation, matches)
 
 
+# A vacation called off this soon after it began is withdrawn as if never declared: one
+# declared for today by mistake and called off at once costs no day and tells no one the
+# player is "back early".
+UNDO_WINDOW = timedelta(minutes=15)
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    """A vacation called off (as it was declared), whether it ended early (it had begun) or
+    was withdrawn, and the live matches whose other players were told."""
+
+    vacation: Vacation
+    ended: bool
+    matches: tuple[int, ...]
+
+
 def cancel(player_id: int, vacation_id: int, now: datetime,
-           via: Channel = Channel.WEB) -> Declared:
-    """Call off one of the player's vacations: withdrawn if it has not started, ended now if
-    it has; refused if it is over or not theirs. Their clocks are recomputed and their other
-    players told. Returns the vacation as it was declared."""
+           via: Channel = Channel.WEB) -> Cancelled:
+    """Call off one of the player's vacations: withdrawn if it has not begun (or began less
+    than `UNDO_WINDOW` ago), ended now if it has; refused if it is over or not theirs. Their
+    clocks are recomputed and their other players told."""
     return retrying(lambda: _cancel(player_id, vacation_id, now, via))
 
 
-def _cancel(player_id: int, vacation_id: int, now: datetime, via: Channel) -> Declared:
+def _cancel(player_id: int, vacation_id: int, now: datetime, via: Channel) -> Cancelled:
     with write_transaction():
         lock_player(player_id)
         existing = _vacations(player_id)
@@ -143,7 +159,7 @@ def _cancel(player_id: int, vacation_id: int, now: datetime, via: Channel) -> De
             raise NotFoundError(_("You have no vacation %(id)s.", id=vacation_id))
         if vacation.ends_at <= now:
             raise ConflictError(_("That vacation is already over."))
-        under_way = vacation.starts_at < now
+        under_way = vacation.starts_at < now - UNDO_WINDOW
         if under_way:
             Vacation.update(ends_at=now).where(Vacation.id == vacation.id).execute()
         else:
@@ -155,7 +171,7 @@ def _cancel(player_id: int, vacation_id: int, now: datetime, via: Channel) -> De
         matches = _tell_matches(player_id, lambda name: VacationCancelled(
             by=PLAYER, via=via, player=player_id, name=name, starts_at=vacation.starts_at,
             ends_at=vacation.ends_at, under_way=under_way), now)
-    return Declared(vacation, matches)
+    return Cancelled(vacation, under_way, matches)
 
 
 def _tell_matches(player_id: int, change_named: Callable[[str], Change], now: datetime

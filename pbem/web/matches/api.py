@@ -7,6 +7,7 @@ rules' message).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import date
 from typing import Any
@@ -28,6 +29,7 @@ from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_whole
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 @bp.get("/play/<token>")
@@ -99,14 +101,18 @@ def declare_vacation(token: str) -> tuple[Response, int]:
 @bp.delete("/play/<token>/vacation/<int:vacation_id>")
 def cancel_vacation(token: str, vacation_id: int) -> Response:
     seat = seat_for_token(token)
-    vacations.cancel(seat.player_id, vacation_id, now(), via=Channel.API)
-    return _private(jsonify(record_for(seat_for_token(token))))
+    cancelled = vacations.cancel(seat.player_id, vacation_id, now(), via=Channel.API)
+    record = record_for(seat_for_token(token))
+    record["done"] = "ended" if cancelled.ended else "withdrawn"
+    return _private(jsonify(record))
 
 
 def _json_day(value: Any, name: str) -> date:
-    if isinstance(value, str):
+    # Only the form the description gives (`date.fromisoformat` would also take "20260701"
+    # and week dates).
+    if isinstance(value, str) and _DAY.fullmatch(value):
         try:
-            return date.fromisoformat(value.strip())
+            return date.fromisoformat(value)
         except ValueError:
             pass
     raise InvalidRequestError(_("%(name)s must be a date like \"2026-07-01\"", name=name))

@@ -155,13 +155,12 @@ def vacation(token: str) -> Response:
 @bp.post("/play/<token>/vacation/<int:vacation_id>/cancel")
 def cancel_vacation(token: str, vacation_id: int) -> Response:
     seat = seat_for_token(token)
-    moment = now()
     try:
-        cancelled = vacations.cancel(seat.player_id, vacation_id, moment)
+        cancelled = vacations.cancel(seat.player_id, vacation_id, now())
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error))
-    told = _who_was_told(len(cancelled.matches))
-    if cancelled.vacation.starts_at < moment:
+    told = _who_hears_it_is_off(len(cancelled.matches))
+    if cancelled.ended:
         flash_in("vacation", _("Welcome back: your vacation ended now, and your clocks run "
                                "again.") + " " + told)
     else:
@@ -269,6 +268,15 @@ def _who_was_told(matches: int) -> str:
                     "chose every email are also mailed.",
                     "Your opponents in %(num)s matches in play see it on their pages; those "
                     "who chose every email are also mailed.", matches)
+
+
+def _who_hears_it_is_off(matches: int) -> str:
+    if matches == 0:
+        return _("You have no match in play, so nobody was told.")
+    return ngettext("Your match in play notes it in its history, and opponents who chose "
+                    "every email are mailed.",
+                    "Your %(num)s matches in play note it in their history, and opponents who "
+                    "chose every email are mailed.", matches)
 
 
 def page(seat: Seat, record: dict, status: int, error: str | None = None, typed: str = "",

@@ -199,7 +199,11 @@ SCHEMAS: dict[str, Any] = {
         ("seat", "your_turn", "legal_moves", "can"),
         seat=INTEGER, seat_label=STRING, your_turn=BOOLEAN,
         legal_moves={"type": "array", "items": STRING}, deadline=DEADLINE,
-        timezone=_nullable(STRING), submit_without_confirm=BOOLEAN, vacation=ANY_OBJECT,
+        timezone=_nullable(STRING), submit_without_confirm=BOOLEAN,
+        vacation={**ANY_OBJECT, "description": N_(
+            "this year's allowance (year, days, used, left) and “upcoming”: the vacations "
+            "still to end, each with its id (to call it off), from, to, text and whether it "
+            "is current")},
         draw_offer=_nullable(_object(("by",), by=INTEGER, label=STRING,
                                      accepted_by={"type": "array", "items": INTEGER},
                                      at=TIME)),
@@ -496,10 +500,11 @@ PATHS: dict[str, Any] = {
         tag="Seat", body=_ref("VacationRequest"), parameters=[TOKEN],
         operation_id="vacation_declare")},
     "/api/play/{token}/vacation/{vacation_id}": {"delete": _operation(
-        N_("Call off a vacation (its id is in the record's “vacation”): one still to come is "
-           "withdrawn and its days are free again; one under way ends now. Opponents are told "
-           "as they were of the vacation."),
-        {**_answer(N_("The new record."), _ref("SeatRecord")), **_problems(404, 409)},
+        N_("Call off a vacation (its id is in the record's “vacation”): one still to come (or "
+           "begun less than 15 minutes ago) is withdrawn and its days are free again; one "
+           "under way ends now. The opponents in live matches are told, as of a vacation."),
+        {**_answer(N_("The new record, with “done”: “withdrawn” or “ended”."),
+                   _ref("SeatRecord")), **_problems(404, 409)},
         tag="Seat", parameters=[TOKEN, VACATION_ID], operation_id="vacation_cancel")},
     "/api/play/{token}/analyse": {"post": _operation(
         N_("The analysis board: play a hypothetical line from the live position (nothing is "

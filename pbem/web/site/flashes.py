@@ -10,9 +10,12 @@ a match that ended has no vacation form), so no message is ever lost.
 
 from __future__ import annotations
 
-from flask import Flask, flash, g, get_flashed_messages
+from flask import Flask, flash, get_flashed_messages, request
 
 _SEPARATOR = "@"
+# Where a request keeps the sections that showed their messages (the request's own, not the
+# app context's, which tests and CLI code may keep across requests).
+_SHOWN = "pbem.flash_sections_shown"
 
 
 def flash_in(section: str, message: str, category: str = "ok") -> None:
@@ -21,7 +24,7 @@ def flash_in(section: str, message: str, category: str = "ok") -> None:
 
 def section_flashes(section: str) -> list[tuple[str, str]]:
     """The messages for `section` (category, text), marked as shown."""
-    shown: set[str] = g.setdefault("flash_sections_shown", set())
+    shown: set[str] = request.environ.setdefault(_SHOWN, set())
     shown.add(section)
     return [(category, message) for category, message, where in _flashes()
             if where == section]
@@ -29,7 +32,7 @@ def section_flashes(section: str) -> list[tuple[str, str]]:
 
 def page_flashes() -> list[tuple[str, str]]:
     """The messages no section showed (call it after the page's content is rendered)."""
-    shown: set[str] = g.get("flash_sections_shown", set())
+    shown: set[str] = request.environ.get(_SHOWN, set())
     return [(category, message) for category, message, where in _flashes()
             if where not in shown]
 

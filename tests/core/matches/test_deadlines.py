@@ -188,6 +188,17 @@ def test_a_vacation_ended_early_stops_the_clock_only_for_the_time_away(db_url: s
         cancel(ann.id, declared.vacation.id, back + MINUTE)
 
 
+def test_a_vacation_called_off_just_after_it_began_is_withdrawn_as_a_mistake(
+        db_url: str) -> None:
+    match = nim("3d")
+    ann = Player.get(Player.email == ANN)
+    declared = declare(ann.id, START.date(), START.date(), 14, START)  # from now, today
+    assert declared.vacation.starts_at == START
+    cancelled = cancel(ann.id, declared.vacation.id, START + 5 * MINUTE)
+    assert not cancelled.ended and Vacation.select().count() == 0
+    assert allowance(ann.id, 2026, 14).used == 0 and seat(match, 0).deadline == START + 3 * DAY
+
+
 def test_only_the_players_own_vacation_still_to_end_can_be_called_off(db_url: str) -> None:
     nim("3d")
     ann, ben = (Player.get(Player.email == email) for email in (ANN, BEN))

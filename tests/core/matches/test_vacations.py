@@ -115,11 +115,13 @@ def test_calling_a_vacation_off_tells_the_opponents_who_were_told_of_it(
               for m in smtp.to(BEN) if m["X-Pbem-Kind"] == "vacation"]
     assert len(bodies) == 4
     (text, html) = bodies[2]
-    assert text.startswith("Back: Annie called off their vacation (Nim (test game) #1)"), text
+    assert text.startswith("Not away after all: Annie withdrew their vacation (Nim (test game) "
+                           "#1)"), text
     assert "Annie (First) will not be away after all: their vacation from Tue 20 Jan 2026" in text
     assert "is withdrawn.\nTheir clock in Nim (test game), match #1 runs as usual." in text
     assert "<strong>Annie</strong> (First) will not be away after all" in html
     (text, html) = bodies[3]
     assert "Annie (First) is back early: their vacation from Tue 06 Jan 2026" in text
-    assert "ended now.\nTheir clock in Nim (test game), match #1 runs again." in text
+    assert "has ended.\nTheir clock in Nim (test game), match #1 runs again." in text
+    assert text.startswith("Back: Annie ended their vacation early (Nim (test game) #1)")
     assert "<strong>Annie</strong> (First) is back early" in html

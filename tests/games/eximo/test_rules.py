@@ -543,7 +543,7 @@ def test_the_autoplay_default_is_the_first_legal_move() -> None:
 def _page_globals() -> dict[str, object]:
     return {"url_for": lambda endpoint, **_: f"/{endpoint}",
             "config": {"PBEM_SETTINGS": {"development": False}},
-            "get_flashed_messages": lambda **_: []}
+            "page_flashes": lambda: []}
 
 
 def test_rules_page_explains_rulings_notation_position_text_and_autoplay() -> None:

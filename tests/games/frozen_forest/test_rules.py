@@ -558,7 +558,7 @@ def test_the_match_end_event_gives_the_result() -> None:
 
 def test_the_rules_page_renders() -> None:
     env = template_env()
-    env.globals.update(url_for=lambda *args, **kwargs: "/", get_flashed_messages=lambda **_: [],
+    env.globals.update(url_for=lambda *args, **kwargs: "/", page_flashes=lambda: [],
                        config={"PBEM_SETTINGS": {"development": False}})
     page = env.get_template("games/frozen-forest/rules.html").render(rules=rules)
     assert "forest_size" in page and "orthogonal_mina" in page and "a1, b1" in page

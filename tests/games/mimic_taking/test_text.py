@@ -81,7 +81,7 @@ def test_the_board_marks_the_legal_cards_and_the_last_card_played() -> None:
 
 def test_the_rules_page_explains_rulings_notation_position_and_autoplay() -> None:
     env = template_env()
-    env.globals.update(url_for=lambda *args, **kwargs: "/", get_flashed_messages=lambda **_: [],
+    env.globals.update(url_for=lambda *args, **kwargs: "/", page_flashes=lambda: [],
                        config={"PBEM_SETTINGS": {"development": False}})
     page = env.get_template("games/mimic-taking/rules.html").render(rules=RULES)
     for phrase in ["reference card", "Must follow", "trump", "take O4 G4", "take none",

@@ -616,7 +616,7 @@ def test_the_board_draws_two_markers_sharing_a_square() -> None:
 def test_the_rules_page_renders_with_every_ruling() -> None:
     page = render("games/move-in-synch/rules.html", rules=RULES,
                   url_for=lambda *args, **kwargs: "/",
-                  get_flashed_messages=lambda **kwargs: [],
+                  page_flashes=lambda: [],
                   config=SimpleNamespace(PBEM_SETTINGS=SimpleNamespace(development=False)))
     for phrase in ("directioner_first", "opposition", "same empty square", "decider-first",
                    "a1", "moves for an absent player"):

@@ -81,6 +81,7 @@ def test_a_vacation_can_be_withdrawn_before_it_begins_and_ended_early_once_it_ha
     assert done.status_code == 303 and done.headers["Location"].endswith("#vacation")
     page = client.get(ann).get_data(as_text=True)
     assert "Vacation withdrawn: its days are yours again." in page
+    assert "Your match in play notes it in its history" in page
     assert "Vacation this year: 2 of 14 days used" in page
     clock.advance(days=1)  # Tue 06 Jan, noon: she is away, and comes back early
     assert "End it now" in client.get(ann).get_data(as_text=True)
@@ -105,6 +106,7 @@ def test_the_api_declares_and_calls_off_vacations(settings, client, clock) -> No
         "2026-01-06T00:00:00Z", "2026-01-08T00:00:00Z", False)
     for body, words in (({"first_day": "2026-01-06"}, '"last_day" must be a date'),
                         ({"first_day": 6, "last_day": "2026-01-07"}, '"first_day" must be'),
+                        ({"first_day": "20260106", "last_day": "2026-01-07"}, '"first_day"'),
                         ({"first_day": "2026-01-06", "last_day": "2026-01-07", "x": 1},
                          "unknown field(s): x"),
                         ({"first_day": "2026-01-09", "last_day": "2026-01-08"},
@@ -113,6 +115,7 @@ def test_the_api_declares_and_calls_off_vacations(settings, client, clock) -> No
         assert refused.status_code == 400 and words in refused.get_json()["detail"], body
     gone = client.delete(f"{api}/{vacation['id']}")
     assert gone.status_code == 200 and gone.get_json()["vacation"]["upcoming"] == []
+    assert gone.get_json()["done"] == "withdrawn"
     again = client.delete(f"{api}/{vacation['id']}")
     assert again.status_code == 404 and again.mimetype == "application/problem+json"
 
