@@ -33,7 +33,7 @@ from pbem.core.matches.changes import (
     lock_player,
 )
 from pbem.core.matches.models import Match, MatchStatus, Seat, Vacation
-from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
+from pbem.errors import ConflictError, NotFoundError, UnprocessableError
 from pbem.i18n import _
 
 MAX_AHEAD = timedelta(days=366)
@@ -80,18 +80,19 @@ class Declared:
 
 def declare(player_id: int, first_day: date, last_day: date, days_per_year: int,
             now: datetime, via: Channel = Channel.WEB) -> Declared:
-    """Record an absence from `first_day` to `last_day` (inclusive); refuse it clearly if it
-    is in the past, backwards, overlapping another, or beyond the yearly allowance."""
+    """Record an absence from `first_day` to `last_day` (inclusive); refuse it clearly (422:
+    well-formed days the rules do not allow) if it is in the past, backwards, overlapping
+    another, or beyond the yearly allowance."""
     today = now.date()
     if last_day < first_day:
-        raise InvalidRequestError(_("The vacation ends before it starts."))
+        raise UnprocessableError(_("The vacation ends before it starts."))
     if first_day < today:
-        raise InvalidRequestError(_("A vacation cannot start in the past."))
+        raise UnprocessableError(_("A vacation cannot start in the past."))
     if first_day - today > MAX_AHEAD:
-        raise InvalidRequestError(_("Declare a vacation at most a year ahead."))
+        raise UnprocessableError(_("Declare a vacation at most a year ahead."))
     if last_day - today > 2 * MAX_AHEAD:
         # Also keeps the day after the last one (the end instant) within the calendar.
-        raise InvalidRequestError(_("A vacation must end within two years from today."))
+        raise UnprocessableError(_("A vacation must end within two years from today."))
     starts = max(datetime.combine(first_day, time()), now)
     ends = datetime.combine(last_day + timedelta(days=1), time())
     return retrying(lambda: _record(player_id, first_day, last_day, starts, ends,
@@ -106,13 +107,13 @@ def _record(player_id: int, first_day: date, last_day: date, starts: datetime, e
         lock_player(player_id)
         existing = _vacations(player_id)
         if any(v.starts_at < ends and starts < v.ends_at for v in existing):
-            raise InvalidRequestError(_("You already have a vacation in those days."))
+            raise UnprocessableError(_("You already have a vacation in those days."))
         proposed = [*existing, Vacation(starts_at=starts, ends_at=ends)]
         for year in range(first_day.year, last_day.year + 1):
             used = _days_in_year(proposed, year)
             if used > days_per_year:
                 before = _days_in_year(existing, year)
-                raise InvalidRequestError(
+                raise UnprocessableError(
                     _("That would use %(used)s vacation days in %(year)s; the allowance is "
                       "%(days)s and you have %(left)s left.", used=used, year=year,
                       days=days_per_year, left=max(days_per_year - before, 0)))

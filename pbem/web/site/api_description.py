@@ -496,7 +496,7 @@ PATHS: dict[str, Any] = {
            "Their opponents see it on the match pages; those who chose every email are also "
            "mailed."),
         {**_answer(N_("The new record; its “vacation” lists the vacations to come."),
-                   _ref("SeatRecord"), "201"), **_problems(400, 404, 409)},
+                   _ref("SeatRecord"), "201"), **_problems(400, 404, 422)},
         tag="Seat", body=_ref("VacationRequest"), parameters=[TOKEN],
         operation_id="vacation_declare")},
     "/api/play/{token}/vacation/{vacation_id}": {"delete": _operation(

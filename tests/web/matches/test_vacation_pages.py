@@ -108,11 +108,15 @@ def test_the_api_declares_and_calls_off_vacations(settings, client, clock) -> No
                         ({"first_day": 6, "last_day": "2026-01-07"}, '"first_day" must be'),
                         ({"first_day": "20260106", "last_day": "2026-01-07"}, '"first_day"'),
                         ({"first_day": "2026-01-06", "last_day": "2026-01-07", "x": 1},
-                         "unknown field(s): x"),
-                        ({"first_day": "2026-01-09", "last_day": "2026-01-08"},
-                         "ends before it starts")):
+                         "unknown field(s): x")):
         refused = client.post(api, json=body)
         assert refused.status_code == 400 and words in refused.get_json()["detail"], body
+    # Well-formed days the rules refuse: 422.
+    for first, last, words in (("2026-01-09", "2026-01-08", "ends before it starts"),
+                               ("2000-01-01", "2000-01-01", "cannot start in the past"),
+                               ("2026-01-07", "2026-01-07", "already have a vacation")):
+        refused = client.post(api, json={"first_day": first, "last_day": last})
+        assert refused.status_code == 422 and words in refused.get_json()["detail"], first
     gone = client.delete(f"{api}/{vacation['id']}")
     assert gone.status_code == 200 and gone.get_json()["vacation"]["upcoming"] == []
     assert gone.get_json()["done"] == "withdrawn"
