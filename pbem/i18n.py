@@ -186,6 +186,15 @@ def format_date(moment: datetime | None, form: str = "%Y-%m-%d") -> str:
     return babel_format_date(local.date(), "medium", locale=locale())
 
 
+def format_day(moment: datetime) -> str:
+    """A UTC calendar day (a vacation's) as the reader writes days: "Tue 06 Jan 2026",
+    "Dienstag, 6. Januar 2026", "2026年1月6日火曜日". Never shifted to the reader's zone: the
+    day is the same for everyone."""
+    if current() == DEFAULT:
+        return moment.strftime("%a %d %b %Y")
+    return babel_format_date(moment.date(), "full", locale=locale())
+
+
 def format_number(number: float | int) -> str:
     """A number as the reader's language writes it (1,234.5 · 1.234,5)."""
     return format_decimal(number, locale=locale())

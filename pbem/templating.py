@@ -6,7 +6,7 @@ by each game's `board.py` in the shared frame of `pbem.games.boards`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, MutableMapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import jinja2
@@ -154,6 +154,15 @@ class Environment(QuickLookups, jinja2.Environment):
     """The mail's Jinja environment."""
 
 
+def vacation_days(vacation: Mapping[str, Any]) -> str:
+    """A vacation of a record (`from` and `to` instants, UTC) as its days in the reader's
+    language, the last one included: "Tue 06 Jan 2026 to Wed 07 Jan 2026"."""
+    first = datetime.fromisoformat(vacation["from"].removesuffix("Z"))
+    last = datetime.fromisoformat(vacation["to"].removesuffix("Z")) - timedelta(seconds=1)
+    return i18n._("%(first)s to %(last)s", first=i18n.format_day(first),
+                  last=i18n.format_day(last))
+
+
 def utc(moment: datetime | None, form: str = "%Y-%m-%d %H:%M") -> str:
     """A stored (naive UTC) time in the reader's zone and language, saying which zone:
     "2026-11-22 20:00 UTC", "22.11.26, 21:00 MEZ"; "—" for none (see `pbem.i18n`)."""
@@ -219,6 +228,7 @@ def register(env: jinja2.Environment) -> jinja2.Environment:
     env.filters["timeout_words"] = timeout_words
     env.filters["utc"] = utc
     env.filters["day"] = i18n.format_date
+    env.filters["vacation_days"] = vacation_days
     env.globals.update(board_svg=grid.svg, board_table=table.board_table)
     # The template translates the sentence where it shows it.
     env.globals.update(computer_strength=strength.measured,

@@ -71,3 +71,19 @@ def test_the_play_page_and_the_match_page_speak_the_readers_language(settings, c
     blob = re.search(r'<script type="application/json" id="pbem-words">(.*?)</script>',
                      mover.get_data(as_text=True), re.S).group(1)
     assert "Press Submit move" not in blob and "{move}" in blob
+
+
+@ON_SQLITE
+@pytest.mark.parametrize(("code", "days"), [
+    ("de", "Dienstag, 6. Januar 2026 bis Mittwoch, 7. Januar 2026"),
+    ("ja", "2026年1月6日火曜日 から 2026年1月7日水曜日 まで"),
+])
+def test_a_vacations_days_are_written_in_the_readers_language(settings, client, code,
+                                                              days) -> None:
+    tokens = create_match("mimic", [ALICE, BOB], {}, settings.secret_key, START).tokens
+    client.post(f"/play/{tokens[0]}/vacation", data={"first_day": "2026-01-06",
+                                                    "last_day": "2026-01-07"})
+    speak = {"Accept-Language": code}
+    for page in (f"/play/{tokens[0]}", f"/play/{tokens[1]}", "/matches/1"):
+        text = visible(client.get(page, headers=speak).get_data(as_text=True))
+        assert days in text and "Tue 06 Jan" not in text, page
