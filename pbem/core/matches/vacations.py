@@ -200,16 +200,7 @@ class VacationDeclared(Change):
     ends_at: datetime
 
     def apply(self, door: Locked) -> None:
-        door.touch()
-        for seat in door.seats:
-            if seat.player_id == self.player and seat.owes_since is not None:
-                deadlines.refresh_deadline(seat, door.now)
-        for seat in door.seats:
-            if seat.player_id == self.player:
-                door.note(seat=seat.seat)
-                door.then(functools.partial(
-                    notify.queue_vacation, door.match, door.rules, door.state, seat.seat,
-                    self.name, self.starts_at, self.ends_at, door.now))
+        _recompute_and_tell(door, self.player, self.name, self.starts_at, self.ends_at)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -225,17 +216,25 @@ class VacationCancelled(Change):
     under_way: bool  # it had begun, and ends now
 
     def apply(self, door: Locked) -> None:
-        door.touch()
-        for seat in door.seats:
-            if seat.player_id == self.player and seat.owes_since is not None:
-                deadlines.refresh_deadline(seat, door.now)
-        for seat in door.seats:
-            if seat.player_id == self.player:
-                door.note(seat=seat.seat)
-                door.then(functools.partial(
-                    notify.queue_vacation, door.match, door.rules, door.state, seat.seat,
-                    self.name, self.starts_at, self.ends_at, door.now,
-                    cancelled="ended" if self.under_way else "withdrawn"))
+        _recompute_and_tell(door, self.player, self.name, self.starts_at, self.ends_at,
+                            cancelled="ended" if self.under_way else "withdrawn")
+
+
+def _recompute_and_tell(door: Locked, player: int, name: str, starts: datetime,
+                        ends: datetime, cancelled: str | None = None) -> None:
+    """The player's owing seats in this match get their deadlines recomputed from the
+    vacations as they now stand, and the other seats are told (the vacation, or that it is
+    off: `cancelled`)."""
+    door.touch()
+    for seat in door.seats:
+        if seat.player_id == player and seat.owes_since is not None:
+            deadlines.refresh_deadline(seat, door.now)
+    for seat in door.seats:
+        if seat.player_id == player:
+            door.note(seat=seat.seat)
+            door.then(functools.partial(
+                notify.queue_vacation, door.match, door.rules, door.state, seat.seat, name,
+                starts, ends, door.now, cancelled=cancelled))
 
 
 def _vacations(player_id: int) -> list[Vacation]:

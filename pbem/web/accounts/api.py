@@ -29,7 +29,7 @@ from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.i18n import N_, _
 from pbem.web.accounts.auth import scope_required, signed_in_player, token_may
 from pbem.web.site.clock import now
-from pbem.web.site.inputs import json_whole
+from pbem.web.site.inputs import json_whole, known_fields
 
 bp = Blueprint("api_players", __name__, url_prefix="/api")
 
@@ -82,11 +82,7 @@ def mail_settings() -> Response:
     if not isinstance(body, dict):
         raise InvalidRequestError(_('send a JSON object with Content-Type: application/json, '
                                     'like {"mail_pref": "digest", "digest_hour": 8}'))
-    unknown = sorted(set(body) - set(SETTINGS_FIELDS))
-    if unknown:
-        raise InvalidRequestError(_("unknown field(s): %(unknown)s (known: %(known)s)",
-                                    unknown=", ".join(unknown),
-                                    known=", ".join(SETTINGS_FIELDS)))
+    known_fields(body, SETTINGS_FIELDS)
     if not isinstance(body.get("mail_pref", ""), str):
         raise InvalidRequestError(_('"mail_pref" must be one of "each", "turns", "digest", '
                                     '"off"'))
@@ -240,10 +236,7 @@ def _body(fields: dict[str, type], required: tuple[str, ...]) -> dict[str, Any]:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise InvalidRequestError(_("the body must be a JSON object"))
-    unknown = sorted(set(body) - set(fields))
-    if unknown:
-        raise InvalidRequestError(_("unknown field(s): %(unknown)s (known: %(known)s)",
-                                    unknown=", ".join(unknown), known=", ".join(fields)))
+    known_fields(body, fields)
     for name in required:
         if name not in body:
             raise InvalidRequestError(_('"%(name)s" is required', name=name))

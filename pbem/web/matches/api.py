@@ -26,7 +26,7 @@ from pbem.i18n import _
 from pbem.web.matches.public import requested_moves, requested_ply
 from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for
 from pbem.web.site.clock import now
-from pbem.web.site.inputs import json_whole
+from pbem.web.site.inputs import json_whole, known_fields
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -86,10 +86,7 @@ for _path, _service in (("resign", lifecycle.resign), ("draw/yes", lifecycle.dra
 def declare_vacation(token: str) -> tuple[Response, int]:
     seat = seat_for_token(token)
     body = _json_object('{"first_day": "2026-07-01", "last_day": "2026-07-14"}')
-    unknown = sorted(set(body) - {"first_day", "last_day"})
-    if unknown:
-        raise InvalidRequestError(_("unknown field(s): %(fields)s (known: first_day, last_day)",
-                                    fields=", ".join(unknown)))
+    known_fields(body, ("first_day", "last_day"))
     first, last = (_json_day(body.get(name), f'"{name}"') for name in ("first_day", "last_day"))
     settings = current_app.config["PBEM_SETTINGS"]
     vacations.declare(seat.player_id, first, last, settings.vacation_days_per_year, now(),
@@ -148,10 +145,7 @@ def clear_conditional(token: str) -> Response:
 def analyse(token: str) -> Response:
     seat = seat_for_token(token)
     body = _json_object('{"moves": ["e2-e3", ...]}')
-    unknown = sorted(set(body) - {"moves", "board"})
-    if unknown:
-        raise InvalidRequestError(_("unknown field(s): %(fields)s (known: moves, board)",
-                                    fields=", ".join(unknown)))
+    known_fields(body, ("moves", "board"))
     moves = move_list(body.get("moves", []), '"moves"')
     board = body.get("board", False)
     if not isinstance(board, bool):

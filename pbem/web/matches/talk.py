@@ -25,7 +25,7 @@ from pbem.web.accounts.auth import SignInRequiredError, current_player, player_r
 from pbem.web.matches.seat import page, record_for
 from pbem.web.site.clock import now
 from pbem.web.site.flashes import flash_in
-from pbem.web.site.inputs import whole_number
+from pbem.web.site.inputs import known_fields, whole_number
 
 # Seat forms: exempt from CSRF like the rest of /play/<token> (the link is the credential).
 seat_bp = Blueprint("seat_talk", __name__)
@@ -207,10 +207,7 @@ def api_chat_post(token: str) -> Response:
     seat = seat_for_token(token)
     body = _json_object()
     text = body.get("text")
-    unknown = sorted(set(body) - {"text"})
-    if unknown:
-        raise InvalidRequestError(_("unknown field(s): %(fields)s (known: text)",
-                                    fields=", ".join(unknown)))
+    known_fields(body, ("text",))
     if not isinstance(text, str):
         raise InvalidRequestError(_('"text" must be a string: the message, plain text'))
     message = chat.post_as_seat(seat, text, now(), via=Channel.API)

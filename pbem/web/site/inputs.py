@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import Flask, request
@@ -54,6 +55,16 @@ def json_whole(value: object) -> int | None:
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
         return int(value)
     return None
+
+
+def known_fields(body: Mapping[str, Any], known: Iterable[str]) -> None:
+    """Refuse a JSON body with a field the endpoint does not know (400), naming them all:
+    a misspelt field must not be silently ignored."""
+    names = list(known)
+    unknown = sorted(set(body) - set(names))
+    if unknown:
+        raise InvalidRequestError(_("unknown field(s): %(unknown)s (known: %(known)s)",
+                                    unknown=", ".join(unknown), known=", ".join(names)))
 
 
 def tick_box(form: MultiDict[str, str], name: str, label: str) -> bool:

@@ -16,6 +16,7 @@ from pbem.errors import InvalidRequestError
 from pbem.i18n import _
 from pbem.web.accounts.auth import scope_required, signed_in_player
 from pbem.web.site.clock import now
+from pbem.web.site.inputs import known_fields
 
 bp = Blueprint("api_tournaments", __name__, url_prefix="/api/tournaments")
 
@@ -82,10 +83,7 @@ def _body() -> dict[str, Any]:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise InvalidRequestError(_("the body must be a JSON object"))
-    unknown = sorted(set(body) - set(FIELDS))
-    if unknown:
-        raise InvalidRequestError(_("unknown field(s): %(unknown)s (known: %(known)s)",
-                                    unknown=", ".join(unknown), known=", ".join(FIELDS)))
+    known_fields(body, FIELDS)
     for name in ("name", "game", "format"):
         if name not in body:
             raise InvalidRequestError(_('"%(field)s" is required', field=name))
