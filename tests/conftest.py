@@ -32,6 +32,7 @@ from playhouse.pool import PooledDatabase
 
 from pbem.config import Settings, load_settings
 from pbem.core.db.connection import bind_database, database
+from pbem.core.db.memo import forget_all
 from pbem.core.db.migrations import migrate
 from pbem.core.schema import ALL_MODELS
 from pbem.games import REGISTRY
@@ -339,6 +340,9 @@ def db_url(request: pytest.FixtureRequest, backends: dict[str, _Backend],
     backend = backends[request.param]
     url = backend.fresh_url(tmp_path)
     bind_database(url)
+    # The same URL may hold another test's rows under the same ids (MariaDB's TRUNCATE
+    # starts them again): nothing derived per match version may carry over.
+    forget_all()
     database.connect(reuse_if_open=True)
     backend.ready(migrate())
     yield url

@@ -183,6 +183,9 @@ def bind_database(url: str) -> peewee.Database:
     db = open_database(url)
     database.initialize(db)
     _bound_url = url
+    # Match ids start again in another database: nothing derived from the old one holds.
+    from pbem.core.db.memo import forget_all  # memo reads this module's `database`
+    forget_all()
     return db
 
 

@@ -7,9 +7,10 @@ so a page or API answer cannot show a hidden hand or a secret choice.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.core.accounts.models import Player
+from pbem.core.db.memo import VersionMemo
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches import lifecycle, offers, vacations
@@ -31,6 +32,7 @@ from pbem.core.matches.play import stored_event
 from pbem.errors import UnprocessableError
 from pbem.games.base import Event, GameRules, Outcome
 from pbem.i18n import _
+from pbem.i18n import current as current_language
 
 MOVES_PER_PAGE = 50
 # A seat's own page lists fewer, about as many as a match's first minutes make: it is about
@@ -47,11 +49,9 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
     `seats`: the match's seat rows (`match.seat_rows()`) when the caller has read them."""
     match: Match = seat.match
     rules = rules_for(match)
-    state = rules.load(match.state)
-    to_move = rules.to_move(state)
-    mine = match.is_live and seat.seat in to_move
-    legal = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
-    view = rules.view(state, seat.seat)
+    state = position_of(match)
+    sight = _sight(match, rules, state, seat.seat)
+    mine = sight.mine
     # Each row once per request: the seats and the draw offers feed several parts below.
     seats = match.seat_rows() if seats is None else seats
     read = offers.known(match) if match.is_live else None
@@ -65,9 +65,9 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         "seat": seat.seat,
         "seat_label": rules.seat_label(state, seat.seat),
         "your_turn": mine,
-        "legal_moves": legal if mine else [],
-        "view": view,
-        "board_text": rules.render_text(view, over=not match.is_live),
+        "legal_moves": list(sight.legal),
+        "view": sight.view,
+        "board_text": sight.board_text,
         **listed,
         "deadline": deadline_info(own.deadline, match.time_control, seat.player.timezone, now)
         if mine else None,
@@ -84,6 +84,39 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
     }
 
 
+class _Sight(NamedTuple):
+    """What one seat sees of one match version, as the rules derive it."""
+
+    mine: bool  # the seat is to move in a live match
+    legal: tuple[str, ...]  # its legal moves as text when it is to move, else none
+    view: Any
+    board_text: str
+
+
+def position_of(match: Match) -> Any:
+    """The match's current position, loaded once per version."""
+    return _POSITIONS.remember((match.id, match.version),
+                               lambda: rules_for(match).load(match.state))
+
+
+def _sight(match: Match, rules: GameRules, state: Any, seat: int | None) -> _Sight:
+    def derive() -> _Sight:
+        legal: tuple[str, ...] = ()
+        mine = seat is not None and match.is_live and seat in rules.to_move(state)
+        if seat is not None and mine:
+            legal = tuple(rules.format_move(state, move) for move in rules.legal_moves(state, seat))
+        view = rules.view(state, seat)
+        # The text board's words are in the reader's language, hence the language in the key.
+        return _Sight(mine, legal, view, rules.render_text(view, over=not match.is_live))
+    return _SIGHTS.remember((match.id, match.version, seat, current_language()), derive)
+
+
+# Sized for the matches read between two of their moves; a position is a few KiB.
+_POSITIONS: VersionMemo[Any] = VersionMemo(256)
+_SIGHTS: VersionMemo[_Sight] = VersionMemo(512)
+_MOVE_PAGES: VersionMemo[dict[str, Any]] = VersionMemo(512)
+
+
 def _movers(listed: dict[str, Any], seat_count: int) -> set[int] | None:
     """The seats that have moved, when the listed page of moves tells (it holds every move,
     or a move by every seat); None when only the whole move table could."""
@@ -98,9 +131,14 @@ def public_record(match: Match, now: datetime, ply: int | None = None,
     of the move list (the one holding `ply`, unless `moves_upto` picks another)."""
     rules = rules_for(match)
     shown_ply = match.ply if ply is None else ply
-    state = state_after(match, shown_ply)
-    current = state if shown_ply == match.ply else rules.load(match.state)
-    view = rules.view(state, None)
+    current = position_of(match)
+    state = current if shown_ply == match.ply else state_after(match, shown_ply)
+    if state is current:
+        sight = _sight(match, rules, state, None)
+        view, board_text = sight.view, sight.board_text
+    else:
+        view = rules.view(state, None)
+        board_text = rules.render_text(view, over=False)
     seats = match.seat_rows()
     common = _common(match, rules, current, seats, now, own_email_of=None)
     # Seats are named as they were in the position shown (Frozen Forest swaps roles between
@@ -114,7 +152,7 @@ def public_record(match: Match, now: datetime, ply: int | None = None,
         "shown_to_move": [rules.seat_label(state, seat) for seat in sorted(rules.to_move(state))]
         if match.is_live or shown_ply < match.ply else [],
         "view": view,
-        "board_text": rules.render_text(view, over=not match.is_live and shown_ply == match.ply),
+        "board_text": board_text,
         **moves_for(match, rules, current, None, move_window(match.ply, ply, moves_upto)),
         "clocks": _clocks(match, rules, current, seats, now, None),
     }
@@ -140,7 +178,16 @@ def move_window(latest: int, shown: int | None, upto: int | None,
 def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None,
               window: tuple[int, int]) -> dict[str, Any]:
     """One page of the move list as `reader` (a seat, or None for a spectator) may read it:
-    `moves`, and `moves_page` saying which plies it covers and where the neighbours end."""
+    `moves`, and `moves_page` saying which plies it covers and where the neighbours end.
+    `state`: the match's current position (which names the movers)."""
+    # Listed moves are never rewritten, and which are readable follows from the version.
+    key = (match.id, match.version, reader, window, current_language())
+    page = _MOVE_PAGES.remember(key, lambda: _moves_page(match, rules, state, reader, window))
+    return dict(page)
+
+
+def _moves_page(match: Match, rules: GameRules, state: Any, reader: int | None,
+                window: tuple[int, int]) -> dict[str, Any]:
     first, last = window
     finished = not match.is_live
     # Only the listed plies, and never the snapshots: the page costs the same at any length.

@@ -29,6 +29,7 @@ from pbem.core.accounts.players import set_submit_without_confirm
 from pbem.core.conversation import personal
 from pbem.core.conversation.chat import MAX_MESSAGE, players_room, spectators_room
 from pbem.core.db.connection import database, is_unavailable, unavailable_reason
+from pbem.core.db.memo import VersionMemo
 from pbem.core.db.text import check_text
 from pbem.core.matches import conditional, vacations
 from pbem.core.matches.models import Seat
@@ -287,12 +288,8 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     """The play page showing `record`, the seat's record as read with `seat.match` (and
     `seats`, its seat rows, when given); under the board, the players' chat (`?before=` pages
     back) and the seat's own notes."""
-    clicks = (click_moves(record["game"], record["view"], record["legal_moves"])
-              if record["legal_moves"] else None)
-    # For the page script, as compact JSON made safe inside <script> (`tojson` sorts every
-    # key of the up to hundreds of clicks, a good share of the page's rendering).
-    clicks_json = (htmlsafe_json_dumps(clicks, dumps=json.dumps, separators=(",", ":"))
-                   if clicks else None)
+    clicks_json = _clicks_json(seat, record) if record["legal_moves"] else None
+    board = None if replay else _board_html(seat, record)
     # The seat's own conditional moves (only ever shown here, on its private page).
     # Its tree, its notes and its chat mute, in one round trip.
     private = personal.private_of(seat)
@@ -301,7 +298,8 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # (/play/<token>/…, routed here and in lifecycle.py): one url_for, not one per form.
     response = make_response(render_template(
         "play/play.html", record=record, error=error, typed=typed, replay=replay,
-        clicks=clicks_json, submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match),
+        clicks=clicks_json, board=board, submit_label=SUBMIT_WITHOUT_CONFIRM,
+        poll_tag=poll_tag(seat.match),
         conditional=lines, conditional_text=(conditional_text if conditional_text is not None
                                              else as_grammar(lines.lines)),
         conditional_error=conditional_error,
@@ -312,6 +310,35 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _clicks_json(seat: Seat, record: dict[str, Any]) -> Markup | None:
+    """The click-to-move script's data for the seat's legal moves, as compact JSON made safe
+    inside <script> (`tojson` sorts every key of the up to hundreds of clicks, a good share
+    of the page's rendering). Its words are in the reader's language; the rest follows from
+    the match version, so it is made once per version, seat and language."""
+    def make() -> Markup | None:
+        clicks = click_moves(record["game"], record["view"], record["legal_moves"])
+        return (htmlsafe_json_dumps(clicks, dumps=json.dumps, separators=(",", ":"))
+                if clicks else None)
+    # The record is the seat's at the match version it was read with (`record_for`).
+    match = seat.match
+    return _CLICKS.remember((match.id, match.version, seat.seat, current()), make)
+
+
+def _board_html(seat: Seat, record: dict[str, Any]) -> Markup:
+    """The board of the match now, as the seat sees it: made once per match version, seat and
+    language, like the click data (the board is the costliest part of the page to render)."""
+    def make() -> Markup:
+        return Markup(render_template(
+            f"games/{record['game']}/board.html", view=record["view"], seat=record["seat"],
+            legal_moves=record["legal_moves"], over=record["status"] != "active"))
+    match = seat.match
+    return _BOARDS.remember((match.id, match.version, seat.seat, current()), make)
+
+
+_CLICKS: VersionMemo[Markup | None] = VersionMemo(256)
+_BOARDS: VersionMemo[Markup] = VersionMemo(256)
 
 
 def script_words() -> Markup:

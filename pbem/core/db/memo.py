@@ -1,0 +1,63 @@
+"""What a committed match version derives to, kept per process.
+
+A match's row changes only through the door, which bumps its `version` on every write, and a
+match is never deleted; its moves are never rewritten. So what pages and the API derive from
+one match version (the loaded position, each seat's view and legal moves, a page of the move
+list) is the same on every read until the next change, and correspondence matches are read
+many times between two moves (a player reloads, a client polls, spectators look in). A
+`VersionMemo` keeps those derivations for the latest versions read.
+
+Only committed rows may be remembered: inside a transaction a version may yet roll back and be
+reused by another writer with another position, so `remember` then computes without keeping.
+A process whose models are bound to another database (`bind_database`, a test's fresh
+database) forgets everything, since match ids start again there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from contextlib import suppress
+from typing import Generic, TypeVar
+
+from pbem.core.db.connection import database
+
+T = TypeVar("T")
+_MISSING = object()
+
+
+class VersionMemo(Generic[T]):
+    """At most `size` values by key (a key holds a match id and version), oldest dropped first.
+    Safe for threads: a value made twice at once is kept once, and both are equal."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: dict[Hashable, T] = {}
+        _ALL.append(self)
+
+    def remember(self, key: Hashable, make: Callable[[], T]) -> T:
+        found = self._items.get(key, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
+        made = make()
+        if database.obj is None or not database.in_transaction():
+            if len(self._items) >= self._size:
+                # (Another thread may have dropped it first.)
+                with suppress(KeyError, RuntimeError, StopIteration):
+                    del self._items[next(iter(self._items))]
+            self._items[key] = made
+        return made
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+_ALL: list[VersionMemo] = []
+
+
+def forget_all() -> None:
+    """Drop every remembered value (the models now point at another database)."""
+    for memo in _ALL:
+        memo.clear()
