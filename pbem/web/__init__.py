@@ -7,6 +7,8 @@ from typing import Any
 
 import flask.templating
 from flask import Flask, request, url_for
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 from jinja2 import FileSystemLoader, StrictUndefined
 
 from pbem import templating
@@ -53,6 +55,21 @@ class _Environment(templating.QuickLookups, flask.templating.Environment):
     """Flask's Jinja environment with pbem's quicker lookups (see `QuickLookups`)."""
 
 
+class _Sessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, with the signer made once per key rather than on every
+    request (making one runs a trial serialisation, a few percent of a small request's cost)."""
+
+    def __init__(self) -> None:
+        self._made: tuple[tuple[Any, ...], URLSafeTimedSerializer | None] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), self.salt)
+        made = self._made
+        if made is None or made[0] != key:
+            made = self._made = (key, super().get_signing_serializer(app))
+        return made[1]
+
+
 class _App(Flask):
     jinja_environment = _Environment
 
@@ -62,6 +79,7 @@ def create_app(settings: Settings | None = None,
     """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time)."""
     settings = settings or load_settings()
     app = _App(__name__, template_folder=str(TEMPLATES))
+    app.session_interface = _Sessions()
     inputs.init_converters(app)
     if extra_template_dirs:
         app.jinja_loader = FileSystemLoader([str(TEMPLATES), *extra_template_dirs])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.core.db.memo import VersionMemo
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches.changes import Locked
@@ -37,7 +38,13 @@ class Known:
 
 
 def known(match: Match) -> Known:
-    return Known(tuple(_ALL_OFFERS.rows(match.id)))
+    """The match's offers as of its version: every offer, answer and lapse is made through
+    the door, which bumps the version, so one read serves every page until the next change."""
+    return _KNOWN.remember((match.id, match.version),
+                           lambda: Known(tuple(_ALL_OFFERS.rows(match.id))))
+
+
+_KNOWN: VersionMemo[Known] = VersionMemo(256)
 
 
 def standing(match: Match) -> DrawOffer | None:

@@ -66,6 +66,30 @@ def seat_for_token(token: str) -> Seat:
     return seat
 
 
+def seat_and_table(token: str) -> tuple[Seat, list[Seat]]:
+    """The seat a link token opens and all its match's seat rows (with their players, in seat
+    order, the opened seat among them), in one round trip: a seat's page and record need
+    both. NotFoundError as `seat_for_token`."""
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        raise NotFoundError(_("This link is not valid. Check that you copied it whole."))
+    digest = token_hash(token)
+    table = _TABLE_BY_TOKEN.rows(digest)
+    seat = next((row for row in table if row.token_hash == digest), None)
+    if seat is None:
+        raise NotFoundError(_("This link is not valid (or was replaced by a newer one)."))
+    for row in table:
+        # One match object for all (each row read it again); set as peewee's join sets it,
+        # so the row stays unchanged for a later save.
+        row.__rel__["match"] = seat.match
+    return seat, table
+
+
+_OPENED = Seat.alias()
+_TABLE_BY_TOKEN = Prepared(lambda digest: Seat.select(Seat, Match, Player).join(Match)
+                           .switch(Seat).join(Player)
+                           .where(Seat.match.in_(_OPENED.select(_OPENED.match)
+                                                 .where(_OPENED.token_hash == digest)))
+                           .order_by(Seat.seat))
 _SEAT_BY_TOKEN = Prepared(lambda digest: Seat.select(Seat, Match, Player).join(Match)
                           .switch(Seat).join(Player).where(Seat.token_hash == digest).limit(1))
 

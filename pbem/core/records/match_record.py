@@ -115,6 +115,7 @@ def _sight(match: Match, rules: GameRules, state: Any, seat: int | None) -> _Sig
 _POSITIONS: VersionMemo[Any] = VersionMemo(256)
 _SIGHTS: VersionMemo[_Sight] = VersionMemo(512)
 _MOVE_PAGES: VersionMemo[dict[str, Any]] = VersionMemo(512)
+_RULINGS_READ: VersionMemo[list[dict[str, Any]]] = VersionMemo(256)
 
 
 def _movers(listed: dict[str, Any], seat_count: int) -> set[int] | None:
@@ -226,7 +227,8 @@ def revealed_through(match: Match, rules: GameRules, first: int) -> int:
     if not revealing:
         return 0
     later = (Move.select(Move.ply, Move.events)
-             .where(Move.match == match, Move.ply >= first).order_by(Move.ply.desc()))
+             .where(Move.match == match, Move.ply >= first, Move.ply <= match.ply)
+             .order_by(Move.ply.desc()))
     for move in later:
         if any(kind in revealing and readers is None
                for kind, _data, readers in map(event_parts, move.events)):
@@ -289,11 +291,13 @@ def _clocks(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: 
 
 
 def _rulings(match: Match, rules: GameRules, state: Any) -> list[dict[str, Any]]:
-    entries = _RULINGS.rows(match.id)
-    return [{"ruling": entry.ruling, "seat": entry.seat,
-             "late": rules.seat_label(state, entry.seat), "reason": entry.reason,
-             "at": entry.ruled_at.isoformat() + "Z" if entry.ruled_at else None}
-            for entry in entries]
+    def read() -> list[dict[str, Any]]:
+        return [{"ruling": entry.ruling, "seat": entry.seat,
+                 "late": rules.seat_label(state, entry.seat), "reason": entry.reason,
+                 "at": entry.ruled_at.isoformat() + "Z" if entry.ruled_at else None}
+                for entry in _RULINGS.rows(match.id)]
+    # A ruling is made through the door, which bumps the version (rulings.apply_ruling).
+    return _RULINGS_READ.remember((match.id, match.version, current_language()), read)
 
 
 def _draw_offer(rules: GameRules, state: Any, found: DrawOffer | None

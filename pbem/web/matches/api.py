@@ -19,7 +19,7 @@ from pbem.core.matches import conditional, lifecycle, vacations
 from pbem.core.matches.changes import Channel
 from pbem.core.matches.creation import get_match
 from pbem.core.matches.play import submit_move
-from pbem.core.matches.seat_links import seat_for_token
+from pbem.core.matches.seat_links import seat_and_table, seat_for_token
 from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.i18n import _
@@ -34,7 +34,8 @@ _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 @bp.get("/play/<token>")
 def seat_state(token: str) -> Response:
-    return _private(jsonify(record_for(seat_for_token(token))))
+    seat, seats = seat_and_table(token)
+    return _private(jsonify(record_for(seat, seats=seats)))
 
 
 @bp.post("/play/<token>")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -144,12 +145,12 @@ def poll_tag(match: Match) -> str:
 
 
 def requested_ply(latest: int) -> int | None:
-    return _number_arg("ply", _("a move number from 0 to %(last)s", last=latest))
+    return _number_arg("ply", lambda: _("a move number from 0 to %(last)s", last=latest))
 
 
 def requested_moves(latest: int) -> int | None:
     """`?moves=N`: the move list's page that ends at move N (default: the latest)."""
-    return _number_arg("moves", _("a move number from 1 to %(last)s", last=latest))
+    return _number_arg("moves", lambda: _("a move number from 1 to %(last)s", last=latest))
 
 
 def page_url(**changes: object) -> str:
@@ -166,7 +167,9 @@ def site_url(endpoint: str, **values: Any) -> str:
     return base + url_for(endpoint, **values)
 
 
-def _number_arg(name: str, what: str) -> int | None:
+def _number_arg(name: str, what: Callable[[], str]) -> int | None:
+    """`?name=N` as a whole number, or None; `what` says what it must be (translated only for
+    a refusal: most requests give none, and need never decide their reader's language)."""
     given = request.args.getlist(name)
     if len(given) > 1:
         raise InvalidRequestError(_("give %(name)s once, not %(count)s times", name=name,
@@ -178,7 +181,7 @@ def _number_arg(name: str, what: str) -> int | None:
     if number is None:
         shown = raw if len(raw) <= 20 else raw[:20] + "…"
         raise InvalidRequestError(_("%(name)s must be %(what)s, not %(given)r", name=name,
-                                    what=what, given=shown))
+                                    what=what(), given=shown))
     return number
 
 

@@ -34,7 +34,7 @@ from pbem.core.db.text import check_text
 from pbem.core.matches import conditional, vacations
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
-from pbem.core.matches.seat_links import seat_for_token
+from pbem.core.matches.seat_links import seat_and_table, seat_for_token
 from pbem.core.matches.visits import note_visit, visit_due
 from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.match_record import public_record, seat_record
@@ -60,11 +60,10 @@ SUBMIT_WITHOUT_CONFIRM = N_("Submit moves without confirming")
 
 @bp.get("/play/<token>")
 def show(token: str) -> Response:
-    seat = seat_for_token(token)
+    # The seat rows feed the record and the ratings beside the names: read with the seat.
+    seat, seats = seat_and_table(token)
     _note_visit(seat)
     shown = requested_ply(seat.match.ply)
-    # The seat rows feed the record and the ratings beside the names: read once.
-    seats = seat.match.seat_rows()
     record = record_for(seat, shown, seats)
     # `?ply=n` looks back at an earlier position, as spectators see it (a seat's own past
     # view is not kept); the live position stays the page without `?ply`.
