@@ -87,3 +87,20 @@ def test_a_vacations_days_are_written_in_the_readers_language(settings, client, 
     for page in (f"/play/{tokens[0]}", f"/play/{tokens[1]}", "/matches/1"):
         text = visible(client.get(page, headers=speak).get_data(as_text=True))
         assert days in text and "Tue 06 Jan" not in text, page
+
+
+@ON_SQLITE
+@pytest.mark.parametrize(("code", "allowance", "wrong"), [
+    ("de", "3 Tage für den nächsten Zug", "noch 3 Tage für"),
+    ("ja", "次の手に 3日", "次の手に 残り"),
+])
+def test_an_allowance_is_a_length_not_time_left(settings, client, code, allowance,
+                                                wrong) -> None:
+    """The waiting seat's clock shows its allowance for its next move ("3 days for the next
+    move"), not "3 days left" turned into the reader's language."""
+    tokens = create_match("mimic", [ALICE, BOB], {}, settings.secret_key, START,
+                          time_control="3d").tokens
+    for page in (f"/play/{tokens[0]}", f"/play/{tokens[1]}", "/matches/1"):
+        text = visible(client.get(page, headers={"Accept-Language": code})
+                       .get_data(as_text=True))
+        assert allowance in text and wrong not in text, page

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_skeleton
@@ -202,6 +203,28 @@ def _moment(moment: datetime, form: str, zone_words: str) -> str:
             f"{babel_format_time(moment, 'short', locale=locale)} {zone_words}")
 
 
+def describe_match_clock(time_control: str) -> str:
+    """A match's stored clock in words ("3 days per move"), in the reader's language: worked
+    out once per clock and language, as every seat's page and record says it."""
+    return _described_clock(time_control, i18n.current())
+
+
+@lru_cache(maxsize=256)
+def _described_clock(time_control: str, language: str) -> str:
+    return TimeControl.of_match(time_control).describe()  # `language` is the one in force
+
+
+def describe_allowance(seconds: int) -> str:
+    """A seat's allowance for a move in words ("3 days"), in the reader's language; the few
+    allowances a server's clocks give are each worked out once per language."""
+    return _described_allowance(seconds, i18n.current())
+
+
+@lru_cache(maxsize=1024)
+def _described_allowance(seconds: int, language: str) -> str:
+    return describe_span(timedelta(seconds=seconds))  # `language` is the one in force
+
+
 def deadline_info(due: datetime | None, time_control: str, timezone: str | None,
                   now: datetime) -> dict[str, str] | None:
     """A deadline as players read it: absolute in UTC and their own zone, and time left."""
@@ -211,7 +234,7 @@ def deadline_info(due: datetime | None, time_control: str, timezone: str | None,
         "at": due.isoformat() + "Z",
         "utc": _moment(due, "%a %d %b %Y, %H:%M UTC", "UTC"),
         "left": describe_left(due - now),
-        "time_control": TimeControl.of_match(time_control).describe(),
+        "time_control": describe_match_clock(time_control),
     }
     if timezone:
         try:

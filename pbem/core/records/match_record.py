@@ -14,7 +14,7 @@ from pbem.core.db.memo import VersionMemo
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches import lifecycle, offers, vacations
-from pbem.core.matches.clocks import TimeControl, deadline_info, describe_left
+from pbem.core.matches.clocks import deadline_info, describe_allowance, describe_match_clock
 from pbem.core.matches.creation import rules_for, state_after
 from pbem.core.matches.models import (
     CONDITIONAL_NOTE,
@@ -262,7 +262,7 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: 
         "unrated": match.has_computer,
         "result": _result(match, rules, state, seats),
         "created_at": match.created_at.isoformat() + "Z",
-        "time_control": TimeControl.of_match(match.time_control).describe(),
+        "time_control": describe_match_clock(match.time_control),
         "on_timeout": match.on_timeout,
         "rulings": _rulings(match, rules, state),
         "away": _away(match, seats, now),
@@ -283,8 +283,7 @@ def _clocks(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: 
             timezone: str | None) -> list[dict[str, Any]]:
     return [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
              "deadline": deadline_info(seat.deadline, match.time_control, timezone, now),
-             "allowance": describe_left(timedelta(seconds=seat.allowance_seconds))
-             .removesuffix(" left"),
+             "allowance": describe_allowance(seat.allowance_seconds),
              # The computer's seat has no clock (pages say so instead of an allowance).
              "computer": seat.computer_level is not None}
             for seat in seats]
