@@ -63,6 +63,11 @@ def test_pages_carry_security_headers_and_no_third_party_assets(settings, client
         assert response.headers["Referrer-Policy"] == "same-origin"
         assert "default-src 'self'" in response.headers["Content-Security-Policy"]
         assert response.headers["X-Frame-Options"] == "DENY"
+        assert all(len(response.headers.getlist(name)) == 1
+                   for name in ("Content-Security-Policy", "Referrer-Policy", "Vary"))
+        # Each page's words follow the browser's languages and the language switch's cookie.
+        vary = {part.strip() for part in response.headers["Vary"].split(",")}
+        assert {"Accept-Language", "Cookie"} <= vary
         # Absolute links to the site itself (link previews need them) are not third-party.
         own = response.data.replace(settings.base_url.encode() + b"/", b"/")
         assert b"http://" not in own.replace(b"http://www.w3.org/2000/svg", b"")
@@ -94,6 +99,7 @@ def test_the_dev_mailbox_exists_only_in_development(settings, client, tmp_path: 
     assert '<a href="http://pbem.test/play/' in mail
     html = dev.get("/dev/mail/1/html")
     assert html.status_code == 200 and "script-src" not in html.headers["Content-Security-Policy"]
+    assert len(html.headers.getlist("Content-Security-Policy")) == 1  # its own, kept
 
 
 @pytest.mark.parametrize("path", ["/play/abc", "/nowhere", "/matches/abc"])

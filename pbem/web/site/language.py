@@ -87,8 +87,11 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def _vary(response: Response) -> Response:
         # A page's words depend on the browser's languages and the switch's cookie.
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
+        # (Looked for by iterating: werkzeug's lookup of a missing header raises inside.)
+        if any(name.lower() == "vary" for name, _value in response.headers):
+            response.vary.update(("Accept-Language", "Cookie"))
+        else:
+            response.headers["Vary"] = "Accept-Language, Cookie"
         return response
 
     # Flask-Babel installed its own gettext in the templates; use pbem.i18n's, which mails

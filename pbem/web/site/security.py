@@ -31,8 +31,12 @@ def init_app(app: Flask) -> None:
     if not app.config["PBEM_SETTINGS"].development:
         headers["Strict-Transport-Security"] = HSTS
 
+    lowered = {name.lower(): (name, value) for name, value in headers.items()}
+
     @app.after_request
     def _add_headers(response: Response) -> Response:
-        for name, value in headers.items():
-            response.headers.setdefault(name, value)
+        # Those a view set itself stay. (Not `setdefault` per header: werkzeug's lookup of a
+        # missing header raises and catches an exception, one per header on every response.)
+        present = {name.lower() for name, _value in response.headers}
+        response.headers.extend([pair for name, pair in lowered.items() if name not in present])
         return response
