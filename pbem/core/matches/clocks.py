@@ -230,10 +230,20 @@ def deadline_info(due: datetime | None, time_control: str, timezone: str | None,
     """A deadline as players read it: absolute in UTC and their own zone, and time left."""
     if due is None:
         return None
+    fixed = _deadline_words(due, time_control, timezone, i18n.current())
+    # The same keys in the same order as ever: "left" after "utc".
+    return {"at": fixed["at"], "utc": fixed["utc"], "left": describe_left(due - now),
+            **{name: fixed[name] for name in ("time_control", "local") if name in fixed}}
+
+
+@lru_cache(maxsize=1024)
+def _deadline_words(due: datetime, time_control: str, timezone: str | None,
+                    language: str) -> dict[str, str]:
+    """The parts of `deadline_info` that stay until the deadline moves, in `language` (the
+    one in force): a seat's page shows the same deadline on every read until a move."""
     info = {
         "at": due.isoformat() + "Z",
         "utc": _moment(due, "%a %d %b %Y, %H:%M UTC", "UTC"),
-        "left": describe_left(due - now),
         "time_control": describe_match_clock(time_control),
     }
     if timezone:
