@@ -5,7 +5,8 @@ by each game's `board.py` in the shared frame of `pbem.games.boards`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from contextlib import suppress
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -33,12 +34,34 @@ def option_values(chosen: Mapping[str, Any]) -> str:
     return ", ".join(f"{name}={_option_word(value)}" for name, value in chosen.items())
 
 
-def move_rows(moves: Iterable[Mapping[str, Any]], ply_base: str | None, shown: int | None,
+def move_rows(moves: Sequence[Mapping[str, Any]], ply_base: str | None, shown: int | None,
               keep_page: str = "") -> Markup:
     """The `<li>` of each listed move (records.moves_for): who, the notation (or that it is
     hidden), what it caused, when; a link to the position after it when `ply_base` is given,
     and `shown` marked as the current one. Built here: a template loop cost a fifth of a
-    play page."""
+    play page.
+
+    A page of moves is kept per match version (`records.match_record`), so the same list
+    comes back on every read until the next move: its rows are made once per list, address
+    and language. The list is held with them, so its id cannot pass to another list."""
+    key = (id(moves), ply_base, shown, keep_page, i18n.current())
+    found = _ROWS.get(key)
+    if found is not None and found[0] is moves:
+        return found[1]
+    made = _move_rows(moves, ply_base, shown, keep_page)
+    if len(_ROWS) >= _ROWS_KEPT:
+        with suppress(KeyError, RuntimeError, StopIteration):  # another thread was first
+            del _ROWS[next(iter(_ROWS))]
+    _ROWS[key] = (moves, made)
+    return made
+
+
+_ROWS: dict[tuple[Any, ...], tuple[Sequence[Mapping[str, Any]], Markup]] = {}
+_ROWS_KEPT = 256
+
+
+def _move_rows(moves: Sequence[Mapping[str, Any]], ply_base: str | None, shown: int | None,
+               keep_page: str) -> Markup:
     parts = []
     hidden = escape(i18n._("(hidden until revealed)"))
     conditional = escape(i18n._("(conditional)"))

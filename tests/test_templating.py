@@ -44,3 +44,21 @@ def test_a_missing_key_is_still_an_error_under_strict_undefined() -> None:
     template = Environment(undefined=jinja2.StrictUndefined).from_string("{{ d.nope }}")
     with pytest.raises(jinja2.UndefinedError, match="nope"):
         template.render(d={"a": 1})
+
+
+def test_a_page_of_moves_is_written_once_per_list_address_and_language() -> None:
+    from pbem.i18n import language
+    from pbem.templating import move_rows
+
+    moves = [{"ply": 1, "seat": 0, "by": "Blue", "text": "a1-a2", "events": [],
+              "at": "2026-01-05T12:00:00Z", "autoplayed": None, "conditional": True}]
+    first = move_rows(moves, "/play/x", None)
+    assert move_rows(moves, "/play/x", None) is first  # kept
+    assert 'href="/play/x?ply=1"' in first and "(conditional)" in first
+    assert 'aria-current="step"' in move_rows(moves, "/play/x", 1)
+    with language("de"):
+        assert "(bedingt)" in move_rows(moves, "/play/x", None)
+    # Another list, even with the same contents, is written for itself.
+    other = [dict(moves[0], text="b1-b2")]
+    assert "b1-b2" in move_rows(other, "/play/x", None)
+    assert "a1-a2" in move_rows(moves, "/play/x", None)

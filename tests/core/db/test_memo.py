@@ -103,7 +103,7 @@ def test_a_version_read_inside_a_rolled_back_move_is_not_remembered(db_url: str,
 
 
 def test_seats_and_languages_get_their_own(db_url: str, settings) -> None:
-    match = create_match("mimic-taking", PLAYERS + ["cal@example.org"], {},
+    match = create_match("mimic-taking", [*PLAYERS, "cal@example.org"], {},
                          settings.secret_key, START, seed=4).match
     views = [seat_record(_seat(match.id, number), START)["view"] for number in range(3)]
     # Each seat sees its own hand, never another's (the views differ where hands are shown).
