@@ -11,7 +11,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import jinja2
+from jinja2 import nodes
 from jinja2.nodes import EvalContext
+from jinja2.visitor import NodeTransformer
 from markupsafe import Markup, escape
 
 from pbem import i18n
@@ -173,6 +175,51 @@ class QuickLookups:
         return super().get_template(name, parent)  # type: ignore[misc]
 
 
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """Jinja's parse, with each `_("literal")` of an autoescaped template read from
+        `pbem_words` (`_Words`) instead of called: Jinja calls a global through
+        `context.call`, which inspects the function on every call, and a play page says over
+        seventy such words. The answer is the same Markup `_gettext` gives."""
+        tree = super()._parse(source, name, filename)  # type: ignore[misc]
+        autoescape = self.autoescape  # type: ignore[attr-defined]
+        if callable(autoescape) and name is not None:
+            autoescape = autoescape(name)
+        return _LiteralWords().visit(tree) if autoescape is True else tree
+
+
+class _LiteralWords(NodeTransformer):
+    """Rewrites `_("literal")` (no variables) as `pbem_words["literal"]`."""
+
+    def visit_Call(self, node: nodes.Call) -> nodes.Node:
+        if (isinstance(node.node, nodes.Name) and node.node.name == "_"
+                and len(node.args) == 1 and isinstance(node.args[0], nodes.Const)
+                and isinstance(node.args[0].value, str) and not node.kwargs
+                and node.dyn_args is None and node.dyn_kwargs is None):
+            return nodes.Getitem(nodes.Name("pbem_words", "load", lineno=node.lineno),
+                                 node.args[0], "load", lineno=node.lineno)
+        return self.generic_visit(node)
+
+
+class _Words:
+    """`pbem_words[message]`: what `_(message)` is under autoescape in the language in force,
+    worked out once per message and language."""
+
+    def __init__(self) -> None:
+        self._by_language: dict[str, dict[str, Markup]] = {}
+
+    def __getitem__(self, message: str) -> Markup:
+        code = i18n.current()
+        words = self._by_language.get(code)
+        if words is None:
+            words = self._by_language.setdefault(code, {})
+        found = words.get(message)
+        if found is None:
+            text = Markup(i18n.translations(code).gettext(message))
+            # As `_filled`: a text with `%` is read as a format string (`%%` is `%`).
+            found = words[message] = text % {} if "%" in text else text
+        return found
+
+
 class Environment(QuickLookups, jinja2.Environment):
     """The mail's Jinja environment."""
 
@@ -209,7 +256,8 @@ def install_i18n(env: jinja2.Environment) -> None:
     # The same answers as the extension's newstyle callables, in one call each: those go
     # through `context.call` three times a word (`_` looks `gettext` up, which calls the
     # translating function), and a play page translates over a hundred words.
-    env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext)
+    env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext,
+                       pbem_words=_Words())
     env.globals.update(current_language=i18n.current, languages=i18n.LANGUAGES,
                        format_number=i18n.format_number)
 

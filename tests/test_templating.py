@@ -62,3 +62,34 @@ def test_a_page_of_moves_is_written_once_per_list_address_and_language() -> None
     other = [dict(moves[0], text="b1-b2")]
     assert "b1-b2" in move_rows(other, "/play/x", None)
     assert "a1-a2" in move_rows(moves, "/play/x", None)
+
+
+@pytest.mark.parametrize("code", ["en", "de", "ja"])
+def test_a_literal_word_reads_as_gettext_gives_it(code: str) -> None:
+    """`_("literal")` in an autoescaped template is compiled to a lookup (`pbem_words`): it
+    must render exactly what calling `_` renders, in every language, `%%` and escaping
+    included; text templates (no autoescape) keep calling `_`."""
+    from pbem.i18n import language
+    from pbem.templating import install_i18n
+
+    def env(autoescape: bool) -> Environment:
+        made = Environment(undefined=jinja2.StrictUndefined, autoescape=autoescape)
+        install_i18n(made)
+        return made
+
+    words = ["Resign", "Board as text", "100%% sure", "Skip to the board"]
+    literal = "".join(f"[{{{{ _({word!r}) }}}}]" for word in words)
+    # The same words through a call that is not rewritten (a variable argument).
+    called = "".join(f"[{{{{ _(words[{n}]) }}}}]" for n in range(len(words)))
+    with language(code):
+        html = env(True)
+        assert "pbem_words" in html.compile(literal, raw=True)
+        assert html.from_string(literal).render() == html.from_string(called).render(
+            words=words)
+        # Joined to unsafe text, a word stays safe and the text is escaped, as before.
+        joined = '{{ _("Resign") ~ "<b>" }}'
+        assert "&lt;b&gt;" in html.from_string(joined).render()
+        text = env(False)
+        assert "pbem_words" not in text.compile(literal, raw=True)
+        assert text.from_string(joined).render().endswith("<b>")
+    assert "100% sure" in env(True).from_string(literal).render()
