@@ -55,7 +55,7 @@ class Prepared:
         self._build = build
         self._arity = len(signature(build).parameters) if arity is None else arity
         self._compiled: dict[int, tuple[peewee.Database, Any, str, list[Any]]] = {}
-        self._plans: dict[int, _RowPlan | None] = {}
+        self._plans: dict[int, _RowPlan | _TuplePlan | None] = {}
         self._lock = threading.Lock()
 
     def rows(self, *values: Any) -> list[Any]:
@@ -120,7 +120,7 @@ class Planned:
     of mails reads a few hundred match, seat and player rows this way."""
 
     def __init__(self) -> None:
-        self._plans: dict[int, _RowPlan | None] = {}
+        self._plans: dict[int, _RowPlan | _TuplePlan | None] = {}
 
     def rows(self, query: Any) -> list[Any]:
         cursor = database.execute(query)
@@ -158,7 +158,9 @@ class _RowPlan:
         self.links = links
 
     @classmethod
-    def of(cls, wrapper: Any) -> _RowPlan | None:
+    def of(cls, wrapper: Any) -> _RowPlan | _TuplePlan | None:
+        if type(wrapper) is peewee.ModelTupleCursorWrapper:
+            return _TuplePlan(list(wrapper.converters))
         if any(field is None for field in wrapper.fields):
             return None
         if type(wrapper) is peewee.ModelObjectCursorWrapper and wrapper.is_model:
@@ -196,6 +198,23 @@ class _RowPlan:
         for source, attr, dest in self.links:
             made[source].__rel__[attr] = made[dest]
         return made[0]
+
+
+class _TuplePlan:
+    """`_RowPlan` for a `.tuples()` SELECT: each column through its field's converter, as
+    peewee's tuple wrapper does, without working out the converters again for every query."""
+
+    def __init__(self, converters: list[Callable[[Any], Any] | None]) -> None:
+        self.converted = [(number, converter) for number, converter in enumerate(converters)
+                          if converter is not None]
+
+    def build(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+        if not self.converted:
+            return tuple(row)
+        values = list(row)
+        for number, converter in self.converted:
+            values[number] = converter(values[number])
+        return tuple(values)
 
 
 class Shapes:

@@ -33,3 +33,26 @@ def test_planned_rows_are_peewees_rows(settings) -> None:
     assert seats._plans[id(database.obj)] is not None, "the join was planned"
     built = seats.rows(_seats(ids))[0]
     assert built.player.email == ANN and not built.is_dirty()
+
+
+def test_prepared_tuples_are_peewees_tuples(settings) -> None:
+    """A `.tuples()` SELECT is planned too: every column through its field's converter (a
+    JSON column decoded, an EXISTS left as the driver gives it), as peewee's own rows."""
+    from peewee import fn
+
+    from pbem.core.db.prepared import Prepared
+
+    ids = [create_match("nim", players, {}, settings.secret_key, START, seed=n).match.id
+           for n, players in enumerate([[ANN, BEN], [BEN, CAL]])]
+
+    def query(match_id: int):
+        return (Match.select(Match.id, Match.to_move, Match.state, Match.created_at,
+                             fn.EXISTS(Seat.select(Seat.id).where(Seat.match == Match.id)))
+                .where(Match.id == match_id).tuples())
+
+    prepared = Prepared(query)
+    for match_id in ids + ids:  # the first call plans, the others follow it
+        assert prepared.rows(match_id) == list(query(match_id))
+    assert prepared._plans[id(database.obj)] is not None, "the tuples were planned"
+    row = prepared.first(ids[0])
+    assert isinstance(row, tuple) and isinstance(row[1], list) and isinstance(row[2], dict)
