@@ -10,7 +10,12 @@ ratio to the bare endpoint's rate in the same round: the median and the spread o
 - `POST move`: a move through the web form (each request plays the first move of its own
   fresh match, so every POST does the full work of a move);
 - `GET play`: a seat's play page at ply 10, and `GET play@500` at ply 500 (÷ ply 10 too);
-- `GET api`: `GET /api/play/<token>`.
+- `GET api`: `GET /api/play/<token>`;
+- `GET play, 1st` and `GET api, 1st`: the same at ply 10, but each request reads a match of
+  its own, so each is the first read of its position. pbem keeps what a match version derives
+  to (its view, legal moves, board, move list) for the next reads of that version: the lines
+  above measure a page read again (a reload, a polling client, spectators), these the first
+  read after a move (the mover's page after its redirect, the opponent's after the poll).
 
 Default database: a temporary SQLite file. Pass a PostgreSQL URL to measure that (its pbem
 tables are dropped and recreated); pbem runs on it as given (use `postgresql+pool://`, as in
@@ -134,20 +139,24 @@ def main() -> None:
 
 
 def _build(url: str, posts: int) -> dict[str, object]:
-    """A match at ply 10, one at ply 500, and `posts` fresh matches for the POST endpoint."""
+    """A match at ply 10, one at ply 500, `posts` fresh matches for the POST endpoint, and
+    `posts` more at ply 10 for each first-read endpoint."""
     bind_database(url)
     database.connect(reuse_if_open=True)
     drop_everything()
     migrate()
     short = _played(10, seed=1)
     long = _played(500, seed=2)
+    # Played alike (the same seed), but each a match of its own: nothing read of one is kept
+    # for another.
+    firsts = {kind: [_played(10, seed=1)[0] for _ in range(posts)] for kind in ("play", "api")}
     fresh = [create_match(GAME, PLAYERS, {}, SECRET, NOW, seed=3) for _ in range(posts)]
     rules = get_rules(GAME)
     first_state = rules.new_game(2, {}, 3)
     seat = min(rules.to_move(first_state))
     first_move = rules.format_move(first_state, rules.legal_moves(first_state, seat)[0])
     database.close()
-    return {"short": short, "long": long, "move": first_move,
+    return {"short": short, "long": long, "move": first_move, "firsts": firsts,
             "fresh": [created.tokens[seat] for created in fresh], "row": short[1]}
 
 
@@ -195,6 +204,8 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
     short_token, _ = fixtures["short"]  # type: ignore[misc]
     long_token, _ = fixtures["long"]  # type: ignore[misc]
     fresh = iter(fixtures["fresh"])  # type: ignore[call-overload]
+    firsts = {kind: iter(tokens)
+              for kind, tokens in fixtures["firsts"].items()}  # type: ignore[attr-defined]
     form = urllib.parse.urlencode({"move": fixtures["move"], "ply": 0})
 
     def post_move() -> None:
@@ -204,14 +215,15 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
         name: functools.partial(_request, port, "GET", f"/row/{fixtures['row']}")
         for name, port in ports.items() if name.startswith("bare")}
     server_of = {name: name for name in endpoints}
-    server_of |= {"POST move": "pbem", "GET play": "pbem", "GET play@500": "pbem",
-                  "GET api": "pbem"}
     endpoints |= {
         "POST move": post_move,
         "GET play": lambda: _request(pbem, "GET", f"/play/{short_token}"),
         "GET play@500": lambda: _request(pbem, "GET", f"/play/{long_token}"),
         "GET api": lambda: _request(pbem, "GET", f"/api/play/{short_token}"),
+        "GET play, 1st": lambda: _request(pbem, "GET", f"/play/{next(firsts['play'])}"),
+        "GET api, 1st": lambda: _request(pbem, "GET", f"/api/play/{next(firsts['api'])}"),
     }
+    server_of |= {name: "pbem" for name in endpoints if not name.startswith("bare")}
     for call in endpoints.values():  # warm up every code path once
         call()
     rates: dict[str, list[float]] = {name: [] for name in endpoints}
@@ -272,7 +284,7 @@ def _report(rates: dict[str, list[float]], cpu: dict[str, list[float]], backend:
         cpu_ratios = [mine / theirs for mine, theirs in zip(cpu[name], cpu[BASE], strict=True)
                       if theirs > 0]
         old = [value / rate for value, rate in zip(values, rates[OLD_BASE], strict=True)]
-        print(f"  {name:13} {statistics.median(values):7.0f} req/s   "
+        print(f"  {name:14} {statistics.median(values):7.0f} req/s   "
               f"÷ {BASE} {statistics.median(ratios):.2f} "
               f"(spread {min(ratios):.2f} to {max(ratios):.2f})   "
               f"cpu {statistics.median(cpu[name]) * 1000:.2f} ms/req "

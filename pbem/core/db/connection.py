@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -184,9 +185,18 @@ def bind_database(url: str) -> peewee.Database:
     database.initialize(db)
     _bound_url = url
     # Match ids start again in another database: nothing derived from the old one holds.
-    from pbem.core.db.memo import forget_all  # memo reads this module's `database`
-    forget_all()
+    for forget in _ON_REBIND:
+        forget()
     return db
+
+
+# What to call when the models are bound to another database (`memo.py` registers its
+# `forget_all`: it reads this module, so this module cannot import it).
+_ON_REBIND: list[Callable[[], None]] = []
+
+
+def on_rebind(forget: Callable[[], None]) -> None:
+    _ON_REBIND.append(forget)
 
 
 # What a forked child inherited of its parent's connections: kept referenced, so that neither

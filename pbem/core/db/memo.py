@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable
 from contextlib import suppress
 from typing import Generic, TypeVar
 
-from pbem.core.db.connection import database
+from pbem.core.db.connection import database, on_rebind
 
 T = TypeVar("T")
 _MISSING = object()
@@ -61,3 +61,6 @@ def forget_all() -> None:
     """Drop every remembered value (the models now point at another database)."""
     for memo in _ALL:
         memo.clear()
+
+
+on_rebind(forget_all)
