@@ -20,6 +20,7 @@ import base64
 import hashlib
 import hmac
 import re
+from typing import NamedTuple
 
 from pbem.core.accounts.models import Player
 from pbem.core.db.prepared import Prepared
@@ -64,6 +65,29 @@ def seat_for_token(token: str) -> Seat:
     if seat is None:
         raise NotFoundError(_("This link is not valid (or was replaced by a newer one)."))
     return seat
+
+
+class SeatRef(NamedTuple):
+    """Which seat a token opens, and no more: what a change through the door needs (the door
+    reads the match and its seats itself, under its locks)."""
+
+    match_id: int
+    seat: int
+
+
+def seat_ref_for_token(token: str) -> SeatRef:
+    """The match and seat number a link token opens, read from the seat row alone;
+    NotFoundError as `seat_for_token`."""
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        raise NotFoundError(_("This link is not valid. Check that you copied it whole."))
+    found = _REF_BY_TOKEN.first(token_hash(token))
+    if found is None:
+        raise NotFoundError(_("This link is not valid (or was replaced by a newer one)."))
+    return SeatRef(*found)
+
+
+_REF_BY_TOKEN = Prepared(lambda digest: Seat.select(Seat.match, Seat.seat)
+                         .where(Seat.token_hash == digest).limit(1).tuples())
 
 
 def seat_and_table(token: str) -> tuple[Seat, list[Seat]]:

@@ -34,7 +34,7 @@ from pbem.core.db.text import check_text
 from pbem.core.matches import conditional, vacations
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
-from pbem.core.matches.seat_links import seat_and_table, seat_for_token
+from pbem.core.matches.seat_links import seat_and_table, seat_for_token, seat_ref_for_token
 from pbem.core.matches.visits import note_visit, visit_due
 from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.match_record import public_record, seat_record
@@ -74,23 +74,24 @@ def show(token: str) -> Response:
 
 @bp.post("/play/<token>")
 def move(token: str) -> Response:
-    seat = seat_for_token(token)
+    # The door reads the match itself: only a refusal needs the whole seat, for the page.
+    ref = seat_ref_for_token(token)
     # A typed move wins over the list: typing is the deliberate act (and the click-to-move
     # script sends its move there), while a list left on an earlier pick is easy to miss.
     text = (request.form.get("move_text") or "").strip() or (request.form.get("move") or "")
     ply = whole_number(request.form.get("ply", ""))
     if not text.strip():
-        return page(seat, record_for(seat), status=422, error=_("Choose a move or type one."))
+        return _refused(token, 422, _("Choose a move or type one."))
     if ply is None:
-        return page(seat, record_for(seat), status=400,
-                     error=_("The form was incomplete (no move number). Reload the page."))
+        return _refused(token, 400,
+                        _("The form was incomplete (no move number). Reload the page."))
     try:
-        result = submit_move(seat.match_id, seat.seat, text, ply, now(),
+        result = submit_move(ref.match_id, ref.seat, text, ply, now(),
                              offer_draw=request.form.get("offer_draw") == "yes")
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         kept = text if len(text) <= MAX_MOVE_TEXT else ""
-        return page(seat, record_for(seat), status=status, error=str(error), typed=kept)
+        return _refused(token, status, str(error), typed=kept)
     news = "; ".join(result.events)
     said = [_("Your move %(move)s was made.", move=result.text)]
     if news:
@@ -102,6 +103,12 @@ def move(token: str) -> Response:
         said.append(_("You offered a draw."))
     flash(" ".join(said), "ok")
     return redirect(url_for("play.show", token=token), code=303)
+
+
+def _refused(token: str, status: int, error: str, typed: str = "") -> Response:
+    """The play page again, saying why the move was not made."""
+    seat = seat_for_token(token)
+    return page(seat, record_for(seat), status=status, error=error, typed=typed)
 
 
 @bp.post("/play/<token>/conditional")
