@@ -113,7 +113,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
-        fixtures = _build(url, args.rounds * args.requests)
+        fixtures = _build(url, args.rounds * args.requests, firsts=args.rounds * args.requests)
         bare_file = Path(folder) / "bare_app.py"
         bare_file.write_text(BARE_APP)
         env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": SECRET,
@@ -138,9 +138,9 @@ def main() -> None:
                 process.wait()
 
 
-def _build(url: str, posts: int) -> dict[str, object]:
+def _build(url: str, posts: int, firsts: int = 0) -> dict[str, object]:
     """A match at ply 10, one at ply 500, `posts` fresh matches for the POST endpoint, and
-    `posts` more at ply 10 for each first-read endpoint."""
+    `firsts` more at ply 10 for each first-read endpoint."""
     bind_database(url)
     database.connect(reuse_if_open=True)
     drop_everything()
@@ -149,14 +149,14 @@ def _build(url: str, posts: int) -> dict[str, object]:
     long = _played(500, seed=2)
     # Played alike (the same seed), but each a match of its own: nothing read of one is kept
     # for another.
-    firsts = {kind: [_played(10, seed=1)[0] for _ in range(posts)] for kind in ("play", "api")}
+    played = {kind: [_played(10, seed=1)[0] for _ in range(firsts)] for kind in ("play", "api")}
     fresh = [create_match(GAME, PLAYERS, {}, SECRET, NOW, seed=3) for _ in range(posts)]
     rules = get_rules(GAME)
     first_state = rules.new_game(2, {}, 3)
     seat = min(rules.to_move(first_state))
     first_move = rules.format_move(first_state, rules.legal_moves(first_state, seat)[0])
     database.close()
-    return {"short": short, "long": long, "move": first_move, "firsts": firsts,
+    return {"short": short, "long": long, "move": first_move, "firsts": played,
             "fresh": [created.tokens[seat] for created in fresh], "row": short[1]}
 
 

@@ -59,7 +59,7 @@ def move_rows(moves: Sequence[Mapping[str, Any]], ply_base: str | None, shown: i
 
 
 _ROWS: dict[tuple[Any, ...], tuple[Sequence[Mapping[str, Any]], Markup]] = {}
-_ROWS_KEPT = 256
+_ROWS_KEPT = 64  # a page of rows is up to about 10 KB
 
 
 def _move_rows(moves: Sequence[Mapping[str, Any]], ply_base: str | None, shown: int | None,

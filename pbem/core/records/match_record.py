@@ -111,10 +111,11 @@ def _sight(match: Match, rules: GameRules, state: Any, seat: int | None) -> _Sig
     return _SIGHTS.remember((match.id, match.version, seat, current_language()), derive)
 
 
-# Sized for the matches read between two of their moves; a position is a few KiB.
-_POSITIONS: VersionMemo[Any] = VersionMemo(256)
-_SIGHTS: VersionMemo[_Sight] = VersionMemo(512)
-_MOVE_PAGES: VersionMemo[dict[str, Any]] = VersionMemo(512)
+# The matches most read between two of their moves: a position or a seat's sight is a few
+# KiB, a page of moves up to about 10 KiB, so these hold a few MiB at most in a worker.
+_POSITIONS: VersionMemo[Any] = VersionMemo(128)
+_SIGHTS: VersionMemo[_Sight] = VersionMemo(128)
+_MOVE_PAGES: VersionMemo[dict[str, Any]] = VersionMemo(128)
 _RULINGS_READ: VersionMemo[list[dict[str, Any]]] = VersionMemo(256)
 
 

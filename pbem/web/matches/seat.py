@@ -343,8 +343,9 @@ def _board_html(seat: Seat, record: dict[str, Any]) -> Markup:
     return _BOARDS.remember((match.id, match.version, seat.seat, current()), make)
 
 
-_CLICKS: VersionMemo[Markup | None] = VersionMemo(256)
-_BOARDS: VersionMemo[Markup] = VersionMemo(256)
+# Boards are the largest (up to about 55 KB of SVG, Frozen Forest's): the few hottest kept.
+_CLICKS: VersionMemo[Markup | None] = VersionMemo(64)
+_BOARDS: VersionMemo[Markup] = VersionMemo(32)
 
 
 def script_words() -> Markup:
