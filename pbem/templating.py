@@ -184,7 +184,16 @@ class QuickLookups:
         autoescape = self.autoescape  # type: ignore[attr-defined]
         if callable(autoescape) and name is not None:
             autoescape = autoescape(name)
-        return _LiteralWords().visit(tree) if autoescape is True else tree
+        # Not where `_` may mean something else (a variable, a loop's, a macro's parameter)
+        # or where escaping is switched (`{% autoescape %}`): `_` then gives plain text.
+        rebinds = any(node.name == "_" and node.ctx in ("store", "param")
+                      for node in tree.find_all(nodes.Name)) or any(
+            node.target == "_" for node in tree.find_all(nodes.Import)) or any(
+            "_" in [name if isinstance(name, str) else name[-1] for name in node.names]
+            for node in tree.find_all(nodes.FromImport))
+        if autoescape is not True or rebinds or tree.find(nodes.EvalContextModifier):
+            return tree
+        return _LiteralWords().visit(tree)
 
 
 class _LiteralWords(NodeTransformer):
@@ -215,8 +224,14 @@ class _Words:
         found = words.get(message)
         if found is None:
             text = Markup(i18n.translations(code).gettext(message))
-            # As `_filled`: a text with `%` is read as a format string (`%%` is `%`).
-            found = words[message] = text % {} if "%" in text else text
+            # As `_filled`: a text with `%` is read as a format string (`%%` is `%`). A
+            # placeholder without its variable is a template's bug, said as such (Jinja would
+            # take a KeyError here for a missing item).
+            try:
+                found = words[message] = text % {} if "%" in text else text
+            except (KeyError, TypeError, ValueError) as error:
+                raise jinja2.TemplateRuntimeError(
+                    f"_({message!r}) needs its variables ({error!r})") from None
         return found
 
 

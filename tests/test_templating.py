@@ -93,3 +93,29 @@ def test_a_literal_word_reads_as_gettext_gives_it(code: str) -> None:
         assert "pbem_words" not in text.compile(literal, raw=True)
         assert text.from_string(joined).render().endswith("<b>")
     assert "100% sure" in env(True).from_string(literal).render()
+
+
+@pytest.mark.parametrize("source", [
+    '{% macro m(_) %}{{ _("Resign") }}{% endmacro %}{{ m(upper) }}',
+    '{% set _ = upper %}{{ _("Resign") }}',
+    '{% for _ in [upper] %}{{ _("Resign") }}{% endfor %}',
+    '{% autoescape false %}{{ _("Fish & chips")|e }}{% endautoescape %}',
+])
+def test_where_underscore_is_not_gettext_the_template_is_left_as_written(source: str) -> None:
+    """No rewrite where `_` is rebound or escaping is switched: the output is Jinja's own."""
+    from pbem.templating import install_i18n
+
+    env = Environment(undefined=jinja2.StrictUndefined, autoescape=True)
+    install_i18n(env)
+    assert "pbem_words" not in env.compile(source, raw=True)
+    rendered = env.from_string(source).render(upper=str.upper)
+    assert rendered in ("RESIGN", "Fish &amp; chips")
+
+
+def test_a_literal_missing_its_variables_is_an_error_not_a_blank() -> None:
+    from pbem.templating import install_i18n
+
+    env = Environment(undefined=jinja2.StrictUndefined, autoescape=True)
+    install_i18n(env)
+    with pytest.raises(jinja2.TemplateRuntimeError, match="needs its variables"):
+        env.from_string('{{ _("%(n)s moves") }}').render()
