@@ -227,10 +227,7 @@ def revealed_through(match: Match, rules: GameRules, first: int) -> int:
     revealing: frozenset[str] = getattr(rules, "reveal_events", frozenset())
     if not revealing:
         return 0
-    later = (Move.select(Move.ply, Move.events)
-             .where(Move.match == match, Move.ply >= first, Move.ply <= match.ply)
-             .order_by(Move.ply.desc()))
-    for move in later:
+    for move in _LATER_MOVES.rows(match.id, first, match.ply):
         if any(kind in revealing and readers is None
                for kind, _data, readers in map(event_parts, move.events)):
             return move.ply
@@ -344,6 +341,9 @@ def _days(vacation: Vacation) -> dict[str, str]:
 _LISTED_MOVES = Prepared(lambda match_id, first, last: Move.select(
     Move.ply, Move.seat, Move.text, Move.visible_to, Move.events, Move.note, Move.created_at)
     .where(Move.match == match_id, Move.ply >= first, Move.ply <= last).order_by(Move.ply))
+_LATER_MOVES = Prepared(lambda match_id, first, last: Move.select(Move.ply, Move.events)
+                        .where(Move.match == match_id, Move.ply >= first, Move.ply <= last)
+                        .order_by(Move.ply.desc()))
 _RULINGS = Prepared(lambda match_id: Adjudication.select()
                     .where(Adjudication.match == match_id,
                            Adjudication.status == AdjudicationStatus.RULED)
