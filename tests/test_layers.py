@@ -172,6 +172,8 @@ HOT_PATHS = {
     "pbem.core.conversation.personal",
     # Which tournament a match is in: asked by every play page.
     "pbem.core.tournaments.table",
+    # A seat's visit: written on its first play page after a move.
+    "pbem.core.matches.visits",
 }
 
 
