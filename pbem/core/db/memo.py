@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from contextlib import suppress
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from pbem.core.db.connection import database, on_rebind
 
@@ -25,16 +25,26 @@ T = TypeVar("T")
 _MISSING = object()
 
 
+class Versioned(Protocol):
+    """A match row as read: its id and the version the door counts its changes with."""
+
+    id: int
+    version: int
+
+
 class VersionMemo(Generic[T]):
-    """At most `size` values by key (a key holds a match id and version), oldest dropped first.
-    Safe for threads: a value made twice at once is kept once, and both are equal."""
+    """At most `size` values, each for one match version and `detail` (a seat, a language…),
+    oldest dropped first. Safe for threads: a value made twice at once is kept once, and both
+    are equal."""
 
     def __init__(self, size: int) -> None:
         self._size = size
         self._items: dict[Hashable, T] = {}
         _ALL.append(self)
 
-    def remember(self, key: Hashable, make: Callable[[], T]) -> T:
+    def remember(self, match: Versioned, make: Callable[[], T], *detail: Hashable) -> T:
+        """What `make` derives from `match` as read (and `detail`), made once per version."""
+        key = (match.id, match.version, *detail)
         found = self._items.get(key, _MISSING)
         if found is not _MISSING:
             return found  # type: ignore[return-value]

@@ -40,8 +40,7 @@ class Known:
 def known(match: Match) -> Known:
     """The match's offers as of its version: every offer, answer and lapse is made through
     the door, which bumps the version, so one read serves every page until the next change."""
-    return _KNOWN.remember((match.id, match.version),
-                           lambda: Known(tuple(_ALL_OFFERS.rows(match.id))))
+    return _KNOWN.remember(match, lambda: Known(tuple(_ALL_OFFERS.rows(match.id))))
 
 
 _KNOWN: VersionMemo[Known] = VersionMemo(256)

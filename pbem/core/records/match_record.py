@@ -95,8 +95,7 @@ class _Sight(NamedTuple):
 
 def position_of(match: Match) -> Any:
     """The match's current position, loaded once per version."""
-    return _POSITIONS.remember((match.id, match.version),
-                               lambda: rules_for(match).load(match.state))
+    return _POSITIONS.remember(match, lambda: rules_for(match).load(match.state))
 
 
 def _sight(match: Match, rules: GameRules, state: Any, seat: int | None) -> _Sight:
@@ -108,7 +107,7 @@ def _sight(match: Match, rules: GameRules, state: Any, seat: int | None) -> _Sig
         view = rules.view(state, seat)
         # The text board's words are in the reader's language, hence the language in the key.
         return _Sight(mine, legal, view, rules.render_text(view, over=not match.is_live))
-    return _SIGHTS.remember((match.id, match.version, seat, current_language()), derive)
+    return _SIGHTS.remember(match, derive, seat, current_language())
 
 
 # The matches most read between two of their moves: a position or a seat's sight is a few
@@ -183,8 +182,8 @@ def moves_for(match: Match, rules: GameRules, state: Any, reader: int | None,
     `moves`, and `moves_page` saying which plies it covers and where the neighbours end.
     `state`: the match's current position (which names the movers)."""
     # Listed moves are never rewritten, and which are readable follows from the version.
-    key = (match.id, match.version, reader, window, current_language())
-    page = _MOVE_PAGES.remember(key, lambda: _moves_page(match, rules, state, reader, window))
+    page = _MOVE_PAGES.remember(match, lambda: _moves_page(match, rules, state, reader, window),
+                                reader, window, current_language())
     return dict(page)
 
 
@@ -294,7 +293,7 @@ def _rulings(match: Match, rules: GameRules, state: Any) -> list[dict[str, Any]]
                  "at": entry.ruled_at.isoformat() + "Z" if entry.ruled_at else None}
                 for entry in _RULINGS.rows(match.id)]
     # A ruling is made through the door, which bumps the version (rulings.apply_ruling).
-    return _RULINGS_READ.remember((match.id, match.version, current_language()), read)
+    return _RULINGS_READ.remember(match, read, current_language())
 
 
 def _draw_offer(rules: GameRules, state: Any, found: DrawOffer | None

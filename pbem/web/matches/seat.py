@@ -328,8 +328,7 @@ def _clicks_json(seat: Seat, record: dict[str, Any]) -> Markup | None:
         return (htmlsafe_json_dumps(clicks, dumps=json.dumps, separators=(",", ":"))
                 if clicks else None)
     # The record is the seat's at the match version it was read with (`record_for`).
-    match = seat.match
-    return _CLICKS.remember((match.id, match.version, seat.seat, current()), make)
+    return _CLICKS.remember(seat.match, make, seat.seat, current())
 
 
 def _board_html(seat: Seat, record: dict[str, Any]) -> Markup:
@@ -339,8 +338,7 @@ def _board_html(seat: Seat, record: dict[str, Any]) -> Markup:
         return Markup(render_template(
             f"games/{record['game']}/board.html", view=record["view"], seat=record["seat"],
             legal_moves=record["legal_moves"], over=record["status"] != "active"))
-    match = seat.match
-    return _BOARDS.remember((match.id, match.version, seat.seat, current()), make)
+    return _BOARDS.remember(seat.match, make, seat.seat, current())
 
 
 # Boards are the largest (up to about 55 KB of SVG, Frozen Forest's): the few hottest kept.

@@ -5,6 +5,7 @@ forgotten when the models point at another database."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -19,6 +20,7 @@ from pbem.i18n import language
 from tests.conftest import START
 
 PLAYERS = ["ann@example.org", "ben@example.org"]
+VERSION_1 = SimpleNamespace(id=1, version=1)  # a match row as read, for the memo alone
 
 
 def _seat(match_id: int, number: int) -> Seat:
@@ -39,7 +41,7 @@ def test_a_memo_keeps_its_newest_values_up_to_its_size() -> None:
         return len(made)
 
     for key in ("a", "b", "a", "c", "a"):
-        memo.remember(key, lambda key=key: make(key))
+        memo.remember(VERSION_1, lambda key=key: make(key), key)
     # "a" was dropped, as the oldest, to make room for "c", so it was made again.
     assert made == ["a", "b", "c", "a"]
     assert len(memo) == 2
@@ -50,10 +52,12 @@ def test_a_memo_keeps_its_newest_values_up_to_its_size() -> None:
 def test_nothing_made_inside_a_transaction_is_kept(db_url: str) -> None:
     memo: VersionMemo[int] = VersionMemo(4)
     with database.atomic():
-        assert memo.remember("key", lambda: 1) == 1
-        assert memo.remember("key", lambda: 2) == 2
-    assert memo.remember("key", lambda: 3) == 3
-    assert memo.remember("key", lambda: 4) == 3
+        assert memo.remember(VERSION_1, lambda: 1) == 1
+        assert memo.remember(VERSION_1, lambda: 2) == 2
+    assert memo.remember(VERSION_1, lambda: 3) == 3
+    assert memo.remember(VERSION_1, lambda: 4) == 3
+    # The next version of the same match is its own.
+    assert memo.remember(SimpleNamespace(id=1, version=2), lambda: 5) == 5
 
 
 def test_the_record_follows_every_move_and_the_end(db_url: str, settings) -> None:
@@ -123,7 +127,7 @@ def test_seats_and_languages_get_their_own(db_url: str, settings) -> None:
 
 def test_pointing_at_another_database_forgets_everything(tmp_path: Path) -> None:
     memo: VersionMemo[int] = VersionMemo(4)
-    memo.remember("key", lambda: 1)
+    memo.remember(VERSION_1, lambda: 1)
     bind_database(f"sqlite:///{tmp_path}/other.sqlite3")
     assert len(memo) == 0
 
