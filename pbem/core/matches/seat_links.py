@@ -20,7 +20,7 @@ import base64
 import hashlib
 import hmac
 import re
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from pbem.core.accounts.models import Player
 from pbem.core.db.prepared import Prepared
@@ -31,6 +31,7 @@ from pbem.keys import Purpose, purpose_key
 
 MAX_TOKEN_LENGTH = 100
 REPLY_MAC_CHARS = 26  # 130 bits of base32
+T = TypeVar("T")
 _REPLY_KEY = re.compile(rf"([0-9]{{1,12}})-([0-9]{{1,2}})-([a-z2-7]{{{REPLY_MAC_CHARS}}})")
 
 
@@ -59,12 +60,20 @@ def token_for(secret_key: str, seat: Seat) -> str:
 
 def seat_for_token(token: str) -> Seat:
     """The seat a link token opens; NotFoundError for a wrong, revoked or malformed token."""
+    return _found(_SEAT_BY_TOKEN.first(_lookup_hash(token)))
+
+
+def _lookup_hash(token: str) -> str:
+    """What a seat is looked up by: the hash of a token that may be one."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
         raise NotFoundError(_("This link is not valid. Check that you copied it whole."))
-    seat = _SEAT_BY_TOKEN.first(token_hash(token))
-    if seat is None:
+    return token_hash(token)
+
+
+def _found(found: T | None) -> T:
+    if found is None:
         raise NotFoundError(_("This link is not valid (or was replaced by a newer one)."))
-    return seat
+    return found
 
 
 class SeatRef(NamedTuple):
@@ -78,12 +87,7 @@ class SeatRef(NamedTuple):
 def seat_ref_for_token(token: str) -> SeatRef:
     """The match and seat number a link token opens, read from the seat row alone;
     NotFoundError as `seat_for_token`."""
-    if not token or len(token) > MAX_TOKEN_LENGTH:
-        raise NotFoundError(_("This link is not valid. Check that you copied it whole."))
-    found = _REF_BY_TOKEN.first(token_hash(token))
-    if found is None:
-        raise NotFoundError(_("This link is not valid (or was replaced by a newer one)."))
-    return SeatRef(*found)
+    return SeatRef(*_found(_REF_BY_TOKEN.first(_lookup_hash(token))))
 
 
 _REF_BY_TOKEN = Prepared(lambda digest: Seat.select(Seat.match, Seat.seat)
@@ -94,13 +98,9 @@ def seat_and_table(token: str) -> tuple[Seat, list[Seat]]:
     """The seat a link token opens and all its match's seat rows (with their players, in seat
     order, the opened seat among them), in one round trip: a seat's page and record need
     both. NotFoundError as `seat_for_token`."""
-    if not token or len(token) > MAX_TOKEN_LENGTH:
-        raise NotFoundError(_("This link is not valid. Check that you copied it whole."))
-    digest = token_hash(token)
+    digest = _lookup_hash(token)
     table = _TABLE_BY_TOKEN.rows(digest)
-    seat = next((row for row in table if row.token_hash == digest), None)
-    if seat is None:
-        raise NotFoundError(_("This link is not valid (or was replaced by a newer one)."))
+    seat = _found(next((row for row in table if row.token_hash == digest), None))
     for row in table:
         # One match object for all (each row read it again); set as peewee's join sets it,
         # so the row stays unchanged for a later save.
