@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, lru_cache, wraps
 from gettext import NullTranslations
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
@@ -30,6 +30,8 @@ from babel.dates import format_time as babel_format_time
 from babel.numbers import format_decimal
 from babel.support import LazyProxy, Translations
 
+P = ParamSpec("P")
+R = TypeVar("R")
 CATALOGS = Path(__file__).resolve().parent / "translations"
 DEFAULT = "en"
 # The languages pbem speaks, each named in its own words (what the language switch shows).
@@ -193,6 +195,23 @@ def format_day(moment: datetime) -> str:
     if current() == DEFAULT:
         return moment.strftime("%a %d %b %Y")
     return babel_format_date(moment.date(), "full", locale=locale())
+
+
+def per_language(maxsize: int) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Keep what a function says for each set of arguments and each language it is said in
+    (at most `maxsize`): for words that a page repeats on every read and that only change with
+    their arguments and the reader's language (a clock, a deadline, a script's sentences)."""
+    def keep(said: Callable[P, R]) -> Callable[P, R]:
+        def said_in(code: str, *args: Any, **kwargs: Any) -> R:
+            return said(*args, **kwargs)  # `code` is the language in force, in the key
+
+        in_language: Callable[..., R] = lru_cache(maxsize=maxsize)(said_in)
+
+        @wraps(said)
+        def saying(*args: P.args, **kwargs: P.kwargs) -> R:
+            return in_language(current(), *args, **kwargs)
+        return saying
+    return keep
 
 
 def format_number(number: float | int) -> str:

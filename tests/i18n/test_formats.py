@@ -36,3 +36,22 @@ def test_an_unknown_zone_or_language_falls_back_quietly() -> None:
         assert i18n.current() == "en"
         assert i18n.format_time(NOON) == "2026-01-12 12:00 UTC"
     assert i18n.format_time(None) == "—"
+
+
+def test_words_kept_per_language_are_made_once_per_language_and_arguments() -> None:
+    from pbem.i18n import _, language, per_language
+
+    made: list[tuple[int, str]] = []
+
+    @per_language(8)
+    def said(days: int) -> str:
+        made.append((days, _("Resign")))
+        return f"{days} {_('Resign')}"
+
+    english = said(3)
+    with language("de"):
+        german = said(3)
+        assert said(3) == german
+    assert said(3) == english != german
+    said(4)
+    assert len(made) == 3  # (3, en), (3, de), (4, en)

@@ -19,7 +19,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_skeleton
@@ -203,26 +202,18 @@ def _moment(moment: datetime, form: str, zone_words: str) -> str:
             f"{babel_format_time(moment, 'short', locale=locale)} {zone_words}")
 
 
+@i18n.per_language(256)
 def describe_match_clock(time_control: str) -> str:
     """A match's stored clock in words ("3 days per move"), in the reader's language: worked
     out once per clock and language, as every seat's page and record says it."""
-    return _described_clock(time_control, i18n.current())
+    return TimeControl.of_match(time_control).describe()
 
 
-@lru_cache(maxsize=256)
-def _described_clock(time_control: str, language: str) -> str:
-    return TimeControl.of_match(time_control).describe()  # `language` is the one in force
-
-
+@i18n.per_language(1024)
 def describe_allowance(seconds: int) -> str:
     """A seat's allowance for a move in words ("3 days"), in the reader's language; the few
     allowances a server's clocks give are each worked out once per language."""
-    return _described_allowance(seconds, i18n.current())
-
-
-@lru_cache(maxsize=1024)
-def _described_allowance(seconds: int, language: str) -> str:
-    return describe_span(timedelta(seconds=seconds))  # `language` is the one in force
+    return describe_span(timedelta(seconds=seconds))
 
 
 def deadline_info(due: datetime | None, time_control: str, timezone: str | None,
@@ -230,17 +221,16 @@ def deadline_info(due: datetime | None, time_control: str, timezone: str | None,
     """A deadline as players read it: absolute in UTC and their own zone, and time left."""
     if due is None:
         return None
-    fixed = _deadline_words(due, time_control, timezone, i18n.current())
+    fixed = _deadline_words(due, time_control, timezone)
     # The same keys in the same order as ever: "left" after "utc".
     return {"at": fixed["at"], "utc": fixed["utc"], "left": describe_left(due - now),
             **{name: fixed[name] for name in ("time_control", "local") if name in fixed}}
 
 
-@lru_cache(maxsize=1024)
-def _deadline_words(due: datetime, time_control: str, timezone: str | None,
-                    language: str) -> dict[str, str]:
-    """The parts of `deadline_info` that stay until the deadline moves, in `language` (the
-    one in force): a seat's page shows the same deadline on every read until a move."""
+@i18n.per_language(1024)
+def _deadline_words(due: datetime, time_control: str, timezone: str | None) -> dict[str, str]:
+    """The parts of `deadline_info` that stay until the deadline moves, in the reader's
+    language: a seat's page shows the same deadline on every read until a move."""
     info = {
         "at": due.isoformat() + "Z",
         "utc": _moment(due, "%a %d %b %Y, %H:%M UTC", "UTC"),

@@ -43,7 +43,7 @@ from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import describe, get_rules
 from pbem.games.base import RulesError
 from pbem.games.lines import MAX_LINES, MAX_PLIES, LineError, analyse, parse_conditional_text
-from pbem.i18n import N_, _, current, ngettext
+from pbem.i18n import LANGUAGES, N_, _, current, ngettext, per_language
 from pbem.web.matches.clicks import click_moves
 from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
 from pbem.web.site.clock import now
@@ -346,21 +346,14 @@ _CLICKS: VersionMemo[Markup | None] = VersionMemo(64)
 _BOARDS: VersionMemo[Markup] = VersionMemo(32)
 
 
+@per_language(len(LANGUAGES))
 def script_words() -> Markup:
     """The page script's sentences (play.js `say`) in the reader's language, as JSON made safe
     inside <script>; `{name}` marks what the script fills in. The same for every page in a
     language, so made once per language rather than translated and encoded on each page."""
-    code = current()
-    made = _SCRIPT_WORDS.get(code)
-    if made is None:
-        env = current_app.jinja_env
-        made = _SCRIPT_WORDS[code] = htmlsafe_json_dumps(
-            _script_sentences(), dumps=env.policies["json.dumps_function"],
-            **env.policies["json.dumps_kwargs"])
-    return made
-
-
-_SCRIPT_WORDS: dict[str, Markup] = {}
+    env = current_app.jinja_env
+    return htmlsafe_json_dumps(_script_sentences(), dumps=env.policies["json.dumps_function"],
+                               **env.policies["json.dumps_kwargs"])
 
 
 def _script_sentences() -> dict[str, str]:
