@@ -44,9 +44,13 @@ class RenderCache:
         self.states: dict[tuple[int, int], Any] = {}
         self.players: dict[str, Player | None] = {}
         self.moves: dict[tuple[int, int], Move | None] = {}
+        # The batch's matches whose players have said anything (None: not read; then any
+        # may have): a turn mail quotes the chat, and most matches have none to quote.
+        self.chatting: set[int] | None = None
 
     def prefetch(self, messages: Sequence[OutboxMessage]) -> None:
-        """Read every match, seat, player and move a batch needs in three queries."""
+        """Read every match, seat, player and move a batch needs, and which of its matches
+        have a players' chat, in four queries."""
         match_ids = {m.match_id for m in messages if m.match_id is not None}
         if not match_ids:
             return
@@ -56,6 +60,9 @@ class RenderCache:
                  .where(Seat.match.in_(match_ids)).order_by(Seat.match, Seat.seat))
         for seat in _SEATS.rows(seats):
             self.seats.setdefault(seat.match_id, []).append(seat)
+        from pbem.core.conversation.chat import chatting  # chat mails through mailout
+
+        self.chatting = chatting(match_ids)
         wanted = {(m.match_id, m.ply) for m in messages
                   if m.match_id is not None and m.ply and (m.params or {}).get("ev")}
         for key in wanted:
@@ -64,6 +71,9 @@ class RenderCache:
             for move in _MOVES.rows(Move.select(Move.match, Move.ply, Move.events)
                                     .where(Tuple(Move.match, Move.ply).in_(list(wanted)))):
                 self.moves[(move.match_id, move.ply)] = move
+
+    def may_have_chat(self, match_id: int) -> bool:
+        return self.chatting is None or match_id in self.chatting
 
     def move(self, match_id: int, ply: int) -> Move | None:
         if (match_id, ply) not in self.moves:
@@ -124,7 +134,7 @@ def context_for(message: OutboxMessage, cache: RenderCache) -> dict[str, Any]:
         context["events"] = _events(cache.move(match.id, ply), rules, seat.seat)
     build = _KINDS.get(message.template)
     if build is not None:
-        build(context, match, rules, state, seat, seats, params)
+        build(context, match, rules, state, seat, seats, params, cache)
     else:
         # Other kinds (a match's life, a re-issued link) keep their few words in `params`.
         context.update({name: value for name, value in params.items()
@@ -140,8 +150,9 @@ def recipient(message: OutboxMessage, cache: RenderCache) -> Player | None:
 
 # --- per kind ---------------------------------------------------------------------------------
 
-def _turn(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
-          seats: list[Seat], params: dict[str, Any]) -> None:
+def _turn(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
+          seat: Seat, seats: list[Seat], params: dict[str, Any],
+          cache: RenderCache) -> None:
     moves = [rules.format_move(state, move) for move in rules.legal_moves(state, seat.seat)]
     # A mail lists the first few; the answer to a `moves` reply lists them all.
     listed = len(moves) if params.get("answer") == "moves" else MAX_LISTED_MOVES
@@ -150,19 +161,21 @@ def _turn(context: dict[str, Any], match: Match, rules: GameRules, state: Any, s
 
 
 def _your_turn(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
-               seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
+               seat: Seat, seats: list[Seat], params: dict[str, Any],
+               cache: RenderCache) -> None:
     """The turn, and what the others said since this seat's last move ("Ben wrote: …"),
     read from the message rows as of the mail's own time."""
     from pbem.core.conversation.chat import quoted_for
 
-    _turn(context, match, rules, state, seat, seats, params)
+    _turn(context, match, rules, state, seat, seats, params, cache)
     context["chat"] = [_said(shown) for shown in
                        quoted_for(match.id, seat.seat, seat.player_id, context["ply"],
-                                  context["written"])]
+                                  context["written"])] if cache.may_have_chat(match.id) else []
 
 
-def _chat(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
-          seats: list[Seat], params: dict[str, Any]) -> None:
+def _chat(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
+          seat: Seat, seats: list[Seat], params: dict[str, Any],
+          cache: RenderCache) -> None:
     """One message from the players' room; gone (hidden, or its writer blocked since) means
     the mail says so instead of showing it."""
     from pbem.core.conversation.chat import message_for_mail
@@ -175,8 +188,9 @@ def _said(shown: Any) -> dict[str, Any]:
     return {"author": shown.author, "text": shown.text, "at": shown.at.strftime(_DAY)}
 
 
-def _result(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
-            seats: list[Seat], params: dict[str, Any]) -> None:
+def _result(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
+            seat: Seat, seats: list[Seat], params: dict[str, Any],
+            cache: RenderCache) -> None:
     stored = match.result or {"winners": [], "scores": [0] * len(seats), "reason": "ended"}
     outcome = Outcome(frozenset(stored["winners"]), tuple(stored["scores"]), stored["reason"])
     context["result"] = describe_outcome(rules, state, outcome, seats)
@@ -184,14 +198,16 @@ def _result(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
 
 
 def _adjudication(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
-                  seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
+                  seat: Seat, seats: list[Seat], params: dict[str, Any],
+                  cache: RenderCache) -> None:
     late = params.get("late", seat.seat)
     context.update(late_label=rules.seat_label(state, late), late_is_you=seat.seat == late,
                    cause=params.get("cause", "timeout"))
 
 
-def _ruling(context: dict[str, Any], match: Match, rules: GameRules, state: Any, seat: Seat,
-            seats: list[Seat], params: dict[str, Any]) -> None:
+def _ruling(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
+            seat: Seat, seats: list[Seat], params: dict[str, Any],
+            cache: RenderCache) -> None:
     late = params.get("late", seat.seat)
     context.update(late_label=rules.seat_label(state, late), ruling=params.get("ruling", ""),
                    # Stored in the admin's words; translated if the catalogs know them.
@@ -203,7 +219,8 @@ def _ruling(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
 
 
 def _vacation(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
-              seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
+              seat: Seat, seats: list[Seat], params: dict[str, Any],
+              cache: RenderCache) -> None:
     away = params.get("away", 0)
     context.update(away_label=rules.seat_label(state, away),
                    away_name=params.get("away_name", seats[away].player.public_name),
@@ -212,7 +229,8 @@ def _vacation(context: dict[str, Any], match: Match, rules: GameRules, state: An
 
 
 def _draw_offer(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
-                seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
+                seat: Seat, seats: list[Seat], params: dict[str, Any],
+                cache: RenderCache) -> None:
     """The offerer by seat and name ("Blue (ann)"), as a result names the winner; mails
     queued before the offerer's seat was kept say the seat alone."""
     context.update({name: value for name, value in params.items() if name not in _RESERVED})
@@ -223,7 +241,8 @@ def _draw_offer(context: dict[str, Any], match: Match, rules: GameRules, state: 
 
 
 def _inbound_answer(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
-                    seat: Seat, seats: list[Seat], params: dict[str, Any]) -> None:
+                    seat: Seat, seats: list[Seat], params: dict[str, Any],
+                    cache: RenderCache) -> None:
     """An answer to a player's reply (mailin.py): what was done or why not, the position,
     and the moves and commands they may send next."""
     from pbem.core.mailin.replies import COMMANDS
@@ -236,7 +255,7 @@ def _inbound_answer(context: dict[str, Any], match: Match, rules: GameRules, sta
         shown = message_for_mail(int(params["posted_id"]), seat)
         context["posted"] = shown.text if shown is not None else None
     if match.is_live and seat.seat in rules.to_move(state):
-        _turn(context, match, rules, state, seat, seats, params)
+        _turn(context, match, rules, state, seat, seats, params, cache)
     else:
         context.update(legal_moves=[], more_moves=0)
 
@@ -310,7 +329,7 @@ def _digest_context(message: OutboxMessage, params: dict[str, Any],
             rules = get_rules(match.game)
             seats = cache.seat_rows(match)
             _result(item, match, rules, cache.state(match, match.ply), seats[seat_number],
-                    seats, {})
+                    seats, {}, cache)
             results.append(item)
     chats = []
     for match_id, seat_number, count in params.get("chats", []):

@@ -169,3 +169,10 @@ def test_a_turn_mail_quotes_the_latest_messages_oldest_first_and_none_it_should_
     quoted = [shown.text for shown in
               quoted_for(match.id, 0, alice.id, 0, START + timedelta(minutes=60))]
     assert quoted == [f"bob {n}" for n in range(2, QUOTED_AT_MOST + 2)]
+    # A reader who muted the match is quoted nothing; the other reader is not affected.
+    from pbem.core.conversation.models import ChatMute
+
+    ChatMute.create(match=match, player=alice, created_at=START)
+    assert quoted_for(match.id, 0, alice.id, 0, START + timedelta(minutes=60)) == []
+    assert [shown.text for shown in quoted_for(match.id, 1, bob.id, 0,
+                                               START + timedelta(minutes=60))] == ["alice's own"]
