@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pbem.core.accounts.models import Player
 from pbem.core.accounts.players import reissue_seat_link
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
@@ -345,3 +347,80 @@ def test_three_workers_at_once_send_every_message_exactly_once(settings, smtp, c
     assert len(ids) == len(set(ids)) == 30
     assert {m.status for m in OutboxMessage.select()} == {MessageStatus.SENT}
     assert len(set(smtp.connections)) >= 3, "each worker used its own connections"
+
+
+class _Snapshots:
+    """The real SMTP sender, watched: how many mails were recorded as sent at the moment each
+    mail's `begin` hands over its previous work (`meanwhile`), i.e. before its bytes go."""
+
+    def __init__(self, settings) -> None:
+        from pbem.mail.senders import SMTPSender
+
+        self.inner = SMTPSender(settings)
+        self.recorded: list[int] = []
+        self.calls = 0
+
+    def send(self, mail) -> None:
+        self.inner.send(mail)
+
+    def session(self):
+        import contextlib
+
+        watcher = self
+
+        @contextlib.contextmanager
+        def watched():
+            with self.inner.session() as session:
+                class Watched:
+                    def begin(self, mail, meanwhile=None) -> None:
+                        def then() -> None:
+                            watcher.calls += 1
+                            if meanwhile is not None:
+                                meanwhile()
+                            watcher.recorded.append(OutboxMessage.select().where(
+                                OutboxMessage.status == MessageStatus.SENT).count())
+                        session.begin(mail, then)
+
+                    def end(self) -> None:
+                        session.end()
+                yield Watched()
+        return watched()
+
+
+def test_each_mail_is_recorded_as_sent_before_the_next_ones_bytes_go(settings, worker,
+                                                                      smtp) -> None:
+    """A killed worker re-sends at most one mail: the one accepted and not yet recorded is
+    recorded while the server answers the next MAIL, before that mail's bytes are sent."""
+    for _ in range(2):
+        start_nim(settings)
+    worker.sender = _Snapshots(settings)
+    assert worker.send_outbox().sent == 6
+    assert worker.sender.recorded == [0, 1, 2, 3, 4, 5]
+    assert OutboxMessage.select().where(OutboxMessage.status == MessageStatus.SENT).count() == 6
+
+
+def test_the_previous_mails_record_is_written_once_whatever_happens_to_the_next(
+        settings, worker, smtp) -> None:
+    """Over a dropped and reopened connection, to a refused recipient, and to a server that
+    cannot be reached, the work handed to `begin` runs exactly once."""
+    from dataclasses import replace
+
+    from pbem.mail.senders import DeliveryError, SMTPSession
+    from pbem.mail.wire import Outgoing
+
+    for _ in range(2):
+        start_nim(settings)
+    smtp.drop_at_mail = {2}
+    smtp.refuse = {BOB}
+    worker.sender = _Snapshots(settings)
+    report = worker.send_outbox()
+    assert (report.sent, report.failed) == (4, 2)
+    assert worker.sender.calls == 6
+    assert OutboxMessage.select().where(OutboxMessage.status == MessageStatus.SENT).count() == 4
+    calls = []
+    session = SMTPSession(replace(settings, smtp_port=1, smtp_timeout=2))
+    for _ in range(2):  # the second finds the server already known to be unreachable
+        with pytest.raises(DeliveryError, match="connection failed"):
+            session.begin(Outgoing("pbem@pbem.test", ALICE, b"Subject: x\r\n\r\nx\r\n"),
+                          lambda: calls.append(1))
+    assert calls == [1, 1]
