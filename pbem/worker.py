@@ -77,7 +77,7 @@ class Worker:
     def send_outbox(self) -> DrainReport:
         """Send batches until the outbox has nothing due, the time slice is used up, or the
         worker is stopping. One batch a tick capped a server at batch ÷ interval mails a
-        second (5/s at the defaults) however fast a batch went; draining keeps up with
+        second (5/s at the old defaults) however fast a batch went; draining keeps up with
         whatever comes in, and several workers share the load (each claims its own batch)."""
         def work() -> DrainReport:
             started = time.monotonic()
