@@ -4,7 +4,8 @@ time slice, `outbox_slice_seconds`, is used up).
 
 A batch is claimed in one statement (an UPDATE of the due rows' status, lease and version,
 RETURNING them; on PostgreSQL the rows are chosen `FOR UPDATE SKIP LOCKED`, so several workers
-share the outbox without waiting on each other or sending a message twice). A claim is a lease:
+share the outbox without waiting on each other or sending a message twice; MariaDB, which has
+no UPDATE … RETURNING, locks them the same way and reads them back in the same transaction). A claim is a lease:
 a worker that dies mid-send leaves its messages to be retried after the lease, under the same
 Message-ID. A batch goes out over one SMTP connection. Temporary failures retry with
 exponential backoff up to `outbox_max_attempts`; permanent failures stop at once, stay visible,
@@ -161,14 +162,22 @@ def claim_batch(now: datetime, limit: int, lease: timedelta = LEASE) -> list[Out
     due = _due(now)
     chosen = (OutboxMessage.select(OutboxMessage.id).where(due)
               .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(limit))
-    if isinstance(database.obj, peewee.MySQLDatabase):
-        # MariaDB can neither UPDATE … RETURNING nor update a table it reads in a subquery:
-        # claim row by row there, each with a conditional update.
-        ids = [row.id for row in chosen]
-        return [m for m in (_claim(message_id, now, lease) for message_id in ids)
-                if m is not None]
     claim = OutboxMessage.update(status=MessageStatus.SENDING,
                                  version=OutboxMessage.version + 1, claimed_until=now + lease)
+    if isinstance(database.obj, peewee.MySQLDatabase):
+        # MariaDB can neither UPDATE … RETURNING nor update a table it reads in a subquery:
+        # the due rows are locked (SKIP LOCKED: another worker's claim passes them by),
+        # updated by id and read back, in one transaction of three statements. (Claiming
+        # row by row, three statements and a transaction each, made a worker on MariaDB
+        # send half as many mails a second.)
+        with write_transaction():
+            locked: Any = chosen.for_update(skip_locked=True).tuples()
+            ids = [row_id for (row_id,) in locked]
+            if not ids:
+                return []
+            claim.where(OutboxMessage.id.in_(ids)).execute()
+            rows = list(OutboxMessage.select().where(OutboxMessage.id.in_(ids)))
+        return sorted(rows, key=lambda message: (message.next_attempt_at, message.id))
     if isinstance(database.obj, peewee.PostgresqlDatabase):
         # A CTE, not `id IN (subquery)`: PostgreSQL may run an IN subquery more than once
         # (and so take more than `limit` rows); a CTE holding FOR UPDATE is run exactly once.
@@ -210,24 +219,6 @@ def _due(now: datetime) -> peewee.Expression:
     abandoned = (OutboxMessage.status == MessageStatus.SENDING) & (
         OutboxMessage.claimed_until < now)
     return UNSENT & (pending | abandoned)
-
-
-def _claim(message_id: int, now: datetime, lease: timedelta = LEASE) -> OutboxMessage | None:
-    with write_transaction():
-        message = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
-        if message is None or message.status in (MessageStatus.SENT, MessageStatus.FAILED):
-            return None
-        if (message.status == MessageStatus.SENDING and message.claimed_until is not None
-                and message.claimed_until >= now):
-            return None
-        claimed = (OutboxMessage.update(status=MessageStatus.SENDING,
-                                        version=OutboxMessage.version + 1,
-                                        claimed_until=now + lease)
-                   .where(OutboxMessage.id == message_id,
-                          OutboxMessage.version == message.version).execute())
-    if claimed != 1:
-        return None
-    return OutboxMessage.get_by_id(message_id)
 
 
 def _record_sent(messages: Sequence[OutboxMessage], now: datetime) -> None:

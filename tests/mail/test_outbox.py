@@ -166,10 +166,10 @@ def test_a_restarted_worker_loses_nothing_and_sends_nothing_twice(settings, smtp
 
 
 def test_a_worker_that_died_mid_send_is_retried_after_its_lease(settings, smtp, clock) -> None:
-    from pbem.mail.outbox import LEASE, _claim
+    from pbem.mail.outbox import LEASE, claim_batch
 
     start_nim(settings)
-    _claim(1, clock.now)  # claimed, then the process died before sending
+    claim_batch(clock.now, 1)  # claimed, then the process died before sending
     worker = Worker(settings, clock=clock, extra_template_dirs=(SUPPORT_TEMPLATES,))
     assert worker.send_outbox().sent == 2, "a live claim is left alone"
     clock.advance(seconds=LEASE.total_seconds() + 1)
