@@ -228,6 +228,7 @@ def sustained(args: argparse.Namespace, host: str, port: int, server: int) -> No
         worker = Worker(settings, sender=SMTPSender(settings), clock=lambda: NOW)
         cpu, started = time.process_time(), time.monotonic()
         inflow_cpu, server_cpu = process_cpu(producer.pid), process_cpu(server)
+        machine = machine_cpu()
         sent, busy, ends = 0, 0.0, started + args.sustained
         next_tick = started
         while time.monotonic() < ends:
@@ -238,6 +239,8 @@ def sustained(args: argparse.Namespace, host: str, port: int, server: int) -> No
             busy += time.monotonic() - tick
         inflow_cpu = process_cpu(producer.pid) - inflow_cpu
         server_cpu = process_cpu(server) - server_cpu
+        busy_cores, all_cores = (now - then for now, then in zip(machine_cpu(), machine,
+                                                                 strict=True))
         done.set()
         producer.join()
         elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
@@ -256,7 +259,9 @@ def sustained(args: argparse.Namespace, host: str, port: int, server: int) -> No
               f"worker's rate while busy is {sent / busy / raw:.2f} of it)")
         print(f"CPU a mail: {1000 * cpu / max(sent, 1):.2f} ms in the worker, "
               f"{1000 * server_cpu / max(sent, 1):.2f} ms in the SMTP server, "
-              f"{1000 * inflow_cpu / max(queued.value, 1):.2f} ms in the inflow process")
+              f"{1000 * inflow_cpu / max(queued.value, 1):.2f} ms in the inflow process; the "
+              f"machine's {os.cpu_count()} cores were {busy_cores / all_cores:.0%} busy (all "
+              f"processes, the database server's too)")
 
 
 def inflow(url: str, template: list[dict[str, object]], rate: int, queued: Any,
@@ -283,6 +288,13 @@ def process_cpu(pid: int | None) -> float:
     """CPU seconds (user and system) used so far by process `pid`."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu() -> tuple[float, float]:
+    """The whole machine's CPU time so far: (busy, all), in clock ticks, from /proc/stat."""
+    ticks = [int(field) for field in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle and iowait
+    return float(sum(ticks) - idle), float(sum(ticks))
 
 
 def time_raw_bytes(host: str, port: int, messages: list[Outgoing]) -> float:
