@@ -15,7 +15,7 @@ It also times a stricter raw loop: the same mails already written as bytes, sent
 machine's load affects them alike; the ratios of each round are printed, then the medians and
 spreads. Target: ≥ 0.5.
 
-    python bench/outbox.py --sustained 60 [--inflow 300] [--database-url URL]
+    python bench/outbox.py --sustained 60 [--inflow 300] [--workers 1] [--database-url URL]
 
 measures the worker as it runs: mails are queued at a steady `--inflow` per second (by a
 process of its own, as web processes would, inserting a tenth of a second's worth at a time)
@@ -139,6 +139,8 @@ def main() -> None:
     parser.add_argument("--sustained", type=float, default=0,
                         help="seconds of steady inflow with the worker's own ticks")
     parser.add_argument("--inflow", type=int, default=300, help="mails queued per second")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="with --sustained: worker processes sharing the outbox")
     args = parser.parse_args()
     host, port = "127.0.0.1", free_port()
     # The server runs in its own process: in this one, it would wait for the GIL while the
@@ -226,6 +228,12 @@ def sustained(args: argparse.Namespace, host: str, port: int, server: int) -> No
         while queued.value == 0 and time.monotonic() < ready:
             time.sleep(0.01)  # the inflow process is importing; the run starts with its first rows
         worker = Worker(settings, sender=SMTPSender(settings), clock=lambda: NOW)
+        # `--workers N`: N - 1 more workers, each a process of its own, ticking alike.
+        others_sent, finish = spawn.Value("i", 0), spawn.Event()
+        others = [spawn.Process(target=tick_until, args=(settings, finish, others_sent))
+                  for _ in range(args.workers - 1)]
+        for other in others:
+            other.start()
         cpu, started = time.process_time(), time.monotonic()
         inflow_cpu, server_cpu = process_cpu(producer.pid), process_cpu(server)
         machine = machine_cpu()
@@ -237,6 +245,9 @@ def sustained(args: argparse.Namespace, host: str, port: int, server: int) -> No
             tick = time.monotonic()
             sent += worker.send_outbox().sent
             busy += time.monotonic() - tick
+        finish.set()  # the others end with their tick under way (as the first did, past `ends`)
+        for other in others:
+            other.join()
         inflow_cpu = process_cpu(producer.pid) - inflow_cpu
         server_cpu = process_cpu(server) - server_cpu
         busy_cores, all_cores = (now - then for now, then in zip(machine_cpu(), machine,
@@ -244,6 +255,7 @@ def sustained(args: argparse.Namespace, host: str, port: int, server: int) -> No
         done.set()
         producer.join()
         elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
+        mine, sent = sent, sent + others_sent.value
         backlog = queued.value - sent
         # The loop ends after a tick, and a tick drains until nothing is due (or its slice
         # runs out): a worker that keeps up ends with only what came in after its last claim.
@@ -254,14 +266,27 @@ def sustained(args: argparse.Namespace, host: str, port: int, server: int) -> No
               f"mails/s sustained (inflow {queued.value / elapsed:.1f}/s); backlog at the end "
               f"{backlog} ({'kept up' if backlog <= one_second else 'fell behind'}: the bar "
               f"is one second's inflow, {one_second})")
-        print(f"the worker was busy {busy / elapsed:.0%} of the run, sending {sent / busy:.1f} "
-              f"mails/s while busy; raw smtplib in the same run {raw:.1f} mails/s (the "
-              f"worker's rate while busy is {sent / busy / raw:.2f} of it)")
-        print(f"CPU a mail: {1000 * cpu / max(sent, 1):.2f} ms in the worker, "
+        which = "the worker" if args.workers == 1 else f"the first of {args.workers} workers"
+        print(f"{which} was busy {busy / elapsed:.0%} of the run, sending {mine / busy:.1f} "
+              f"mails/s while busy; raw smtplib in the same run {raw:.1f} mails/s (its "
+              f"rate while busy is {mine / busy / raw:.2f} of it)")
+        print(f"CPU a mail: {1000 * cpu / max(mine, 1):.2f} ms in {which}, "
               f"{1000 * server_cpu / max(sent, 1):.2f} ms in the SMTP server, "
               f"{1000 * inflow_cpu / max(queued.value, 1):.2f} ms in the inflow process; the "
               f"machine's {os.cpu_count()} cores were {busy_cores / all_cores:.0%} busy (all "
               f"processes, the database server's too)")
+
+
+def tick_until(settings: Any, finish: Any, sent: Any) -> None:
+    """Another worker (`--workers`): ticks as the first does until the first one is done."""
+    bind_database(settings.database_url)
+    worker = Worker(settings, sender=SMTPSender(settings), clock=lambda: NOW)
+    next_tick = time.time()
+    while not finish.wait(max(0.0, next_tick - time.time())):
+        next_tick = max(next_tick + settings.outbox_interval_seconds, time.time())
+        done = worker.send_outbox().sent
+        with sent.get_lock():
+            sent.value += done
 
 
 def inflow(url: str, template: list[dict[str, object]], rate: int, queued: Any,
