@@ -38,7 +38,8 @@ class Settings:
     mail_from: str = "pbem <pbem@localhost>"
     # A tick drains the outbox; between ticks mail waits. Short, so a move's mail leaves within
     # seconds and a busy outbox never stands idle long (at 10 s, 300 mails/s piled up 3,000
-    # between ticks); a tick with nothing due is one indexed statement.
+    # between ticks); a tick with nothing due is a claim that finds nothing (an indexed
+    # statement) and the job's one-row record of its run.
     outbox_interval_seconds: int = 2
     outbox_max_attempts: int = 8
     outbox_batch_size: int = 50

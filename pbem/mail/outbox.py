@@ -5,11 +5,11 @@ time slice, `outbox_slice_seconds`, is used up).
 A batch is claimed in one statement (an UPDATE of the due rows' status, lease and version,
 RETURNING them; on PostgreSQL the rows are chosen `FOR UPDATE SKIP LOCKED`, so several workers
 share the outbox without waiting on each other or sending a message twice; MariaDB, which has
-no UPDATE … RETURNING, locks them the same way and reads them back in the same transaction). A claim is a lease:
-a worker that dies mid-send leaves its messages to be retried after the lease, under the same
-Message-ID. A batch goes out over one SMTP connection. Temporary failures retry with
-exponential backoff up to `outbox_max_attempts`; permanent failures stop at once, stay visible,
-and mark the address undeliverable.
+no UPDATE … RETURNING, locks them the same way and reads them back in the same transaction).
+A claim is a lease: a worker that dies mid-send leaves its messages to be retried after the
+lease, under the same Message-ID. A batch goes out over one SMTP connection. Temporary failures
+retry with exponential backoff up to `outbox_max_attempts`; permanent failures stop at once,
+stay visible, and mark the address undeliverable.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import peewee
 from pbem.config import Settings
 from pbem.core.db.connection import database, write_transaction
 from pbem.core.db.prepared import Prepared
+from pbem.core.db.retry import retrying
 from pbem.core.mailout.contexts import RenderCache
 from pbem.core.mailout.models import RETAINED, UNSENT, MessageStatus, OutboxMessage
 from pbem.core.mailout.preferences import mark_undeliverable
@@ -140,10 +141,11 @@ class _Delivery:
     def record(self) -> None:
         """Record the accepted message as sent: one UPDATE, committed on its own (the
         driver's autocommit), since a transaction around it would add a BEGIN and a COMMIT
-        round trip to every mail on a database server."""
-        message, self.accepted = self.accepted, None
-        if message is not None:
-            _record_sent([message], self.now)
+        round trip to every mail on a database server. Kept as accepted until it is
+        recorded, so a failed write is tried again at the end of the batch."""
+        if self.accepted is not None:
+            _record_sent([self.accepted], self.now)
+            self.accepted = None
             self.sent += 1
 
 
@@ -170,14 +172,7 @@ def claim_batch(now: datetime, limit: int, lease: timedelta = LEASE) -> list[Out
         # updated by id and read back, in one transaction of three statements. (Claiming
         # row by row, three statements and a transaction each, made a worker on MariaDB
         # send half as many mails a second.)
-        with write_transaction():
-            locked: Any = chosen.for_update(skip_locked=True).tuples()
-            ids = [row_id for (row_id,) in locked]
-            if not ids:
-                return []
-            claim.where(OutboxMessage.id.in_(ids)).execute()
-            rows = list(OutboxMessage.select().where(OutboxMessage.id.in_(ids)))
-        return sorted(rows, key=lambda message: (message.next_attempt_at, message.id))
+        return retrying(lambda: _claim_locked(chosen, claim))
     if isinstance(database.obj, peewee.PostgresqlDatabase):
         # A CTE, not `id IN (subquery)`: PostgreSQL may run an IN subquery more than once
         # (and so take more than `limit` rows); a CTE holding FOR UPDATE is run exactly once.
@@ -188,6 +183,22 @@ def claim_batch(now: datetime, limit: int, lease: timedelta = LEASE) -> list[Out
     sql, params = claim.sql()
     with write_transaction():
         rows = list(OutboxMessage.raw(f"{sql} RETURNING *", *params))
+    return sorted(rows, key=lambda message: (message.next_attempt_at, message.id))
+
+
+def _claim_locked(chosen: Any, claim: Any) -> list[OutboxMessage]:
+    """MariaDB's claim (see `claim_batch`), at READ COMMITTED: at its default REPEATABLE READ
+    the locking read also locks the gaps between all the due rows it scans, not only the
+    batch's, and two workers' claims deadlocked each other writing into those gaps."""
+    if not database.in_transaction():
+        database.execute_sql("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+    with write_transaction():
+        locked: Any = chosen.for_update(skip_locked=True).tuples()
+        ids = [row_id for (row_id,) in locked]
+        if not ids:
+            return []
+        claim.where(OutboxMessage.id.in_(ids)).execute()
+        rows = list(OutboxMessage.select().where(OutboxMessage.id.in_(ids)))
     return sorted(rows, key=lambda message: (message.next_attempt_at, message.id))
 
 

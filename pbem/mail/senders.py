@@ -95,8 +95,15 @@ class SMTPSession:
         once = _Once(meanwhile)
         try:
             self._begin(mail, once)
+        except _Failed:
+            # The caller's work failed while the server held our MAIL: nothing more goes (the
+            # work, a record, must come before the next message), and the connection, a
+            # reply behind, is closed; the caller gets its own error below.
+            self.close()
         finally:
             once()
+        if once.failure is not None:
+            raise once.failure
 
     def _begin(self, mail: Outgoing, meanwhile: _Once) -> None:
         if self.unreachable is not None:
@@ -106,12 +113,16 @@ class SMTPSession:
         fresh = self.smtp is None
         try:
             self._hand_over(mail, meanwhile)
+        except _Failed:
+            raise
         except (smtplib.SMTPServerDisconnected, ConnectionError) as error:
             self.close()
             if fresh:
                 raise self._unreachable(error) from error
             try:  # the server closed an idle or worn-out connection: one new one
                 self._hand_over(mail, meanwhile)
+            except _Failed:
+                raise
             except Exception as again:
                 raise self._failure(again) from again
         except Exception as error:
@@ -163,6 +174,8 @@ class SMTPSession:
         # parse of each one (a few percent of a mail).
         smtp.putcmd("mail", f"FROM:<{mail.sender}>{optionlist}")
         meanwhile()
+        if meanwhile.failure is not None:
+            raise _Failed
         code, reply = smtp.getreply()
         if code != 250:
             self._reset(code)
@@ -256,15 +269,24 @@ class SMTPSession:
 
 
 class _Once:
-    """Calls `action` the first time it is called, and never again."""
+    """Calls `action` the first time it is called, and never again; what it raised is kept
+    in `failure`, for `begin` to raise as it is (not as an SMTP error)."""
 
     def __init__(self, action: Callable[[], None] | None) -> None:
         self.action = action
+        self.failure: Exception | None = None
 
     def __call__(self) -> None:
         action, self.action = self.action, None
         if action is not None:
-            action()
+            try:
+                action()
+            except Exception as error:
+                self.failure = error
+
+
+class _Failed(Exception):
+    """The caller's `meanwhile` failed: stop handing the message over."""
 
 
 class _OneByOne:

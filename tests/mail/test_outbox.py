@@ -424,3 +424,27 @@ def test_the_previous_mails_record_is_written_once_whatever_happens_to_the_next(
             session.begin(Outgoing("pbem@pbem.test", ALICE, b"Subject: x\r\n\r\nx\r\n"),
                           lambda: calls.append(1))
     assert calls == [1, 1]
+
+
+def test_a_failed_record_stops_the_next_mail_and_is_raised_as_it_is(settings, smtp) -> None:
+    """What goes wrong in the work done while the server answers MAIL (the previous mail's
+    record) is not taken for an SMTP failure: the next mail's bytes never go, and the
+    caller gets the error itself."""
+    from pbem.mail.senders import SMTPSession
+    from pbem.mail.wire import Outgoing
+
+    class RecordFailed(Exception):
+        pass
+
+    def fail() -> None:
+        raise RecordFailed
+
+    session = SMTPSession(settings)
+    session.send(Outgoing("pbem@pbem.test", ALICE, b"Subject: one\r\n\r\none\r\n"))
+    with pytest.raises(RecordFailed):
+        session.begin(Outgoing("pbem@pbem.test", BOB, b"Subject: two\r\n\r\ntwo\r\n"), fail)
+    assert [m["Subject"] for m in smtp.messages] == ["one"]
+    assert session.smtp is None, "the connection, a reply behind, is closed"
+    session.send(Outgoing("pbem@pbem.test", BOB, b"Subject: three\r\n\r\nthree\r\n"))
+    session.close()
+    assert [m["Subject"] for m in smtp.messages] == ["one", "three"]
