@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,7 +24,7 @@ from typing import Any
 import peewee
 
 from pbem.config import Settings
-from pbem.core.db.connection import database, write_transaction
+from pbem.core.db.connection import database, is_sqlite, write_transaction
 from pbem.core.db.prepared import Prepared
 from pbem.core.db.retry import retrying
 from pbem.core.mailout.contexts import RenderCache
@@ -90,7 +91,10 @@ def deliver_due(settings: Settings, sender: Sender, composer: Composer, now: dat
             try:
                 delivery.read_verdict()
             finally:
-                delivery.record()
+                try:
+                    delivery.record()
+                finally:
+                    delivery.close()
     failures, sent = delivery.failures, delivery.sent
     with write_transaction():
         _release(left)
@@ -106,7 +110,7 @@ class _Delivery:
     """A batch's messages on their way through one session, one in flight at a time: each is
     recorded as sent once its verdict says the server accepted it, and before the next
     message's bytes go, so a worker killed at any point re-sends at most one mail. The record
-    is written while the server answers the next message's MAIL command, so the two waits
+    is written while the server answers the next message's envelope, so the two waits
     overlap instead of adding up."""
 
     def __init__(self, session: Session, now: datetime) -> None:
@@ -116,10 +120,14 @@ class _Delivery:
         self.accepted: OutboxMessage | None = None  # accepted, not yet recorded as sent
         self.sent = 0
         self.failures: list[tuple[OutboxMessage, DeliveryError]] = []
+        # On a database server the record is a round trip (and a WAL flush): a thread of
+        # the batch's own, on its own connection, writes it while this one goes on through
+        # the next message's envelope (MAIL, RCPT, DATA). SQLite's write is local and quick.
+        self.recorder = None if is_sqlite() else ThreadPoolExecutor(1, "outbox-record")
 
     def begin(self, message: OutboxMessage, outgoing: Outgoing) -> None:
         try:
-            self.session.begin(outgoing, self.record)
+            self.session.begin(outgoing, self.start_record)
         except DeliveryError as error:
             self.failures.append((message, error))
         else:
@@ -138,6 +146,27 @@ class _Delivery:
             return
         self.accepted = message
 
+    def start_record(self) -> Callable[[], None] | None:
+        """Start recording the accepted message (see `Meanwhile`): on the recorder thread,
+        returning what waits for it, or here and now on SQLite."""
+        if self.accepted is None or self.recorder is None:
+            self.record()
+            return None
+        written = self.recorder.submit(_record_on_this_thread, self.accepted, self.now)
+
+        def wait() -> None:
+            written.result()
+            self.accepted = None
+            self.sent += 1
+        return wait
+
+    def close(self) -> None:
+        """Close the recorder thread's connection, and the thread."""
+        if self.recorder is not None:
+            self.recorder.submit(database.close).result()
+            self.recorder.shutdown()
+            self.recorder = None
+
     def record(self) -> None:
         """Record the accepted message as sent: one UPDATE, committed on its own (the
         driver's autocommit), since a transaction around it would add a BEGIN and a COMMIT
@@ -147,6 +176,11 @@ class _Delivery:
             _record_sent([self.accepted], self.now)
             self.accepted = None
             self.sent += 1
+
+
+def _record_on_this_thread(message: OutboxMessage, now: datetime) -> None:
+    database.connect(reuse_if_open=True)  # the recorder's own, until `_Delivery.close`
+    _record_sent([message], now)
 
 
 def _release(messages: Sequence[OutboxMessage]) -> None:

@@ -29,13 +29,20 @@ class DeliveryError(Exception):
         self.bounce = (not temporary) if bounce is None else bounce
 
 
+# Work the outbox does while the server answers a message's envelope: called once when the
+# envelope starts; what it returns (if anything) is called, to finish that work, before the
+# message's bytes go.
+Meanwhile = Callable[[], Callable[[], None] | None]
+
+
 class Session(Protocol):
     """A batch's way to the server: `begin` hands a message over, `end` returns once the
-    server accepted it (or raises `DeliveryError`); one message at a time. `begin` calls
-    `meanwhile` once (if given) before the message's bytes go: while the server answers the
-    envelope, where a session has one to send, so the outbox's own write overlaps that wait."""
+    server accepted it (or raises `DeliveryError`); one message at a time. `begin` runs
+    `meanwhile` (if given) while the server answers the envelope, where a session has one to
+    send, and finishes it before the message's bytes go, so the outbox's own write overlaps
+    that wait."""
 
-    def begin(self, mail: Outgoing, meanwhile: Callable[[], None] | None = None) -> None: ...
+    def begin(self, mail: Outgoing, meanwhile: Meanwhile | None = None) -> None: ...
 
     def end(self) -> None: ...
 
@@ -88,10 +95,11 @@ class SMTPSession:
         self.begin(mail)
         self.end()
 
-    def begin(self, mail: Outgoing, meanwhile: Callable[[], None] | None = None) -> None:
+    def begin(self, mail: Outgoing, meanwhile: Meanwhile | None = None) -> None:
         """Hand `mail` to the server up to its final reply (which `end` reads). `meanwhile`
-        runs once, while the server answers MAIL (or before anything is sent, if the
-        connection cannot take the message), and whatever it raises goes to the caller."""
+        starts once MAIL is written and is finished before DATA's bytes (or, if the
+        connection cannot take the message, both happen before anything is sent); whatever
+        it raises goes to the caller."""
         once = _Once(meanwhile)
         try:
             self._begin(mail, once)
@@ -102,6 +110,7 @@ class SMTPSession:
             self.close()
         finally:
             once()
+            once.finish()
         if once.failure is not None:
             raise once.failure
 
@@ -196,6 +205,9 @@ class SMTPSession:
         data = mail.data
         if data.startswith(b".") or b"\n." in data:
             data = _LEADING_DOT.sub(b"..", data)
+        meanwhile.finish()  # the caller's work (the last mail's record) is done before this goes
+        if meanwhile.failure is not None:
+            raise _Failed
         smtp.send(data + (b"" if data.endswith(b"\r\n") else b"\r\n") + b".\r\n")
         self.awaiting = True
 
@@ -269,20 +281,30 @@ class SMTPSession:
 
 
 class _Once:
-    """Calls `action` the first time it is called, and never again; what it raised is kept
-    in `failure`, for `begin` to raise as it is (not as an SMTP error)."""
+    """Starts `action` the first time it is called, and never again, and `finish` finishes
+    it once; what either raised is kept in `failure`, for `begin` to raise as it is (not as
+    an SMTP error)."""
 
-    def __init__(self, action: Callable[[], None] | None) -> None:
+    def __init__(self, action: Meanwhile | None) -> None:
         self.action = action
+        self.finishing: Callable[[], None] | None = None
         self.failure: Exception | None = None
 
     def __call__(self) -> None:
         action, self.action = self.action, None
         if action is not None:
             try:
-                action()
+                self.finishing = action()
             except Exception as error:
                 self.failure = error
+
+    def finish(self) -> None:
+        finishing, self.finishing = self.finishing, None
+        if finishing is not None:
+            try:
+                finishing()
+            except Exception as error:
+                self.failure = self.failure or error
 
 
 class _Failed(Exception):
@@ -295,9 +317,12 @@ class _OneByOne:
     def __init__(self, sender: Sender) -> None:
         self.sender = sender
 
-    def begin(self, mail: Outgoing, meanwhile: Callable[[], None] | None = None) -> None:
-        if meanwhile is not None:
-            meanwhile()
+    def begin(self, mail: Outgoing, meanwhile: Meanwhile | None = None) -> None:
+        once = _Once(meanwhile)
+        once()
+        once.finish()
+        if once.failure is not None:
+            raise once.failure
         self.sender.send(mail)
 
     def end(self) -> None:

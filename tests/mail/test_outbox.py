@@ -373,12 +373,16 @@ class _Snapshots:
             with self.inner.session() as session:
                 class Watched:
                     def begin(self, mail, meanwhile=None) -> None:
-                        def then() -> None:
+                        def then():
                             watcher.calls += 1
-                            if meanwhile is not None:
-                                meanwhile()
-                            watcher.recorded.append(OutboxMessage.select().where(
-                                OutboxMessage.status == MessageStatus.SENT).count())
+                            finishing = meanwhile() if meanwhile is not None else None
+
+                            def finish() -> None:  # just before the bytes go
+                                if finishing is not None:
+                                    finishing()
+                                watcher.recorded.append(OutboxMessage.select().where(
+                                    OutboxMessage.status == MessageStatus.SENT).count())
+                            return finish
                         session.begin(mail, then)
 
                     def end(self) -> None:
