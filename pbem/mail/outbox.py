@@ -124,6 +124,7 @@ class _Delivery:
         # the batch's own, on its own connection, writes it while this one goes on through
         # the next message's envelope (MAIL, RCPT, DATA). SQLite's write is local and quick.
         self.recorder = None if is_sqlite() else ThreadPoolExecutor(1, "outbox-record")
+        self.recorder_used = False  # its thread (and connection) exist once it had a record
 
     def begin(self, message: OutboxMessage, outgoing: Outgoing) -> None:
         try:
@@ -153,17 +154,18 @@ class _Delivery:
             self.record()
             return None
         written = self.recorder.submit(_record_on_this_thread, self.accepted, self.now)
+        self.recorder_used = True
 
         def wait() -> None:
             written.result()
-            self.accepted = None
-            self.sent += 1
+            self._recorded()
         return wait
 
     def close(self) -> None:
-        """Close the recorder thread's connection, and the thread."""
+        """Close the recorder thread's connection, and the thread (if it was started)."""
         if self.recorder is not None:
-            self.recorder.submit(database.close).result()
+            if self.recorder_used:
+                self.recorder.submit(database.close).result()
             self.recorder.shutdown()
             self.recorder = None
 
@@ -174,8 +176,11 @@ class _Delivery:
         recorded, so a failed write is tried again at the end of the batch."""
         if self.accepted is not None:
             _record_sent([self.accepted], self.now)
-            self.accepted = None
-            self.sent += 1
+            self._recorded()
+
+    def _recorded(self) -> None:
+        self.accepted = None
+        self.sent += 1
 
 
 def _record_on_this_thread(message: OutboxMessage, now: datetime) -> None:
