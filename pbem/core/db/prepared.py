@@ -151,7 +151,7 @@ class _RowPlan:
     """
 
     def __init__(self, models: list[type[peewee.Model]],
-                 columns: list[tuple[int, str, Callable[[Any], Any] | None]],
+                 columns: list[tuple[int, str, Callable[[Any], Any] | None, bool]],
                  links: list[tuple[int, str, int]]) -> None:
         self.models = models
         self.columns = columns
@@ -161,11 +161,12 @@ class _RowPlan:
     def of(cls, wrapper: Any) -> _RowPlan | _TuplePlan | None:
         if type(wrapper) is peewee.ModelTupleCursorWrapper:
             return _TuplePlan(list(wrapper.converters))
-        if any(field is None for field in wrapper.fields):
-            return None
+        # A selected expression that is no field (`EXISTS (…) AS name`, say) is set on the
+        # main row as a plain attribute, as peewee does; a joined one is not planned.
+        extras = [field is None for field in wrapper.fields]
         if type(wrapper) is peewee.ModelObjectCursorWrapper and wrapper.is_model:
             return cls([wrapper.constructor],
-                       [(0, wrapper.unique_columns[i], wrapper.converters[i])
+                       [(0, wrapper.unique_columns[i], wrapper.converters[i], extras[i])
                         for i in range(wrapper.ncols)], [])
         if type(wrapper) is not peewee.ModelCursorWrapper:
             return None
@@ -180,13 +181,20 @@ class _RowPlan:
             if is_dict or is_outer or not is_fk:
                 return None
             links.append((index[source], attr, index[dest]))
-        return cls(keys, [(index[key], column, converter)
-                          for _, key, column, converter in joined._row_spec], links)
+        columns = [(index[key], column, converter, extra) for (_, key, column, converter), extra
+                   in zip(joined._row_spec, extras, strict=True)]
+        if any(extra and number != 0 for number, _, _, extra in columns):
+            return None
+        return cls(keys, columns, links)
 
     def build(self, row: tuple[Any, ...]) -> Any:
         data: list[dict[str, Any]] = [{} for _ in self.models]
-        for value, (number, name, converter) in zip(row, self.columns, strict=True):
-            data[number][name] = value if converter is None else converter(value)
+        attributes: dict[str, Any] = {}
+        for value, (number, name, converter, extra) in zip(row, self.columns, strict=True):
+            if extra:
+                attributes[name] = value
+            else:
+                data[number][name] = value if converter is None else converter(value)
         made = []
         for model, values in zip(self.models, data, strict=True):
             # What peewee's Model.__init__ sets up, without its defaults and descriptors.
@@ -195,6 +203,7 @@ class _RowPlan:
             instance._dirty = set()  # type: ignore[attr-defined]
             instance.__rel__ = {}
             made.append(instance)
+        made[0].__dict__.update(attributes)
         for source, attr, dest in self.links:
             made[source].__rel__[attr] = made[dest]
         return made[0]

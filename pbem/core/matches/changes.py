@@ -7,7 +7,9 @@ which
 1. takes the match row first and the seat rows after, always in that order (`SELECT … FOR
    UPDATE` on PostgreSQL and MariaDB; on SQLite the IMMEDIATE transaction already lets one
    writer in at a time), so two changes to one match queue instead of racing and can never
-   deadlock each other by taking the rows in opposite orders;
+   deadlock each other by taking the rows in opposite orders; with the seated players it
+   reads what the match has pending beside them (`Pending`: a standing draw offer, stored
+   conditional moves, an open ruling), so a move that meets none skips reading each;
 2. hands the locked match to the change, which checks itself against the match *as it is now*
    and writes through `Locked.write`, a conditional update on `Match.version` that every change
    bumps (a forfeit changes no ply, so the ply cannot be the guard);
@@ -37,6 +39,8 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, ClassVar
 
+import peewee
+
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import locking, write_transaction
 from pbem.core.db.prepared import Prepared, Shapes, insert_row
@@ -46,7 +50,10 @@ from pbem.core.matches import deadlines
 from pbem.core.matches.computer_turns import queue_computer_turns
 from pbem.core.matches.creation import thin_snapshots
 from pbem.core.matches.models import (
+    Adjudication,
+    AdjudicationStatus,
     ChangeLog,
+    ConditionalTree,
     DrawOffer,
     DrawOfferStatus,
     Match,
@@ -120,12 +127,29 @@ UNLOGGED = {"unlogged": True}
 
 
 @dataclass
+class Pending:
+    """Whether a match has rows beside its own that a change may have to look at: a draw
+    offer that stands, stored conditional moves (any seat's), an open entry in the admin's
+    queue. A move seldom finds any, and knowing there are none spares it three statements.
+
+    Read by the door with the seated players, once the match row is locked. Every writer of
+    these rows takes the match lock first, so what was read stays true for the change, except
+    for what the change writes itself: a writer inside the door says so here (`offers.offer`,
+    `sweep.open_entry`). True means "may have": it only costs the read."""
+
+    draw_offer: bool = True
+    conditional_moves: bool = True
+    rulings: bool = True
+
+
+@dataclass
 class Locked:
     """A match and its seats, locked for one change, and what the change did to them."""
 
     match: Match
     seats: list[Seat]
     now: datetime
+    pending: Pending = field(default_factory=Pending)
     movers: set[int] = field(default_factory=set)
     ended: bool = False
     _rules: GameRules | None = None
@@ -236,23 +260,42 @@ def lock_match(match_id: int) -> Match:
     return match
 
 
-def lock_seats(match: Match) -> list[Seat]:
-    """The match's seat rows, locked in seat order. Players are read without a lock: the
-    per-player guard (vacations) takes a player before matches, so the door never takes one."""
+def lock_seats(match: Match) -> tuple[list[Seat], Pending]:
+    """The match's seat rows, locked in seat order, and what it has pending. Players are read
+    without a lock: the per-player guard (vacations) takes a player before matches, so the
+    door never takes one."""
     seats = _LOCK_SEATS.rows(match.id)
     players = {p.id: p for p in _SEATED_PLAYERS.rows(match.id)}
     for seat in seats:
         seat.player = players[seat.player_id]
-    return seats
+    # Every player row carries the same three answers; there is always a seated player.
+    said = vars(next(iter(players.values())))
+    return seats, Pending(bool(said["pending_offer"]), bool(said["pending_trees"]),
+                          bool(said["pending_rulings"]))
+
+
+def _seated_players(match_id: Any) -> Any:
+    def exists(query: Any) -> Any:
+        return peewee.fn.EXISTS(query.select(peewee.SQL("1")))
+    return (Player.select(
+        Player,
+        exists(DrawOffer.select().where(DrawOffer.match == match_id,
+                                        DrawOffer.status == DrawOfferStatus.OPEN.value))
+        .alias("pending_offer"),
+        exists(ConditionalTree.select().where(ConditionalTree.match == match_id))
+        .alias("pending_trees"),
+        exists(Adjudication.select().where(Adjudication.match == match_id,
+                                           Adjudication.status == AdjudicationStatus.OPEN.value))
+        .alias("pending_rulings"))
+        .join(Seat, on=(Seat.player == Player.id))
+        .where(Seat.match == match_id))
 
 
 _LOCK_MATCH = Prepared(lambda match_id: locking(Match.select().where(Match.id == match_id)
                                                  .limit(1)))
 _LOCK_SEATS = Prepared(lambda match_id: locking(Seat.select().where(Seat.match == match_id)
                                                  .order_by(Seat.seat)))
-_SEATED_PLAYERS = Prepared(lambda match_id: Player.select()
-                           .join(Seat, on=(Seat.player == Player.id))
-                           .where(Seat.match == match_id))
+_SEATED_PLAYERS = Prepared(_seated_players)
 
 
 def _match_write(names: tuple[str, ...]) -> Prepared:
@@ -281,7 +324,8 @@ def locked(match_id: int, now: datetime) -> Locked:
     """Lock a match and its seats inside a transaction the caller already holds (a vacation
     touches several matches in one transaction, always in match id order)."""
     match = lock_match(match_id)
-    return Locked(match, lock_seats(match), now)
+    seats, pending = lock_seats(match)
+    return Locked(match, seats, now, pending)
 
 
 def finish_change(door: Locked, before: Iterable[int]) -> None:
@@ -296,12 +340,14 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
         thin_snapshots(door.match)
         notify.forget_finished_turns(door.match)
         deadlines.stop_all_clocks(door.match)
-        (DrawOffer.update(status=DrawOfferStatus.LAPSED, answered_at=door.now,
-                          how="the match ended")
-         .where(DrawOffer.match == door.match, DrawOffer.status == DrawOfferStatus.OPEN)
-         .execute())
-        deadlines.close_moot_entries(door.match, None, door.now,
-                                     "the match ended before a ruling")
+        if door.pending.draw_offer:
+            (DrawOffer.update(status=DrawOfferStatus.LAPSED, answered_at=door.now,
+                              how="the match ended")
+             .where(DrawOffer.match == door.match, DrawOffer.status == DrawOfferStatus.OPEN)
+             .execute())
+        if door.pending.rulings:
+            deadlines.close_moot_entries(door.match, None, door.now,
+                                         "the match ended before a ruling")
     elif door.movers:
         after = set(door.match.to_move)
         by_number = {row.seat: row for row in door.seats}
@@ -310,7 +356,7 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
         for number in sorted(after):
             if by_number[number].owes_since is None:
                 deadlines.start_clock(door.match, by_number[number], door.now)
-        for number in door.movers:
+        for number in door.movers if door.pending.rulings else ():
             deadlines.close_moot_entries(door.match, number, door.now,
                                          "the seat moved before a ruling")
     for action in door._after:

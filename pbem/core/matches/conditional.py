@@ -151,8 +151,8 @@ def answer_after(door: Locked, mover: int, move: str, ply_before: int) -> Answer
     that expected the move gives an answer if its owner is now to move (and a tree whose next
     stored move is its owner's own, after an answer of theirs, gives that one); a move no
     branch expected clears the tree and queues a word for its owner (`door.mail_notes`)."""
-    if not offered(door.match.game):
-        return None  # no tree can exist: no query on the hot path of other games' moves
+    if not offered(door.match.game) or not door.pending.conditional_moves:
+        return None  # no tree exists (the door read so): no query on the hot path of moves
     rows = _LOCK_TREES.rows(door.match.id)
     if not rows:
         return None

@@ -88,6 +88,7 @@ def offer(door: Locked, seat: int) -> DrawOffer:
     check_can_offer(door.match, seat)
     made = DrawOffer.create(match=door.match, seat=seat, ply=door.match.ply,
                             offered_at=door.now, accepted_by=[])
+    door.pending.draw_offer = True
     door.touch()
     door.then(lambda: lifecycle_mail.queue_draw_offer(door, made))
     return made
@@ -115,6 +116,8 @@ def decline(door: Locked, seat: int, how: str = "said no") -> DrawOffer:
 
 def on_move(door: Locked, seat: int) -> None:
     """A seat that moves without having accepted the standing offer declines it."""
+    if not door.pending.draw_offer:
+        return  # the door read that none stands (the usual case): no query
     found = standing(door.match)
     if found is not None and found.seat != seat and seat not in found.accepted_by:
         _close(found, seat, "moved instead", door)

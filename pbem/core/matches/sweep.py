@@ -225,6 +225,7 @@ class SweepFailure(Change):
         if not already:
             entry = Adjudication.create(match=door.match, seat=number, cause="error",
                                         opened_at=door.now)
+            door.pending.rulings = True
             audit.record(audit.SYSTEM_ACTOR, "queued", door.now,
                          "sent to the admin queue: the sweep could not settle the seat",
                          door.match.id, {"seat": number, "cause": "error", "entry": entry.id})
@@ -271,6 +272,7 @@ def _clear_stray_times(seat: Seat) -> None:
 
 def open_entry(door: Locked, seat: int, cause: str) -> None:
     entry = Adjudication.create(match=door.match, seat=seat, cause=cause, opened_at=door.now)
+    door.pending.rulings = True
     audit.record(audit.SYSTEM_ACTOR, "queued", door.now, f"sent to the admin queue ({cause})",
                  door.match.id, {"seat": seat, "cause": cause, "entry": entry.id})
     door.then(lambda: notify.queue_adjudication_opened(door.match, door.rules, door.state,
