@@ -364,3 +364,11 @@ def test_the_console_names_seats_as_the_game_does_and_every_time_its_zone(settin
         assert not re.search(r"\bseat [0-9]", text, re.I), path
         for moment in re.findall(r"\b20\d\d-\d\d-\d\d \d\d:\d\d(?::\d\d)?.{0,4}", text):
             assert moment.endswith(" UTC"), (path, moment)
+
+
+def test_signed_in_staff_find_the_console_from_any_page(client) -> None:
+    # Staff sign in apart from players: the site's own links lead them back to the console.
+    assert 'href="/admin"' not in client.get("/games").data.decode()
+    sign_in(client, "mod@club.org", role="moderator")
+    for path in ("/games", "/matches"):
+        assert '<a href="/admin">Admin</a>' in client.get(path).data.decode()
