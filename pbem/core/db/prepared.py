@@ -146,8 +146,9 @@ class _RowPlan:
     Read once from peewee's own cursor wrapper, which otherwise works it out again for every
     query and then sets each column through the model's descriptors; for a page's handful of
     reads that was as much as the reading itself. Only plain shapes are planned (one model,
-    or models joined on their foreign keys); `of` returns None for others, which peewee keeps
-    building.
+    or models joined on their foreign keys, and on the first model any selected expression
+    under a name of its own, `EXISTS (…) AS name`); `of` returns None for others, which
+    peewee keeps building.
     """
 
     def __init__(self, models: list[type[peewee.Model]],
@@ -162,12 +163,14 @@ class _RowPlan:
         if type(wrapper) is peewee.ModelTupleCursorWrapper:
             return _TuplePlan(list(wrapper.converters))
         # A selected expression that is no field (`EXISTS (…) AS name`, say) is set on the
-        # main row as a plain attribute, as peewee does; a joined one is not planned.
+        # main row as a plain attribute, as peewee does. Not planned: one on a joined row, or
+        # one named like something the model has (peewee would set that field instead).
         extras = [field is None for field in wrapper.fields]
         if type(wrapper) is peewee.ModelObjectCursorWrapper and wrapper.is_model:
-            return cls([wrapper.constructor],
-                       [(0, wrapper.unique_columns[i], wrapper.converters[i], extras[i])
-                        for i in range(wrapper.ncols)], [])
+            columns = [(0, wrapper.unique_columns[i], wrapper.converters[i], extras[i])
+                       for i in range(wrapper.ncols)]
+            return cls([wrapper.constructor], columns, []) if _plain_extras(
+                [wrapper.constructor], columns) else None
         if type(wrapper) is not peewee.ModelCursorWrapper:
             return None
         joined: Any = wrapper  # its join set-up is not in peewee's type stubs
@@ -183,18 +186,17 @@ class _RowPlan:
             links.append((index[source], attr, index[dest]))
         columns = [(index[key], column, converter, extra) for (_, key, column, converter), extra
                    in zip(joined._row_spec, extras, strict=True)]
-        if any(extra and number != 0 for number, _, _, extra in columns):
-            return None
-        return cls(keys, columns, links)
+        return cls(keys, columns, links) if _plain_extras(keys, columns) else None
 
     def build(self, row: tuple[Any, ...]) -> Any:
         data: list[dict[str, Any]] = [{} for _ in self.models]
         attributes: dict[str, Any] = {}
         for value, (number, name, converter, extra) in zip(row, self.columns, strict=True):
+            value = value if converter is None else converter(value)
             if extra:
                 attributes[name] = value
             else:
-                data[number][name] = value if converter is None else converter(value)
+                data[number][name] = value
         made = []
         for model, values in zip(self.models, data, strict=True):
             # What peewee's Model.__init__ sets up, without its defaults and descriptors.
@@ -207,6 +209,13 @@ class _RowPlan:
         for source, attr, dest in self.links:
             made[source].__rel__[attr] = made[dest]
         return made[0]
+
+
+def _plain_extras(models: list[type[peewee.Model]],
+                  columns: list[tuple[int, str, Callable[[Any], Any] | None, bool]]) -> bool:
+    """Whether every selected expression goes on the first row, under a name its model lacks."""
+    return all(number == 0 and not hasattr(models[0], name)
+               for number, name, _, extra in columns if extra)
 
 
 class _TuplePlan:

@@ -135,7 +135,12 @@ class Pending:
     Read by the door with the seated players, once the match row is locked. Every writer of
     these rows takes the match lock first, so what was read stays true for the change, except
     for what the change writes itself: a writer inside the door says so here (`offers.offer`,
-    `sweep.open_entry`). True means "may have": it only costs the read."""
+    `sweep.open_entry`). True means "may have": it only costs the read.
+
+    Trusted only in a transaction the door opened itself (`apply_change`). In a caller's
+    longer one (vacations, tournaments) an earlier plain read may have fixed the
+    transaction's snapshot before the lock (MariaDB's REPEATABLE READ), and rows committed
+    since would read as absent: there every answer is "may have"."""
 
     draw_offer: bool = True
     conditional_moves: bool = True
@@ -232,12 +237,14 @@ def apply_change(match_id: int, change: Change, now: datetime) -> Any:
                       "Try again in a moment."))
 
 
-def apply_within(match_id: int, change: Change, now: datetime) -> Any:
+def apply_within(match_id: int, change: Change, now: datetime, *,
+                 door_opened: bool = False) -> Any:
     """Apply `change` inside a transaction the caller already holds (a vacation changes
     several matches in one, in match id order, after locking the player): the same locks,
     checks, clocks, mail and log row as `apply_change`, without its retry (the caller's
-    transaction is retried whole)."""
-    door = locked(match_id, now)
+    transaction is retried whole). `door_opened`: `apply_change` opened the transaction for
+    this change alone, so what the door reads as pending can be trusted (see `Pending`)."""
+    door = locked(match_id, now, trust_pending=door_opened)
     before = list(door.match.to_move)
     version = door.match.version
     result = change.apply(door)
@@ -248,7 +255,9 @@ def apply_within(match_id: int, change: Change, now: datetime) -> Any:
     _log(door, change, version)
     if follow is not None:
         # Same transaction, its own locks (already held), checks, clocks, mail and log row.
-        return change.followed(result, apply_within(match_id, follow, now))
+        # (Nothing else can have written the match's rows since: its lock is held.)
+        return change.followed(result, apply_within(match_id, follow, now,
+                                                    door_opened=door_opened))
     return result
 
 
@@ -268,13 +277,16 @@ def lock_seats(match: Match) -> tuple[list[Seat], Pending]:
     players = {p.id: p for p in _SEATED_PLAYERS.rows(match.id)}
     for seat in seats:
         seat.player = players[seat.player_id]
-    # Every player row carries the same three answers; there is always a seated player.
+    # Every player row carries the same three answers (a match always has seated players).
     said = vars(next(iter(players.values())))
     return seats, Pending(bool(said["pending_offer"]), bool(said["pending_trees"]),
                           bool(said["pending_rulings"]))
 
 
 def _seated_players(match_id: Any) -> Any:
+    # The pending answers come in this statement, after the locks, rather than with the match
+    # row's: a locking read waits for the lock under the snapshot its statement began with
+    # (PostgreSQL), so it would miss an offer committed by the change it waited for.
     def exists(query: Any) -> Any:
         return peewee.fn.EXISTS(query.select(peewee.SQL("1")))
     return (Player.select(
@@ -320,12 +332,13 @@ def lock_player(player_id: int) -> Player:
     return player
 
 
-def locked(match_id: int, now: datetime) -> Locked:
+def locked(match_id: int, now: datetime, trust_pending: bool = False) -> Locked:
     """Lock a match and its seats inside a transaction the caller already holds (a vacation
-    touches several matches in one transaction, always in match id order)."""
+    touches several matches in one transaction, always in match id order). What the match
+    has pending is used only with `trust_pending` (see `Pending`)."""
     match = lock_match(match_id)
     seats, pending = lock_seats(match)
-    return Locked(match, seats, now, pending)
+    return Locked(match, seats, now, pending if trust_pending else Pending())
 
 
 def finish_change(door: Locked, before: Iterable[int]) -> None:
@@ -369,7 +382,7 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
 
 def _apply_once(match_id: int, change: Change, now: datetime) -> Any:
     with write_transaction():
-        return apply_within(match_id, change, now)
+        return apply_within(match_id, change, now, door_opened=True)
 
 
 def _log(door: Locked, change: Change, version: int) -> None:

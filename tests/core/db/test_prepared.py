@@ -1,5 +1,5 @@
-"""`Planned` builds the rows of a query whose IN list varies by a kept plan: they must be the
-rows peewee builds, joined rows included, on every backend."""
+"""`Planned` and `Prepared` build a query's rows by a plan kept from its first rows: they must
+be the rows peewee builds (joined rows and selected expressions included) on every backend."""
 
 from __future__ import annotations
 
@@ -56,3 +56,48 @@ def test_prepared_tuples_are_peewees_tuples(settings) -> None:
     assert prepared._plans[id(database.obj)] is not None, "the tuples were planned"
     row = prepared.first(ids[0])
     assert isinstance(row, tuple) and isinstance(row[1], list) and isinstance(row[2], dict)
+
+
+def test_model_rows_with_a_selected_expression_are_peewees_rows(settings) -> None:
+    """An expression selected beside a model's fields (`EXISTS (…) AS name`, the door's
+    pending answers) comes back as peewee sets it, converter included, on a plain or a
+    joined shape; one named like a field of the model is left to peewee."""
+    from peewee import fn
+
+    from pbem.core.db.prepared import Prepared
+
+    ids = [create_match("nim", players, {}, settings.secret_key, START, seed=n).match.id
+           for n, players in enumerate([[ANN, BEN], [BEN, CAL]])]
+
+    def plain(match_id: int):
+        return (Match.select(Match, fn.MAX(Match.created_at).alias("latest"),
+                             fn.EXISTS(Seat.select(Seat.id).where(Seat.match == Match.id))
+                             .alias("seated"))
+                .where(Match.id == match_id).group_by(Match.id))
+
+    def joined(match_id: int):
+        return (Seat.select(Seat, Player, fn.UPPER(Player.email).alias("shout"))
+                .join(Player).where(Seat.match == match_id).order_by(Seat.seat))
+
+    def clashing(match_id: int):
+        return Match.select(Match.id, fn.UPPER(Match.game).alias("game")).where(
+            Match.id == match_id)
+
+    def seen(rows: list) -> list:
+        return [(row.__data__, {name: value for name, value in vars(row).items()
+                                if not name.startswith("_")}) for row in rows]
+
+    for build in (plain, joined, clashing):
+        prepared = Prepared(build)
+        for match_id in ids + ids:  # the first call plans, the others follow it
+            assert seen(prepared.rows(match_id)) == seen(list(build(match_id))), build
+    first = Prepared(plain)
+    first.rows(ids[0])
+    assert first._plans[id(database.obj)] is not None, "the expression was planned"
+    row = first.rows(ids[0])[0]
+    assert row.latest == START and row.seated
+    assert Prepared(joined).rows(ids[0])[0].shout == ANN.upper()
+    clash = Prepared(clashing)
+    clash.rows(ids[0])
+    assert clash._plans[id(database.obj)] is None, "a clashing name is left to peewee"
+    assert clash.rows(ids[1])[0].game == "NIM"
