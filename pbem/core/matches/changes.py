@@ -42,7 +42,7 @@ from typing import Any, ClassVar
 import peewee
 
 from pbem.core.accounts.models import Player
-from pbem.core.db.connection import locking, write_transaction
+from pbem.core.db.connection import database, locking, write_transaction
 from pbem.core.db.prepared import Prepared, Shapes, insert_row
 from pbem.core.db.retry import LostRace, is_transient, retrying
 from pbem.core.mailout import notify
@@ -381,8 +381,10 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
 
 
 def _apply_once(match_id: int, change: Change, now: datetime) -> Any:
+    # Called inside a caller's transaction, this is only a savepoint in it: not the door's own.
+    opened = not database.in_transaction()
     with write_transaction():
-        return apply_within(match_id, change, now, door_opened=True)
+        return apply_within(match_id, change, now, door_opened=opened)
 
 
 def _log(door: Locked, change: Change, version: int) -> None:
