@@ -109,10 +109,8 @@ class SMTPSession:
             # reply behind, is closed; the caller gets its own error below.
             self.close()
         finally:
-            once()
-            once.finish()
-        if once.failure is not None:
-            raise once.failure
+            once.settle()
+        once.raise_failure()
 
     def _begin(self, mail: Outgoing, meanwhile: _Once) -> None:
         if self.unreachable is not None:
@@ -306,6 +304,15 @@ class _Once:
             except Exception as error:
                 self.failure = self.failure or error
 
+    def settle(self) -> None:
+        """Start it if nothing did, and finish it: whatever happened to the message."""
+        self()
+        self.finish()
+
+    def raise_failure(self) -> None:
+        if self.failure is not None:
+            raise self.failure
+
 
 class _Failed(Exception):
     """The caller's `meanwhile` failed: stop handing the message over."""
@@ -319,10 +326,8 @@ class _OneByOne:
 
     def begin(self, mail: Outgoing, meanwhile: Meanwhile | None = None) -> None:
         once = _Once(meanwhile)
-        once()
-        once.finish()
-        if once.failure is not None:
-            raise once.failure
+        once.settle()
+        once.raise_failure()
         self.sender.send(mail)
 
     def end(self) -> None:

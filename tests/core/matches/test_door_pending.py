@@ -26,6 +26,7 @@ from pbem.core.matches.play import submit_move
 from pbem.core.matches.sweep import open_entry
 from pbem.games import get_rules
 from tests.conftest import START
+from tests.support.threads import race
 
 SECRET = "test-secret-key"
 ANN, BEN = "ann@example.org", "ben@example.org"
@@ -156,7 +157,8 @@ def test_inside_a_callers_transaction_rows_committed_after_its_first_read_are_me
     else:
         with write_transaction():
             Match.select().count()  # the caller's first read
-            _in_another_thread(lambda: apply_change(match.id, other, START))
+            [committed] = race(lambda: apply_change(match.id, other, START))
+            assert not isinstance(committed, Exception), committed
             door(match.id, Resign(seat=0), START)
     if pending == "offer":
         assert DrawOffer.get().status == "lapsed"
@@ -214,22 +216,6 @@ def _until_a_lock_is_awaited() -> None:
             return
         time.sleep(0.01)
     raise AssertionError("the move never waited for the match's lock")
-
-
-def _in_another_thread(call: Callable[[], Any]) -> None:
-    failures: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            with database.connection_context():
-                call()
-        except BaseException as error:
-            failures.append(error)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(20)
-    assert not failures, failures
 
 
 def _answer_to(seed: int, move: str) -> str:
