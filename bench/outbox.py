@@ -41,9 +41,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -110,24 +111,39 @@ def queue(match_ids: list[int], count: int, round_number: int) -> None:
         OutboxMessage.insert_many(rows).execute()
 
 
-def time_outbox(settings: object, composer: Composer, count: int) -> float:
+class Timed(NamedTuple):
+    """A side's mails a second, and this process's CPU a mail (ms, all its threads)."""
+
+    rate: float
+    cpu_ms: float
+
+
+def timed(send: Callable[[], None], count: int) -> Timed:
+    cpu, started = time.process_time(), time.perf_counter()
+    send()
+    return Timed(count / (time.perf_counter() - started),
+                 1000 * (time.process_time() - cpu) / count)
+
+
+def time_outbox(settings: object, composer: Composer, count: int) -> Timed:
     sender = SMTPSender(settings)  # type: ignore[arg-type]
-    started = time.perf_counter()
-    sent = 0
-    while sent < count:
-        report = deliver_due(settings, sender, composer, NOW)  # type: ignore[arg-type]
-        if report.sent == 0:
-            raise SystemExit(f"the outbox stopped after {sent} of {count} mails: {report}")
-        sent += report.sent
-    return count / (time.perf_counter() - started)
+
+    def send() -> None:
+        sent = 0
+        while sent < count:
+            report = deliver_due(settings, sender, composer, NOW)  # type: ignore[arg-type]
+            if report.sent == 0:
+                raise SystemExit(f"the outbox stopped after {sent} of {count} mails: {report}")
+            sent += report.sent
+    return timed(send, count)
 
 
-def time_raw(host: str, port: int, messages: list[object]) -> float:
-    started = time.perf_counter()
-    with smtplib.SMTP(host, port) as smtp:
-        for message in messages:
-            smtp.send_message(message)  # type: ignore[arg-type]
-    return len(messages) / (time.perf_counter() - started)
+def time_raw(host: str, port: int, messages: list[object]) -> Timed:
+    def send() -> None:
+        with smtplib.SMTP(host, port) as smtp:
+            for message in messages:
+                smtp.send_message(message)  # type: ignore[arg-type]
+    return timed(send, len(messages))
 
 
 def main() -> None:
@@ -179,22 +195,28 @@ def run(args: argparse.Namespace, host: str, port: int) -> None:
         size = sum(len(m.as_bytes()) for m in sample) // len(sample)
         print(f"{args.mails} mails of about {size:,} bytes ({args.game}), "
               f"{settings.outbox_batch_size} per batch, database {url.split(':')[0]}")
-        ratios, strict = [], []
+        ratios, strict, cpu = [], [], []
         for number in range(args.rounds):
             raw = time_raw(host, port, sample)
             raw_bytes = time_raw_bytes(host, port, flat)
             queue(match_ids, args.mails, number)
             ours = time_outbox(settings, composer, args.mails)
-            ratios.append(ours / raw)
-            strict.append(ours / raw_bytes)
-            print(f"round {number + 1}: outbox {ours:7.1f} mails/s, raw smtplib "
-                  f"{raw:7.1f} mails/s, ratio {ours / raw:.2f}; raw bytes {raw_bytes:7.1f} "
-                  f"mails/s, ratio {ours / raw_bytes:.2f}")
+            ratios.append(ours.rate / raw.rate)
+            strict.append(ours.rate / raw_bytes.rate)
+            cpu.append((ours.cpu_ms, raw.cpu_ms, raw_bytes.cpu_ms))
+            print(f"round {number + 1}: outbox {ours.rate:7.1f} mails/s "
+                  f"({ours.cpu_ms:.2f} ms CPU a mail), raw smtplib {raw.rate:7.1f} mails/s "
+                  f"({raw.cpu_ms:.2f} ms), ratio {ours.rate / raw.rate:.2f}; raw bytes "
+                  f"{raw_bytes.rate:7.1f} mails/s ({raw_bytes.cpu_ms:.2f} ms), ratio "
+                  f"{ours.rate / raw_bytes.rate:.2f}")
         print(f"outbox ÷ raw smtplib: median {statistics.median(ratios):.2f} "
               f"(spread {min(ratios):.2f} to {max(ratios):.2f} over {args.rounds} rounds; "
               f"target ≥ 0.5)")
         print(f"outbox ÷ raw smtplib sending bytes: median {statistics.median(strict):.2f} "
               f"(spread {min(strict):.2f} to {max(strict):.2f})")
+        ours_cpu, raw_cpu, bytes_cpu = (statistics.median(side) for side in zip(*cpu, strict=True))
+        print(f"CPU a mail in this process (medians): outbox {ours_cpu:.2f} ms, raw smtplib "
+              f"{raw_cpu:.2f} ms, raw bytes {bytes_cpu:.2f} ms")
 
 
 def sustained(args: argparse.Namespace, host: str, port: int, server: int) -> None:
@@ -212,7 +234,7 @@ def sustained(args: argparse.Namespace, host: str, port: int, server: int) -> No
         template = [{key: row[key] for key in ("match", "seat", "ply", "template", "params")}
                     for row in OutboxMessage.select().dicts()]
         OutboxMessage.delete().execute()
-        raw = time_raw(host, port, sample)
+        raw = time_raw(host, port, sample).rate
         print(f"steady inflow of {args.inflow} mails/s for {args.sustained:.0f} s, worker at "
               f"the defaults (batch {settings.outbox_batch_size}, a tick every "
               f"{settings.outbox_interval_seconds} s, slice {settings.outbox_slice_seconds} s), "
@@ -322,12 +344,12 @@ def machine_cpu() -> tuple[float, float]:
     return float(sum(ticks) - idle), float(sum(ticks))
 
 
-def time_raw_bytes(host: str, port: int, messages: list[Outgoing]) -> float:
-    started = time.perf_counter()
-    with smtplib.SMTP(host, port) as smtp:
-        for mail in messages:
-            smtp.sendmail(mail.sender, [mail.recipient], mail.data)
-    return len(messages) / (time.perf_counter() - started)
+def time_raw_bytes(host: str, port: int, messages: list[Outgoing]) -> Timed:
+    def send() -> None:
+        with smtplib.SMTP(host, port) as smtp:
+            for mail in messages:
+                smtp.sendmail(mail.sender, [mail.recipient], mail.data)
+    return timed(send, len(messages))
 
 def wait_for(host: str, port: int) -> None:
     for _ in range(100):
