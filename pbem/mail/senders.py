@@ -109,7 +109,7 @@ class SMTPSession:
             # reply behind, is closed; the caller gets its own error below.
             self.close()
         finally:
-            once.settle()
+            once.run_through()
         once.raise_failure()
 
     def _begin(self, mail: Outgoing, meanwhile: _Once) -> None:
@@ -304,7 +304,7 @@ class _Once:
             except Exception as error:
                 self.failure = self.failure or error
 
-    def settle(self) -> None:
+    def run_through(self) -> None:
         """Start it if nothing did, and finish it: whatever happened to the message."""
         self()
         self.finish()
@@ -326,7 +326,7 @@ class _OneByOne:
 
     def begin(self, mail: Outgoing, meanwhile: Meanwhile | None = None) -> None:
         once = _Once(meanwhile)
-        once.settle()
+        once.run_through()
         once.raise_failure()
         self.sender.send(mail)
 
