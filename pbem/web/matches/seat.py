@@ -302,6 +302,7 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     lines = conditional.as_stored(seat.match, private.tree)
     # The seat's forms (vacation, settings, resign, draw…) post to addresses under its own
     # (/play/<token>/…, routed here and in lifecycle.py): one url_for, not one per form.
+    seat_url = url_for("play.show", token=(request.view_args or {})["token"])
     response = make_response(render_template(
         "play/play.html", record=record, error=error, typed=typed, replay=replay,
         clicks=clicks_json, board=board, submit_label=SUBMIT_WITHOUT_CONFIRM,
@@ -309,7 +310,7 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
         conditional=lines, conditional_text=(conditional_text if conditional_text is not None
                                              else as_grammar(lines.lines)),
         conditional_error=conditional_error,
-        seat_url=url_for("play.show", token=(request.view_args or {})["token"]),
+        seat_url=seat_url, parts=version_parts(seat, record, replay, typed, seat_url),
         seat_ratings=seat_ratings(seat.match, seats), script_words=script_words(),
         tournament=tournament_of_match(seat.match_id),
         talk=seat_talk(seat, record, chat_typed, notes_typed, private)), status)
@@ -331,6 +332,28 @@ def _clicks_json(seat: Seat, record: dict[str, Any]) -> Markup | None:
     return _CLICKS.remember(seat.match, make, seat.seat, current())
 
 
+def version_parts(seat: Seat, record: dict[str, Any], replay: dict | None, typed: str,
+                  seat_url: str) -> dict[str, Markup]:
+    """The play page's parts that follow from the match version, as HTML by block name
+    (`play/_version_parts.html`): the move form, the replay buttons with the board as text, and
+    the move list. The plain page (no look back, no query, no refused move's text) makes them
+    once per version, seat, address and language, with the few small values they test; any
+    other page renders them afresh. They were a sixth of a page read again."""
+    def make() -> dict[str, Markup]:
+        template = current_app.jinja_env.get_template("play/_version_parts.html")
+        context = template.new_context({"record": record, "replay": replay, "typed": typed,
+                                        "seat_url": seat_url})
+        return {name: Markup("".join(block(context)))
+                for name, block in template.blocks.items()}
+    if replay is not None or typed or request.query_string:
+        return make()
+    # The version fixes every value the blocks read; the ones tested are in the key as well,
+    # so a record read some other way (a refusal's, an error page's) cannot be mistaken.
+    tested = (record["ply"], record["your_turn"], record["status"],
+              "offer-draw" in record["can"])
+    return _PARTS.remember(seat.match, make, seat.seat, current(), seat_url, tested)
+
+
 def _board_html(seat: Seat, record: dict[str, Any]) -> Markup:
     """The board of the match now, as the seat sees it: made once per match version, seat and
     language, like the click data (the board is the costliest part of the page to render)."""
@@ -344,6 +367,8 @@ def _board_html(seat: Seat, record: dict[str, Any]) -> Markup:
 # Boards are the largest (up to about 55 KB of SVG, Frozen Forest's): the few hottest kept.
 _CLICKS: VersionMemo[Markup | None] = VersionMemo(64)
 _BOARDS: VersionMemo[Markup] = VersionMemo(32)
+# A few KB each (a move list page and a form listing the legal moves).
+_PARTS: VersionMemo[dict[str, Markup]] = VersionMemo(64)
 
 
 @per_language(len(LANGUAGES))
