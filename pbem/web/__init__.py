@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any
 
 import flask.templating
@@ -35,20 +36,42 @@ from pbem.web.tournaments import pages as tournaments
 
 
 def _remembering_url_for() -> Callable[..., str]:
-    """`url_for` for one app's templates, remembering the addresses every page links (the
-    menu, the stylesheet, the page scripts): they depend only on where the app is mounted, and
-    building them was a tenth of a page. Addresses with other arguments are built each time."""
+    """`url_for` for one app's templates, remembering the addresses it built: an address
+    depends only on where the app is mounted, the endpoint and its arguments, and building
+    one costs as much as rendering a dozen values (a play page links seven). The menu's, the
+    stylesheet's and the scripts' are kept for good; those with other arguments (a match, a
+    seat's token, a page of a list), the latest few thousand. Only plain arguments are keyed:
+    one that asks for more (`_external`, `_anchor`…) or is no string or number is built each
+    time."""
     fixed: dict[tuple[str, str, str | None], str] = {}
+    recent: dict[tuple[Any, ...], str] = {}
 
     def remembered(endpoint: str, **values: Any) -> str:
-        if not values.keys() <= {"filename"}:
+        if values.keys() <= {"filename"}:
+            key: tuple[Any, ...] = (request.script_root, endpoint, values.get("filename"))
+            found = fixed.get(key)
+            if found is None:
+                found = fixed[key] = url_for(endpoint, **values)
+            return found
+        if any(name[0] == "_" or type(value) not in (str, int)
+               for name, value in values.items()):
             return url_for(endpoint, **values)
-        key = (request.script_root, endpoint, values.get("filename"))
-        found = fixed.get(key)
+        # In the order given (query arguments follow it), each with its type: True is 1 as a
+        # key, but not in an address.
+        key = (request.script_root, endpoint,
+               *((name, type(value), value) for name, value in values.items()))
+        found = recent.get(key)
         if found is None:
-            found = fixed[key] = url_for(endpoint, **values)
+            found = url_for(endpoint, **values)
+            if len(recent) >= _RECENT_ADDRESSES:
+                with suppress(KeyError, RuntimeError, StopIteration):  # another thread was first
+                    del recent[next(iter(recent))]
+            recent[key] = found
         return found
     return remembered
+
+
+_RECENT_ADDRESSES = 4096
 
 
 class _Environment(templating.QuickLookups, flask.templating.Environment):
