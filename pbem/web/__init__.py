@@ -29,7 +29,17 @@ from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
 from pbem.web.records import pages as archive
-from pbem.web.site import csrf, errors, flashes, health, inputs, language, openapi, security
+from pbem.web.site import (
+    csrf,
+    errors,
+    flashes,
+    fragments,
+    health,
+    inputs,
+    language,
+    openapi,
+    security,
+)
 from pbem.web.site.errors import connect_or_unavailable
 from pbem.web.tournaments import api as tournaments_api
 from pbem.web.tournaments import pages as tournaments
@@ -153,7 +163,7 @@ def create_app(settings: Settings | None = None,
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
-                   language, flashes):
+                   language, flashes, fragments):
         module.init_app(app)
     # The development mailbox and the inbound mail endpoint exist only when configured; only
     # then are they imported, with the mail pipeline they drive (a web worker's memory is

@@ -1,0 +1,81 @@
+"""Page parts rendered once for their inputs: `{{ fragment("play/_head.html", title=…, …) }}`.
+
+A fragment is a template rendered with nothing but the values passed to it, plus the helpers
+in `PURE_GLOBALS` and `PURE_FILTERS`, whose answers follow from the language, the reader's time
+zone and where the app is mounted. So its HTML is a function of those inputs and those three
+settings, and the next page that passes equal inputs gets the same HTML back without rendering
+it. A page read again (a reload, a polling client) repeats most of its parts: its header, its
+clocks, the chat as last read. Rendering them was most of such a page's cost.
+
+What makes it exact:
+- inputs are keyed by their pickled bytes, which differ whenever the values, their types or
+  their order differ (Markup is not str, 1 is not True);
+- a fragment sees no name it was not given (StrictUndefined raises on a missing one), and the
+  test over every fragment template (tests/web/site/test_fragments.py) refuses any helper not
+  in `PURE_GLOBALS` / `PURE_FILTERS`: nothing else of the request reaches the HTML. A
+  fragment that needs something of the request (a flash, a CSRF token) takes it as an input.
+"""
+
+from __future__ import annotations
+
+import pickle
+from contextlib import suppress
+from typing import Any
+
+from flask import Flask, current_app, request
+from markupsafe import Markup
+
+from pbem import i18n
+
+# What a fragment may call besides its inputs: translations, number formatting, the
+# addresses (keyed by the mount point), the lists' and boards' builders. Each answer depends
+# only on its arguments, the language and the time zone, which the key holds.
+PURE_GLOBALS = frozenset({
+    "_", "gettext", "ngettext", "pgettext", "pbem_words", "url_for", "options", "move_rows",
+    "current_language", "languages", "format_number", "range", "loop", "true", "false",
+    "none", "True", "False", "None", "dict", "lipsum", "cycler", "joiner", "namespace",
+})
+# Jinja's built-in filters are pure; these are pbem's (reading the language and time zone).
+PURE_FILTERS = frozenset({"utc", "day", "vacation_days", "timeout_words", "only"})
+
+# Rendered parts kept per worker: each a few KB at most (a page of chat is the largest).
+KEPT = 512
+
+
+class Fragments:
+    """The fragments rendered lately, oldest dropped first. Safe for threads: a fragment
+    rendered twice at once is kept once, and both are equal."""
+
+    def __init__(self, size: int = KEPT) -> None:
+        self._size = size
+        self._made: dict[tuple[Any, ...], Markup] = {}
+
+    def __call__(self, name: str, **inputs: Any) -> Markup:
+        key = (name, i18n.current(), i18n.zone_name(), request.script_root,
+               pickle.dumps(inputs, pickle.HIGHEST_PROTOCOL))
+        found = self._made.get(key)
+        if found is not None:
+            return found
+        made = Markup(current_app.jinja_env.get_template(name).render(inputs))
+        if len(self._made) >= self._size:
+            with suppress(KeyError, RuntimeError, StopIteration):  # another thread was first
+                del self._made[next(iter(self._made))]
+        self._made[key] = made
+        return made
+
+    def clear(self) -> None:
+        self._made.clear()
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+
+def only(record: dict[str, Any], *names: str) -> dict[str, Any]:
+    """`record|only("title", "ply")`: the named items of a record, in that order, to pass to a
+    fragment (a record's large parts, its view and move list, would make a long key)."""
+    return {name: record[name] for name in names}
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals["fragment"] = Fragments()
+    app.jinja_env.filters["only"] = only
