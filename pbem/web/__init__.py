@@ -11,6 +11,7 @@ from flask import Flask, request, url_for
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 from jinja2 import FileSystemLoader, StrictUndefined
+from werkzeug.datastructures import ImmutableMultiDict
 
 from pbem import templating
 from pbem.clock import Clock, utcnow
@@ -103,8 +104,26 @@ class _Sessions(SecureCookieSessionInterface):
         return made[1]
 
 
+class _QuickMultiDict(ImmutableMultiDict[str, Any]):
+    """Werkzeug's read-only query, form and cookie dicts, answering `get` for a missing key
+    without raising: werkzeug's `get` raises and catches a BadRequestKeyError (an HTTP error,
+    costly to make), and most requests ask for a few cookies and arguments they lack (the
+    session's, the language's, `?before=`)."""
+
+    def get(self, key: Any, default: Any = None, type: Any = None) -> Any:  # type: ignore[override]
+        if not dict.__contains__(self, key):
+            return default
+        return super().get(key, default, type)
+
+
+class _Request(flask.Request):
+    parameter_storage_class = _QuickMultiDict
+    dict_storage_class = _QuickMultiDict
+
+
 class _App(Flask):
     jinja_environment = _Environment
+    request_class = _Request
 
 
 def create_app(settings: Settings | None = None,

@@ -99,8 +99,10 @@ def current_admin() -> Admin | None:
 def current_session(kind: str) -> Session | None:
     cache = f"pbem_session_{kind}"
     if cache not in g:
-        setattr(g, cache, sessions.find(_secret(), request.cookies.get(COOKIES[kind]), kind,
-                                        now(), _policy()))
+        cookie = request.cookies.get(COOKIES[kind])
+        # No cookie, no session (most pages are read signed out: a seat's link, spectators).
+        setattr(g, cache, sessions.find(_secret(), cookie, kind, now(), _policy())
+                if cookie else None)
     return getattr(g, cache)
 
 
