@@ -13,9 +13,11 @@ ratio to the bare endpoint's rate in the same round: the median and the spread o
 - `GET api`: `GET /api/play/<token>`;
 - `GET play, 1st` and `GET api, 1st`: the same at ply 10, but each request reads a match of
   its own, so each is the first read of its position. pbem keeps what a match version derives
-  to (its view, legal moves, board, move list) for the next reads of that version: the lines
-  above measure a page read again (a reload, a polling client, spectators), these the first
-  read after a move (the mover's page after its redirect, the opponent's after the poll).
+  to (its view, legal moves, board, move list) for the next reads of that version, and the
+  HTML of a page's parts for the next page that shows them alike: the lines above measure a
+  page read again (a reload, a polling client, spectators), these the first read after a move
+  (the mover's page after its redirect, the opponent's after the poll), which renders the
+  parts of its match afresh.
 
 Default database: a temporary SQLite file. Pass a PostgreSQL URL to measure that (its pbem
 tables are dropped and recreated); pbem runs on it as given (use `postgresql+pool://`, as in
