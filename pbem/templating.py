@@ -6,7 +6,6 @@ by each game's `board.py` in the shared frame of `pbem.games.boards`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
-from contextlib import suppress
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,6 +20,7 @@ from pbem.bots import strength
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.games import DESCRIPTIONS
 from pbem.games.boards import grid, table
+from pbem.latest import Latest
 
 
 def options(values: Iterable[str]) -> Markup:
@@ -51,15 +51,12 @@ def move_rows(moves: Sequence[Mapping[str, Any]], ply_base: str | None, shown: i
     if found is not None and found[0] is moves:
         return found[1]
     made = _move_rows(moves, ply_base, shown, keep_page)
-    if len(_ROWS) >= _ROWS_KEPT:
-        with suppress(KeyError, RuntimeError, StopIteration):  # another thread was first
-            del _ROWS[next(iter(_ROWS))]
-    _ROWS[key] = (moves, made)
+    _ROWS.keep(key, (moves, made))
     return made
 
 
-_ROWS: dict[tuple[Any, ...], tuple[Sequence[Mapping[str, Any]], Markup]] = {}
-_ROWS_KEPT = 64  # a page of rows is up to about 10 KB
+# A page of rows is up to about 10 KB.
+_ROWS: Latest[tuple[Sequence[Mapping[str, Any]], Markup]] = Latest(64)
 
 
 def _move_rows(moves: Sequence[Mapping[str, Any]], ply_base: str | None, shown: int | None,

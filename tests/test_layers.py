@@ -1,8 +1,8 @@
 """The house's shape, read from the code: imports point down, never round.
 
 Layers, lowest first (a module imports only from its own layer or a lower one):
-0. `pbem.errors`, `pbem.clock`, `pbem.paths`, `pbem.addresses`, `pbem.keys`, `pbem.i18n`:
-   small shared modules that import no other part of pbem but each other.
+0. `pbem.errors`, `pbem.clock`, `pbem.paths`, `pbem.addresses`, `pbem.keys`, `pbem.i18n`,
+   `pbem.latest`: small shared modules that import no other part of pbem but each other.
 1. `pbem.games` (the rules, pure) and `pbem.bots` (search over the rules, pure).
 2. `pbem.core`: the services, the only code that joins rules, database and time.
 3. `pbem.config` and `pbem.templating`: settings and the template helpers the adapters share.
@@ -26,7 +26,8 @@ import pbem
 
 ROOT = Path(pbem.__file__).resolve().parent
 LAYERS = (
-    ("pbem.errors", "pbem.clock", "pbem.paths", "pbem.addresses", "pbem.keys", "pbem.i18n"),
+    ("pbem.errors", "pbem.clock", "pbem.paths", "pbem.addresses", "pbem.keys", "pbem.i18n",
+     "pbem.latest"),
     ("pbem.games", "pbem.bots"),
     ("pbem.core",),
     ("pbem.config", "pbem.templating"),

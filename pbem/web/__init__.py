@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import suppress
 from typing import Any
 
 import flask.templating
@@ -18,6 +17,7 @@ from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
 from pbem.core.db.connection import bind_database, release
 from pbem.keys import Purpose, purpose_key
+from pbem.latest import Latest
 from pbem.paths import TEMPLATES
 from pbem.web import admin, ratings
 from pbem.web.accounts import api as api_players
@@ -55,7 +55,7 @@ def _remembering_url_for() -> Callable[..., str]:
     one that asks for more (`_external`, `_anchor`…) or is no string or number is built each
     time."""
     fixed: dict[tuple[str, str, str | None], str] = {}
-    recent: dict[tuple[Any, ...], str] = {}
+    recent: Latest[str] = Latest(_RECENT_ADDRESSES)
 
     def remembered(endpoint: str, **values: Any) -> str:
         if values.keys() <= {"filename"}:
@@ -73,11 +73,7 @@ def _remembering_url_for() -> Callable[..., str]:
                *((name, type(value), value) for name, value in values.items()))
         found = recent.get(key)
         if found is None:
-            found = url_for(endpoint, **values)
-            if len(recent) >= _RECENT_ADDRESSES:
-                with suppress(KeyError, RuntimeError, StopIteration):  # another thread was first
-                    del recent[next(iter(recent))]
-            recent[key] = found
+            found = recent.keep(key, url_for(endpoint, **values))
         return found
     return remembered
 

@@ -16,10 +16,10 @@ database) forgets everything, since match ids start again there.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from contextlib import suppress
 from typing import Generic, Protocol, TypeVar
 
 from pbem.core.db.connection import database, on_rebind
+from pbem.latest import Latest
 
 T = TypeVar("T")
 _MISSING = object()
@@ -38,8 +38,7 @@ class VersionMemo(Generic[T]):
     are equal."""
 
     def __init__(self, size: int) -> None:
-        self._size = size
-        self._items: dict[Hashable, T] = {}
+        self._items: Latest[T] = Latest(size)
         _ALL.append(self)
 
     def remember(self, match: Versioned, make: Callable[[], T], *detail: Hashable) -> T:
@@ -50,11 +49,7 @@ class VersionMemo(Generic[T]):
             return found  # type: ignore[return-value]
         made = make()
         if database.obj is None or not database.in_transaction():
-            if len(self._items) >= self._size:
-                # (Another thread may have dropped it first.)
-                with suppress(KeyError, RuntimeError, StopIteration):
-                    del self._items[next(iter(self._items))]
-            self._items[key] = made
+            self._items.keep(key, made)
         return made
 
     def clear(self) -> None:

@@ -19,13 +19,13 @@ What makes it exact:
 from __future__ import annotations
 
 import pickle
-from contextlib import suppress
 from typing import Any
 
 from flask import Flask, current_app, request
 from markupsafe import Markup
 
 from pbem import i18n
+from pbem.latest import Latest
 
 # What a fragment may call besides its inputs: translations, number formatting, the
 # addresses (keyed by the mount point), the lists' and boards' builders. Each answer depends
@@ -47,8 +47,7 @@ class Fragments:
     rendered twice at once is kept once, and both are equal."""
 
     def __init__(self, size: int = KEPT) -> None:
-        self._size = size
-        self._made: dict[tuple[Any, ...], Markup] = {}
+        self._made: Latest[Markup] = Latest(size)
 
     def __call__(self, name: str, **inputs: Any) -> Markup:
         key = (name, i18n.current(), i18n.zone_name(), request.script_root,
@@ -56,12 +55,7 @@ class Fragments:
         found = self._made.get(key)
         if found is not None:
             return found
-        made = Markup(current_app.jinja_env.get_template(name).render(inputs))
-        if len(self._made) >= self._size:
-            with suppress(KeyError, RuntimeError, StopIteration):  # another thread was first
-                del self._made[next(iter(self._made))]
-        self._made[key] = made
-        return made
+        return self._made.keep(key, Markup(current_app.jinja_env.get_template(name).render(inputs)))
 
     def clear(self) -> None:
         self._made.clear()

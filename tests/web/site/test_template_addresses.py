@@ -29,7 +29,7 @@ def test_every_address_is_the_one_flask_builds(app, mount: str) -> None:
 
 def test_the_oldest_addresses_make_room(app, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pbem.web, "_RECENT_ADDRESSES", 3)
-    remembered = app.jinja_env.globals["url_for"]
+    remembered = pbem.web._remembering_url_for()
     with app.test_request_context("/"):
         for _ in range(2):
             for match_id in range(10):
