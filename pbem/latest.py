@@ -11,17 +11,26 @@ T = TypeVar("T")
 
 
 class Latest(dict[Hashable, T], Generic[T]):
-    """At most `size` values, the oldest dropped first when another is kept. Safe for threads
-    without a lock: two threads keeping at once may drop one value too many, never fail."""
+    """At most `size` values, the oldest dropped first when another is kept (`used` makes a
+    value the newest again). Safe for threads without a lock: threads keeping at once never
+    fail; for a moment they may hold one value each beyond `size`, and the next value kept
+    drops back to it."""
 
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
 
     def keep(self, key: Hashable, value: T) -> T:
-        if len(self) >= self.size:
-            # Another thread may have dropped it first, or be changing the dict.
+        while len(self) >= self.size:
+            # Another thread may have dropped the oldest first, or be changing the dict.
             with suppress(KeyError, RuntimeError, StopIteration):
                 del self[next(iter(self))]
         self[key] = value
+        return value
+
+    def used(self, key: Hashable) -> T | None:
+        """The value kept for `key`, made the newest; None if none is."""
+        value = self.pop(key, None)
+        if value is not None:
+            self[key] = value
         return value

@@ -336,16 +336,21 @@ def version_parts(seat: Seat, record: dict[str, Any], replay: dict | None, typed
                   seat_url: str) -> dict[str, Markup]:
     """The play page's parts that follow from the match version, as HTML by block name
     (`play/_version_parts.html`): the move form, the replay buttons with the board as text, and
-    the move list. The plain page (no look back, no query, no refused move's text) makes them
-    once per version, seat, address and language, with the few small values they test; any
-    other page renders them afresh. They were a sixth of a page read again."""
+    the move list. The plain page (`GET /play/<token>` without a query) makes them once per
+    version, seat, address and language, with the few small values they test; any other page
+    (a look back, a refused form's answer) renders them afresh. They were a sixth of a page
+    read again."""
+    shown_here = request.endpoint == "play.show"
     def make() -> dict[str, Markup]:
         template = current_app.jinja_env.get_template("play/_version_parts.html")
+        # A refused form's page answers another address (…/vacation): its move list's pages
+        # link the seat's page, not that one.
         context = template.new_context({"record": record, "replay": replay, "typed": typed,
-                                        "seat_url": seat_url})
+                                        "seat_url": seat_url,
+                                        "pager_url": None if shown_here else seat_url})
         return {name: Markup("".join(block(context)))
                 for name, block in template.blocks.items()}
-    if replay is not None or typed or request.query_string:
+    if not shown_here or replay is not None or typed or request.query_string:
         return make()
     # The version fixes every value the blocks read; the ones tested are in the key as well,
     # so a record read some other way (a refusal's, an error page's) cannot be mistaken.

@@ -8,16 +8,20 @@ it. A page read again (a reload, a polling client) repeats most of its parts: it
 clocks, the chat as last read. Rendering them was most of such a page's cost.
 
 What makes it exact:
-- inputs are keyed by their pickled bytes, which differ whenever the values, their types or
-  their order differ (Markup is not str, 1 is not True);
-- a fragment sees no name it was not given (StrictUndefined raises on a missing one), and the
-  test over every fragment template (tests/web/site/test_fragments.py) refuses any helper not
-  in `PURE_GLOBALS` / `PURE_FILTERS`: nothing else of the request reaches the HTML. A
-  fragment that needs something of the request (a flash, a CSRF token) takes it as an input.
+- inputs are keyed by their pickled bytes (by those bytes' SHA-256), which differ whenever
+  the values, their types or their order differ (Markup is not str, 1 is not True); a
+  function, which would pickle as its name, is refused;
+- a fragment's template sees its inputs and the environment's globals, and the test over
+  every fragment template (tests/web/site/test_fragments.py) refuses any global, filter, test
+  or address not in `PURE_GLOBALS` / `PURE_FILTERS` (the builtin filters but `random`, the
+  builtin tests, `url_for` of a named endpoint without `_external`): nothing else of the
+  request reaches the HTML. A fragment that needs something of the request (a flash, a CSRF
+  token) takes it as an input.
 """
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 from typing import Any
 
@@ -33,29 +37,42 @@ from pbem.latest import Latest
 PURE_GLOBALS = frozenset({
     "_", "gettext", "ngettext", "pgettext", "pbem_words", "url_for", "options", "move_rows",
     "current_language", "languages", "format_number", "range", "loop", "true", "false",
-    "none", "True", "False", "None", "dict", "lipsum", "cycler", "joiner", "namespace",
+    "none", "True", "False", "None", "dict", "cycler", "joiner", "namespace",
 })
 # Jinja's built-in filters are pure; these are pbem's (reading the language and time zone).
 PURE_FILTERS = frozenset({"utc", "day", "vacation_days", "timeout_words", "only"})
 
-# Rendered parts kept per worker: each a few KB at most (a page of chat is the largest).
+# Rendered parts kept per worker, and the largest kept (characters): a header or a page of
+# short chat messages is a few thousand.
 KEPT = 512
+LARGEST = 16_384
 
 
 class Fragments:
-    """The fragments rendered lately, oldest dropped first. Safe for threads: a fragment
-    rendered twice at once is kept once, and both are equal."""
+    """The fragments rendered lately, the least used dropped first. Safe for threads: a
+    fragment rendered twice at once is kept once, and both are equal.
+
+    Only a page read (GET) keeps what it renders: a refused form's page shows what its
+    sender typed, which no other page shows again. A fragment larger than `LARGEST` is
+    rendered every time, so what is kept stays under `KEPT` times `LARGEST` characters whatever
+    players write."""
 
     def __init__(self, size: int = KEPT) -> None:
         self._made: Latest[Markup] = Latest(size)
 
     def __call__(self, name: str, **inputs: Any) -> Markup:
+        if any(callable(value) for value in inputs.values()):
+            # A function pickles as its name: its answer would not be in the key.
+            raise TypeError(f"fragment {name!r} takes values, not functions: call it first")
         key = (name, i18n.current(), i18n.zone_name(), request.script_root,
-               pickle.dumps(inputs, pickle.HIGHEST_PROTOCOL))
-        found = self._made.get(key)
+               hashlib.sha256(pickle.dumps(inputs, pickle.HIGHEST_PROTOCOL)).digest())
+        found = self._made.used(key)
         if found is not None:
             return found
-        return self._made.keep(key, Markup(current_app.jinja_env.get_template(name).render(inputs)))
+        made = Markup(current_app.jinja_env.get_template(name).render(inputs))
+        if request.method in ("GET", "HEAD") and len(made) <= LARGEST:
+            self._made.keep(key, made)
+        return made
 
     def clear(self) -> None:
         self._made.clear()

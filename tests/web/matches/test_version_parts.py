@@ -81,3 +81,16 @@ def test_a_look_back_or_another_page_of_moves_is_rendered_for_itself(client, nim
     back = client.get(f"/play/{token}?ply=2").data
     assert b"after move 2 of 4" in back and _form(back) is None
     assert b"after move 4 of 4" in client.get(f"/play/{token}").data
+
+
+def test_a_refused_forms_page_keeps_nothing_and_pages_the_moves_from_the_seat(client, nim
+                                                                             ) -> None:
+    token = nim.tokens[0]
+    for ply in range(12):  # more than a seat's page lists: the move list has pages
+        submit_move(nim.match.id, ply % 2, "take 1", ply, START)
+    refused = client.post(f"/play/{token}/vacation", data={"first_day": "x", "last_day": "y"})
+    assert refused.status_code == 400
+    assert f'href="/play/{token}?moves=2"'.encode() in refused.data
+    after = client.get(f"/play/{token}").data
+    assert after == _fresh(client, f"/play/{token}")
+    assert f'href="/play/{token}?moves=2"'.encode() in after

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from jinja2 import nodes
-from jinja2.defaults import DEFAULT_FILTERS
+from jinja2.defaults import DEFAULT_FILTERS, DEFAULT_TESTS
 from markupsafe import Markup
 
 from pbem.core.conversation.chat import post_as_seat
@@ -63,6 +63,7 @@ def test_fragments_read_nothing_of_the_request_but_their_inputs(app) -> None:
             for processor in processors:
                 processed |= set(processor())
     impure = (set(env.globals) | processed) - fragments.PURE_GLOBALS
+    pure_filters = (set(DEFAULT_FILTERS) - {"random"}) | fragments.PURE_FILTERS
     for name in names:
         for template in _with_includes(env, name):
             tree = env.parse(env.loader.get_source(env, template)[0])
@@ -71,8 +72,35 @@ def test_fragments_read_nothing_of_the_request_but_their_inputs(app) -> None:
             read = {node.name for node in tree.find_all(nodes.Name) if node.ctx == "load"}
             assert not read & impure, f"{template} reads {sorted(read & impure)}"
             used = {node.name for node in tree.find_all(nodes.Filter)}
-            assert used <= set(DEFAULT_FILTERS) | fragments.PURE_FILTERS, (
-                f"{template} filters with {sorted(used - set(DEFAULT_FILTERS))}")
+            assert used <= pure_filters, f"{template} filters with {sorted(used - pure_filters)}"
+            tested = {node.name for node in tree.find_all(nodes.Test)}
+            assert tested <= set(DEFAULT_TESTS), f"{template} tests {sorted(tested)}"
+            # An address depends on the request only through the mount point (in the key):
+            # not through the host (`_external`) or the blueprint (a relative endpoint).
+            for call in tree.find_all(nodes.Call):
+                if isinstance(call.node, nodes.Name) and call.node.name == "url_for":
+                    endpoint = call.args[0] if call.args else None
+                    assert isinstance(endpoint, nodes.Const) and not endpoint.value.startswith(
+                        "."), f"{template}: url_for of a named endpoint"
+                    assert not any(arg.key.startswith("_") for arg in call.kwargs), (
+                        f"{template}: url_for with {[arg.key for arg in call.kwargs]}")
+
+
+def test_the_static_check_catches_what_it_is_for(app, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each kind of impure read, added to a fragment, fails the check above."""
+    env = app.jinja_env
+    original = env.loader.get_source
+
+    for added in ("{{ request.path }}", "{{ x|random }}", "{{ url_for('.show') }}",
+                  "{{ url_for('games.index', _external=true) }}", "{{ csrf_token() }}",
+                  "{% if current_player is defined %}x{% endif %}"):
+        def source(environment, template, added=added):
+            text, filename, uptodate = original(environment, template)
+            return (text + added if template == "play/_foot.html" else text), filename, uptodate
+        monkeypatch.setattr(env.loader, "get_source", source)
+        with pytest.raises(AssertionError):
+            test_fragments_read_nothing_of_the_request_but_their_inputs(app)
+    monkeypatch.setattr(env.loader, "get_source", original)
 
 
 def test_inputs_equal_but_of_other_types_are_not_mistaken(app) -> None:
@@ -149,3 +177,33 @@ def test_each_mount_point_gets_its_own_addresses(app) -> None:
         with app.test_request_context("/", base_url=f"http://localhost{mount}/"):
             shown.append(str(fragment("fragments/link.html", match=7)))
     assert shown == ["/matches/7", "/pbem/matches/7", "/matches/7"] and len(fragment) == 2
+
+
+def test_a_function_is_refused_as_an_input(app) -> None:
+    fragment = fragments.Fragments()
+    with app.test_request_context("/"), pytest.raises(TypeError, match="values"):
+        fragment("fragments/echo.html", value=len)
+
+
+def test_only_a_page_read_keeps_a_fragment_and_never_a_large_one(app) -> None:
+    fragment = fragments.Fragments()
+    with app.test_request_context("/", method="POST"):
+        fragment("fragments/echo.html", value="typed")
+    with app.test_request_context("/"):
+        fragment("fragments/echo.html", value="x" * (fragments.LARGEST + 1))
+    assert len(fragment) == 0
+    with app.test_request_context("/"):
+        fragment("fragments/echo.html", value="read")
+    assert len(fragment) == 1
+
+
+def test_a_fragment_used_again_is_kept_over_newer_ones(app) -> None:
+    fragment = fragments.Fragments(size=3)
+    with app.test_request_context("/"):
+        fragment("fragments/echo.html", value="hot")
+    for value in range(10):
+        with app.test_request_context("/"):
+            fragment("fragments/echo.html", value=value)
+        with app.test_request_context("/", method="POST"):  # finds it, would keep nothing
+            fragment("fragments/echo.html", value="hot")
+    assert len(fragment) == 3 and "hot|str" in fragment._made.values()
