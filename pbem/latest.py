@@ -17,6 +17,8 @@ class Latest(dict[Hashable, T], Generic[T]):
     drops back to it."""
 
     def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError(f"Latest keeps at least one value, not {size}")
         super().__init__()
         self.size = size
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from pbem.latest import Latest
 
 
@@ -36,3 +38,8 @@ def test_threads_keeping_at_once_pass_its_size_only_for_a_moment() -> None:
     assert not failures and len(kept) <= 8 + 3
     kept.keep("last", 0)
     assert len(kept) <= 8
+
+
+def test_it_keeps_at_least_one() -> None:
+    with pytest.raises(ValueError, match="at least one"):
+        Latest(0)
