@@ -369,9 +369,10 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
         for number in sorted(after):
             if by_number[number].owes_since is None:
                 deadlines.start_clock(door.match, by_number[number], door.now)
-        for number in door.movers if door.pending.rulings else ():
-            deadlines.close_moot_entries(door.match, number, door.now,
-                                         "the seat moved before a ruling")
+        if door.pending.rulings:
+            for number in door.movers:
+                deadlines.close_moot_entries(door.match, number, door.now,
+                                             "the seat moved before a ruling")
     for action in door._after:
         action()
     if any(row.computer_level is not None for row in door.seats):
