@@ -3,18 +3,19 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Hashable
 from contextlib import suppress
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
 
-class Latest(dict[Hashable, T], Generic[T]):
+class Latest(OrderedDict[Hashable, T]):
     """At most `size` values, the oldest dropped first when another is kept (`used` makes a
-    value the newest again). Safe for threads without a lock: threads keeping at once never
-    fail; for a moment they may hold one value each beyond `size`, and the next value kept
-    drops back to it."""
+    value the newest again). Safe for threads without a lock (each step is one call into
+    OrderedDict's C code): threads keeping at once never fail; for a moment they may hold one
+    value each beyond `size`, and the next value kept drops back to it."""
 
     def __init__(self, size: int) -> None:
         if size < 1:
@@ -24,15 +25,15 @@ class Latest(dict[Hashable, T], Generic[T]):
 
     def keep(self, key: Hashable, value: T) -> T:
         while len(self) >= self.size:
-            # Another thread may have dropped the oldest first, or be changing the dict.
-            with suppress(KeyError, RuntimeError, StopIteration):
-                del self[next(iter(self))]
+            with suppress(KeyError):  # another thread emptied it first
+                self.popitem(last=False)
         self[key] = value
         return value
 
     def used(self, key: Hashable) -> T | None:
         """The value kept for `key`, made the newest; None if none is."""
-        value = self.pop(key, None)
-        if value is not None:
-            self[key] = value
-        return value
+        try:
+            self.move_to_end(key)
+        except KeyError:
+            return None
+        return self.get(key)  # (None if another thread dropped it meanwhile)

@@ -49,21 +49,13 @@ from pbem.web.tournaments import pages as tournaments
 def _remembering_url_for() -> Callable[..., str]:
     """`url_for` for one app's templates, remembering the addresses it built: an address
     depends only on where the app is mounted, the endpoint and its arguments, and building
-    one costs as much as rendering a dozen values (a play page links seven). The menu's, the
-    stylesheet's and the scripts' are kept for good; those with other arguments (a match, a
-    seat's token, a page of a list), the latest few thousand. Only plain arguments are keyed:
-    one that asks for more (`_external`, `_anchor`…) or is no string or number is built each
-    time."""
-    fixed: dict[tuple[str, str, str | None], str] = {}
+    one costs as much as rendering a dozen values (a play page links seven). The latest few
+    thousand are kept, the least used dropped first, so the menu's, the stylesheet's and the
+    scripts' stay. Only plain arguments are keyed: one that asks for more (`_external`,
+    `_anchor`…) or is no string or number is built each time."""
     recent: Latest[str] = Latest(_RECENT_ADDRESSES)
 
     def remembered(endpoint: str, **values: Any) -> str:
-        if values.keys() <= {"filename"}:
-            key: tuple[Any, ...] = (request.script_root, endpoint, values.get("filename"))
-            found = fixed.get(key)
-            if found is None:
-                found = fixed[key] = url_for(endpoint, **values)
-            return found
         if any(name[0] == "_" or type(value) not in (str, int)
                for name, value in values.items()):
             return url_for(endpoint, **values)
@@ -71,7 +63,7 @@ def _remembering_url_for() -> Callable[..., str]:
         # key, but not in an address.
         key = (request.script_root, endpoint,
                *((name, type(value), value) for name, value in values.items()))
-        found = recent.get(key)
+        found = recent.used(key)
         if found is None:
             found = recent.keep(key, url_for(endpoint, **values))
         return found
