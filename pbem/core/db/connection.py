@@ -11,6 +11,7 @@ request hands it back to the pool instead of ending a server backend.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable
@@ -80,7 +81,61 @@ class _TrustRecentlyReturned:
         return bool(super()._is_closed(conn))  # type: ignore[misc]
 
 
-class TrustingPooledPostgresqlDatabase(_TrustRecentlyReturned, PooledPostgresqlDatabase):
+# peewee's own mapping of a driver's errors to its classes (not in its type stubs).
+AS_PEEWEES: Any = getattr(peewee, "__exception_wrapper__")  # noqa: B009
+
+
+class _AnsweringCursors:
+    """PostgreSQL connections whose cursors answer inside a pipeline as outside one
+    (`pbem/core/db/pipeline.py`). There psycopg meets a statement's answer only when it is
+    read: its `rowcount` is -1 until then (a caller would read "no row changed"), and its
+    error is raised by the read, as psycopg's, where peewee raises its own from `execute_sql`.
+    These cursors' count waits for its answer, and a read raises peewee's error."""
+
+    def _connect(self) -> Any:
+        connection = super()._connect()  # type: ignore[misc]
+        # A pool hands back connections it made before, already answering.
+        if not getattr(connection.cursor_factory, "answers", False):
+            connection.cursor_factory = _answering(connection.cursor_factory)
+        return connection
+
+
+@functools.cache
+def _answering(cursor: type[Any]) -> type[Any]:
+    class AnsweringCursor(cursor):
+        answers = True
+
+        @property
+        def rowcount(self) -> int:
+            with AS_PEEWEES:
+                self._fetch_pipeline()
+            return int(self._rowcount)
+
+        def fetchone(self) -> Any:
+            with AS_PEEWEES:
+                return super().fetchone()
+
+        def fetchmany(self, size: int = 0) -> list[Any]:
+            with AS_PEEWEES:
+                return list(super().fetchmany(size))
+
+        def fetchall(self) -> list[Any]:
+            with AS_PEEWEES:
+                return list(super().fetchall())
+
+        def __next__(self) -> Any:
+            with AS_PEEWEES:
+                return super().__next__()
+
+    return AnsweringCursor
+
+
+class AnsweringPostgresqlDatabase(_AnsweringCursors, peewee.PostgresqlDatabase):
+    pass
+
+
+class TrustingPooledPostgresqlDatabase(_TrustRecentlyReturned, _AnsweringCursors,
+                                       PooledPostgresqlDatabase):
     pass
 
 
@@ -110,6 +165,7 @@ class CauseKeepingPooledSqliteDatabase(_KeepTheCause, PooledSqliteDatabase):
     pass
 
 
+register_database(AnsweringPostgresqlDatabase, "postgres", "postgresql")
 register_database(TrustingPooledPostgresqlDatabase, "postgres+pool", "postgresql+pool")
 register_database(TrustingPooledMySQLDatabase, "mysql+pool")
 register_database(CauseKeepingSqliteDatabase, "sqlite")

@@ -44,22 +44,51 @@ class _Slot:
 
 class Prepared:
     """A query built by `build(*placeholders)`: a SELECT run with `rows` or `first`, an
-    UPDATE or DELETE with `run`, an INSERT with `insert`.
+    UPDATE or DELETE with `run`, an INSERT with `insert`; or any of them sent with `start`
+    and its answer read later, or with `send` and no answer read (see `pipelined()`).
 
     `build` may ask which database it is compiled for (`is_sqlite()`, say, to leave out
     `FOR UPDATE`): it runs once per bound database. `arity` is for a `build(*slots)`.
+    `returning=False` compiles an INSERT without `RETURNING id` (for `send`).
     """
 
     # `build` returns a query of any model; peewee's stubs make ModelSelect invariant.
-    def __init__(self, build: Callable[..., Any], arity: int | None = None) -> None:
+    def __init__(self, build: Callable[..., Any], arity: int | None = None,
+                 returning: bool = True) -> None:
         self._build = build
+        self._returning = returning
         self._arity = len(signature(build).parameters) if arity is None else arity
         self._compiled: dict[int, tuple[peewee.Database, Any, str, list[Any]]] = {}
         self._plans: dict[int, _RowPlan | _TuplePlan | None] = {}
         self._lock = threading.Lock()
 
     def rows(self, *values: Any) -> list[Any]:
+        return self.start(*values).rows()
+
+    def first(self, *values: Any) -> Any:
+        return self.start(*values).first()
+
+    def run(self, *values: Any) -> int:
+        """An UPDATE or DELETE: how many rows it changed."""
+        return self.start(*values).changed()
+
+    def insert(self, *values: Any) -> int:
+        """An INSERT: the new row's id."""
+        _, cursor = self._execute(values)
+        return int(cursor.fetchone()[0] if database.obj.returning_clause else cursor.lastrowid)
+
+    def start(self, *values: Any) -> Answer:
+        """Send the statement; read its answer from what this returns, when it is needed
+        (inside `pipelined()` on PostgreSQL, the statements sent before reading travel
+        together)."""
         query, cursor = self._execute(values)
+        return Answer(self, query, cursor)
+
+    def send(self, *values: Any) -> None:
+        """Send a write whose answer no one reads (inside `pipelined()` it does not wait)."""
+        self._execute(values)
+
+    def _rows(self, query: Any, cursor: Any) -> list[Any]:
         plan = self._plans.get(id(database.obj))
         if plan is not None:
             return [plan.build(row) for row in cursor.fetchall()]
@@ -72,20 +101,6 @@ class Prepared:
         if wrapper.initialized:
             self._plans[id(database.obj)] = _RowPlan.of(wrapper)
         return found
-
-    def first(self, *values: Any) -> Any:
-        found = self.rows(*values)
-        return found[0] if found else None
-
-    def run(self, *values: Any) -> int:
-        """An UPDATE or DELETE: how many rows it changed."""
-        _, cursor = self._execute(values)
-        return int(cursor.rowcount)
-
-    def insert(self, *values: Any) -> int:
-        """An INSERT: the new row's id."""
-        _, cursor = self._execute(values)
-        return int(cursor.fetchone()[0] if database.obj.returning_clause else cursor.lastrowid)
 
     def _execute(self, values: tuple[Any, ...]) -> tuple[Any, Any]:
         db = database.obj
@@ -101,7 +116,10 @@ class Prepared:
             slots = [peewee.Value(_Slot(i), converter=False) for i in range(self._arity)]
             query = self._build(*slots)
             if isinstance(query, peewee.ModelInsert) and db.returning_clause:
-                query = query.returning(query.model._meta.primary_key)
+                # peewee adds `RETURNING id` to a model's INSERT by itself; `returning=False`
+                # leaves it out (an INSERT sent with `send`, whose id no one reads).
+                query = query.returning(
+                    *([query.model._meta.primary_key] if self._returning else []))
             sql, template = db.get_sql_context().sql(query).query()
             entry = (db, query, sql, list(template))
             # Databases are few (one in production; tests bind a new one now and then).
@@ -111,6 +129,28 @@ class Prepared:
             self._compiled[id(db)] = entry
             self._plans.pop(id(db), None)
             return entry
+
+
+class Answer:
+    """A statement sent, its answer read when asked for: rows (a SELECT) or the count of rows
+    changed (an UPDATE or DELETE)."""
+
+    __slots__ = ("_cursor", "_prepared", "_query")
+
+    def __init__(self, prepared: Prepared, query: Any, cursor: Any) -> None:
+        self._prepared = prepared
+        self._query = query
+        self._cursor = cursor
+
+    def rows(self) -> list[Any]:
+        return self._prepared._rows(self._query, self._cursor)
+
+    def first(self) -> Any:
+        found = self.rows()
+        return found[0] if found else None
+
+    def changed(self) -> int:
+        return int(self._cursor.rowcount)
 
 
 class Planned:
@@ -262,19 +302,31 @@ def insert_row(model: type[M], **values: Any) -> M:
     return row
 
 
-def update_columns(row: BaseModel, names: Iterable[str]) -> int:
+def add_row(model: type[BaseModel], **values: Any) -> None:
+    """`insert_row` for a row whose id no one needs: it reads no answer from the database, so
+    inside `pipelined()` it travels with the statements around it instead of waiting."""
+    row = model(**values)
+    data = row.__data__
+    names = tuple(name for name in data if name != "id")
+    fields = model._meta.fields
+    _ADDS(model, names).send(*[fields[name].db_value(data[name]) for name in names])
+
+
+def update_columns(row: BaseModel, names: Iterable[str]) -> None:
     """Write these columns of `row` (as it holds them now) to its database row, by id: a save
-    of only what a change touched, compiled once per set of columns."""
+    of only what a change touched, compiled once per set of columns. It reads no answer (how
+    many rows changed), so inside `pipelined()` it does not wait."""
     names = tuple(names)
     fields = type(row)._meta.fields
-    return _UPDATES(type(row), names).run(
+    _UPDATES(type(row), names).send(
         *[fields[name].db_value(getattr(row, name)) for name in names], row.id)
 
 
-def _insert_shape(model: type[BaseModel], names: tuple[str, ...]) -> Prepared:
+def _insert_shape(model: type[BaseModel], names: tuple[str, ...],
+                  returning: bool = True) -> Prepared:
     fields = [model._meta.fields[name] for name in names]
     return Prepared(lambda *slots: model.insert(dict(zip(fields, slots, strict=True))),
-                    arity=len(names))
+                    arity=len(names), returning=returning)
 
 
 def _update_shape(model: type[BaseModel], names: tuple[str, ...]) -> Prepared:
@@ -284,4 +336,5 @@ def _update_shape(model: type[BaseModel], names: tuple[str, ...]) -> Prepared:
 
 
 _INSERTS = Shapes(_insert_shape)
+_ADDS = Shapes(lambda model, names: _insert_shape(model, names, returning=False))
 _UPDATES = Shapes(_update_shape)

@@ -20,7 +20,7 @@ from typing import Any
 from peewee import fn
 
 from pbem import i18n
-from pbem.core.db.prepared import insert_row
+from pbem.core.db.prepared import add_row
 from pbem.core.mailout.models import RETAINED, MessageStatus, OutboxMessage
 from pbem.core.matches.models import Match, Seat
 from pbem.games.base import Event, GameRules, Outcome, outcome_for_reader
@@ -238,23 +238,24 @@ def _seat_name(rules: GameRules, state: Any, seat: Seat) -> str:
 
 
 def queue_for(match: Match, seat: Seat, template: str, now: datetime,
-              params: dict[str, Any] | None = None) -> OutboxMessage | None:
+              params: dict[str, Any] | None = None) -> None:
     """One mail of kind `template` to one seat (other core modules' own kinds of mail), with
     the seat's deadline as every notification carries it."""
-    return _queue(match, seat, template, now, _deadline(seat) | (params or {}))
+    _queue(match, seat, template, now, _deadline(seat) | (params or {}))
 
 
 def _queue(match: Match, seat: Seat, template: str, now: datetime,
-           params: dict[str, Any] | None = None) -> OutboxMessage | None:
+           params: dict[str, Any] | None = None) -> None:
     from pbem.core.mailout.preferences import sends_now
 
     if seat.player.computer_level is not None:
-        return None  # the computer reads no mail
+        return  # the computer reads no mail
     if seat.computer_level is not None and template in ("your_turn", "reminder"):
-        return None  # a seat handed to the computer: it moves, its person need not
+        return  # a seat handed to the computer: it moves, its person need not
     if not sends_now(seat.player, template, seat.deadline, now):
-        return None
-    return insert_row(
+        return
+    # No id is read back: in the door's pipelined block the row travels with the others.
+    add_row(
         OutboxMessage, match=match, seat=seat.seat, ply=match.ply, to_address=seat.player.email,
         template=template, params=params or None,
         status=MessageStatus.PENDING, next_attempt_at=now, created_at=now,

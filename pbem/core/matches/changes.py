@@ -16,6 +16,10 @@ which
 3. settles the seats' clocks from what changed (who moved, who owes a move now, whether the
    match ended) and then runs the mail the change queued, inside the same transaction.
 
+On PostgreSQL the door's statements travel together (`pbem.core.db.pipeline`): its three
+reads in one round trip, and the rows a change writes (the match, the move, clocks, mail, the
+change log) in one more, their guard checked once they have all been answered.
+
 A change is a **value**: a frozen dataclass naming its kind, the seat it concerns, who made it
 (`by`: "player", an admin's address, or "server") and through which channel (`via`: web, api,
 mail, worker, admin, cli), with its own parameters; its `apply` makes it on the locked match.
@@ -42,8 +46,9 @@ from typing import Any, ClassVar
 import peewee
 
 from pbem.core.accounts.models import Player
-from pbem.core.db.connection import database, locking, write_transaction
-from pbem.core.db.prepared import Prepared, Shapes, insert_row
+from pbem.core.db.connection import database, locking
+from pbem.core.db.pipeline import pipelined_transaction
+from pbem.core.db.prepared import Answer, Prepared, Shapes, add_row
 from pbem.core.db.retry import LostRace, is_transient, retrying
 from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
@@ -160,6 +165,8 @@ class Locked:
     _rules: GameRules | None = None
     _state: Any = None
     _after: list[Callable[[], None]] = field(default_factory=list)
+    # The guarded writes of the match row, each to have changed one row (`check_writes`).
+    _guards: list[Answer] = field(default_factory=list)
     # What the change did, beside its parameters, for its row in the change log.
     logged: dict[str, Any] = field(default_factory=dict)
     # Seats that lost the match by running out of time (the ratings' vanished-player guard).
@@ -198,15 +205,14 @@ class Locked:
         raise NotFoundError(_("Match %(id)s has no seat %(seat)s.", id=self.match.id, seat=number))
 
     def write(self, **changes: Any) -> None:
-        """Change the match row, guarded by its version (which this bumps)."""
+        """Change the match row, guarded by its version (which this bumps). The guard is
+        checked by `check_writes`, after the change: its answer is not waited for here."""
         changes.setdefault("updated_at", self.now)
         version = self.match.version
         fields = Match._meta.fields
-        updated = _MATCH_WRITES(tuple(changes)).run(
+        self._guards.append(_MATCH_WRITES(tuple(changes)).start(
             *[fields[name].db_value(value) for name, value in changes.items()],
-            self.match.id, version)
-        if updated != 1:
-            raise LostRace
+            self.match.id, version))
         for name, value in changes.items():
             setattr(self.match, name, value)
         self.match.version = version + 1
@@ -214,6 +220,15 @@ class Locked:
             self._state = None
         if changes.get("status", MatchStatus.ACTIVE) != MatchStatus.ACTIVE:
             self.ended = True
+
+    def check_writes(self) -> None:
+        """Raise LostRace (the transaction is rolled back and tried again) if a guarded write
+        found the match at another version than the one this change read. Under the door's
+        lock that cannot happen; the guard stays so that a write outside it could not pass
+        unseen."""
+        guards, self._guards = self._guards, []
+        if any(guard.changed() != 1 for guard in guards):
+            raise LostRace
 
     def touch(self) -> None:
         """A change that leaves the match row as it is (a reminder, a deadline pushed back)
@@ -253,6 +268,7 @@ def apply_within(match_id: int, change: Change, now: datetime, *,
     follow = change.follow_up(door, result)
     finish_change(door, before)
     _log(door, change, version)
+    door.check_writes()
     if follow is not None:
         # Same transaction, its own locks (already held), checks, clocks, mail and log row.
         # (Nothing else can have written the match's rows since: its lock is held.)
@@ -273,8 +289,11 @@ def lock_seats(match: Match) -> tuple[list[Seat], Pending]:
     """The match's seat rows, locked in seat order, and what it has pending. Players are read
     without a lock: the per-player guard (vacations) takes a player before matches, so the
     door never takes one."""
-    seats = _LOCK_SEATS.rows(match.id)
-    players = {p.id: p for p in _SEATED_PLAYERS.rows(match.id)}
+    return _seated(_LOCK_SEATS.rows(match.id), _SEATED_PLAYERS.rows(match.id))
+
+
+def _seated(seats: list[Seat], seated_players: list[Player]) -> tuple[list[Seat], Pending]:
+    players = {p.id: p for p in seated_players}
     for seat in seats:
         seat.player = players[seat.player_id]
     # Every player row carries the same three answers (a match always has seated players).
@@ -335,9 +354,19 @@ def lock_player(player_id: int) -> Player:
 def locked(match_id: int, now: datetime, trust_pending: bool = False) -> Locked:
     """Lock a match and its seats inside a transaction the caller already holds (a vacation
     touches several matches in one transaction, always in match id order). What the match
-    has pending is used only with `trust_pending` (see `Pending`)."""
-    match = lock_match(match_id)
-    seats, pending = lock_seats(match)
+    has pending is used only with `trust_pending` (see `Pending`).
+
+    The three reads are sent before any is read: inside `pipelined()` on PostgreSQL they
+    travel together. The server still runs them in order, so the seats and the pending
+    answers are read after the match's lock is held, as `lock_match` then `lock_seats`
+    would."""
+    match_read = _LOCK_MATCH.start(match_id)
+    seats_read = _LOCK_SEATS.start(match_id)
+    players_read = _SEATED_PLAYERS.start(match_id)
+    match = match_read.first()
+    if match is None:
+        raise NotFoundError(_("There is no match %(id)s.", id=match_id))
+    seats, pending = _seated(seats_read.rows(), players_read.rows())
     return Locked(match, seats, now, pending if trust_pending else Pending())
 
 
@@ -384,7 +413,7 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
 def _apply_once(match_id: int, change: Change, now: datetime) -> Any:
     # Called inside a caller's transaction, this is only a savepoint in it: not the door's own.
     opened = not database.in_transaction()
-    with write_transaction():
+    with pipelined_transaction():
         return apply_within(match_id, change, now, door_opened=opened)
 
 
@@ -393,9 +422,9 @@ def _log(door: Locked, change: Change, version: int) -> None:
     reminder already sent, leaves none)."""
     if door.match.version == version:
         return
-    insert_row(ChangeLog, match=door.match.id, version=door.match.version, kind=change.kind,
-               seat=change.seat, actor=change.by, channel=str(change.via),
-               payload=change.logged_payload(door.logged), at=door.now)
+    add_row(ChangeLog, match=door.match.id, version=door.match.version, kind=change.kind,
+            seat=change.seat, actor=change.by, channel=str(change.via),
+            payload=change.logged_payload(door.logged), at=door.now)
 
 
 def _timed_out_seats(door: Locked, change: Change) -> frozenset[int]:

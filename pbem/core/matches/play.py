@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar
 
-from pbem.core.db.prepared import insert_row, update_columns
+from pbem.core.db.prepared import add_row, update_columns
 from pbem.core.db.text import check_text
 from pbem.core.mailout import notify
 from pbem.core.matches import conditional, offers
@@ -262,11 +262,10 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
     if mover.out_of_time_at is not None:
         mover.out_of_time_at = None  # moved before anyone claimed the win: play goes on
         update_columns(mover, ("out_of_time_at",))
-    insert_row(Move, match=match, ply=ply + 1, turn=turn, seat=seat, text=canonical,
-                visible_to=None if readers is None else sorted(readers),
-                events=stored_events(transition.events),
-                note=autoplayed or note, created_at=now)
-    insert_row(Position, match=match, ply=ply + 1, state=changes["state"])
+    add_row(Move, match=match, ply=ply + 1, turn=turn, seat=seat, text=canonical,
+            visible_to=None if readers is None else sorted(readers),
+            events=stored_events(transition.events), note=autoplayed or note, created_at=now)
+    add_row(Position, match=match, ply=ply + 1, state=changes["state"])
     newly_to_move = after if not same_decision else frozenset()
     # Read when the mail is queued, after the door has asked for a conditional answer: a
     # seat whose answer follows at once is not told it is its turn.

@@ -98,7 +98,8 @@ def test_a_pool_checks_only_a_connection_that_sat_idle(db_url: str, monkeypatch)
         db_module.bind_database(db_url)
         return
     checks = []
-    parent = type(pooled).__mro__[2]  # the playhouse pool the trusting one refines
+    # The playhouse pool the trusting one refines.
+    parent = next(k for k in type(pooled).__mro__ if k.__module__ == "playhouse.pool")
     original = parent._is_closed
     monkeypatch.setattr(parent, "_is_closed",
                         lambda self, conn: checks.append(id(conn)) or original(self, conn))

@@ -1,0 +1,131 @@
+"""Statements sent to PostgreSQL together: one round trip for many.
+
+A move is a dozen statements: the door's three reads (the match and its seats, locked, and the
+seated players) and the rows the move writes (the match, the move, the position, two seats'
+clocks, a turn mail, the change log). On PostgreSQL each statement used to wait for its answer
+before the next was sent: a round trip each, most of a move's time. Inside `pipelined()`,
+psycopg sends each statement at once (its pipeline mode) and waits only when an answer is read:
+a SELECT's rows, an UPDATE's count, an INSERT's id. The server still runs them one after
+another, in order, so what a statement sees is what it saw before; only the waiting between
+them goes.
+
+So code inside reads an answer only when it needs it:
+- `Prepared.start` sends a statement and reads its answer later (the door sends its three
+  reads, then reads them);
+- `add_row` and `update_columns` read no answer at all, and the door's guarded write of the
+  match row checks its count once, after the change (`Locked.check_writes`);
+- everything else (peewee queries, `insert_row`, `Prepared.rows`) reads its answer at once,
+  which waits, as before. Counts wait too: pbem's PostgreSQL cursors (`AnsweringCursors` in
+  `connection.py`) make a `rowcount` wait for its statement, where psycopg would report -1
+  for one not answered yet, and raise a statement's error, met when its answer is read, as
+  peewee's.
+
+A block must not catch a database error and carry on (a savepoint's "insert, or else"): after
+an error PostgreSQL skips every statement until the block ends, and a COMMIT after that would
+quietly roll back. The block raises instead (`AbortedBlock`), so the transaction ends in a
+rollback and its caller hears of it. Catching an error and raising another, as the audit log's
+"already done" does, is fine.
+
+On SQLite and MariaDB `pipelined()` does nothing: each statement runs when it is sent (a
+SQLite statement is a function call; PyMySQL has no pipeline).
+
+Those cursors read two of psycopg's internals (a cursor's `_fetch_pipeline` and `_rowcount`);
+tests/core/db/test_pipeline.py fails if a psycopg release changes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import peewee
+
+from pbem.core.db.connection import AS_PEEWEES as _AS_PEEWEES
+from pbem.core.db.connection import database, write_transaction
+
+
+class AbortedBlock(peewee.InternalError):
+    """A statement failed inside `pipelined()` and the error was caught there: the
+    transaction cannot go on, and must not commit."""
+
+
+@contextmanager
+def pipelined() -> Iterator[None]:
+    """Send the statements run inside to PostgreSQL without waiting for each answer (see the
+    module's docstring). Leaving the block waits for every answer still due; an error in any
+    statement is raised, as peewee's error, by the read that meets it or at the block's end."""
+    db = database.obj
+    if not isinstance(db, peewee.PostgresqlDatabase):
+        yield
+        return
+    connection = db.connection()
+    if connection.pgconn.pipeline_status != _PIPELINE_OFF:  # inside one: it carries these
+        yield
+        return
+    # peewee maps a driver's errors to its own (IntegrityError, OperationalError, …) only
+    # around `execute_sql`; here an error arrives when an answer is read, or at the block's end.
+    with _AS_PEEWEES, connection.pipeline():
+        yield
+        aborted = _aborted(connection)
+    if aborted:
+        raise AbortedBlock(_ABORTED)
+
+
+@contextmanager
+def pipelined_transaction() -> Iterator[None]:
+    """`write_transaction()` with `pipelined()` inside it, except that on PostgreSQL the
+    transaction's BEGIN and COMMIT travel with its statements too: BEGIN with the first
+    reads, COMMIT with the block's end, which waits for every answer anyway. (Leaving a
+    pipeline waits for the server once more; a COMMIT sent after it would wait again.)
+
+    Inside a transaction already open it is `pipelined()` alone. An error, or an exception
+    of the block's own (a refused move), rolls the transaction back, outside the pipeline:
+    a ROLLBACK inside one that met an error would be skipped with everything else."""
+    db = database.obj
+    if not isinstance(db, peewee.PostgresqlDatabase) or db.in_transaction():
+        with write_transaction(), pipelined():
+            yield
+        return
+    connection = db.connection()
+    transaction = db.transaction()  # peewee's bookkeeping: `in_transaction()`, savepoints
+    try:
+        with _AS_PEEWEES, connection.pipeline():
+            db.cursor().execute("BEGIN")
+            db.push_transaction(transaction)
+            try:
+                yield
+            finally:
+                db.pop_transaction()
+            aborted = _aborted(connection)
+            if not aborted:
+                db.cursor().execute("COMMIT")
+        if aborted:
+            raise AbortedBlock(_ABORTED)
+    except BaseException:
+        # Not after a COMMIT that failed (the server has ended the transaction), nor on a
+        # broken connection (a rollback's error would hide the cause).
+        if connection.info.transaction_status in (_IN_TRANSACTION, _IN_ERROR):
+            db.rollback()
+        raise
+
+
+def _aborted(connection: Any) -> bool:
+    """Whether a statement of the block failed and the block caught its error: the server
+    has skipped what came after it (the pipeline is aborted until it syncs), or the
+    transaction has failed (it synced since)."""
+    return bool(connection.pgconn.pipeline_status == _PIPELINE_ABORTED
+                or connection.info.transaction_status == _IN_ERROR)
+
+
+# Raised outside peewee's mapping of errors, which would make it a plain InternalError.
+_ABORTED = ("a statement failed inside a pipelined block and its error was caught there; "
+            "the transaction is rolled back")
+
+
+# psycopg's TransactionStatus and PipelineStatus values, without importing psycopg where it
+# is not installed.
+_IN_TRANSACTION = 2
+_IN_ERROR = 3
+_PIPELINE_OFF = 0
+_PIPELINE_ABORTED = 2
