@@ -183,9 +183,14 @@ def open_database(url: str) -> peewee.Database:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
     elif scheme.startswith("mysql"):
         kwargs = {"charset": "utf8mb4"}
-    elif scheme.startswith("postgres") and "connect_timeout" not in url:
-        # libpq waits forever for a host that drops packets; a request or tick must not hang.
-        kwargs = {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
+    elif scheme.startswith("postgres"):
+        # psycopg 3 even where psycopg2 is installed too (peewee would take psycopg2): the
+        # pipeline and the answering cursors are psycopg 3's.
+        kwargs = {"prefer_psycopg3": True}
+        if "connect_timeout" not in url:
+            # libpq waits forever for a host that drops packets; a request or tick must not
+            # hang.
+            kwargs["connect_timeout"] = CONNECT_TIMEOUT_SECONDS
     if scheme.endswith("+pool"):
         kwargs.update(max_connections=POOL_SIZE, stale_timeout=POOL_STALE_SECONDS)
         if scheme.startswith("sqlite"):

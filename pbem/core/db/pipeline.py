@@ -22,8 +22,9 @@ So code inside reads an answer only when it needs it:
 
 A block must not catch a database error and carry on (a savepoint's "insert, or else"): after
 an error PostgreSQL skips every statement until the block ends, and a COMMIT after that would
-quietly roll back. The block raises instead (`AbortedBlock`), so the transaction ends in a
-rollback and its caller hears of it. Catching an error and raising another, as the audit log's
+quietly roll back. The block raises `AbortedBlock` instead (for the statement skipped, or at
+its end), so the transaction ends in a rollback and its caller hears of it as the mistake it
+is, not as a database that is down. Catching an error and raising another, as the audit log's
 "already done" does, is fine.
 
 On SQLite and MariaDB `pipelined()` does nothing: each statement runs when it is sent (a
@@ -35,6 +36,7 @@ tests/core/db/test_pipeline.py fails if a psycopg release changes them.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -44,10 +46,19 @@ import peewee
 from pbem.core.db.connection import AS_PEEWEES as _AS_PEEWEES
 from pbem.core.db.connection import database, write_transaction
 
+log = logging.getLogger(__name__)
+
 
 class AbortedBlock(peewee.InternalError):
     """A statement failed inside `pipelined()` and the error was caught there: the
     transaction cannot go on, and must not commit."""
+
+
+def pipelining() -> bool:
+    """Whether statements sent now travel in a pipeline (and their answers come later)."""
+    db = database.obj
+    return bool(isinstance(db, peewee.PostgresqlDatabase) and not db.is_closed()
+                and db.connection().pgconn.pipeline_status != _PIPELINE_OFF)
 
 
 @contextmanager
@@ -65,7 +76,7 @@ def pipelined() -> Iterator[None]:
         return
     # peewee maps a driver's errors to its own (IntegrityError, OperationalError, …) only
     # around `execute_sql`; here an error arrives when an answer is read, or at the block's end.
-    with _AS_PEEWEES, connection.pipeline():
+    with _skipped_as_aborted(), _as_peewees(), connection.pipeline():
         yield
         aborted = _aborted(connection)
     if aborted:
@@ -90,7 +101,7 @@ def pipelined_transaction() -> Iterator[None]:
     connection = db.connection()
     transaction = db.transaction()  # peewee's bookkeeping: `in_transaction()`, savepoints
     try:
-        with _AS_PEEWEES, connection.pipeline():
+        with _skipped_as_aborted(), _as_peewees(), connection.pipeline():
             db.cursor().execute("BEGIN")
             db.push_transaction(transaction)
             try:
@@ -106,8 +117,40 @@ def pipelined_transaction() -> Iterator[None]:
         # Not after a COMMIT that failed (the server has ended the transaction), nor on a
         # broken connection (a rollback's error would hide the cause).
         if connection.info.transaction_status in (_IN_TRANSACTION, _IN_ERROR):
-            db.rollback()
+            try:
+                db.rollback()
+            except peewee.DatabaseError:
+                # The connection broke too: what raised first is the cause to report (the
+                # pool discards a broken connection).
+                log.warning("could not roll back after an error in a pipelined block",
+                            exc_info=True)
         raise
+
+
+@contextmanager
+def _as_peewees() -> Iterator[None]:
+    """peewee's mapping of the driver's errors to its own, for an error met when an answer
+    is read or when the pipeline syncs; an error that is peewee's already passes as it is
+    (mapped again, it would hide the driver's error one level deeper)."""
+    try:
+        yield
+    except peewee.PeeweeException:
+        raise
+    except Exception:
+        with _AS_PEEWEES:
+            raise
+
+
+@contextmanager
+def _skipped_as_aborted() -> Iterator[None]:
+    """A statement skipped because an earlier one failed and the block caught its error
+    (psycopg's PipelineAborted) is `AbortedBlock`, not a database that is down."""
+    try:
+        yield
+    except peewee.OperationalError as error:
+        if type(getattr(error, "orig", None)).__name__ != "PipelineAborted":
+            raise
+        raise AbortedBlock(_ABORTED) from error
 
 
 def _aborted(connection: Any) -> bool:

@@ -48,7 +48,7 @@ def retrying(attempt: Callable[[], T], busy: str | None = None) -> T:
 
 
 def is_transient(error: peewee.OperationalError) -> bool:
-    original = error.args[0] if error.args else None
+    original = driver_error(error)
     if getattr(original, "sqlstate", None) in _RETRY_SQLSTATES:
         return True
     codes = getattr(original, "args", ())
@@ -56,3 +56,12 @@ def is_transient(error: peewee.OperationalError) -> bool:
         return True
     text = str(error).lower()
     return "database is locked" in text or "deadlock" in text
+
+
+def driver_error(error: BaseException) -> BaseException:
+    """The database driver's own error under peewee's (peewee keeps it as `orig`, and its
+    message as the first argument), where its SQLSTATE or MySQL error number is."""
+    while isinstance(error, peewee.PeeweeException) and isinstance(
+            getattr(error, "orig", None), BaseException):
+        error = error.orig  # type: ignore[attr-defined]
+    return error

@@ -47,7 +47,7 @@ import peewee
 
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import database, locking
-from pbem.core.db.pipeline import pipelined_transaction
+from pbem.core.db.pipeline import pipelined_transaction, pipelining
 from pbem.core.db.prepared import Answer, Prepared, Shapes, add_row
 from pbem.core.db.retry import LostRace, is_transient, retrying
 from pbem.core.mailout import notify
@@ -205,14 +205,17 @@ class Locked:
         raise NotFoundError(_("Match %(id)s has no seat %(seat)s.", id=self.match.id, seat=number))
 
     def write(self, **changes: Any) -> None:
-        """Change the match row, guarded by its version (which this bumps). The guard is
-        checked by `check_writes`, after the change: its answer is not waited for here."""
+        """Change the match row, guarded by its version (which this bumps). Inside a
+        PostgreSQL pipeline the guard's answer is not waited for here: `check_writes` reads
+        it once the change is done. Elsewhere it is checked at once."""
         changes.setdefault("updated_at", self.now)
         version = self.match.version
         fields = Match._meta.fields
         self._guards.append(_MATCH_WRITES(tuple(changes)).start(
             *[fields[name].db_value(value) for name, value in changes.items()],
             self.match.id, version))
+        if not pipelining():
+            self.check_writes()
         for name, value in changes.items():
             setattr(self.match, name, value)
         self.match.version = version + 1
@@ -221,14 +224,31 @@ class Locked:
         if changes.get("status", MatchStatus.ACTIVE) != MatchStatus.ACTIVE:
             self.ended = True
 
-    def check_writes(self) -> None:
+    def check_writes(self, after: BaseException | None = None) -> None:
         """Raise LostRace (the transaction is rolled back and tried again) if a guarded write
         found the match at another version than the one this change read. Under the door's
         lock that cannot happen; the guard stays so that a write outside it could not pass
-        unseen."""
+        unseen.
+
+        A database error met since the writes (`after`, or one met here: psycopg reads the
+        answers in order, so a later statement's error can come while reading a guard's) is
+        explained by a failed guard (a later write clashing with rows the race's winner
+        made): it is then the LostRace's cause. Otherwise it is raised as it is."""
         guards, self._guards = self._guards, []
-        if any(guard.changed() != 1 for guard in guards):
-            raise LostRace
+        failure = after
+        for guard in guards:
+            try:
+                changed = guard.changed()
+            except peewee.DatabaseError as error:
+                failure = failure or error
+                try:  # its own answer came before the error, or never will
+                    changed = guard.changed()
+                except peewee.DatabaseError:
+                    continue
+            if changed != 1:
+                raise LostRace from failure
+        if failure is not None and after is None:
+            raise failure
 
     def touch(self) -> None:
         """A change that leaves the match row as it is (a reminder, a deadline pushed back)
@@ -262,12 +282,16 @@ def apply_within(match_id: int, change: Change, now: datetime, *,
     door = locked(match_id, now, trust_pending=door_opened)
     before = list(door.match.to_move)
     version = door.match.version
-    result = change.apply(door)
-    if door.ended:
-        door.timed_out = _timed_out_seats(door, change)
-    follow = change.follow_up(door, result)
-    finish_change(door, before)
-    _log(door, change, version)
+    try:
+        result = change.apply(door)
+        if door.ended:
+            door.timed_out = _timed_out_seats(door, change)
+        follow = change.follow_up(door, result)
+        finish_change(door, before)
+        _log(door, change, version)
+    except peewee.DatabaseError as error:
+        door.check_writes(after=error)
+        raise
     door.check_writes()
     if follow is not None:
         # Same transaction, its own locks (already held), checks, clocks, mail and log row.
