@@ -119,7 +119,7 @@ def pipelined_transaction() -> Iterator[None]:
         if connection.info.transaction_status in (_IN_TRANSACTION, _IN_ERROR):
             try:
                 db.rollback()
-            except peewee.DatabaseError:
+            except (peewee.DatabaseError, peewee.InterfaceError):
                 # The connection broke too: what raised first is the cause to report (the
                 # pool discards a broken connection).
                 log.warning("could not roll back after an error in a pipelined block",

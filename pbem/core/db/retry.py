@@ -35,8 +35,9 @@ def retrying(attempt: Callable[[], T], busy: str | None = None) -> T:
     for number in range(ATTEMPTS):
         try:
             return attempt()
-        except LostRace:
-            pass
+        except LostRace as race:
+            if race.__cause__ is not None:  # a write's error the lost race explains
+                log.info("retrying a transaction after a lost race: %s", race.__cause__)
         except peewee.OperationalError as error:
             if not is_transient(error):
                 raise

@@ -245,8 +245,11 @@ class Locked:
                     changed = guard.changed()
                 except peewee.DatabaseError:
                     continue
-            if changed != 1:
+            if changed == 0:
                 raise LostRace from failure
+            # -1: no answer at all (the guard failed itself, or was skipped after another
+            # statement's error): that error is the verdict, not a lost race. Skipped after
+            # an error the change caught, the block's end says so (`AbortedBlock`).
         if failure is not None and after is None:
             raise failure
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import ClassVar
@@ -19,7 +19,7 @@ from playhouse.pool import PooledDatabase
 
 from pbem.core.db.connection import database
 from pbem.core.db.pipeline import AbortedBlock, pipelined, pipelined_transaction
-from pbem.core.db.prepared import add_row
+from pbem.core.db.prepared import add_row, insert_row
 from pbem.core.db.retry import LostRace
 from pbem.core.matches.changes import Change, Locked, apply_change, locked
 from pbem.core.matches.creation import create_match
@@ -243,3 +243,37 @@ def test_a_guard_the_door_finds_failed_is_a_lost_race_retried(db_url: str,
     match = Match.get_by_id(match_id)
     assert (match.ply, match.turn, match.version) == (1, 1, 1)
     assert _logged(match_id) == 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class RefusedWrite(Change):
+    """A change whose guarded write the database refuses (a status too long for its column),
+    or (`caught`) that catches an earlier statement's error and then writes."""
+
+    kind: ClassVar[str] = "move"
+    caught: bool = False
+
+    def apply(self, door: Locked) -> None:
+        if not self.caught:
+            door.write(status="x" * 40)
+            return
+        with suppress(peewee.IntegrityError):
+            insert_row(Move, match=door.match.id, ply=1, turn=0, seat=0, text=FIRST,
+                       created_at=door.now)
+        door.write(turn=door.match.turn + 1)
+
+
+@pytest.mark.parametrize("db_url", POSTGRES_ONLY, indirect=True)
+@pytest.mark.parametrize("caught", [False, True], ids=["refused", "after a caught error"])
+def test_a_guard_without_an_answer_is_not_a_lost_race(db_url: str, caught: bool) -> None:
+    """A guarded write that got no answer (refused itself, or skipped after an error the
+    change caught) is not a lost race tried eight times and reported as "very busy": the
+    database's error is raised, or `AbortedBlock`, and the match is as it was."""
+    match_id = _match()
+    submit_move(match_id, 0, FIRST, 0, START)
+    with pytest.raises(AbortedBlock if caught else peewee.DataError):
+        apply_change(match_id, RefusedWrite(seat=0, by="server", via="cli", caught=caught),
+                     START)
+    match = Match.get_by_id(match_id)
+    assert (match.ply, match.turn, match.version, match.status) == (1, 1, 1, "active")
+    assert not database.in_transaction()
