@@ -15,7 +15,7 @@ So code inside reads an answer only when it needs it:
 - `add_row` and `update_columns` read no answer at all, and the door's guarded write of the
   match row checks its count once, after the change (`Locked.check_writes`);
 - everything else (peewee queries, `insert_row`, `Prepared.rows`) reads its answer at once,
-  which waits, as before. Counts wait too: pbem's PostgreSQL cursors (`AnsweringCursors` in
+  which waits, as before. Counts wait too: pbem's PostgreSQL cursors (`_AnsweringCursors` in
   `connection.py`) make a `rowcount` wait for its statement, where psycopg would report -1
   for one not answered yet, and raise a statement's error, met when its answer is read, as
   peewee's.
