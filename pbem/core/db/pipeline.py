@@ -101,18 +101,15 @@ def pipelined_transaction() -> Iterator[None]:
     connection = db.connection()
     transaction = db.transaction()  # peewee's bookkeeping: `in_transaction()`, savepoints
     try:
-        with _skipped_as_aborted(), _as_peewees(), connection.pipeline():
-            db.cursor().execute("BEGIN")
+        with pipelined():
+            db.begin()
             db.push_transaction(transaction)
             try:
                 yield
             finally:
                 db.pop_transaction()
-            aborted = _aborted(connection)
-            if not aborted:
-                db.cursor().execute("COMMIT")
-        if aborted:
-            raise AbortedBlock(_ABORTED)
+            if not _aborted(connection):  # else `pipelined()` raises AbortedBlock
+                db.commit()
     except BaseException:
         # Not after a COMMIT that failed (the server has ended the transaction), nor on a
         # broken connection (a rollback's error would hide the cause).

@@ -293,11 +293,8 @@ class Shapes:
 def insert_row(model: type[M], **values: Any) -> M:
     """`model.create(**values)` with its INSERT compiled once per set of columns. Defaults are
     filled in here, as `create` does, so none is frozen into the compiled SQL."""
-    row = model(**values)
-    data = row.__data__
-    names = tuple(name for name in data if name != "id")
-    fields = model._meta.fields
-    row.id = _INSERTS(model, names).insert(*[fields[name].db_value(data[name]) for name in names])
+    row, names, stored = _new_row(model, values)
+    row.id = _INSERTS(model, names).insert(*stored)
     row._dirty.clear()  # type: ignore[attr-defined]  # as after `create`
     return row
 
@@ -305,11 +302,18 @@ def insert_row(model: type[M], **values: Any) -> M:
 def add_row(model: type[BaseModel], **values: Any) -> None:
     """`insert_row` for a row whose id no one needs: it reads no answer from the database, so
     inside `pipelined()` it travels with the statements around it instead of waiting."""
+    _, names, stored = _new_row(model, values)
+    _ADDS(model, names).send(*stored)
+
+
+def _new_row(model: type[M], values: dict[str, Any]) -> tuple[M, tuple[str, ...], list[Any]]:
+    """The row `values` make with the model's defaults, its columns but the id, and their
+    values as the database stores them."""
     row = model(**values)
     data = row.__data__
     names = tuple(name for name in data if name != "id")
     fields = model._meta.fields
-    _ADDS(model, names).send(*[fields[name].db_value(data[name]) for name in names])
+    return row, names, [fields[name].db_value(data[name]) for name in names]
 
 
 def update_columns(row: BaseModel, names: Iterable[str]) -> None:
