@@ -2,13 +2,23 @@
 
     python bench/web.py [--database-url URL] [--rounds 5] [--requests 200]
 
-Serves pbem and a bare app (Flask + peewee, one row read by primary key and returned as JSON)
-with gunicorn, one sync worker each, as the Procfile does, on the same database. Then, in
-interleaved rounds, times sequential requests to each endpoint and prints each one's rate as a
-ratio to the bare endpoint's rate in the same round: the median and the spread over rounds.
+Serves pbem and a bare app (Flask + peewee) with gunicorn, one sync worker each, as the
+Procfile does, on the same database. The bare app has two endpoints: a row read by primary
+key returned as JSON, and a posted move (`bare move`) that sends the same statements as
+pbem's posted move, written by hand as SQL strings: the seat by its link's hash, then in one
+transaction the match and its seats (locked), its players, the guarded match row, the move,
+its position, both seats' clocks, the turn mail and the change log row, answered with a 303.
+On PostgreSQL it sends them in psycopg's pipeline as pbem does, waiting for the server as
+often (a bare app written with peewee's query builder, or waiting for every answer, is
+slower than pbem, and would flatter it). Then, in interleaved rounds, times sequential
+requests to each endpoint and prints each one's rate as a ratio to its baseline's rate in
+the same round (the median and the spread over rounds): a posted move against the bare
+posted move, a read against the bare row read; the other baselines' medians are printed in
+brackets after it.
 
 - `POST move`: a move through the web form (each request plays the first move of its own
-  fresh match, so every POST does the full work of a move);
+  fresh match, so every POST does the full work of a move; the bare app's posted moves play
+  in fresh matches of their own);
 - `GET play`: a seat's play page at ply 10, and `GET play@500` at ply 500 (÷ ply 10 too);
 - `GET api`: `GET /api/play/<token>`;
 - `GET play, 1st` and `GET api, 1st`: the same at ply 10, but each request reads a match of
@@ -63,19 +73,25 @@ from pbem.games import get_rules  # noqa: E402
 
 BASE = "bare"
 OLD_BASE = "bare, connection per request"
+# The bare app's posted move: the same statements as pbem's, written by hand (BARE_APP).
+BARE_MOVE = "bare move"
 SECRET = secrets.token_urlsafe(32)
 NOW = datetime(2026, 6, 1, 12, 0)
 GAME = "mimic"
 PLAYERS = ["ann@example.org", "ben@example.org"]
 
 BARE_APP = textwrap.dedent("""
+    import hashlib
     import os
+    from contextlib import nullcontext
+    from datetime import datetime, timedelta
 
     import peewee
-    from flask import Flask, jsonify
+    from flask import Flask, abort, jsonify, redirect, request
     from playhouse.db_url import connect
 
     db = connect(os.environ["BARE_DATABASE_URL"])
+    SQLITE = isinstance(db, peewee.SqliteDatabase)
 
     class Match(peewee.Model):
         game = peewee.CharField()
@@ -104,6 +120,76 @@ BARE_APP = textwrap.dedent("""
         match = Match.get_by_id(match_id)
         return jsonify({"id": match.id, "game": match.game, "ply": match.ply,
                         "status": match.status})
+
+    # `match` is a reserved word on MariaDB: quoted as the database quotes names.
+    MATCH = "match".join(db.quote)
+
+    def sql(text, *params):
+        return db.execute_sql(text.replace("?", db.param).replace("MATCH", MATCH), params)
+
+    LOCK = "" if SQLITE else " FOR UPDATE"
+
+    # On PostgreSQL (psycopg 3), statements sent without waiting for each answer, as pbem's
+    # door sends them: a wait only where an answer is read.
+    def pipeline():
+        connection = db.connection()
+        return connection.pipeline() if hasattr(connection, "pipeline") else nullcontext()
+
+    # The same statements as pbem's posted move, written by hand and sent as they are (no
+    # query building, no model rows): find the seat by its link's hash; then, in one
+    # transaction, read the match and its seats (locked) and its players, write the match
+    # row (guarded by its version), the move, its position, both seats' clocks, the
+    # opponent's turn mail and the change log row; answer 303. On PostgreSQL it waits for
+    # the server as often as pbem does: BEGIN with the reads, the writes with the guard's
+    # answer, then COMMIT. No rules, no checks beyond the ply, no session, no page: what a
+    # posted move costs at the least.
+    @app.route("/move/<token>", methods=["POST"])
+    def move(token):
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        found = sql("SELECT match_id, seat FROM seat WHERE token_hash = ? LIMIT 1",
+                    digest).fetchone()
+        if found is None:
+            abort(404)
+        match_id, number = found
+        now = datetime.utcnow().replace(microsecond=0)
+        with pipeline() as sent, db.atomic(*(["IMMEDIATE"] if SQLITE else [])):
+            ply, turn, state, version = sql(
+                "SELECT ply, turn, state, version FROM MATCH WHERE id = ?" + LOCK,
+                match_id).fetchone()
+            seats = sql("SELECT id, seat, player_id FROM seat WHERE match_id = ? "
+                        "ORDER BY seat" + LOCK, match_id).fetchall()
+            emails = dict(sql("SELECT player.id, player.email FROM player JOIN seat "
+                              "ON seat.player_id = player.id WHERE seat.match_id = ?",
+                              match_id).fetchall())
+            if ply != int(request.form["ply"]):
+                abort(409)
+            other = seats[(number + 1) % len(seats)]
+            guard = sql("UPDATE MATCH SET ply = ?, turn = ?, to_move = ?, state = ?, "
+                        "updated_at = ?, version = version + 1 WHERE id = ? AND version = ?",
+                        ply + 1, turn + 1, f"[{other[1]}]", state, now, match_id, version)
+            sql("INSERT INTO move (match_id, ply, turn, seat, text, events, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                match_id, ply + 1, turn, number, request.form["move"], "[]", now)
+            sql("INSERT INTO position (match_id, ply, state) VALUES (?, ?, ?)",
+                match_id, ply + 1, state)
+            sql("UPDATE seat SET owes_since = NULL, deadline = NULL, remind_at = NULL, "
+                "version = version + 1 WHERE id = ?", seats[number][0])
+            sql("UPDATE seat SET owes_since = ?, deadline = ?, remind_at = ?, "
+                "version = version + 1 WHERE id = ?",
+                now, now + timedelta(days=3), now + timedelta(days=2), other[0])
+            sql("INSERT INTO outbox_message (match_id, seat, to_address, template, params, "
+                "status, attempts, version, next_attempt_at, created_at, ply) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                match_id, other[1], emails[other[2]], "your_turn", "{}", "pending", 0, 0,
+                now, now, ply + 1)
+            sql("INSERT INTO change_log (match_id, version, kind, seat, actor, channel, "
+                "payload, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                match_id, version + 1, "move", number, "player", "web", '{"ply": 1}', now)
+            if sent is not None:
+                sent.sync()  # the writes' answers, before COMMIT is sent
+            if guard.rowcount != 1:
+                abort(409)
+        return redirect(f"/play/{token}", 303)
 """)
 
 
@@ -115,7 +201,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
-        fixtures = _build(url, args.rounds * args.requests, firsts=args.rounds * args.requests)
+        # Fresh matches for both apps' posted moves (pbem's and the bare app's own).
+        fixtures = _build(url, 2 * args.rounds * args.requests,
+                          firsts=args.rounds * args.requests)
         bare_file = Path(folder) / "bare_app.py"
         bare_file.write_text(BARE_APP)
         env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_SECRET_KEY": SECRET,
@@ -205,7 +293,9 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
     pbem = ports["pbem"]
     short_token, _ = fixtures["short"]  # type: ignore[misc]
     long_token, _ = fixtures["long"]  # type: ignore[misc]
-    fresh = iter(fixtures["fresh"])  # type: ignore[call-overload]
+    tokens = fixtures["fresh"]
+    fresh = iter(tokens[::2])  # type: ignore[index]
+    bare_fresh = iter(tokens[1::2])  # type: ignore[index]
     firsts = {kind: iter(tokens)
               for kind, tokens in fixtures["firsts"].items()}  # type: ignore[attr-defined]
     form = urllib.parse.urlencode({"move": fixtures["move"], "ply": 0})
@@ -213,10 +303,15 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
     def post_move() -> None:
         _request(pbem, "POST", f"/play/{next(fresh)}", form, expect=303)
 
+    def bare_move() -> None:
+        _request(ports[BASE], "POST", f"/move/{next(bare_fresh)}", form, expect=303)
+
     endpoints: dict[str, Callable[[], None]] = {
         name: functools.partial(_request, port, "GET", f"/row/{fixtures['row']}")
         for name, port in ports.items() if name.startswith("bare")}
     server_of = {name: name for name in endpoints}
+    endpoints[BARE_MOVE] = bare_move
+    server_of[BARE_MOVE] = BASE
     endpoints |= {
         "POST move": post_move,
         "GET play": lambda: _request(pbem, "GET", f"/play/{short_token}"),
@@ -277,21 +372,31 @@ def _report(rates: dict[str, list[float]], cpu: dict[str, list[float]], backend:
           "requests, one gunicorn sync worker per app")
     bases = [name for name in rates if name.startswith("bare")]
     for base in bases:
-        print(f"  {base + ' row read:':38} {statistics.median(rates[base]):7.0f} req/s   "
+        what = base if base == BARE_MOVE else base + " row read"
+        print(f"  {what + ':':38} {statistics.median(rates[base]):7.0f} req/s   "
               f"cpu {statistics.median(cpu[base]) * 1000:.2f} ms/req")
+
+    def ratio(name: str, base: str) -> tuple[float, float, float, float]:
+        """Median rate ratio with its spread over rounds, and the median CPU ratio."""
+        ratios = [value / rate for value, rate in zip(rates[name], rates[base], strict=True)]
+        cpu_ratios = [mine / theirs for mine, theirs in zip(cpu[name], cpu[base], strict=True)
+                      if theirs > 0]
+        return (statistics.median(ratios), min(ratios), max(ratios),
+                statistics.median(cpu_ratios) if cpu_ratios else float("nan"))
+
     for name, values in rates.items():
         if name in bases:
             continue
-        ratios = [value / rate for value, rate in zip(values, rates[BASE], strict=True)]
-        cpu_ratios = [mine / theirs for mine, theirs in zip(cpu[name], cpu[BASE], strict=True)
-                      if theirs > 0]
-        old = [value / rate for value, rate in zip(values, rates[OLD_BASE], strict=True)]
+        # A posted move is measured against the bare app's posted move (the same writes);
+        # a read against the bare row read.
+        base = BARE_MOVE if name == "POST move" else BASE
+        median, low, high, cpu_ratio = ratio(name, base)
+        others = [f"÷ {other} {ratio(name, other)[0]:.2f}"
+                  for other in (BASE, OLD_BASE) if other != base]
         print(f"  {name:14} {statistics.median(values):7.0f} req/s   "
-              f"÷ {BASE} {statistics.median(ratios):.2f} "
-              f"(spread {min(ratios):.2f} to {max(ratios):.2f})   "
+              f"÷ {base} {median:.2f} (spread {low:.2f} to {high:.2f})   "
               f"cpu {statistics.median(cpu[name]) * 1000:.2f} ms/req "
-              f"({statistics.median(cpu_ratios) if cpu_ratios else float('nan'):.1f}x bare)   "
-              f"[÷ {OLD_BASE} {statistics.median(old):.2f}]")
+              f"({cpu_ratio:.1f}x {base})   [{'; '.join(others)}]")
     deep = [long / short for long, short in
             zip(rates["GET play"], rates["GET play@500"], strict=True)]
     print(f"  play page at ply 500 ÷ at ply 10 (time): {statistics.median(deep):.2f} "

@@ -1,0 +1,107 @@
+"""`bench/web.py` measures pbem's posted move against a bare app's posted move that does the
+same I/O. These tests hold that claim: on every database the bare move sends as many
+statements as pbem's and leaves the same rows behind, so its rate is a fair baseline."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import types
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import peewee
+import pytest
+
+from pbem.core.db.connection import database
+from pbem.core.mailout.models import OutboxMessage
+from pbem.core.matches.creation import create_match
+from pbem.core.matches.models import ChangeLog, Match, Move, Position, Seat
+from pbem.web import create_app
+from tests.conftest import START, STRONG_KEY, make_settings
+
+ROOT = Path(__file__).resolve().parents[1]
+SECRET = STRONG_KEY
+PLAYERS = ["ann@example.org", "ben@example.org"]
+FIRST = "b2-a1"  # a legal first move of seat 0 in every new mimic match
+
+
+def _bench() -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_web", ROOT / "bench" / "web.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _bare_app(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    (tmp_path / "bare_app.py").write_text(_bench().BARE_APP)
+    monkeypatch.setenv("BARE_DATABASE_URL", url.replace("+pool", ""))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("bare_app", None)
+    return importlib.import_module("bare_app")
+
+
+@contextmanager
+def statements() -> Iterator[list[str]]:
+    """The SQL statements any peewee database runs while inside (BEGIN and COMMIT aside)."""
+    seen: list[str] = []
+    original = peewee.Database.execute_sql
+
+    def counted(self: peewee.Database, sql: str, params: Any = None) -> Any:
+        seen.append(sql.split()[0].upper())
+        return original(self, sql, params)
+
+    peewee.Database.execute_sql = counted  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        peewee.Database.execute_sql = original  # type: ignore[method-assign]
+
+
+def _written(match_id: int) -> dict[str, Any]:
+    match = Match.get_by_id(match_id)
+    seats = list(Seat.select().where(Seat.match == match_id).order_by(Seat.seat))
+    return {
+        "ply and version": (match.ply, match.turn, match.version),
+        "moves": Move.select().where(Move.match == match_id).count(),
+        "positions": Position.select().where(Position.match == match_id).count(),
+        "turn mails": [(m.to_address, m.template) for m in
+                       OutboxMessage.select().where(OutboxMessage.match == match_id)],
+        "log rows": ChangeLog.select().where(ChangeLog.match == match_id).count(),
+        "clocks running": [seat.owes_since is not None for seat in seats],
+    }
+
+
+def test_the_bare_move_does_what_pbems_move_does(db_url: str, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    mine, theirs = (create_match("mimic", PLAYERS, {}, SECRET, START, seed=3)
+                    for _ in range(2))
+    before = _written(mine.match.id)
+    app = create_app(make_settings(db_url, tmp_path))
+    bare = _bare_app(db_url, tmp_path, monkeypatch).app
+    form = {"move": FIRST, "ply": "0"}
+    with statements() as pbems:
+        assert app.test_client().post(f"/play/{mine.tokens[0]}", data=form).status_code == 303
+    with statements() as bares:
+        assert bare.test_client().post(f"/move/{theirs.tokens[0]}",
+                                       data=form).status_code == 303
+    database.connect(reuse_if_open=True)
+    after = _written(mine.match.id)
+    assert after != before
+    assert _written(theirs.match.id) == after
+    assert sorted(bares) == sorted(pbems)
+    assert len(pbems) == 11  # the seat, three reads under the lock, seven writes
+
+
+def test_the_bare_move_refuses_a_stale_ply(db_url: str, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    created = create_match("mimic", PLAYERS, {}, SECRET, START, seed=3)
+    bare = _bare_app(db_url, tmp_path, monkeypatch).app
+    answer = bare.test_client().post(f"/move/{created.tokens[0]}",
+                                     data={"move": FIRST, "ply": "5"})
+    assert answer.status_code == 409
+    database.connect(reuse_if_open=True)
+    assert Move.select().where(Move.match == created.match.id).count() == 0
