@@ -175,6 +175,8 @@ HOT_PATHS = {
     "pbem.core.tournaments.table",
     # A seat's visit: written on its first play page after a move.
     "pbem.core.matches.visits",
+    # The door's pipeline, and a page's reads sent ahead together (`read_ahead`).
+    "pbem.core.db.pipeline",
 }
 
 

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from pbem.core.accounts.models import Player
+from pbem.core.conversation.chat import post_as_seat
+from pbem.core.conversation.personal import save_notes
 from pbem.core.matches.creation import create_match
-from pbem.core.matches.models import Match, Move
-from tests.conftest import START, SMTPRecorder
+from pbem.core.matches.models import Match, Move, Seat
+from tests.conftest import BACKENDS, START, SMTPRecorder
+from tests.core.db.test_pipeline import waits
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 LINK = re.compile(r"http://pbem\.test(/play/[A-Za-z0-9_-]+)")
@@ -143,3 +148,23 @@ def test_the_time_zone_hint_asks_to_sign_in_only_when_the_reader_is_not_the_seat
     sign_in(signed_in_as_seat, "ann@example.org", worker, smtp)
     page = signed_in_as_seat.get(f"/play/{token}").get_data(as_text=True)
     assert "Change the time zone in your settings</a>." in page and hint not in page
+
+
+@pytest.mark.parametrize("db_url", [name for name in BACKENDS if name == "postgres"],
+                         indirect=True)
+def test_a_play_page_waits_for_postgresql_twice(settings, client) -> None:
+    """The seat with its table, then the page's four reads that need only the seat (notes
+    and tree, ratings, tournament, chat), sent ahead together: two round trips, where each
+    read waited for its own before. The page still shows what each read found."""
+    created = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START)
+    seat = Seat.get(Seat.match == created.match.id, Seat.seat == 0)
+    post_as_seat(seat, "Good luck, Bob", START)
+    save_notes(seat, "take 2 first", START)
+    link = f"/play/{created.tokens[0]}"
+    assert client.get(link).status_code == 200  # the first visit writes when it was seen
+    with waits() as seen:
+        page = client.get(link)
+    assert seen == ["SELECT", "SELECT+SELECT+SELECT+SELECT"], seen
+    assert b"Good luck, Bob" in page.data and b"take 2 first" in page.data
+    older = client.get(f"{link}?before=1")  # another chat page: not the read sent ahead
+    assert older.status_code == 200 and b"Good luck, Bob" not in older.data

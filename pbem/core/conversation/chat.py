@@ -26,7 +26,7 @@ from pbem.core.accounts.limits import Limit, release
 from pbem.core.accounts.models import Player
 from pbem.core.conversation.models import ChatMessage, ChatMute, PlayerBlock, Room
 from pbem.core.db.connection import write_transaction
-from pbem.core.db.prepared import Prepared, Shapes
+from pbem.core.db.prepared import Prepared, ReadAhead, Shapes
 from pbem.core.db.text import cleaned
 from pbem.core.mailout import notify
 from pbem.core.matches.models import Match, Move, Seat
@@ -165,12 +165,28 @@ def is_seated(match_id: int, player_id: int) -> bool:
     return Seat.select().where(Seat.match == match_id, Seat.player == player_id).exists()
 
 
+def players_room_ahead(seat: Seat, before: int | None = None,
+                       limit: int = PAGE_SIZE) -> ReadAhead:
+    """`players_room`'s read, to send ahead (`pipeline.read_ahead`)."""
+    return _page_read(seat.match_id, Room.PLAYERS, seat.player_id, before, limit)
+
+
+def _page_read(match_id: int, room: str, reader_id: int | None, before: int | None,
+               limit: int) -> ReadAhead:
+    return _PAGES(reader_id is not None, before is not None).ahead(
+        match_id, str(room), _page_size(limit) + 1,
+        *[value for value in (reader_id, before) if value is not None])
+
+
+def _page_size(limit: int) -> int:
+    return max(1, min(limit, MAX_PAGE_SIZE))
+
+
 def _page(match_id: int, room: str, reader_id: int | None, before: int | None,
           limit: int) -> tuple[list[Shown], int | None]:
-    limit = max(1, min(limit, MAX_PAGE_SIZE))
-    rows = _PAGES(reader_id is not None, before is not None).rows(
-        match_id, str(room), limit + 1,
-        *[value for value in (reader_id, before) if value is not None])
+    read = _page_read(match_id, room, reader_id, before, limit)
+    rows = read.prepared.rows(*read.values)
+    limit = _page_size(limit)
     more = len(rows) > limit
     rows = rows[:limit]
     shown = [_shown(row, reader_id) for row in rows]

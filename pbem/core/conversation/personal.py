@@ -13,7 +13,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.conversation.chat import clean_text
 from pbem.core.conversation.models import ChatMute, PlayerBlock, SeatNote
 from pbem.core.db.connection import write_transaction
-from pbem.core.db.prepared import Prepared
+from pbem.core.db.prepared import Prepared, ReadAhead
 from pbem.core.db.retry import retrying
 from pbem.core.matches.models import ConditionalTree, Seat
 from pbem.core.records.standings import find_player
@@ -47,6 +47,11 @@ def private_of(seat: Seat) -> SeatPrivate:
     ply, tree, version, text, muted = found[0]
     return SeatPrivate((ply, tree, version) if ply is not None else None, text or "",
                        bool(muted))
+
+
+def private_of_ahead(seat: Seat) -> ReadAhead:
+    """`private_of`'s read, to send ahead (`pipeline.read_ahead`)."""
+    return _PRIVATE.ahead(seat.id)
 
 
 def save_notes(seat: Seat, text: str, now: datetime) -> str:

@@ -45,6 +45,10 @@ import peewee
 
 from pbem.core.db.connection import AS_PEEWEES as _AS_PEEWEES
 from pbem.core.db.connection import database, write_transaction
+from pbem.core.db.prepared import SENT_AHEAD, ReadAhead
+
+__all__ = ["AbortedBlock", "ReadAhead", "pipelined", "pipelined_transaction", "pipelining",
+           "read_ahead"]
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +126,28 @@ def pipelined_transaction() -> Iterator[None]:
                 log.warning("could not roll back after an error in a pipelined block",
                             exc_info=True)
         raise
+
+
+@contextmanager
+def read_ahead(*reads: ReadAhead) -> Iterator[None]:
+    """Send `reads` (`Prepared.ahead`) together now, for code inside to read: a page's
+    independent reads (a play page's notes, ratings, tournament and chat, each asked for by
+    its own package) wait for PostgreSQL once, not once each. Each read's own `rows` or
+    `first` inside takes its answer, if called with the same values; one not called is
+    dropped, and one called again is sent again. Elsewhere nothing is sent early: a SQLite
+    read costs no round trip, and PyMySQL has no pipeline."""
+    if not isinstance(database.obj, peewee.PostgresqlDatabase) or pipelining():
+        yield
+        return
+    with pipelined():
+        # Leaving the pipeline waits once for every answer; each stays with its cursor.
+        sent = {(id(read.prepared), read.values): read.prepared.start(*read.values)
+                for read in reads}
+    token = SENT_AHEAD.set(sent)
+    try:
+        yield
+    finally:
+        SENT_AHEAD.reset(token)
 
 
 @contextmanager

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from inspect import signature
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import peewee
 
@@ -42,10 +43,26 @@ class _Slot:
         self.index = index
 
 
+class ReadAhead(NamedTuple):
+    """A read some code will make later in this request: its statement and values, to send
+    ahead with others (`pipeline.read_ahead`)."""
+
+    prepared: Prepared
+    values: tuple[Any, ...]
+
+
+# The answers to reads sent ahead (`pipeline.read_ahead`), by statement and values, each taken
+# by the first `start` (or `rows`, `first`) that asks for the same read. None: none sent.
+SENT_AHEAD: ContextVar[dict[tuple[int, tuple[Any, ...]], Answer] | None] = ContextVar(
+    "pbem_sent_ahead", default=None)
+
+
 class Prepared:
     """A query built by `build(*placeholders)`: a SELECT run with `rows` or `first`, an
     UPDATE or DELETE with `run`, an INSERT with `insert`; or any of them sent with `start`
-    and its answer read later, or with `send` and no answer read (see `pipelined()`).
+    and its answer read later, or with `send` and no answer read (see `pipelined()`). A read
+    named by `ahead` can be sent early, with others (`pipeline.read_ahead`): its `rows` or
+    `first` then takes the answer already there.
 
     `build` may ask which database it is compiled for (`is_sqlite()`, say, to leave out
     `FOR UPDATE`): it runs once per bound database. `arity` is for a `build(*slots)`.
@@ -77,10 +94,20 @@ class Prepared:
         _, cursor = self._execute(values)
         return int(cursor.fetchone()[0] if database.obj.returning_clause else cursor.lastrowid)
 
+    def ahead(self, *values: Any) -> ReadAhead:
+        """This read, to be sent ahead (`pipeline.read_ahead`) of the code that makes it."""
+        return ReadAhead(self, values)
+
     def start(self, *values: Any) -> Answer:
         """Send the statement; read its answer from what this returns, when it is needed
         (inside `pipelined()` on PostgreSQL, the statements sent before reading travel
-        together)."""
+        together). A read sent ahead with these values is not sent again: its answer is
+        taken, once."""
+        sent = SENT_AHEAD.get()
+        if sent is not None:
+            answer = sent.pop((id(self), values), None)
+            if answer is not None:
+                return answer
         query, cursor = self._execute(values)
         return Answer(self, query, cursor)
 

@@ -13,7 +13,7 @@ from typing import Any
 import peewee
 
 from pbem.core.accounts.models import Player
-from pbem.core.db.prepared import Prepared, Shapes
+from pbem.core.db.prepared import Prepared, ReadAhead, Shapes
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.ratings import model
 from pbem.core.ratings.models import Rating, RatingEvent
@@ -45,10 +45,17 @@ def displayed(player_id: int, game: str) -> int:
 def shown_for(player_ids: Iterable[int], game: str) -> dict[int, str]:
     """Each player's rating as shown (`1234` or `1000?`), for a page listing seats."""
     ids = sorted(set(player_ids))
-    rows = {row.player_id: row for row in _RATINGS_OF(len(ids)).rows(game, *ids)} if ids else {}
+    read = shown_for_ahead(ids, game)
+    rows = {row.player_id: row for row in read.prepared.rows(*read.values)} if ids else {}
     start = model.display(model.MU, model.SIGMA)
     return {pid: (model.shown(rows[pid].display, rows[pid].games) if pid in rows
                   else model.shown(start, 0)) for pid in ids}
+
+
+def shown_for_ahead(player_ids: Iterable[int], game: str) -> ReadAhead:
+    """`shown_for`'s read, to send ahead (`pipeline.read_ahead`)."""
+    ids = sorted(set(player_ids))
+    return _RATINGS_OF(len(ids)).ahead(game, *ids)
 
 
 def _eligible(game: str, now: datetime) -> peewee.Expression:

@@ -9,7 +9,7 @@ from typing import Any
 import peewee
 
 from pbem.core.accounts.models import Player
-from pbem.core.db.prepared import Prepared
+from pbem.core.db.prepared import Prepared, ReadAhead
 from pbem.core.mailout.calendar import Deadline
 from pbem.core.matches.models import Match, MatchStatus
 from pbem.core.tournaments import standings as table
@@ -252,6 +252,11 @@ def tournament_of_match(match_id: int) -> dict[str, Any] | None:
         return None
     tournament_id, name, number = found
     return {"id": tournament_id, "name": name, "round": number}
+
+
+def tournament_of_match_ahead(match_id: int) -> ReadAhead:
+    """`tournament_of_match`'s read, to send ahead (`pipeline.read_ahead`)."""
+    return _TOURNAMENT_OF.ahead(match_id)
 
 
 _TOURNAMENT_OF = Prepared(lambda match_id: Pairing.select(

@@ -27,18 +27,24 @@ from werkzeug.wrappers import Response
 
 from pbem.core.accounts.players import set_submit_without_confirm
 from pbem.core.conversation import personal
-from pbem.core.conversation.chat import MAX_MESSAGE, players_room, spectators_room
+from pbem.core.conversation.chat import (
+    MAX_MESSAGE,
+    players_room,
+    players_room_ahead,
+    spectators_room,
+)
 from pbem.core.db.connection import database, is_unavailable, unavailable_reason
 from pbem.core.db.memo import VersionMemo
+from pbem.core.db.pipeline import ReadAhead, read_ahead
 from pbem.core.db.text import check_text
 from pbem.core.matches import conditional, vacations
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_and_table, seat_for_token, seat_ref_for_token
 from pbem.core.matches.visits import note_visit, visit_due
-from pbem.core.ratings.queries import seat_ratings
+from pbem.core.ratings.queries import seat_ratings, shown_for_ahead
 from pbem.core.records.match_record import public_record, seat_record
-from pbem.core.tournaments.table import tournament_of_match
+from pbem.core.tournaments.table import tournament_of_match, tournament_of_match_ahead
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import describe, get_rules
 from pbem.games.base import RulesError
@@ -62,14 +68,25 @@ SUBMIT_WITHOUT_CONFIRM = N_("Submit moves without confirming")
 def show(token: str) -> Response:
     # The seat rows feed the record and the ratings beside the names: read with the seat.
     seat, seats = seat_and_table(token)
-    _note_visit(seat)
-    shown = requested_ply(seat.match.ply)
-    record = record_for(seat, shown, seats)
-    # `?ply=n` looks back at an earlier position, as spectators see it (a seat's own past
-    # view is not kept); the live position stays the page without `?ply`.
-    replay = (public_record(seat.match, now(), shown)
-              if shown is not None and shown != record["ply"] else None)
-    return page(seat, record, status=200, replay=replay, seats=seats)
+    with read_ahead(*_page_reads(seat, seats)):
+        _note_visit(seat)
+        shown = requested_ply(seat.match.ply)
+        record = record_for(seat, shown, seats)
+        # `?ply=n` looks back at an earlier position, as spectators see it (a seat's own past
+        # view is not kept); the live position stays the page without `?ply`.
+        replay = (public_record(seat.match, now(), shown)
+                  if shown is not None and shown != record["ply"] else None)
+        return page(seat, record, status=200, replay=replay, seats=seats)
+
+
+def _page_reads(seat: Seat, seats: list[Seat]) -> list[ReadAhead]:
+    """The reads `page` makes that need only the seat, sent together: on PostgreSQL the page
+    then waits for them once, not four times (the seat's notes and tree, the players'
+    ratings, the match's tournament and the players' chat)."""
+    return [personal.private_of_ahead(seat),
+            shown_for_ahead([row.player_id for row in seats], seat.match.game),
+            tournament_of_match_ahead(seat.match_id),
+            players_room_ahead(seat, _chat_before())]
 
 
 @bp.post("/play/<token>")
@@ -434,7 +451,7 @@ def seat_talk(seat: Seat, record: dict, chat_typed: str, notes_typed: str | None
               private: personal.SeatPrivate) -> dict:
     """What the play page shows of the conversation: only this seat's match's players' room
     (the spectators' room once the match is over), and only this seat's notes."""
-    before = whole_number(request.args.get("before", "")) if request.args.get("before") else None
+    before = _chat_before()
     messages, older = players_room(seat, before)
     match = seat.match
     gallery = (spectators_room(match, seat.player)[0] if not match.is_live else [])
@@ -445,6 +462,11 @@ def seat_talk(seat: Seat, record: dict, chat_typed: str, notes_typed: str | None
             "muted": private.muted,
             "barred": seat.player.chat_barred_at is not None, "gallery": gallery,
             "labels": {p["seat"]: p["label"] for p in record["players"]}}
+
+
+def _chat_before() -> int | None:
+    """The chat page asked for (`?before=`: the messages older than that id), or None."""
+    return whole_number(request.args.get("before", "")) if request.args.get("before") else None
 
 
 def init_app(app: Flask) -> None:

@@ -18,8 +18,8 @@ import pytest
 from playhouse.pool import PooledDatabase
 
 from pbem.core.db.connection import database
-from pbem.core.db.pipeline import AbortedBlock, pipelined, pipelined_transaction
-from pbem.core.db.prepared import add_row, insert_row
+from pbem.core.db.pipeline import AbortedBlock, pipelined, pipelined_transaction, read_ahead
+from pbem.core.db.prepared import Prepared, add_row, insert_row
 from pbem.core.db.retry import LostRace
 from pbem.core.matches.changes import Change, Locked, apply_change, locked
 from pbem.core.matches.creation import create_match
@@ -277,3 +277,40 @@ def test_a_guard_without_an_answer_is_not_a_lost_race(db_url: str, caught: bool)
     match = Match.get_by_id(match_id)
     assert (match.ply, match.turn, match.version, match.status) == (1, 1, 1, "active")
     assert not database.in_transaction()
+
+
+_MOVES_OF = Prepared(lambda match_id: Move.select(Move.ply, Move.text)
+                     .where(Move.match == match_id).order_by(Move.ply).tuples())
+
+
+def test_reads_sent_ahead_answer_as_reads_sent_when_asked(db_url: str) -> None:
+    """Each read sent ahead is taken once by the code that asks for it with the same values;
+    other values, or the same read asked again, are sent then. On PostgreSQL the reads
+    ahead wait once together; elsewhere nothing is sent early."""
+    first, second = _match(), _match()
+    submit_move(first, 0, FIRST, 0, START + timedelta(minutes=1))
+    expected = _MOVES_OF.rows(first)
+    with read_ahead(_MOVES_OF.ahead(first), _MOVES_OF.ahead(second)), waits_if_postgres() as seen:
+        assert _MOVES_OF.rows(first) == expected == [(1, FIRST)]
+        assert _MOVES_OF.rows(first) == expected  # asked again: sent again
+        assert _MOVES_OF.first(second) is None
+        assert _MOVES_OF.rows(first + second + 1) == []  # values not sent ahead
+    if seen is not None:
+        assert seen == ["SELECT", "SELECT"], seen  # the second ask and the other values
+
+
+def test_a_read_sent_ahead_that_fails_raises_peewees_error(db_url: str) -> None:
+    broken = Prepared(lambda match_id: Move.select(peewee.SQL("no_such_column"))
+                      .where(Move.match == match_id))
+    with pytest.raises(peewee.DatabaseError), read_ahead(broken.ahead(1)):
+        broken.rows(1)
+    assert _MOVES_OF.rows(_match()) == []
+
+
+@contextmanager
+def waits_if_postgres() -> Iterator[list[str] | None]:
+    if isinstance(database.obj, peewee.PostgresqlDatabase):
+        with waits() as seen:
+            yield seen
+    else:
+        yield None
