@@ -20,12 +20,13 @@ class Room(StrEnum):
 
 
 class ChatMessage(BaseModel):
-    match = peewee.ForeignKeyField(Match, backref="chat", on_delete="CASCADE")
+    match = peewee.ForeignKeyField(Match, backref="chat", on_delete="CASCADE", index=False)
     match_id: int
     room = peewee.CharField(max_length=12)
     # The writer's seat in the players' room (null in the spectators' room).
     seat = peewee.IntegerField(null=True)
-    author = peewee.ForeignKeyField(Player, backref="chat_messages", on_delete="CASCADE")
+    author = peewee.ForeignKeyField(Player, backref="chat_messages", on_delete="CASCADE",
+                                    index=False)
     author_id: int
     text = peewee.TextField()  # plain text as typed (cleaned); escaped wherever it is shown
     # The match's ply when it was written; a message sent with a move by email has the ply
@@ -58,7 +59,8 @@ class SeatNote(BaseModel):
 class ChatReport(BaseModel):
     """A player's report of a message, for the admin console's queue of reports."""
 
-    message = peewee.ForeignKeyField(ChatMessage, backref="reports", on_delete="CASCADE")
+    message = peewee.ForeignKeyField(ChatMessage, backref="reports", on_delete="CASCADE",
+                                     index=False)
     message_id: int
     reporter = peewee.ForeignKeyField(Player, backref="chat_reports", on_delete="CASCADE")
     reporter_id: int
@@ -77,7 +79,7 @@ class ChatReport(BaseModel):
 class PlayerBlock(BaseModel):
     """`player` blocked `blocked`: no message of `blocked` is shown or mailed to `player`."""
 
-    player = peewee.ForeignKeyField(Player, backref="blocks", on_delete="CASCADE")
+    player = peewee.ForeignKeyField(Player, backref="blocks", on_delete="CASCADE", index=False)
     player_id: int
     blocked = peewee.ForeignKeyField(Player, backref="blocked_by", on_delete="CASCADE")
     blocked_id: int
@@ -91,7 +93,7 @@ class PlayerBlock(BaseModel):
 class ChatMute(BaseModel):
     """`player` muted the chat of `match`: no chat mail and no quotes for them from it."""
 
-    match = peewee.ForeignKeyField(Match, backref="chat_mutes", on_delete="CASCADE")
+    match = peewee.ForeignKeyField(Match, backref="chat_mutes", on_delete="CASCADE", index=False)
     match_id: int
     player = peewee.ForeignKeyField(Player, backref="chat_mutes", on_delete="CASCADE")
     player_id: int

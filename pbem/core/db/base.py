@@ -35,6 +35,10 @@ class SecondsField(peewee.DateTimeField):
 
 
 class BaseModel(peewee.Model):
+    # peewee gives every foreign key an index of its own. Where one of the model's composite
+    # indexes begins with that key, the key says `index=False`: the composite serves lookups
+    # by the key alone and its constraint, and a second index would cost space and a write
+    # per row (tests/core/db/test_migrations.py holds this; migration 0230 dropped them).
     # peewee adds this primary key to every model anyway; declared so the type checker knows it.
     id = peewee.AutoField()
 

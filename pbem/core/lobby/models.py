@@ -56,7 +56,8 @@ class Invite(BaseModel):
     """One invitee of a challenge. Its emailed link token is derived from `id` and `nonce`
     with the sign-in key; only the hash is stored."""
 
-    challenge = peewee.ForeignKeyField(Challenge, backref="invites", on_delete="CASCADE")
+    challenge = peewee.ForeignKeyField(Challenge, backref="invites", on_delete="CASCADE",
+                                       index=False)
     player = peewee.ForeignKeyField(Player, backref="invites", on_delete="CASCADE")
     position = peewee.IntegerField()
     nonce = peewee.CharField(max_length=32)
@@ -101,7 +102,7 @@ class Seek(BaseModel):
 
 
 class SeekEntry(BaseModel):
-    seek = peewee.ForeignKeyField(Seek, backref="entries", on_delete="CASCADE")
+    seek = peewee.ForeignKeyField(Seek, backref="entries", on_delete="CASCADE", index=False)
     player = peewee.ForeignKeyField(Player, on_delete="CASCADE")
     joined_at = peewee.DateTimeField()
     seek_id: int

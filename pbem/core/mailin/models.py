@@ -23,7 +23,8 @@ class InboundMessage(BaseModel):
     via = peewee.CharField(max_length=8)  # "pipe", "imap", "http" or "dev"
     sender = peewee.CharField(max_length=254, null=True)
     recipient = peewee.CharField(max_length=254, null=True)  # with the key's MAC cut short
-    match = peewee.ForeignKeyField(Match, null=True, backref="inbound", on_delete="CASCADE")
+    match = peewee.ForeignKeyField(Match, null=True, backref="inbound", on_delete="CASCADE",
+                                   index=False)
     match_id: int | None
     seat = peewee.IntegerField(null=True)
     first_line = peewee.CharField(max_length=200, null=True)

@@ -22,11 +22,11 @@ class MatchStatus(StrEnum):
 
 
 class Match(BaseModel):
-    game = peewee.CharField(max_length=40, index=True)
+    game = peewee.CharField(max_length=40)
     rules_version = peewee.IntegerField()
     options = JSONField(default=dict)
     seed = peewee.BigIntegerField()
-    status = peewee.CharField(max_length=16, default=MatchStatus.ACTIVE, index=True)
+    status = peewee.CharField(max_length=16, default=MatchStatus.ACTIVE)
     # `ply` counts moves made; `turn` counts decisions (a simultaneous decision by several
     # seats is one turn of several plies). Both guard conditional updates in `play.py`.
     ply = peewee.IntegerField(default=0)
@@ -80,10 +80,10 @@ class Match(BaseModel):
 
 
 class Seat(BaseModel):
-    match = peewee.ForeignKeyField(Match, backref="seats", on_delete="CASCADE")
+    match = peewee.ForeignKeyField(Match, backref="seats", on_delete="CASCADE", index=False)
     match_id: int  # peewee's accessor for the raw foreign key, declared for the type checker
     seat = peewee.IntegerField()
-    player = peewee.ForeignKeyField(Player, backref="seats")
+    player = peewee.ForeignKeyField(Player, backref="seats", index=False)
     player_id: int
     # SHA-256 of the seat's link token; the token itself is derived (see tokens.py).
     token_hash = peewee.CharField(max_length=64, unique=True)
@@ -126,7 +126,7 @@ def autoplay_reason(note: str | None) -> str | None:
 
 
 class Move(BaseModel):
-    match = peewee.ForeignKeyField(Match, backref="moves", on_delete="CASCADE")
+    match = peewee.ForeignKeyField(Match, backref="moves", on_delete="CASCADE", index=False)
     match_id: int
     ply = peewee.IntegerField()
     turn = peewee.IntegerField()
@@ -159,7 +159,7 @@ class Position(BaseModel):
     of `move`: a finished match keeps one position in fifty, and deleting the others' rows
     frees whole pages, where emptying a column left every move page half empty."""
 
-    match = peewee.ForeignKeyField(Match, backref="positions", on_delete="CASCADE")
+    match = peewee.ForeignKeyField(Match, backref="positions", on_delete="CASCADE", index=False)
     match_id: int
     ply = peewee.IntegerField()
     state = JSONField()
@@ -174,7 +174,7 @@ class ChangeLog(BaseModel):
     the change's own transaction, so a refused or rolled-back change leaves none. Matches
     made before the log began have rows only for what happened since."""
 
-    match = peewee.ForeignKeyField(Match, backref="changes", on_delete="CASCADE")
+    match = peewee.ForeignKeyField(Match, backref="changes", on_delete="CASCADE", index=False)
     match_id: int
     # The match's version after the change: the log reads in the order changes were made.
     version = peewee.IntegerField()
@@ -198,7 +198,8 @@ class ConditionalTree(BaseModel):
     each. `ply` is the match's ply at the tree's root (a tree whose ply is not the match's is
     stale and counts as none); `version` counts the replacements. Only its owner reads it."""
 
-    match = peewee.ForeignKeyField(Match, backref="conditional_trees", on_delete="CASCADE")
+    match = peewee.ForeignKeyField(Match, backref="conditional_trees", on_delete="CASCADE",
+                                   index=False)
     match_id: int
     seat = peewee.IntegerField()
     ply = peewee.IntegerField()
@@ -218,7 +219,7 @@ class ComputerJob(BaseModel):
     which checks it against the match as it is then; the row is deleted once it is done
     with (moved, or the move became moot)."""
 
-    match = peewee.ForeignKeyField(Match, backref="computer_jobs", on_delete="CASCADE")
+    match = peewee.ForeignKeyField(Match, backref="computer_jobs", on_delete="CASCADE", index=False)
     match_id: int
     seat = peewee.IntegerField()
     turn = peewee.IntegerField()  # the match's turn the job was queued for

@@ -43,9 +43,10 @@ class Rating(BaseModel):
 class RatingEvent(BaseModel):
     """One player's rating change from one match: what went in and what came out."""
 
-    match = peewee.ForeignKeyField(Match, backref="rating_events", on_delete="CASCADE")
+    match = peewee.ForeignKeyField(Match, backref="rating_events", on_delete="CASCADE", index=False)
     match_id: int
-    player = peewee.ForeignKeyField(Player, backref="rating_events", on_delete="CASCADE")
+    player = peewee.ForeignKeyField(Player, backref="rating_events", on_delete="CASCADE",
+                                    index=False)
     player_id: int
     game = peewee.CharField(max_length=40)
     seat = peewee.IntegerField()

@@ -14,7 +14,7 @@ class PlayerTally(BaseModel):
     ones' wins, losses and draws (as `standings.settle` writes them on the seats). Written in
     the transaction that starts (`creation`), ends (the door) or imports the match."""
 
-    player = peewee.ForeignKeyField(Player, on_delete="CASCADE")
+    player = peewee.ForeignKeyField(Player, on_delete="CASCADE", index=False)
     player_id: int
     game = peewee.CharField(max_length=40)
     live = peewee.IntegerField(default=0)

@@ -63,7 +63,8 @@ class EntryStatus(StrEnum):
 
 
 class TournamentEntry(BaseModel):
-    tournament = peewee.ForeignKeyField(Tournament, backref="entries", on_delete="CASCADE")
+    tournament = peewee.ForeignKeyField(Tournament, backref="entries", on_delete="CASCADE",
+                                        index=False)
     tournament_id: int
     player = peewee.ForeignKeyField(Player, backref="tournament_entries", on_delete="CASCADE")
     player_id: int
@@ -85,7 +86,8 @@ class RoundStatus(StrEnum):
 
 
 class TournamentRound(BaseModel):
-    tournament = peewee.ForeignKeyField(Tournament, backref="round_rows", on_delete="CASCADE")
+    tournament = peewee.ForeignKeyField(Tournament, backref="round_rows", on_delete="CASCADE",
+                                        index=False)
     tournament_id: int
     number = peewee.IntegerField()
     status = peewee.CharField(max_length=16, default=RoundStatus.RUNNING)
@@ -101,7 +103,8 @@ class TournamentRound(BaseModel):
 
 
 class Pairing(BaseModel):
-    tournament = peewee.ForeignKeyField(Tournament, backref="pairings", on_delete="CASCADE")
+    tournament = peewee.ForeignKeyField(Tournament, backref="pairings", on_delete="CASCADE",
+                                        index=False)
     tournament_id: int
     round = peewee.ForeignKeyField(TournamentRound, backref="pairings", on_delete="CASCADE")
     round_id: int

@@ -17,7 +17,7 @@ from pathlib import Path
 import peewee
 from playhouse.migrations import Runner
 
-from pbem.core.db.connection import database, use_incremental_vacuum
+from pbem.core.db.connection import database, reclaim_space, use_incremental_vacuum
 
 FOLDER = Path(__file__).resolve().parent
 INITIAL = "0001_initial"
@@ -45,7 +45,10 @@ def migrate() -> list[str]:
         _adopt_legacy_schema(steps)
         done = steps.up()
         # Not a numbered migration: a VACUUM cannot run inside the runner's transaction.
-        use_incremental_vacuum()
+        if not use_incremental_vacuum():
+            # What a migration dropped (an index, a column's values) goes back to the file
+            # system now, not at the worker's next storage job (SQLite; a no-op elsewhere).
+            reclaim_space()
         return done
 
 
