@@ -90,7 +90,15 @@ BARE_APP = textwrap.dedent("""
     from flask import Flask, abort, jsonify, redirect, request
     from playhouse.db_url import connect
 
-    db = connect(os.environ["BARE_DATABASE_URL"])
+    # Connected with pbem's own settings (core/db/connection.py `open_database`), so a write
+    # costs the same on both: WAL with synchronous=NORMAL and foreign keys on SQLite,
+    # psycopg 3 (with its pipeline) on PostgreSQL, utf8mb4 on MariaDB.
+    URL = os.environ["BARE_DATABASE_URL"]
+    db = connect(URL, **(
+        {"pragmas": {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "normal",
+                     "busy_timeout": 10_000}, "timeout": 10} if URL.startswith("sqlite")
+        else {"charset": "utf8mb4"} if URL.startswith("mysql")
+        else {"prefer_psycopg3": True}))
     SQLITE = isinstance(db, peewee.SqliteDatabase)
 
     class Match(peewee.Model):
@@ -153,14 +161,16 @@ BARE_APP = textwrap.dedent("""
         match_id, number = found
         now = datetime.utcnow().replace(microsecond=0)
         with pipeline() as sent, db.atomic(*(["IMMEDIATE"] if SQLITE else [])):
-            ply, turn, state, version = sql(
-                "SELECT ply, turn, state, version FROM MATCH WHERE id = ?" + LOCK,
-                match_id).fetchone()
-            seats = sql("SELECT id, seat, player_id FROM seat WHERE match_id = ? "
-                        "ORDER BY seat" + LOCK, match_id).fetchall()
-            emails = dict(sql("SELECT player.id, player.email FROM player JOIN seat "
-                              "ON seat.player_id = player.id WHERE seat.match_id = ?",
-                              match_id).fetchall())
+            # The three reads sent before any is read, as pbem's door sends them.
+            match_read = sql("SELECT ply, turn, state, version FROM MATCH WHERE id = ?" + LOCK,
+                             match_id)
+            seats_read = sql("SELECT id, seat, player_id FROM seat WHERE match_id = ? "
+                             "ORDER BY seat" + LOCK, match_id)
+            emails_read = sql("SELECT player.id, player.email FROM player JOIN seat "
+                              "ON seat.player_id = player.id WHERE seat.match_id = ?", match_id)
+            ply, turn, state, version = match_read.fetchone()
+            seats = seats_read.fetchall()
+            emails = dict(emails_read.fetchall())
             if ply != int(request.form["ply"]):
                 abort(409)
             other = seats[(number + 1) % len(seats)]

@@ -20,7 +20,8 @@ from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import ChangeLog, Match, Move, Position, Seat
 from pbem.web import create_app
-from tests.conftest import START, STRONG_KEY, make_settings
+from tests.conftest import BACKENDS, START, STRONG_KEY, make_settings
+from tests.core.db.test_pipeline import waits
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = STRONG_KEY
@@ -36,12 +37,19 @@ def _bench() -> types.ModuleType:
     return module
 
 
-def _bare_app(url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+@pytest.fixture
+def bare(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The bench's bare app, on the test's database, as a module (`.app`, `.db`)."""
     (tmp_path / "bare_app.py").write_text(_bench().BARE_APP)
-    monkeypatch.setenv("BARE_DATABASE_URL", url.replace("+pool", ""))
+    monkeypatch.setenv("BARE_DATABASE_URL", db_url.replace("+pool", ""))
+    monkeypatch.setenv("BARE_KEEP", "1")  # its connection kept between requests, as pbem's
     monkeypatch.syspath_prepend(str(tmp_path))
     sys.modules.pop("bare_app", None)
-    return importlib.import_module("bare_app")
+    module = importlib.import_module("bare_app")
+    yield module
+    if not module.db.is_closed():
+        module.db.close()
+    sys.modules.pop("bare_app", None)
 
 
 @contextmanager
@@ -76,18 +84,17 @@ def _written(match_id: int) -> dict[str, Any]:
 
 
 def test_the_bare_move_does_what_pbems_move_does(db_url: str, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+                                                 bare: Any) -> None:
     mine, theirs = (create_match("mimic", PLAYERS, {}, SECRET, START, seed=3)
                     for _ in range(2))
     before = _written(mine.match.id)
     app = create_app(make_settings(db_url, tmp_path))
-    bare = _bare_app(db_url, tmp_path, monkeypatch).app
     form = {"move": FIRST, "ply": "0"}
     with statements() as pbems:
         assert app.test_client().post(f"/play/{mine.tokens[0]}", data=form).status_code == 303
     with statements() as bares:
-        assert bare.test_client().post(f"/move/{theirs.tokens[0]}",
-                                       data=form).status_code == 303
+        assert bare.app.test_client().post(f"/move/{theirs.tokens[0]}",
+                                           data=form).status_code == 303
     database.connect(reuse_if_open=True)
     after = _written(mine.match.id)
     assert after != before
@@ -96,11 +103,39 @@ def test_the_bare_move_does_what_pbems_move_does(db_url: str, tmp_path: Path,
     assert len(pbems) == 11  # the seat, three reads under the lock, seven writes
 
 
-def test_the_bare_move_refuses_a_stale_ply(db_url: str, tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("db_url", [name for name in BACKENDS if name == "postgres"],
+                         indirect=True)
+def test_the_bare_move_waits_for_postgresql_as_often_as_pbems(
+        db_url: str, tmp_path: Path, bare: Any) -> None:
+    """The same round trips, carrying the same statements: a baseline that waited more
+    often would flatter pbem's pipelined door."""
+    mine, theirs = (create_match("mimic", PLAYERS, {}, SECRET, START, seed=3)
+                    for _ in range(2))
+    app = create_app(make_settings(db_url, tmp_path))
+    form = {"move": FIRST, "ply": "0"}
+    database.connect(reuse_if_open=True)
+    with waits() as pbems:
+        assert app.test_client().post(f"/play/{mine.tokens[0]}", data=form).status_code == 303
+    bare.db.connect(reuse_if_open=True)
+    with waits(bare.db) as bares:
+        assert bare.app.test_client().post(f"/move/{theirs.tokens[0]}",
+                                           data=form).status_code == 303
+    assert (bares, pbems) == (pbems, ["SELECT", "BEGIN+SELECT+SELECT+SELECT",
+                              "UPDATE+INSERT+INSERT+UPDATE+UPDATE+INSERT+INSERT", "COMMIT"])
+
+
+def test_the_bare_app_writes_with_pbems_connection_settings(db_url: str, bare: Any) -> None:
+    if isinstance(database.obj, peewee.SqliteDatabase):
+        settings = "PRAGMA synchronous", "PRAGMA foreign_keys", "PRAGMA journal_mode"
+        assert ([bare.db.execute_sql(sql).fetchone()[0] for sql in settings]
+                == [database.execute_sql(sql).fetchone()[0] for sql in settings])
+    elif isinstance(database.obj, peewee.PostgresqlDatabase):
+        assert hasattr(bare.db.connection(), "pipeline")  # psycopg 3
+
+
+def test_the_bare_move_refuses_a_stale_ply(db_url: str, bare: Any) -> None:
     created = create_match("mimic", PLAYERS, {}, SECRET, START, seed=3)
-    bare = _bare_app(db_url, tmp_path, monkeypatch).app
-    answer = bare.test_client().post(f"/move/{created.tokens[0]}",
+    answer = bare.app.test_client().post(f"/move/{created.tokens[0]}",
                                      data={"move": FIRST, "ply": "5"})
     assert answer.status_code == 409
     database.connect(reuse_if_open=True)

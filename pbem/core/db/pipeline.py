@@ -45,7 +45,7 @@ import peewee
 
 from pbem.core.db.connection import AS_PEEWEES as _AS_PEEWEES
 from pbem.core.db.connection import database, write_transaction
-from pbem.core.db.prepared import SENT_AHEAD, ReadAhead
+from pbem.core.db.prepared import SENT_AHEAD, ReadAhead, ahead_key
 
 __all__ = ["AbortedBlock", "ReadAhead", "pipelined", "pipelined_transaction", "pipelining",
            "read_ahead"]
@@ -134,14 +134,16 @@ def read_ahead(*reads: ReadAhead) -> Iterator[None]:
     independent reads (a play page's notes, ratings, tournament and chat, each asked for by
     its own package) wait for PostgreSQL once, not once each. Each read's own `rows` or
     `first` inside takes its answer, if called with the same values; one not called is
-    dropped, and one called again is sent again. Elsewhere nothing is sent early: a SQLite
-    read costs no round trip, and PyMySQL has no pipeline."""
+    dropped, and one called again is sent again. An answer is what the database held when
+    it was sent: only for reads that nothing written inside the block changes (a play page
+    notes the seat's visit, a column none of its reads ahead selects). Elsewhere nothing is
+    sent early: a SQLite read costs no round trip, and PyMySQL has no pipeline."""
     if not isinstance(database.obj, peewee.PostgresqlDatabase) or pipelining():
         yield
         return
     with pipelined():
         # Leaving the pipeline waits once for every answer; each stays with its cursor.
-        sent = {(id(read.prepared), read.values): read.prepared.start(*read.values)
+        sent = {ahead_key(read.prepared, read.values): read.prepared.start(*read.values)
                 for read in reads}
     token = SENT_AHEAD.set(sent)
     try:

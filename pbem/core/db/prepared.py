@@ -51,10 +51,16 @@ class ReadAhead(NamedTuple):
     values: tuple[Any, ...]
 
 
-# The answers to reads sent ahead (`pipeline.read_ahead`), by statement and values, each taken
-# by the first `start` (or `rows`, `first`) that asks for the same read. None: none sent.
+# The answers to reads sent ahead (`pipeline.read_ahead`), by `ahead_key`, each taken by the
+# first `start` (or `rows`, `first`) that asks for the same read. None: none sent.
 SENT_AHEAD: ContextVar[dict[tuple[int, tuple[Any, ...]], Answer] | None] = ContextVar(
     "pbem_sent_ahead", default=None)
+
+
+def ahead_key(prepared: Prepared, values: tuple[Any, ...]) -> tuple[int, tuple[Any, ...]]:
+    """A read sent ahead: its statement and its values with their types (1, True and 1.0
+    are equal as keys, but not as values sent)."""
+    return id(prepared), tuple((type(value), value) for value in values)
 
 
 class Prepared:
@@ -105,7 +111,7 @@ class Prepared:
         taken, once."""
         sent = SENT_AHEAD.get()
         if sent is not None:
-            answer = sent.pop((id(self), values), None)
+            answer = sent.pop(ahead_key(self, values), None)
             if answer is not None:
                 return answer
         query, cursor = self._execute(values)

@@ -35,14 +35,17 @@ POSTGRES_ONLY = [name for name in BACKENDS if name == "postgres"]
 
 
 @contextmanager
-def waits() -> Iterator[list[str]]:
+def waits(db: peewee.Database | None = None) -> Iterator[list[str]]:
     """Each time the client waited for PostgreSQL while inside, from libpq's trace of the
     messages: a run of messages sent that ends in a simple query, a Sync or a Flush and is
-    answered. Each is named by the statements sent in it ("BEGIN+SELECT+SELECT")."""
+    answered. Each is named by the statements executed in it ("BEGIN+SELECT+SELECT"),
+    prepared ones too (psycopg prepares a statement run five times on a connection, and then
+    sends it without its text). On `db`'s connection (default: pbem's)."""
     import psycopg
 
     seen: list[str] = []
-    pgconn = database.connection().pgconn
+    connection = (db or database).connection()
+    pgconn = connection.pgconn
     with tempfile.TemporaryFile() as trace:
         pgconn.trace(trace.fileno())
         pgconn.set_trace_flags(psycopg.pq.Trace.SUPPRESS_TIMESTAMPS)
@@ -50,14 +53,24 @@ def waits() -> Iterator[list[str]]:
             yield seen
         finally:
             pgconn.untrace()
+            # The statements prepared on this connection, by name (some before the trace).
+            verbs = {name: text.split()[0] for name, text in connection.execute(
+                "SELECT name, statement FROM pg_prepared_statements").fetchall()}
             trace.seek(0)
             sent: list[str] = []
             asked = False
+            bound = ""
             for line in trace.read().decode().splitlines():
                 direction, _, kind, *rest = line.split("\t")
-                if direction == "F" and kind in ("Query", "Parse"):
-                    statement = rest[0].split('"')[3 if kind == "Parse" else 1]
-                    sent.append(statement.split()[0])
+                if direction == "F" and kind == "Parse":
+                    name, _, text = rest[0].split('"')[1:4]
+                    verbs[name] = text.split()[0]
+                elif direction == "F" and kind == "Bind":
+                    bound = rest[0].split('"')[3]
+                elif direction == "F" and kind == "Execute":
+                    sent.append(verbs[bound])
+                elif direction == "F" and kind == "Query":
+                    sent.append(rest[0].split('"')[1].split()[0])
                 asked = asked or (direction == "F" and kind in ("Query", "Sync", "Flush"))
                 if direction == "B" and asked:
                     seen.append("+".join(sent))
