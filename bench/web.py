@@ -5,7 +5,9 @@
 Serves pbem and a bare app (Flask + peewee) with gunicorn, one sync worker each, as the
 Procfile does, on the same database. The bare app has two endpoints: a row read by primary
 key returned as JSON, and a posted move (`bare move`) that sends the same statements as
-pbem's posted move, written by hand as SQL strings: the seat by its link's hash, then in one
+pbem's posted move in kind and order, written by hand as SQL strings (its reads fetch only
+the columns it uses, and the players' read has none of pbem's three EXISTS sub-selects, so
+it is if anything cheaper than pbem's): the seat by its link's hash, then in one
 transaction the match and its seats (locked), its players, the guarded match row, the move,
 its position, both seats' clocks, the turn mail and the change log row, answered with a 303.
 On PostgreSQL it sends them in psycopg's pipeline as pbem does, waiting for the server as
@@ -33,8 +35,10 @@ Default database: a temporary SQLite file. Pass a PostgreSQL URL to measure that
 tables are dropped and recreated); pbem runs on it as given (use `postgresql+pool://`, as in
 production).
 
-The baseline (`bare`) keeps its database connection exactly as pbem does: on SQLite one
-connection per thread, never closed between requests; on a `+pool` URL the same pool. A second,
+The baseline (`bare`) keeps its database connection as pbem does on SQLite (one connection
+per thread, never closed between requests) and on a `+pool` URL (pbem hands its connection
+back to its pool after each request, where the bare app simply keeps it; use `+pool` for
+PostgreSQL and MariaDB, as pbem's production does). A second,
 labelled line (`bare, connection per request`) is the usual Flask + peewee app that opens a
 connection for each request and closes it after, on the URL without `+pool`: the older, more
 flattering baseline, kept only for comparison. Beside each rate is the server's CPU time per
@@ -84,7 +88,7 @@ BARE_APP = textwrap.dedent("""
     import hashlib
     import os
     from contextlib import nullcontext
-    from datetime import datetime, timedelta
+    from datetime import datetime, timedelta, timezone
 
     import peewee
     from flask import Flask, abort, jsonify, redirect, request
@@ -159,7 +163,7 @@ BARE_APP = textwrap.dedent("""
         if found is None:
             abort(404)
         match_id, number = found
-        now = datetime.utcnow().replace(microsecond=0)
+        now = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
         with pipeline() as sent, db.atomic(*(["IMMEDIATE"] if SQLITE else [])):
             # The three reads sent before any is read, as pbem's door sends them.
             match_read = sql("SELECT ply, turn, state, version FROM MATCH WHERE id = ?" + LOCK,

@@ -46,6 +46,10 @@ def waits(db: peewee.Database | None = None) -> Iterator[list[str]]:
     seen: list[str] = []
     connection = (db or database).connection()
     pgconn = connection.pgconn
+    # The statements prepared on this connection before the trace, by name (those prepared
+    # inside are named by their Parse messages).
+    verbs = {name: text.split()[0] for name, text in connection.execute(
+        "SELECT name, statement FROM pg_prepared_statements").fetchall()}
     with tempfile.TemporaryFile() as trace:
         pgconn.trace(trace.fileno())
         pgconn.set_trace_flags(psycopg.pq.Trace.SUPPRESS_TIMESTAMPS)
@@ -53,14 +57,13 @@ def waits(db: peewee.Database | None = None) -> Iterator[list[str]]:
             yield seen
         finally:
             pgconn.untrace()
-            # The statements prepared on this connection, by name (some before the trace).
-            verbs = {name: text.split()[0] for name, text in connection.execute(
-                "SELECT name, statement FROM pg_prepared_statements").fetchall()}
             trace.seek(0)
             sent: list[str] = []
             asked = False
             bound = ""
             for line in trace.read().decode().splitlines():
+                if line.count("\t") < 2:  # the rest of a message's text that spans lines
+                    continue
                 direction, _, kind, *rest = line.split("\t")
                 if direction == "F" and kind == "Parse":
                     name, _, text = rest[0].split('"')[1:4]
@@ -68,7 +71,7 @@ def waits(db: peewee.Database | None = None) -> Iterator[list[str]]:
                 elif direction == "F" and kind == "Bind":
                     bound = rest[0].split('"')[3]
                 elif direction == "F" and kind == "Execute":
-                    sent.append(verbs[bound])
+                    sent.append(verbs.get(bound, f"?{bound}"))
                 elif direction == "F" and kind == "Query":
                     sent.append(rest[0].split('"')[1].split()[0])
                 asked = asked or (direction == "F" and kind in ("Query", "Sync", "Flush"))
