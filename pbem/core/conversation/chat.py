@@ -184,8 +184,7 @@ def _page_size(limit: int) -> int:
 
 def _page(match_id: int, room: str, reader_id: int | None, before: int | None,
           limit: int) -> tuple[list[Shown], int | None]:
-    read = _page_read(match_id, room, reader_id, before, limit)
-    rows = read.prepared.rows(*read.values)
+    rows = _page_read(match_id, room, reader_id, before, limit).rows()
     limit = _page_size(limit)
     more = len(rows) > limit
     rows = rows[:limit]

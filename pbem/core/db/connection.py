@@ -206,8 +206,17 @@ _READ_ONLY_SQLSTATE = "25006"
 _READ_ONLY_MYSQL_CODES = {1290, 1792, 1836}
 
 
+def driver_error(error: BaseException) -> BaseException:
+    """The database driver's own error under peewee's (peewee keeps it as `orig`, and its
+    message as the first argument), where its SQLSTATE or MySQL error number is."""
+    while isinstance(error, peewee.PeeweeException) and isinstance(
+            getattr(error, "orig", None), BaseException):
+        error = error.orig  # type: ignore[attr-defined]
+    return error
+
+
 def is_read_only(error: BaseException) -> bool:
-    original = getattr(error, "orig", None) or (error.args[0] if error.args else None)
+    original = driver_error(error)
     if getattr(original, "sqlstate", None) == _READ_ONLY_SQLSTATE:
         return True
     codes = getattr(original, "args", ())

@@ -50,6 +50,10 @@ class ReadAhead(NamedTuple):
     prepared: Prepared
     values: tuple[Any, ...]
 
+    def rows(self) -> list[Any]:
+        """The read made now (its answer taken, if it was sent ahead)."""
+        return self.prepared.rows(*self.values)
+
 
 # The answers to reads sent ahead (`pipeline.read_ahead`), by `ahead_key`, each taken by the
 # first `start` (or `rows`, `first`) that asks for the same read. None: none sent.

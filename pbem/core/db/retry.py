@@ -12,6 +12,7 @@ from typing import TypeVar
 
 import peewee
 
+from pbem.core.db.connection import driver_error
 from pbem.errors import ConflictError
 from pbem.i18n import _
 
@@ -57,12 +58,3 @@ def is_transient(error: peewee.OperationalError) -> bool:
         return True
     text = str(error).lower()
     return "database is locked" in text or "deadlock" in text
-
-
-def driver_error(error: BaseException) -> BaseException:
-    """The database driver's own error under peewee's (peewee keeps it as `orig`, and its
-    message as the first argument), where its SQLSTATE or MySQL error number is."""
-    while isinstance(error, peewee.PeeweeException) and isinstance(
-            getattr(error, "orig", None), BaseException):
-        error = error.orig  # type: ignore[attr-defined]
-    return error

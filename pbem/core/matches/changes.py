@@ -306,7 +306,10 @@ def apply_within(match_id: int, change: Change, now: datetime, *,
 
 def lock_match(match_id: int) -> Match:
     """The match row, locked until the transaction ends (call inside write_transaction)."""
-    match = _LOCK_MATCH.first(match_id)
+    return _found(_LOCK_MATCH.first(match_id), match_id)
+
+
+def _found(match: Match | None, match_id: int) -> Match:
     if match is None:
         raise NotFoundError(_("There is no match %(id)s.", id=match_id))
     return match
@@ -390,9 +393,7 @@ def locked(match_id: int, now: datetime, trust_pending: bool = False) -> Locked:
     match_read = _LOCK_MATCH.start(match_id)
     seats_read = _LOCK_SEATS.start(match_id)
     players_read = _SEATED_PLAYERS.start(match_id)
-    match = match_read.first()
-    if match is None:
-        raise NotFoundError(_("There is no match %(id)s.", id=match_id))
+    match = _found(match_read.first(), match_id)
     seats, pending = _seated(seats_read.rows(), players_read.rows())
     return Locked(match, seats, now, pending if trust_pending else Pending())
 

@@ -45,8 +45,7 @@ def displayed(player_id: int, game: str) -> int:
 def shown_for(player_ids: Iterable[int], game: str) -> dict[int, str]:
     """Each player's rating as shown (`1234` or `1000?`), for a page listing seats."""
     ids = sorted(set(player_ids))
-    read = shown_for_ahead(ids, game)
-    rows = {row.player_id: row for row in read.prepared.rows(*read.values)} if ids else {}
+    rows = {row.player_id: row for row in shown_for_ahead(ids, game).rows()} if ids else {}
     start = model.display(model.MU, model.SIGMA)
     return {pid: (model.shown(rows[pid].display, rows[pid].games) if pid in rows
                   else model.shown(start, 0)) for pid in ids}
