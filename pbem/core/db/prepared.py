@@ -234,6 +234,7 @@ class _RowPlan:
         self.models = models
         self.columns = columns
         self.links = links
+        self.build = _row_builder(models, columns, links)
 
     @classmethod
     def of(cls, wrapper: Any) -> _RowPlan | _TuplePlan | None:
@@ -265,27 +266,39 @@ class _RowPlan:
                    in zip(joined._row_spec, extras, strict=True)]
         return cls(keys, columns, links) if _plain_extras(keys, columns) else None
 
-    def build(self, row: tuple[Any, ...]) -> Any:
-        data: list[dict[str, Any]] = [{} for _ in self.models]
-        attributes: dict[str, Any] = {}
-        for value, (number, name, converter, extra) in zip(row, self.columns, strict=True):
-            value = value if converter is None else converter(value)
-            if extra:
-                attributes[name] = value
-            else:
-                data[number][name] = value
-        made = []
-        for model, values in zip(self.models, data, strict=True):
-            # What peewee's Model.__init__ sets up, without its defaults and descriptors.
-            instance = model.__new__(model)
-            instance.__data__ = values
-            instance._dirty = set()  # type: ignore[attr-defined]
-            instance.__rel__ = {}
-            made.append(instance)
-        made[0].__dict__.update(attributes)
-        for source, attr, dest in self.links:
-            made[source].__rel__[attr] = made[dest]
-        return made[0]
+
+def _row_builder(models: list[type[peewee.Model]],
+                 columns: list[tuple[int, str, Callable[[Any], Any] | None, bool]],
+                 links: list[tuple[int, str, int]]) -> Callable[[tuple[Any, ...]], Any]:
+    """A plan's rows as one function written for its columns: each model row made as peewee's
+    Model.__init__ would (without its defaults and descriptors), each column put straight
+    into its row's data, through its converter if it has one, each joined row linked to the
+    row whose foreign key holds it. Looping over the plan for every column of every row was
+    half of reading a seat's page's rows; the function's text is made here, from the
+    plan's names and numbers only (a column name enters it as a string literal, `repr`)."""
+    names: dict[str, Any] = {f"_model{number}": model for number, model in enumerate(models)}
+    lines = ["def build(row):",
+             f"    if len(row) != {len(columns)}:",
+             f"        raise ValueError(f'a row of {{len(row)}} columns, not {len(columns)}')"]
+    data: list[list[str]] = [[] for _ in models]
+    extras: list[str] = []
+    for place, (number, name, converter, extra) in enumerate(columns):
+        value = f"row[{place}]"
+        if converter is not None:
+            names[f"_convert{place}"] = converter
+            value = f"_convert{place}({value})"
+        (extras if extra else data[number]).append(f"{name!r}: {value}")
+    for number in range(len(models)):
+        lines += [f"    made{number} = _model{number}.__new__(_model{number})",
+                  f"    made{number}.__data__ = {{{', '.join(data[number])}}}",
+                  f"    made{number}._dirty = set()",
+                  f"    made{number}.__rel__ = {{}}"]
+    if extras:
+        lines.append(f"    made0.__dict__.update({{{', '.join(extras)}}})")
+    lines += [f"    made{source}.__rel__[{attr!r}] = made{dest}" for source, attr, dest in links]
+    lines.append("    return made0")
+    exec(compile("\n".join(lines), "<pbem row plan>", "exec"), names)
+    return names["build"]
 
 
 def _plain_extras(models: list[type[peewee.Model]],

@@ -101,3 +101,33 @@ def test_model_rows_with_a_selected_expression_are_peewees_rows(settings) -> Non
     clash.rows(ids[0])
     assert clash._plans[id(database.obj)] is None, "a clashing name is left to peewee"
     assert clash.rows(ids[1])[0].game == "NIM"
+
+
+def test_a_row_plan_is_written_for_any_column_name(settings) -> None:
+    """The plan's rows are made by a function written for its columns: a name is a string
+    in it, whatever it holds (a quote, a brace), never code; a row of another width is
+    refused, not misread."""
+    import pytest
+    from peewee import fn
+
+    from pbem.core.db.prepared import Prepared
+
+    match_id = create_match("nim", [ANN, BEN], {}, settings.secret_key, START).match.id
+
+    def odd(match_id: int):
+        return (Seat.select(Seat, Player, fn.UPPER(Player.email).alias("it's {x}\\"))
+                .join(Player).where(Seat.match == match_id).order_by(Seat.seat))
+
+    def seen(row: Seat) -> tuple[dict, dict, dict]:
+        return (row.__data__, row.player.__data__,
+                {name: value for name, value in vars(row).items() if not name.startswith("_")})
+
+    prepared = Prepared(odd)
+    for _ in range(2):  # the first call plans, the second follows it
+        row = prepared.rows(match_id)[0]
+        assert seen(row) == seen(list(odd(match_id))[0])
+        assert ANN.upper() in seen(row)[2].values() and row.player.email == ANN
+    plan = prepared._plans[id(database.obj)]
+    assert plan is not None
+    with pytest.raises(ValueError, match="columns"):
+        plan.build((1, 2))
