@@ -77,8 +77,10 @@ from pbem.games import get_rules  # noqa: E402
 
 BASE = "bare"
 OLD_BASE = "bare, connection per request"
-# The bare app's posted move: the same statements as pbem's, written by hand (BARE_APP).
+# The bare app's posted move and play page: the same statements as pbem's, written by hand
+# (BARE_APP).
 BARE_MOVE = "bare move"
+BARE_PAGE = "bare page"
 SECRET = secrets.token_urlsafe(32)
 NOW = datetime(2026, 6, 1, 12, 0)
 GAME = "mimic"
@@ -204,6 +206,68 @@ BARE_APP = textwrap.dedent("""
             if guard.rowcount != 1:
                 abort(409)
         return redirect(f"/play/{token}", 303)
+
+    # The same reads as pbem's play page read again, written by hand: the seat its link
+    # opens with the match's seat rows, their match and players (every column, as pbem reads
+    # them); then the reads that need only the seat: its notes and conditional tree, the
+    # players' ratings, the match's tournament, the players' chat (its latest 31 lines, less
+    # those of players the reader blocked). On PostgreSQL the last four go in one pipeline,
+    # as pbem sends them ahead: two waits. Answered with a few of the values read, as JSON:
+    # no record, no page, no session.
+    @app.route("/page/<token>")
+    def page(token):
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        table_read = sql("SELECT seat.*, MATCH.*, player.* FROM seat "
+                         "JOIN MATCH ON seat.match_id = MATCH.id "
+                         "JOIN player ON seat.player_id = player.id "
+                         "WHERE seat.match_id IN (SELECT match_id FROM seat WHERE token_hash = ?) "
+                         "ORDER BY seat.seat", digest)
+        names = [column[0] for column in table_read.description]
+        table = table_read.fetchall()
+        # The seat's own columns come first: the first of each name is the seat's.
+        at = {name: names.index(name) for name in
+              ("id", "match_id", "seat", "player_id", "token_hash", "game")}
+        opened = next((row for row in table if row[at["token_hash"]] == digest), None)
+        if opened is None:
+            abort(404)
+        match_id, player_id = opened[at["match_id"]], opened[at["player_id"]]
+        players = [row[at["player_id"]] for row in table]
+        with pipeline():
+            private_read = sql(
+                "SELECT conditional_tree.ply, conditional_tree.tree, conditional_tree.version, "
+                "seat_note.text, EXISTS (SELECT chat_mute.id FROM chat_mute "
+                "WHERE chat_mute.match_id = seat.match_id "
+                "AND chat_mute.player_id = seat.player_id) "
+                "FROM seat LEFT JOIN conditional_tree ON conditional_tree.match_id = "
+                "seat.match_id AND conditional_tree.seat = seat.seat "
+                "LEFT JOIN seat_note ON seat_note.seat_id = seat.id WHERE seat.id = ? LIMIT 1",
+                opened[at["id"]])
+            ratings_read = sql("SELECT * FROM rating WHERE game = ? AND player_id IN ("
+                               + ", ".join("?" for _ in players) + ")",
+                               opened[at["game"]], *players)
+            tournament_read = sql(
+                "SELECT tournament.id, tournament.name, tournament_round.number FROM pairing "
+                "JOIN tournament ON pairing.tournament_id = tournament.id "
+                "JOIN tournament_round ON pairing.round_id = tournament_round.id "
+                "WHERE pairing.match_id = ? LIMIT 1", match_id)
+            chat_read = sql(
+                "SELECT chat_message.id, chat_message.seat, chat_message.text, "
+                "chat_message.created_at, chat_message.ply, chat_message.author_id, "
+                "player.name, player.email FROM chat_message "
+                "JOIN player ON chat_message.author_id = player.id "
+                "WHERE chat_message.match_id = ? AND chat_message.room = ? "
+                "AND chat_message.hidden_at IS NULL AND chat_message.author_id NOT IN "
+                "(SELECT blocked_id FROM player_block WHERE player_id = ?) "
+                "ORDER BY chat_message.id DESC LIMIT 31", match_id, "players", player_id)
+        # Leaving the pipeline waited once for the four answers, as pbem's page does.
+        private = private_read.fetchone()
+        ratings = ratings_read.fetchall()
+        tournament = tournament_read.fetchone()
+        chat = chat_read.fetchall()
+        return jsonify({"seat": opened[at["seat"]], "seats": len(table),
+                        "notes": private is not None and private[3] is not None,
+                        "ratings": len(ratings), "tournament": tournament is not None,
+                        "chat": len(chat)})
 """)
 
 
@@ -325,7 +389,8 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
         for name, port in ports.items() if name.startswith("bare")}
     server_of = {name: name for name in endpoints}
     endpoints[BARE_MOVE] = bare_move
-    server_of[BARE_MOVE] = BASE
+    endpoints[BARE_PAGE] = functools.partial(_request, ports[BASE], "GET", f"/page/{short_token}")
+    server_of[BARE_MOVE] = server_of[BARE_PAGE] = BASE
     endpoints |= {
         "POST move": post_move,
         "GET play": lambda: _request(pbem, "GET", f"/play/{short_token}"),
@@ -386,7 +451,7 @@ def _report(rates: dict[str, list[float]], cpu: dict[str, list[float]], backend:
           "requests, one gunicorn sync worker per app")
     bases = [name for name in rates if name.startswith("bare")]
     for base in bases:
-        what = base if base == BARE_MOVE else base + " row read"
+        what = base if base in (BARE_MOVE, BARE_PAGE) else base + " row read"
         print(f"  {what + ':':38} {statistics.median(rates[base]):7.0f} req/s   "
               f"cpu {statistics.median(cpu[base]) * 1000:.2f} ms/req")
 
@@ -401,9 +466,10 @@ def _report(rates: dict[str, list[float]], cpu: dict[str, list[float]], backend:
     for name, values in rates.items():
         if name in bases:
             continue
-        # A posted move is measured against the bare app's posted move (the same writes);
-        # a read against the bare row read.
-        base = BARE_MOVE if name == "POST move" else BASE
+        # A posted move is measured against the bare app's posted move (the same writes), a
+        # play page against the bare page (the same reads), the API against the bare row read.
+        base = (BARE_MOVE if name == "POST move" else BARE_PAGE if name.startswith("GET play")
+                else BASE)
         median, low, high, cpu_ratio = ratio(name, base)
         others = [f"÷ {other} {ratio(name, other)[0]:.2f}"
                   for other in (BASE, OLD_BASE) if other != base]

@@ -1,10 +1,13 @@
 """`bench/web.py` measures pbem's posted move against a bare app's posted move that does the
-same I/O. These tests hold that claim: on every database the bare move sends as many
-statements as pbem's and leaves the same rows behind, so its rate is a fair baseline."""
+same I/O, and its play page against a bare page that does. These tests hold that claim: on
+every database the bare move sends as many statements as pbem's and leaves the same rows
+behind, the bare page reads the same tables in the same statements, and on PostgreSQL both
+wait for the server as often as pbem, so their rates are fair baselines."""
 
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 import types
 from collections.abc import Iterator
@@ -62,13 +65,15 @@ def bare(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
 
 
 @contextmanager
-def statements() -> Iterator[list[str]]:
-    """The SQL statements any peewee database runs while inside (BEGIN and COMMIT aside)."""
+def statements(tables: bool = False) -> Iterator[list[str]]:
+    """The SQL statements any peewee database runs while inside (BEGIN and COMMIT aside):
+    each one's verb, or with `tables` its verb and the tables it reads, in order."""
     seen: list[str] = []
     original = peewee.Database.execute_sql
 
     def counted(self: peewee.Database, sql: str, params: Any = None) -> Any:
-        seen.append(sql.split()[0].upper())
+        read = re.findall(r'(?:FROM|JOIN)\s+[`"]?(\w+)', sql, re.IGNORECASE) if tables else []
+        seen.append(" ".join([sql.split()[0].upper(), *read]))
         return original(self, sql, params)
 
     peewee.Database.execute_sql = counted  # type: ignore[method-assign]
@@ -154,3 +159,57 @@ def test_the_bare_move_refuses_a_stale_ply(db_url: str, bare: Any) -> None:
     assert answer.status_code == 409
     database.connect(reuse_if_open=True)
     assert Move.select().where(Move.match == created.match.id).count() == 0
+
+
+def _talked_over(db_url: str) -> tuple[Any, str]:
+    """A match with a line of chat and a seat's notes (so the page's reads find rows), and
+    the link of its first seat."""
+    from pbem.core.conversation.chat import post_as_seat
+    from pbem.core.conversation.personal import save_notes
+    created = create_match("mimic", PLAYERS, {}, SECRET, START, seed=3)
+    seat = Seat.get(Seat.match == created.match.id, Seat.seat == 0)
+    post_as_seat(seat, "Good luck", START)
+    save_notes(seat, "open with the corner", START)
+    return created, created.tokens[0]
+
+
+def test_the_bare_page_reads_what_pbems_play_page_reads(db_url: str, tmp_path: Path,
+                                                        bare: Any) -> None:
+    """A play page read again: the same statements reading the same tables, in order."""
+    _, token = _talked_over(db_url)
+    app = create_app(make_settings(db_url, tmp_path))
+    client = app.test_client()
+    assert client.get(f"/play/{token}").status_code == 200  # the first visit notes the time
+    with statements(tables=True) as pbems:
+        assert client.get(f"/play/{token}").status_code == 200
+    with statements(tables=True) as bares:
+        answer = bare.app.test_client().get(f"/page/{token}")
+    assert answer.status_code == 200
+    assert answer.json == {"seat": 0, "seats": 2, "notes": True, "ratings": 0,
+                           "tournament": False, "chat": 1}
+    assert bares == pbems == [
+        "SELECT seat match player seat",
+        "SELECT chat_mute seat conditional_tree seat_note",
+        "SELECT rating",
+        "SELECT pairing tournament tournament_round",
+        "SELECT chat_message player player_block"]
+
+
+@pytest.mark.parametrize("db_url", [name for name in BACKENDS if name == "postgres"],
+                         indirect=True)
+def test_the_bare_page_waits_for_postgresql_as_often_as_pbems(
+        db_url: str, tmp_path: Path, bare: Any) -> None:
+    _, token = _talked_over(db_url)
+    client = create_app(make_settings(db_url, tmp_path)).test_client()
+    assert client.get(f"/play/{token}").status_code == 200
+    database.connect(reuse_if_open=True)
+    with waits() as pbems:
+        assert client.get(f"/play/{token}").status_code == 200
+    bare.db.connect(reuse_if_open=True)
+    with waits(bare.db) as bares:
+        assert bare.app.test_client().get(f"/page/{token}").status_code == 200
+    assert (bares, pbems) == (pbems, ["SELECT", "SELECT+SELECT+SELECT+SELECT"])
+
+
+def test_the_bare_page_answers_404_for_an_unknown_link(db_url: str, bare: Any) -> None:
+    assert bare.app.test_client().get("/page/no-such-link").status_code == 404
