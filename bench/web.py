@@ -3,20 +3,27 @@
     python bench/web.py [--database-url URL] [--rounds 5] [--requests 200]
 
 Serves pbem and a bare app (Flask + peewee) with gunicorn, one sync worker each, as the
-Procfile does, on the same database. The bare app has two endpoints: a row read by primary
-key returned as JSON, and a posted move (`bare move`) that sends the same statements as
-pbem's posted move in kind and order, written by hand as SQL strings (its reads fetch only
-the columns it uses, and the players' read has none of pbem's three EXISTS sub-selects, so
-it is if anything cheaper than pbem's): the seat by its link's hash, then in one
-transaction the match and its seats (locked), its players, the guarded match row, the move,
-its position, both seats' clocks, the turn mail and the change log row, answered with a 303.
-On PostgreSQL it sends them in psycopg's pipeline as pbem does, waiting for the server as
-often (a bare app written with peewee's query builder, or waiting for every answer, is
-slower than pbem, and would flatter it). Then, in interleaved rounds, times sequential
-requests to each endpoint and prints each one's rate as a ratio to its baseline's rate in
-the same round (the median and the spread over rounds): a posted move against the bare
-posted move, a read against the bare row read; the other baselines' medians are printed in
-brackets after it.
+Procfile does, on the same database. The bare app has three endpoints:
+- a row read by primary key, answered as JSON (through peewee's query builder and model
+  rows);
+- a play page (`bare page`): the same five reads as pbem's play page read again, in kind,
+  order and tables, written by hand as SQL strings, answered with a few of the values read as
+  JSON; on PostgreSQL the last four travel in one pipeline, as pbem sends them ahead;
+- a posted move (`bare move`): the same statements as pbem's posted move in kind and order,
+  written by hand as SQL strings (its reads fetch only the columns it uses, and the players'
+  read has none of pbem's three EXISTS sub-selects, so it is if anything cheaper than
+  pbem's): the seat by its link's hash, then in one transaction the match and its seats
+  (locked), its players, the guarded match row, the move, its position, both seats' clocks,
+  the turn mail and the change log row, answered with a 303. On PostgreSQL it sends them in
+  psycopg's pipeline as pbem does, waiting for the server as often (a bare app written with
+  peewee's query builder, or waiting for every answer, is slower than pbem, and would
+  flatter it).
+Then, in interleaved rounds, times sequential requests to each endpoint and prints each
+one's rate as a ratio to its baseline's rate in the same round (the median and the spread
+over rounds): a posted move against the bare move, a play page against the bare page, an
+API read (one read, as the row read is) against the bare row read. The other baselines'
+medians follow in brackets. tests/test_bench_baseline.py holds the claim that the bare move
+and page do pbem's I/O.
 
 - `POST move`: a move through the web form (each request plays the first move of its own
   fresh match, so every POST does the full work of a move; the bare app's posted moves play
