@@ -65,15 +65,19 @@ def bare(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
 
 
 @contextmanager
-def statements(tables: bool = False) -> Iterator[list[str]]:
+def statements(tables: bool = False, sent: list[tuple[str, Any]] | None = None
+               ) -> Iterator[list[str]]:
     """The SQL statements any peewee database runs while inside (BEGIN and COMMIT aside):
-    each one's verb, or with `tables` its verb and the tables it reads, in order."""
+    each one's verb, or with `tables` its verb and the tables it reads, in order. `sent`
+    collects each statement with its values, to run again."""
     seen: list[str] = []
     original = peewee.Database.execute_sql
 
     def counted(self: peewee.Database, sql: str, params: Any = None) -> Any:
         read = re.findall(r'(?:FROM|JOIN)\s+[`"]?(\w+)', sql, re.IGNORECASE) if tables else []
         seen.append(" ".join([sql.split()[0].upper(), *read]))
+        if sent is not None:
+            sent.append((sql, params))
         return original(self, sql, params)
 
     peewee.Database.execute_sql = counted  # type: ignore[method-assign]
@@ -162,37 +166,77 @@ def test_the_bare_move_refuses_a_stale_ply(db_url: str, bare: Any) -> None:
 
 
 def _talked_over(db_url: str) -> tuple[Any, str]:
-    """A match with a line of chat and a seat's notes (so the page's reads find rows), and
-    the link of its first seat."""
-    from pbem.core.conversation.chat import post_as_seat
+    """A match whose page's reads all find rows, and rows they must leave out: both players
+    rated, the match paired in a tournament's round, the seat's notes, and more chat than a
+    page shows (31 lines read) besides a hidden line and the lines of a player the reader
+    blocked. Returns the match and its first seat's link."""
+    from pbem.core.conversation.models import ChatMessage, PlayerBlock
     from pbem.core.conversation.personal import save_notes
+    from pbem.core.ratings.models import Rating
+    from pbem.core.tournaments.models import Pairing, Tournament, TournamentRound
     created = create_match("mimic", PLAYERS, {}, SECRET, START, seed=3)
-    seat = Seat.get(Seat.match == created.match.id, Seat.seat == 0)
-    post_as_seat(seat, "Good luck", START)
-    save_notes(seat, "open with the corner", START)
+    seats = list(Seat.select().where(Seat.match == created.match.id).order_by(Seat.seat))
+    reader, other = (seat.player_id for seat in seats)
+    for player in (reader, other):
+        Rating.create(player=player, game="mimic", mu=25.0, sigma=8.0, display=1500 + player)
+    cup = Tournament.create(name="Cup", organiser=reader, game="mimic", time_control="3d",
+                            on_timeout="loss", format="round_robin", min_players=2,
+                            max_players=8, created_at=START)
+    round_row = TournamentRound.create(tournament=cup, number=1, started_at=START)
+    Pairing.create(tournament=cup, round=round_row, board=1, players=[], match=created.match.id)
+    save_notes(seats[0], "open with the corner", START)
+    # The reader's lines are the even ones; the other player's (odd) are blocked; one is hidden.
+    for number in range(80):
+        ChatMessage.create(match=created.match.id, room="players", seat=number % 2,
+                           author=(reader, other)[number % 2], text=f"line {number:03d}",
+                           ply=0, channel="web", created_at=START,
+                           hidden_at=START if number == 78 else None)
+    PlayerBlock.create(player=reader, blocked=other, created_at=START)
     return created, created.tokens[0]
+
+
+def _same_rows(pbems: list[tuple[str, Any]], bares: list[tuple[str, Any]],
+               bare_db: peewee.Database) -> None:
+    """Each statement pair, run again, returns the same rows with the same values (compared
+    as each row's values, whatever order its columns come in)."""
+    def rows(db: peewee.Database, sql: str, params: Any) -> list[list[str]]:
+        return [sorted(map(repr, row)) for row in db.execute_sql(sql, params).fetchall()]
+
+    database.connect(reuse_if_open=True)
+    bare_db.connect(reuse_if_open=True)
+    for (pbem_sql, pbem_values), (bare_sql, bare_values) in zip(pbems, bares, strict=True):
+        found = rows(database.obj, pbem_sql, pbem_values)
+        assert found, pbem_sql  # every read finds something here
+        assert rows(bare_db, bare_sql, bare_values) == found, bare_sql
 
 
 def test_the_bare_page_reads_what_pbems_play_page_reads(db_url: str, tmp_path: Path,
                                                         bare: Any) -> None:
-    """A play page read again: the same statements reading the same tables, in order."""
+    """A play page read again: the same statements reading the same tables, in order, and
+    finding the same rows."""
     _, token = _talked_over(db_url)
     app = create_app(make_settings(db_url, tmp_path))
     client = app.test_client()
     assert client.get(f"/play/{token}").status_code == 200  # the first visit notes the time
-    with statements(tables=True) as pbems:
-        assert client.get(f"/play/{token}").status_code == 200
-    with statements(tables=True) as bares:
+    pbem_sent: list[tuple[str, Any]] = []
+    bare_sent: list[tuple[str, Any]] = []
+    with statements(tables=True, sent=pbem_sent) as pbems:
+        page = client.get(f"/play/{token}")
+    assert page.status_code == 200 and b"line 076" in page.data
+    # Not a blocked player's line, nor a hidden one, nor one older than a page reads.
+    assert not [line for line in (b"line 077", b"line 078", b"line 014") if line in page.data]
+    with statements(tables=True, sent=bare_sent) as bares:
         answer = bare.app.test_client().get(f"/page/{token}")
     assert answer.status_code == 200
-    assert answer.json == {"seat": 0, "seats": 2, "notes": True, "ratings": 0,
-                           "tournament": False, "chat": 1}
+    assert answer.json == {"seat": 0, "seats": 2, "notes": True, "ratings": 2,
+                           "tournament": True, "chat": 31}
     assert bares == pbems == [
         "SELECT seat match player seat",
         "SELECT chat_mute seat conditional_tree seat_note",
         "SELECT rating",
         "SELECT pairing tournament tournament_round",
         "SELECT chat_message player player_block"]
+    _same_rows(pbem_sent, bare_sent, bare.db)
 
 
 @pytest.mark.parametrize("db_url", [name for name in BACKENDS if name == "postgres"],
