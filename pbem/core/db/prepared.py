@@ -274,8 +274,11 @@ def _row_builder(models: list[type[peewee.Model]],
     Model.__init__ would (without its defaults and descriptors), each column put straight
     into its row's data, through its converter if it has one, each joined row linked to the
     row whose foreign key holds it. Looping over the plan for every column of every row was
-    half of reading a seat's page's rows; the function's text is made here, from the
-    plan's names and numbers only (a column name enters it as a string literal, `repr`)."""
+    about a third of reading a play page's rows. The function is written as `dataclasses`
+    writes an `__init__`: its text is made here from the plan's positions, and every name in
+    it is a string literal (`repr`), never code; the models and converters are passed in as
+    values. (Converters run model by model here, not strictly in column order; none has a
+    side effect.)"""
     names: dict[str, Any] = {f"_model{number}": model for number, model in enumerate(models)}
     lines = ["def build(row):",
              f"    if len(row) != {len(columns)}:",
