@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache, wraps
 from gettext import NullTranslations
 from pathlib import Path
@@ -195,6 +195,13 @@ def format_day(moment: datetime) -> str:
     if current() == DEFAULT:
         return moment.strftime("%a %d %b %Y")
     return babel_format_date(moment.date(), "full", locale=locale())
+
+
+def format_days(starts: datetime, ends: datetime) -> str:
+    """A span of whole UTC days from `starts` to `ends` (exclusive, as a vacation is kept) in
+    the reader's words, the last day included: "Tue 06 Jan 2026 to Wed 07 Jan 2026"."""
+    return gettext("%(first)s to %(last)s", first=format_day(starts),
+                   last=format_day(ends - timedelta(seconds=1)))
 
 
 def per_language(maxsize: int) -> Callable[[Callable[P, R]], Callable[P, R]]:

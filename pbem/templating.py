@@ -6,7 +6,7 @@ by each game's `board.py` in the shared frame of `pbem.games.boards`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import jinja2
@@ -239,10 +239,8 @@ class Environment(QuickLookups, jinja2.Environment):
 def vacation_days(vacation: Mapping[str, Any]) -> str:
     """A vacation of a record (`from` and `to` instants, UTC) as its days in the reader's
     language, the last one included: "Tue 06 Jan 2026 to Wed 07 Jan 2026"."""
-    first = datetime.fromisoformat(vacation["from"].removesuffix("Z"))
-    last = datetime.fromisoformat(vacation["to"].removesuffix("Z")) - timedelta(seconds=1)
-    return i18n._("%(first)s to %(last)s", first=i18n.format_day(first),
-                  last=i18n.format_day(last))
+    return i18n.format_days(datetime.fromisoformat(vacation["from"].removesuffix("Z")),
+                            datetime.fromisoformat(vacation["to"].removesuffix("Z")))
 
 
 def utc(moment: datetime | None, form: str = "%Y-%m-%d %H:%M") -> str:

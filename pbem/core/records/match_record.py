@@ -6,7 +6,7 @@ so a page or API answer cannot show a hidden hand or a secret choice.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from pbem.core.accounts.models import Player
@@ -31,7 +31,7 @@ from pbem.core.matches.models import (
 from pbem.core.matches.play import stored_event
 from pbem.errors import UnprocessableError
 from pbem.games.base import Event, GameRules, Outcome
-from pbem.i18n import _
+from pbem.i18n import _, format_days
 from pbem.i18n import current as current_language
 
 MOVES_PER_PAGE = 50
@@ -331,10 +331,10 @@ def _away(match: Match, seats: list[Seat], now: datetime) -> list[dict[str, Any]
 
 
 def _days(vacation: Vacation) -> dict[str, str]:
-    """A vacation's instants, and its days as a player declared them (the last one included)."""
+    """A vacation's instants, and its days as a player declared them (the last one included),
+    in the reader's language as the pages write them."""
     return {"from": vacation.starts_at.isoformat() + "Z", "to": vacation.ends_at.isoformat() + "Z",
-            "text": f"{vacation.starts_at:%a %d %b %Y} to "
-                    f"{vacation.ends_at - timedelta(seconds=1):%a %d %b %Y}"}
+            "text": format_days(vacation.starts_at, vacation.ends_at)}
 
 
 _LISTED_MOVES = Prepared(lambda match_id, first, last: Move.select(

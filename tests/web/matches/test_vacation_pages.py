@@ -13,6 +13,7 @@ from pbem.core.matches.creation import create_match
 ANN, BEN = "ann@example.org", "ben@example.org"
 ADDRESS = re.compile(r"[\w.+-]+@example\.org")
 DAYS = "from Tue 06 Jan 2026 to Wed 07 Jan 2026"
+GERMAN_DAYS = "Dienstag, 6. Januar 2026 bis Mittwoch, 7. Januar 2026"
 
 
 def test_the_match_pages_show_an_opponents_vacation_until_it_ends(
@@ -36,6 +37,11 @@ def test_the_match_pages_show_an_opponents_vacation_until_it_ends(
         "seat": 0, "name": "Annie", "from": "2026-01-06T00:00:00Z",
         "to": "2026-01-08T00:00:00Z", "text": DAYS.removeprefix("from "),
         "current": False}]
+    # The API's text is in the reader's language, as the pages write the days.
+    german = {"Accept-Language": "de"}
+    (away,) = client.get(f"/api/matches/{created.match.id}", headers=german).get_json()["away"]
+    assert away["text"] == GERMAN_DAYS
+    assert GERMAN_DAYS in client.get(ben, headers=german).get_data(as_text=True)
     clock.advance(days=1)  # Tue 06 Jan, noon: she is away
     current = f"Annie is on vacation {DAYS}; their clock is stopped."
     for path in (ben, public):
