@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.core.accounts.models import Player
 from pbem.core.admin.models import AuditEntry
-from pbem.core.db.connection import database
+from pbem.core.db.connection import write_transaction
 from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches import history, offers
@@ -131,9 +131,11 @@ class _Undo(Exception):
 def preview_ruling(entry: Adjudication, ruling: str, reason: str, actor: str, now: datetime,
                    extension: timedelta | None, max_extension: timedelta,
                    stand_in: StandIn | None = None) -> Preview:
-    """What the ruling would do, found by making it in a transaction rolled back after."""
+    """What the ruling would do, found by making it in a transaction rolled back after. The
+    transaction takes the write lock from its start: on SQLite one that reads first (the
+    outbox's last mail, below) could not write after a move landed meanwhile."""
     try:
-        with database.atomic():
+        with write_transaction():
             last_mail = OutboxMessage.select(OutboxMessage.id).order_by(
                 OutboxMessage.id.desc()).scalar() or 0
             last_ply = Match.get_by_id(entry.match_id).ply

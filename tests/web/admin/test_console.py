@@ -372,3 +372,53 @@ def test_signed_in_staff_find_the_console_from_any_page(client) -> None:
     sign_in(client, "mod@club.org", role="moderator")
     for path in ("/games", "/matches"):
         assert '<a href="/admin">Admin</a>' in client.get(path).data.decode()
+
+
+def test_a_preview_is_not_broken_by_a_write_elsewhere(settings, clock, monkeypatch) -> None:
+    """A preview reads (the outbox's last mail) before it makes the ruling. On SQLite a
+    transaction that has read cannot write once another connection has committed since
+    (SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out), so a preview begun as a plain
+    transaction failed whenever a move landed meanwhile. It takes the write lock at its
+    start: a write from elsewhere waits the moment out. Repeated, as the race is timing."""
+    for attempt in range(3):
+        _preview_beside_a_write(settings, clock, monkeypatch, attempt)
+
+
+def _preview_beside_a_write(settings, clock, monkeypatch, attempt: int) -> None:
+    import threading
+
+    from pbem.core.accounts.models import Player
+    from pbem.core.admin import console
+    from pbem.core.db.connection import database, write_transaction
+
+    players = [f"ann{attempt}@example.org", f"ben{attempt}@example.org"]
+    match = create_match("nim", players, {}, settings.secret_key, clock.now,
+                         time_control="45s").match
+    sweep(clock.now + timedelta(minutes=1), timedelta(minutes=10))
+    entry = Adjudication.get(Adjudication.match == match)
+    real = console.make_ruling
+    writers: list[threading.Thread] = []
+    landed = threading.Event()
+
+    def write_elsewhere() -> None:
+        with database.connection_context(), write_transaction():
+            Player.update(name=f"elsewhere {attempt}").where(
+                Player.email == players[0]).execute()
+        landed.set()
+
+    def ruling_after_a_write_elsewhere(*args, **kwargs):
+        writer = threading.Thread(target=write_elsewhere)
+        writer.start()
+        writers.append(writer)
+        landed.wait(0.5)  # before the fix it landed at once; now it waits for the preview
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(console, "make_ruling", ruling_after_a_write_elsewhere)
+    preview = console.preview_ruling(entry, "award", "no reply.", "ref@club.org", clock.now,
+                                     None, timedelta(days=30))
+    monkeypatch.setattr(console, "make_ruling", real)
+    writers[0].join(30)
+    assert preview.status == "finished"
+    assert landed.is_set(), "the write elsewhere waited for the preview, then landed"
+    assert Match.get_by_id(match.id).status == "active"
+    assert Player.get(Player.email == players[0]).name == f"elsewhere {attempt}"
