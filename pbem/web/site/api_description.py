@@ -193,7 +193,10 @@ SCHEMAS: dict[str, Any] = {
         away={"type": "array", "description": N_("players of a live match on vacation now "
                                                   "(current) or later; their clock stops then"),
               "items": _object(("seat", "name", "from", "to", "current"), seat=INTEGER,
-                               name=STRING, to=TIME, text=STRING, current=BOOLEAN,
+                               name=STRING, to=TIME, current=BOOLEAN,
+                               text={"type": "string", "description": N_(
+                                   "the days away in the reader's language, the last one "
+                                   "included")},
                                **{"from": TIME})}),
     "SeatRecord": {"allOf": [_ref("MatchRecord"), _object(
         ("seat", "your_turn", "legal_moves", "can"),
