@@ -11,6 +11,7 @@ from typing import Any
 from pbem.core.accounts.models import Player
 from pbem.core.admin.models import AuditEntry
 from pbem.core.db.connection import write_transaction
+from pbem.core.db.retry import retrying
 from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches import history, offers
@@ -133,27 +134,31 @@ def preview_ruling(entry: Adjudication, ruling: str, reason: str, actor: str, no
                    stand_in: StandIn | None = None) -> Preview:
     """What the ruling would do, found by making it in a transaction rolled back after. The
     transaction takes the write lock from its start: on SQLite one that reads first (the
-    outbox's last mail, below) could not write after a move landed meanwhile."""
-    try:
-        with write_transaction():
-            last_mail = OutboxMessage.select(OutboxMessage.id).order_by(
-                OutboxMessage.id.desc()).scalar() or 0
-            last_ply = Match.get_by_id(entry.match_id).ply
-            make_ruling(entry.match_id, ruling, reason, actor, now, extension=extension,
-                        entry_id=entry.id, max_extension=max_extension, stand_in=stand_in)
-            match = Match.get_by_id(entry.match_id)
-            late = Seat.get(Seat.match == match, Seat.seat == entry.seat)
-            names = {s.seat: s.player.public_name for s in match.seat_rows()}
-            mails = [(names.get(m.seat, m.to_address) if m.seat is not None else m.to_address,
-                      m.template.replace("_", " "))
-                     for m in OutboxMessage.select().where(OutboxMessage.id > last_mail)
-                     .order_by(OutboxMessage.id)]
-            moves = [f"{names[m.seat]}: {m.text}" for m in Move.select().where(
-                Move.match == match, Move.ply > last_ply).order_by(Move.ply)]
-            raise _Undo(Preview(match.status, (match.result or {}).get("reason"),
-                                late.deadline, moves, mails))
-    except _Undo as undo:
-        return undo.preview
+    outbox's last mail, below) could not write after a move landed meanwhile. A lock held
+    elsewhere past the busy timeout is tried again, then refused as busy (nothing to undo:
+    a preview never keeps its writes)."""
+    def attempt() -> Preview:
+        try:
+            with write_transaction():
+                last_mail = OutboxMessage.select(OutboxMessage.id).order_by(
+                    OutboxMessage.id.desc()).scalar() or 0
+                last_ply = Match.get_by_id(entry.match_id).ply
+                make_ruling(entry.match_id, ruling, reason, actor, now, extension=extension,
+                            entry_id=entry.id, max_extension=max_extension, stand_in=stand_in)
+                match = Match.get_by_id(entry.match_id)
+                late = Seat.get(Seat.match == match, Seat.seat == entry.seat)
+                names = {s.seat: s.player.public_name for s in match.seat_rows()}
+                mails = [(names.get(m.seat, m.to_address) if m.seat is not None
+                          else m.to_address, m.template.replace("_", " "))
+                         for m in OutboxMessage.select().where(OutboxMessage.id > last_mail)
+                         .order_by(OutboxMessage.id)]
+                moves = [f"{names[m.seat]}: {m.text}" for m in Move.select().where(
+                    Move.match == match, Move.ply > last_ply).order_by(Move.ply)]
+                raise _Undo(Preview(match.status, (match.result or {}).get("reason"),
+                                    late.deadline, moves, mails))
+        except _Undo as undo:
+            return undo.preview
+    return retrying(attempt)
 
 
 # --- searches -------------------------------------------------------------------------------

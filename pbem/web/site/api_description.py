@@ -192,7 +192,7 @@ SCHEMAS: dict[str, Any] = {
         shown_ply=INTEGER, shown_to_move={"type": "array", "items": STRING},
         away={"type": "array", "description": N_("players of a live match on vacation now "
                                                   "(current) or later; their clock stops then"),
-              "items": _object(("seat", "name", "from", "to", "current"), seat=INTEGER,
+              "items": _object(("seat", "name", "from", "to", "text", "current"), seat=INTEGER,
                                name=STRING, to=TIME, current=BOOLEAN,
                                text={"type": "string", "description": N_(
                                    "the days away in the reader's language, the last one "
@@ -205,8 +205,8 @@ SCHEMAS: dict[str, Any] = {
         timezone=_nullable(STRING), submit_without_confirm=BOOLEAN,
         vacation={**ANY_OBJECT, "description": N_(
             "this year's allowance (year, days, used, left) and “upcoming”: the vacations "
-            "still to end, each with its id (to call it off), from, to, text and whether it "
-            "is current")},
+            "still to end, each with its id (to call it off), from, to, text (the days in the "
+            "reader's language) and whether it is current")},
         draw_offer=_nullable(_object(("by",), by=INTEGER, label=STRING,
                                      accepted_by={"type": "array", "items": INTEGER},
                                      at=TIME)),

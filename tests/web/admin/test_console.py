@@ -389,7 +389,7 @@ def _preview_beside_a_write(settings, clock, monkeypatch, attempt: int) -> None:
 
     from pbem.core.accounts.models import Player
     from pbem.core.admin import console
-    from pbem.core.db.connection import database, write_transaction
+    from pbem.core.db.connection import database, is_sqlite, write_transaction
 
     players = [f"ann{attempt}@example.org", f"ben{attempt}@example.org"]
     match = create_match("nim", players, {}, settings.secret_key, clock.now,
@@ -398,19 +398,25 @@ def _preview_beside_a_write(settings, clock, monkeypatch, attempt: int) -> None:
     entry = Adjudication.get(Adjudication.match == match)
     real = console.make_ruling
     writers: list[threading.Thread] = []
+    failed: list[BaseException] = []
     landed = threading.Event()
+    during: list[bool] = []
 
     def write_elsewhere() -> None:
-        with database.connection_context(), write_transaction():
-            Player.update(name=f"elsewhere {attempt}").where(
-                Player.email == players[0]).execute()
-        landed.set()
+        try:
+            with database.connection_context(), write_transaction():
+                Player.update(name=f"elsewhere {attempt}").where(
+                    Player.email == players[0]).execute()
+            landed.set()
+        except BaseException as error:  # shown by the assertion below, not lost in the thread
+            failed.append(error)
 
     def ruling_after_a_write_elsewhere(*args, **kwargs):
         writer = threading.Thread(target=write_elsewhere)
         writer.start()
         writers.append(writer)
-        landed.wait(0.5)  # before the fix it landed at once; now it waits for the preview
+        # Before the fix the write landed at once; on SQLite it now waits for the preview.
+        during.append(landed.wait(0.5))
         return real(*args, **kwargs)
 
     monkeypatch.setattr(console, "make_ruling", ruling_after_a_write_elsewhere)
@@ -418,7 +424,35 @@ def _preview_beside_a_write(settings, clock, monkeypatch, attempt: int) -> None:
                                      None, timedelta(days=30))
     monkeypatch.setattr(console, "make_ruling", real)
     writers[0].join(30)
+    assert not failed, failed
     assert preview.status == "finished"
-    assert landed.is_set(), "the write elsewhere waited for the preview, then landed"
+    assert landed.is_set(), "the write elsewhere landed, after the preview or beside it"
+    if is_sqlite():
+        assert during == [False], "on SQLite the preview holds the write lock from its start"
     assert Match.get_by_id(match.id).status == "active"
     assert Player.get(Player.email == players[0]).name == f"elsewhere {attempt}"
+
+
+def test_a_preview_that_waited_too_long_for_the_lock_is_tried_again(
+        settings, clock, monkeypatch) -> None:
+    """A write lock held elsewhere past the busy timeout ("database is locked" on SQLite):
+    the preview starts again, as the door does, and shows what the ruling would do."""
+    import peewee
+
+    from pbem.core.admin import console
+
+    match, entry = timed_out(settings, clock)
+    real = console.write_transaction
+    tries: list[int] = []
+
+    def locked_once():
+        tries.append(1)
+        if len(tries) == 1:
+            raise peewee.OperationalError("database is locked")
+        return real()
+
+    monkeypatch.setattr(console, "write_transaction", locked_once)
+    preview = console.preview_ruling(entry, "award", "no reply.", "ref@club.org", clock.now,
+                                     None, timedelta(days=30))
+    assert preview.status == "finished" and len(tries) == 2
+    assert Match.get_by_id(match.id).status == "active"
