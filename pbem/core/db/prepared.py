@@ -231,9 +231,7 @@ class _RowPlan:
     def __init__(self, models: list[type[peewee.Model]],
                  columns: list[tuple[int, str, Callable[[Any], Any] | None, bool]],
                  links: list[tuple[int, str, int]]) -> None:
-        self.models = models
-        self.columns = columns
-        self.links = links
+        # The plan lives on only as the function written for it.
         self.build = _row_builder(models, columns, links)
 
     @classmethod
