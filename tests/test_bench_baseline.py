@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
+import threading
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -67,13 +68,19 @@ def bare(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
 @contextmanager
 def statements(tables: bool = False, sent: list[tuple[str, Any]] | None = None
                ) -> Iterator[list[str]]:
-    """The SQL statements any peewee database runs while inside (BEGIN and COMMIT aside):
-    each one's verb, or with `tables` its verb and the tables it reads, in order. `sent`
-    collects each statement with its values, to run again."""
+    """The SQL statements any peewee database runs on this thread while inside (BEGIN and
+    COMMIT aside): each one's verb, or with `tables` its verb and the tables it reads, in
+    order. `sent` collects each statement with its values, to run again.
+
+    Only this thread's: the test run empties a MariaDB database used by the previous test on a
+    thread of its own (conftest's `_Backend`), whatever database this test is on."""
     seen: list[str] = []
     original = peewee.Database.execute_sql
+    mine = threading.get_ident()
 
     def counted(self: peewee.Database, sql: str, params: Any = None) -> Any:
+        if threading.get_ident() != mine:
+            return original(self, sql, params)
         read = re.findall(r'(?:FROM|JOIN)\s+[`"]?(\w+)', sql, re.IGNORECASE) if tables else []
         seen.append(" ".join([sql.split()[0].upper(), *read]))
         if sent is not None:
@@ -85,6 +92,17 @@ def statements(tables: bool = False, sent: list[tuple[str, Any]] | None = None
         yield seen
     finally:
         peewee.Database.execute_sql = original  # type: ignore[method-assign]
+
+
+def test_statements_leave_out_what_other_threads_run() -> None:
+    """The MariaDB emptying of a previous test once showed up in a SQLite test's list."""
+    elsewhere = peewee.SqliteDatabase(":memory:")
+    with statements(tables=True) as seen:
+        other = threading.Thread(target=lambda: elsewhere.execute_sql("SELECT 1"))
+        other.start()
+        other.join()
+        peewee.SqliteDatabase(":memory:").execute_sql("SELECT 2")
+    assert seen == ["SELECT"]
 
 
 def _written(match_id: int) -> dict[str, Any]:
