@@ -97,12 +97,13 @@ def statements(tables: bool = False, sent: list[tuple[str, Any]] | None = None
 def test_statements_leave_out_what_other_threads_run() -> None:
     """The MariaDB emptying of a previous test once showed up in a SQLite test's list."""
     elsewhere = peewee.SqliteDatabase(":memory:")
-    with statements(tables=True) as seen:
+    sent: list[tuple[str, Any]] = []
+    with statements(sent=sent) as seen:
         other = threading.Thread(target=lambda: elsewhere.execute_sql("SELECT 1"))
         other.start()
         other.join()
         peewee.SqliteDatabase(":memory:").execute_sql("SELECT 2")
-    assert seen == ["SELECT"]
+    assert (seen, [sql for sql, _ in sent]) == (["SELECT"], ["SELECT 2"])
 
 
 def _written(match_id: int) -> dict[str, Any]:
