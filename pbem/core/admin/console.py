@@ -134,31 +134,40 @@ def preview_ruling(entry: Adjudication, ruling: str, reason: str, actor: str, no
                    stand_in: StandIn | None = None) -> Preview:
     """What the ruling would do, found by making it in a transaction rolled back after. The
     transaction takes the write lock from its start: on SQLite one that reads first (the
-    outbox's last mail, below) could not write after a move landed meanwhile. A lock held
-    elsewhere past the busy timeout is tried again, then refused as busy (nothing to undo:
-    a preview never keeps its writes)."""
+    outbox's last mail, in `_ruling_made`) could not write after a move landed meanwhile. A
+    lock held elsewhere past the busy timeout is tried again, then refused as busy (nothing
+    to undo: a preview never keeps its writes)."""
     def attempt() -> Preview:
         try:
             with write_transaction():
-                last_mail = OutboxMessage.select(OutboxMessage.id).order_by(
-                    OutboxMessage.id.desc()).scalar() or 0
-                last_ply = Match.get_by_id(entry.match_id).ply
-                make_ruling(entry.match_id, ruling, reason, actor, now, extension=extension,
-                            entry_id=entry.id, max_extension=max_extension, stand_in=stand_in)
-                match = Match.get_by_id(entry.match_id)
-                late = Seat.get(Seat.match == match, Seat.seat == entry.seat)
-                names = {s.seat: s.player.public_name for s in match.seat_rows()}
-                mails = [(names.get(m.seat, m.to_address) if m.seat is not None
-                          else m.to_address, m.template.replace("_", " "))
-                         for m in OutboxMessage.select().where(OutboxMessage.id > last_mail)
-                         .order_by(OutboxMessage.id)]
-                moves = [f"{names[m.seat]}: {m.text}" for m in Move.select().where(
-                    Move.match == match, Move.ply > last_ply).order_by(Move.ply)]
-                raise _Undo(Preview(match.status, (match.result or {}).get("reason"),
-                                    late.deadline, moves, mails))
+                raise _Undo(_ruling_made(entry, ruling, reason, actor, now, extension,
+                                         max_extension, stand_in))
         except _Undo as undo:
             return undo.preview
     return retrying(attempt)
+
+
+def _ruling_made(entry: Adjudication, ruling: str, reason: str, actor: str, now: datetime,
+                 extension: timedelta | None, max_extension: timedelta,
+                 stand_in: StandIn | None) -> Preview:
+    """Make the ruling (inside the preview's transaction) and say what it did: the match's
+    state and the late seat's deadline after it, and the moves and mails it added."""
+    last_mail = OutboxMessage.select(OutboxMessage.id).order_by(
+        OutboxMessage.id.desc()).scalar() or 0
+    last_ply = Match.get_by_id(entry.match_id).ply
+    make_ruling(entry.match_id, ruling, reason, actor, now, extension=extension,
+                entry_id=entry.id, max_extension=max_extension, stand_in=stand_in)
+    match = Match.get_by_id(entry.match_id)
+    late = Seat.get(Seat.match == match, Seat.seat == entry.seat)
+    names = {s.seat: s.player.public_name for s in match.seat_rows()}
+    mails = [(names.get(m.seat, m.to_address) if m.seat is not None else m.to_address,
+              m.template.replace("_", " "))
+             for m in OutboxMessage.select().where(OutboxMessage.id > last_mail)
+             .order_by(OutboxMessage.id)]
+    moves = [f"{names[m.seat]}: {m.text}" for m in Move.select().where(
+        Move.match == match, Move.ply > last_ply).order_by(Move.ply)]
+    return Preview(match.status, (match.result or {}).get("reason"), late.deadline, moves,
+                   mails)
 
 
 # --- searches -------------------------------------------------------------------------------
