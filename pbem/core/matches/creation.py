@@ -6,12 +6,13 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.addresses import check_address
 from pbem.core.accounts.computers import COMPUTER_DOMAIN, computer_player
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
+from pbem.core.db.prepared import Prepared
 from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.clocks import TimeControl
@@ -132,6 +133,29 @@ def get_match(match_id: int) -> Match:
     if match is None:
         raise NotFoundError(_("There is no match %(id)s.", id=match_id))
     return match
+
+
+class Progress(NamedTuple):
+    """How far a match has got: what a waiting page asks for (`/matches/<id>/ply`)."""
+
+    ply: int
+    version: int  # bumped by every change: a move, a draw offer, a ruling (changes.py)
+    status: str
+
+
+def progress_of(match_id: int) -> Progress:
+    """Every page whose reader waits for a move asks this every `page_poll_seconds`, so on a
+    server with many live matches it is the commonest request of all: three columns of one
+    row, through a statement compiled once (`get_match`'s SELECT of every column, built by
+    peewee on each call, was about half of the request's CPU)."""
+    row = _PROGRESS.first(match_id)
+    if row is None:
+        raise NotFoundError(_("There is no match %(id)s.", id=match_id))
+    return Progress(*row)
+
+
+_PROGRESS = Prepared(lambda match_id: Match.select(Match.ply, Match.version, Match.status)
+                     .where(Match.id == match_id).tuples())
 
 
 def rules_for(match: Match) -> GameRules:

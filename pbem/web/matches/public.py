@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.conversation.chat import MAX_MESSAGE, may_read_spectators, spectators_room
 from pbem.core.matches import history
-from pbem.core.matches.creation import get_match
+from pbem.core.matches.creation import Progress, get_match, progress_of
 from pbem.core.matches.models import Match
 from pbem.core.ratings.queries import seat_ratings
 from pbem.core.records.archive import Filters, list_matches
@@ -131,14 +131,14 @@ def preview(record: dict[str, Any]) -> dict[str, str | None]:
 def ply(match_id: int) -> Response:
     """How far a match has got, for pages that wait for a move: answers 304 while the
     `If-None-Match` tag still holds, so a page can ask every few seconds at almost no cost."""
-    match = get_match(match_id)
-    response = jsonify(ply=match.ply, status=match.status, version=match.version)
-    response.set_etag(poll_tag(match))
+    progress = progress_of(match_id)
+    response = jsonify(ply=progress.ply, status=progress.status, version=progress.version)
+    response.set_etag(poll_tag(progress))
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
 
-def poll_tag(match: Match) -> str:
+def poll_tag(match: Match | Progress) -> str:
     """The entity tag of `/matches/<id>/ply`: it changes with every change to the match (a
     move, a draw offer, a resignation, a ruling), since each one bumps the match's version."""
     return f"{match.ply}-{match.version}-{match.status}"

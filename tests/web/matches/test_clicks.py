@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import random
 import re
+from typing import Any
 
 import pytest
 
+from pbem.core.db.connection import database
 from pbem.core.matches.creation import create_match, current_state, get_match, rules_for
 from pbem.core.matches.lifecycle import draw_yes
 from pbem.core.matches.models import Match
@@ -108,15 +110,44 @@ def test_the_ply_poll_answers_not_modified_until_a_move_is_made(settings, client
     tag = first.headers["ETag"]
     again = client.get(url, headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.data == b""
+    # The waiting seat's page carries the tag the poll answers, so its first poll gets 304.
+    assert f'data-poll-etag="&#34;{tag.strip(chr(34))}&#34;"' in client.get(
+        f"/play/{created.tokens[1]}").get_data(as_text=True)
     submit_move(created.match.id, 0, "take 1", 0, START)
     moved = client.get(url, headers={"If-None-Match": tag})
     assert moved.status_code == 200 and moved.json["ply"] == 1 and moved.headers["ETag"] != tag
+    assert f'data-poll-etag="&#34;{moved.headers["ETag"].strip(chr(34))}&#34;"' in client.get(
+        f"/play/{created.tokens[0]}").get_data(as_text=True)
     assert client.get("/matches/999/ply").status_code == 404
     # A change that is not a move (a draw offer) still tells a waiting page to look again.
     tag = moved.headers["ETag"]
     draw_yes(created.match.id, 1, START)
     offered = client.get(url, headers={"If-None-Match": tag})
     assert offered.status_code == 200 and offered.json["ply"] == 1
+
+
+def test_the_ply_poll_reads_three_columns_of_one_row(settings, client) -> None:
+    """Every waiting page asks this every few seconds, the commonest request of a live
+    server: one statement for the match, not a SELECT of its whole row (its state included)."""
+    created = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START)
+    url = f"/matches/{created.match.id}/ply"
+    client.get(url)  # the statement is compiled on this database's first poll
+    seen: list[str] = []
+    db = database.obj
+    run = db.execute_sql
+
+    def counted(sql: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
+        seen.append(sql)
+        return run(sql, params, *args, **kwargs)
+
+    db.execute_sql = counted
+    try:
+        answer = client.get(url)
+    finally:
+        del db.execute_sql
+    assert answer.json == {"ply": 0, "status": "active", "version": 0}
+    reads = [sql for sql in seen if "match" in sql.lower()]
+    assert len(reads) == 1 and "state" not in reads[0].lower().replace("status", "")
 
 
 def test_the_play_page_looks_back_at_an_earlier_position_without_a_move_form(settings, client
