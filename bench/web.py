@@ -32,6 +32,8 @@ tests/test_bench_baseline.py holds the claim that the bare move and page do pbem
   in fresh matches of their own);
 - `GET play`: a seat's play page at ply 10, and `GET play@500` at ply 500 (÷ ply 10 too);
 - `GET api`: `GET /api/play/<token>`;
+- `GET public`: `GET /matches/<id>` at ply 10, the public page of the match (what a
+  spectator or a link's preview reads), read again, against the bare row read;
 - `GET poll`: `GET /matches/<id>/ply`, what a waiting page asks every few seconds: one
   match row read by its id and answered with three of its values as JSON, as the bare row
   read is (a waiting page's poll that finds nothing new is answered 304; this one, without
@@ -412,6 +414,7 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
         "GET play": lambda: _request(pbem, "GET", f"/play/{short_token}"),
         "GET play@500": lambda: _request(pbem, "GET", f"/play/{long_token}"),
         "GET api": lambda: _request(pbem, "GET", f"/api/play/{short_token}"),
+        "GET public": lambda: _request(pbem, "GET", f"/matches/{fixtures['row']}"),
         "GET poll": lambda: _request(pbem, "GET", f"/matches/{fixtures['row']}/ply"),
         "GET play, 1st": lambda: _request(pbem, "GET", f"/play/{next(firsts['play'])}"),
         "GET api, 1st": lambda: _request(pbem, "GET", f"/api/play/{next(firsts['api'])}"),

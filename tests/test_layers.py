@@ -175,8 +175,9 @@ HOT_PATHS = {
     "pbem.core.tournaments.table",
     # A seat's visit: written on its first play page after a move.
     "pbem.core.matches.visits",
-    # How far a match has got (`progress_of`): polled by every waiting page every few seconds.
-    "pbem.core.matches.creation",
+    # A match by its id, and how far it has got (`progress_of`, polled by every waiting page
+    # every few seconds); the events of its public page.
+    "pbem.core.matches.creation", "pbem.core.matches.history",
     # The door's pipeline, and a page's reads sent ahead together (`read_ahead`).
     "pbem.core.db.pipeline",
 }
