@@ -32,6 +32,12 @@ tests/test_bench_baseline.py holds the claim that the bare move and page do pbem
   in fresh matches of their own);
 - `GET play`: a seat's play page at ply 10, and `GET play@500` at ply 500 (÷ ply 10 too);
 - `GET api`: `GET /api/play/<token>`;
+- `GET home, in`: the site's home page read by a signed-in player (their session cookie):
+  what being signed in adds to a plain page (finding the session and its player), against
+  the bare row read;
+- `GET me`: `/me`, the page a signed-in player opens most (their matches, whose turn it is),
+  for a player with three matches, read again with their session cookie, against the bare
+  row read;
 - `GET public`: `GET /matches/<id>` at ply 10, the public page of the match (what a
   spectator or a link's preview reads), read again, against the bare row read;
 - `GET poll`: `GET /matches/<id>/ply`, what a waiting page asks every few seconds: one
@@ -83,6 +89,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from pbem.clock import utcnow  # noqa: E402
+from pbem.core.accounts import sessions  # noqa: E402
+from pbem.core.accounts.models import Player, SessionKind  # noqa: E402
 from pbem.core.db.connection import bind_database, database  # noqa: E402
 from pbem.core.db.migrations import migrate  # noqa: E402
 from pbem.core.matches.creation import create_match  # noqa: E402
@@ -101,6 +110,7 @@ SECRET = secrets.token_urlsafe(32)
 NOW = datetime(2026, 6, 1, 12, 0)
 GAME = "mimic"
 PLAYERS = ["ann@example.org", "ben@example.org"]
+READER = ["cat@example.org", "dan@example.org"]
 
 BARE_APP = textwrap.dedent("""
     import hashlib
@@ -339,9 +349,17 @@ def _build(url: str, posts: int, firsts: int = 0) -> dict[str, object]:
     first_state = rules.new_game(2, {}, 3)
     seat = min(rules.to_move(first_state))
     first_move = rules.format_move(first_state, rules.legal_moves(first_state, seat)[0])
+    # A signed-in player with a few matches, as most have (the bench's two players have
+    # thousands): their session, for `GET me`.
+    for seed in range(3):
+        create_match(GAME, READER, {}, SECRET, NOW, seed=seed)
+    session = sessions.start(SECRET, SessionKind.PLAYER, utcnow(),
+                             sessions.SessionPolicy.from_days(14, 90),
+                             player=Player.get(Player.email == READER[0]))
     database.close()
     return {"short": short, "long": long, "move": first_move, "firsts": played,
-            "fresh": [created.tokens[seat] for created in fresh], "row": short[1]}
+            "fresh": [created.tokens[seat] for created in fresh], "row": short[1],
+            "session": session}
 
 
 def _played(plies: int, seed: int) -> tuple[str, int]:
@@ -414,6 +432,10 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
         "GET play": lambda: _request(pbem, "GET", f"/play/{short_token}"),
         "GET play@500": lambda: _request(pbem, "GET", f"/play/{long_token}"),
         "GET api": lambda: _request(pbem, "GET", f"/api/play/{short_token}"),
+        "GET home, in": lambda: _request(pbem, "GET", "/",
+                                         cookie=f"pbem_player={fixtures['session']}"),
+        "GET me": lambda: _request(pbem, "GET", "/me",
+                                   cookie=f"pbem_player={fixtures['session']}"),
         "GET public": lambda: _request(pbem, "GET", f"/matches/{fixtures['row']}"),
         "GET poll": lambda: _request(pbem, "GET", f"/matches/{fixtures['row']}/ply"),
         "GET play, 1st": lambda: _request(pbem, "GET", f"/play/{next(firsts['play'])}"),
@@ -454,9 +476,11 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _request(port: int, method: str, path: str, body: str | None = None,
-             expect: int = 200) -> None:
+             expect: int = 200, cookie: str | None = None) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     headers = {"Content-Type": "application/x-www-form-urlencoded"} if body else {}
+    if cookie:
+        headers["Cookie"] = cookie
     connection.request(method, path, body=body, headers=headers)
     response = connection.getresponse()
     response.read()
