@@ -180,6 +180,8 @@ HOT_PATHS = {
     "pbem.core.matches.creation", "pbem.core.matches.history",
     # Who is reading: a signed-in reader's session, or an API token, on every request.
     "pbem.core.accounts.sessions", "pbem.core.accounts.api_tokens",
+    # A player's matches, read by their home page (/me) on every visit.
+    "pbem.core.accounts.players",
     # The door's pipeline, and a page's reads sent ahead together (`read_ahead`).
     "pbem.core.db.pipeline",
 }
