@@ -116,21 +116,35 @@ def seats_of(player: Player) -> list[Seat]:
     return _SEATS_OF.rows(player.id)
 
 
+def tables_of(player: Player) -> dict[int, list[Seat]]:
+    """The seats (with their players) of every match the player sits in, by match, in seat
+    order: one read, where reading each match's seats took one round trip a match."""
+    tables: dict[int, list[Seat]] = {}
+    for seat in _TABLES_OF.rows(player.id):
+        tables.setdefault(seat.match_id, []).append(seat)
+    return tables
+
+
 # The player's home page (/me) reads it on every visit: compiled once, where peewee building
 # this SELECT of every seat and match column was a quarter of the page's CPU.
 _SEATS_OF = Prepared(lambda player_id: Seat.select(Seat, Match).join(Match)
                      .where(Seat.player == player_id).order_by(Match.updated_at.desc()))
+_TABLES_OF = Prepared(lambda player_id: Seat.select(Seat, Player).join(Player)
+                      .where(Seat.match.in_(Seat.select(Seat.match)
+                                            .where(Seat.player == player_id)))
+                      .order_by(Seat.match, Seat.seat))
 
 
 def my_matches(player: Player, now: datetime) -> list[dict[str, Any]]:
     """Every match of the player: their turn first (soonest deadline first), then those
     waiting for others, then finished ones. `seat` is the row, for deriving the link."""
     rows: list[tuple[tuple[int, str, float], dict[str, Any]]] = []
+    tables = tables_of(player)
     for seat in seats_of(player):
         match: Match = seat.match
         rules = rules_for(match)
         your_turn = match.is_live and seat.seat in (match.to_move or [])
-        seats = match.seat_rows()
+        seats = tables.get(match.id, [])
         others = [other.player.public_name for other in seats if other.seat != seat.seat]
         # Who the match waits for, named as the opponents are ("waiting for Ben").
         waiting = [other.player.public_name for other in seats

@@ -4,8 +4,10 @@ name and time zone, personal API tokens, and getting a lost link back from /me."
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pbem.core.accounts.models import ApiToken, Player
+from pbem.core.db.connection import database
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import submit_move
@@ -32,6 +34,38 @@ def test_home_lists_every_match_your_turn_first_with_links(client, worker, smtp,
     for link in links:
         assert client.get(link).status_code == 200
     assert BEN not in html and CY not in html  # opponents by name, never address
+
+
+def test_home_reads_as_many_statements_for_many_matches_as_for_one(client, worker, smtp,
+                                                                   settings, clock) -> None:
+    """Each match's opponents come from one read of every table the player sits at, not a
+    read per match (a player with fifty matches made fifty round trips)."""
+    create_match("nim", [ANN, BEN], {}, settings.secret_key, clock.now)
+    sign_in(client, ANN, worker, smtp)
+    client.get("/me")  # the statements are compiled on the first visit
+
+    def statements_of_a_visit() -> list[str]:
+        seen: list[str] = []
+        db = database.obj
+        run = db.execute_sql
+
+        def counted(sql: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
+            seen.append(sql)
+            return run(sql, params, *args, **kwargs)
+
+        db.execute_sql = counted
+        try:
+            assert client.get("/me").status_code == 200
+        finally:
+            del db.execute_sql
+        return seen
+
+    one = statements_of_a_visit()
+    for opponent in (BEN, CY, "dee@example.org"):
+        create_match("nim", [opponent, ANN], {}, settings.secret_key, clock.now)
+    four = statements_of_a_visit()
+    assert len(four) == len(one)
+    assert "dee" in client.get("/me").data.decode()
 
 
 def test_settings_name_and_time_zone(app, client, worker, smtp, settings, clock) -> None:
