@@ -180,8 +180,8 @@ HOT_PATHS = {
     "pbem.core.matches.creation", "pbem.core.matches.history",
     # Who is reading: a signed-in reader's session and its player, on every request.
     "pbem.core.accounts.sessions",
-    # A player's matches, read by their home page (/me) on every visit.
-    "pbem.core.accounts.players",
+    # A player's matches, challenges and seeks, read by their home page (/me) on every visit.
+    "pbem.core.accounts.players", "pbem.core.lobby.challenges", "pbem.core.lobby.seeks",
     # The door's pipeline, and a page's reads sent ahead together (`read_ahead`).
     "pbem.core.db.pipeline",
 }

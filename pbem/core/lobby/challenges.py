@@ -25,6 +25,7 @@ from pbem.core.accounts.signin import derived_token, token_hash
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.computer.tables import check_computers, seat_people_and_computers
 from pbem.core.db.connection import locking, write_transaction
+from pbem.core.db.prepared import Prepared
 from pbem.core.db.retry import LostRace, retrying
 from pbem.core.lobby.models import Challenge, ChallengeStatus, Invite, InviteStatus
 from pbem.core.lobby.policy import LobbyPolicy
@@ -259,15 +260,22 @@ def expire_due(now: datetime) -> int:
 
 
 def received(player: Player) -> list[Challenge]:
-    return list(Challenge.select().join(Invite).where(
-        Invite.player == player, Challenge.status == ChallengeStatus.PENDING)
-        .order_by(Challenge.created_at.desc()))
+    return _RECEIVED.rows(player.id)
 
 
-def sent(player: Player, limit: int = 20) -> list[Challenge]:
-    return list(Challenge.select().where(Challenge.challenger == player)
-                .order_by(Challenge.status != ChallengeStatus.PENDING,
-                          Challenge.created_at.desc()).limit(limit))
+def sent(player: Player) -> list[Challenge]:
+    """The latest 20, those still pending first."""
+    return _SENT.rows(player.id)
+
+
+# Both read on every visit to a player's home page (/me) and by the API's `/api/me`:
+# compiled once, where peewee building them was a sixth of the page's CPU.
+_RECEIVED = Prepared(lambda player_id: Challenge.select().join(Invite).where(
+    Invite.player == player_id, Challenge.status == ChallengeStatus.PENDING)
+    .order_by(Challenge.created_at.desc()))
+_SENT = Prepared(lambda player_id: Challenge.select().where(Challenge.challenger == player_id)
+                 .order_by(Challenge.status != ChallengeStatus.PENDING,
+                           Challenge.created_at.desc()).limit(20))
 
 
 def rematch(settings: LobbyPolicy, match_id: int, player: Player, now: datetime) -> Challenge:

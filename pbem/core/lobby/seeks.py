@@ -19,6 +19,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.computer.tables import check_computers, seat_people_and_computers
 from pbem.core.db.connection import write_transaction
+from pbem.core.db.prepared import Prepared
 from pbem.core.db.retry import LostRace, retrying
 from pbem.core.lobby.models import Seek, SeekEntry, SeekStatus
 from pbem.core.lobby.policy import LobbyPolicy
@@ -122,9 +123,13 @@ def _fits(seek: Seek, viewer: Player | None, rating: int | None) -> bool:
 
 
 def seeks_of(player: Player) -> list[Seek]:
-    return list(Seek.select().join(SeekEntry).where(SeekEntry.player == player,
-                                                    Seek.status == SeekStatus.OPEN)
-                .order_by(Seek.created_at.desc()))
+    return _SEEKS_OF.rows(player.id)
+
+
+# Read on every visit to a player's home page (/me): compiled once.
+_SEEKS_OF = Prepared(lambda player_id: Seek.select().join(SeekEntry)
+                     .where(SeekEntry.player == player_id, Seek.status == SeekStatus.OPEN)
+                     .order_by(Seek.created_at.desc()))
 
 
 def describe(seek: Seek, viewer: Player | None = None) -> dict[str, Any]:

@@ -293,19 +293,26 @@ def round_deadlines(player: Player, now: datetime) -> list[Deadline]:
     return found
 
 
-def of_player(player: Player, limit: int = 20) -> list[dict[str, Any]]:
-    """The tournaments a player is in or organises that are not over, newest first, for
-    their home page: each with its name, game, status and whether they organise it."""
-    live = (TournamentStatus.OPEN, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
-    entered = TournamentEntry.select(TournamentEntry.tournament).where(
-        TournamentEntry.player == player)
-    rows = (Tournament.select().where(Tournament.status.in_(live),
-                                      (Tournament.id.in_(entered))
-                                      | (Tournament.organiser == player))
-            .order_by(Tournament.id.desc()).limit(limit))
+def of_player(player: Player) -> list[dict[str, Any]]:
+    """The latest 20 tournaments a player is in or organises that are not over, newest first,
+    for their home page: each with its name, game, status and whether they organise it."""
     return [{"id": t.id, "name": t.name, "title": get_rules(t.game).title,
              "status": str(t.status), "organiser": t.organiser_id == player.id}
-            for t in rows]
+            for t in _OF_PLAYER.rows(player.id, player.id)]
+
+
+def _of_player(player_id: Any, organiser_id: Any) -> Any:
+    live = (TournamentStatus.OPEN, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+    entered = TournamentEntry.select(TournamentEntry.tournament).where(
+        TournamentEntry.player == player_id)
+    return (Tournament.select().where(Tournament.status.in_(live),
+                                      (Tournament.id.in_(entered))
+                                      | (Tournament.organiser == organiser_id))
+            .order_by(Tournament.id.desc()).limit(20))
+
+
+# Read on every visit to a player's home page (/me): compiled once.
+_OF_PLAYER = Prepared(_of_player)
 
 
 def listing(status: str | None = None, limit: int = 100) -> list[Tournament]:
