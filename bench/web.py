@@ -38,6 +38,8 @@ tests/test_bench_baseline.py holds the claim that the bare move and page do pbem
 - `GET me`: `/me`, the page a signed-in player opens most (their matches, whose turn it is),
   for a player with three matches, read again with their session cookie, against the bare
   row read;
+- `GET api me`: `/api/me` with that player's personal API token (`Authorization: Bearer`),
+  what a client polling its matches asks, against the bare row read;
 - `GET public`: `GET /matches/<id>` at ply 10, the public page of the match (what a
   spectator or a link's preview reads), read again, against the bare row read;
 - `GET poll`: `GET /matches/<id>/ply`, what a waiting page asks every few seconds: one
@@ -90,7 +92,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pbem.clock import utcnow  # noqa: E402
-from pbem.core.accounts import sessions  # noqa: E402
+from pbem.core.accounts import api_tokens, sessions  # noqa: E402
 from pbem.core.accounts.models import Player, SessionKind  # noqa: E402
 from pbem.core.db.connection import bind_database, database  # noqa: E402
 from pbem.core.db.migrations import migrate  # noqa: E402
@@ -353,13 +355,15 @@ def _build(url: str, posts: int, firsts: int = 0) -> dict[str, object]:
     # thousands): their session, for `GET me`.
     for seed in range(3):
         create_match(GAME, READER, {}, SECRET, NOW, seed=seed)
+    reader = Player.get(Player.email == READER[0])
     session = sessions.start(SECRET, SessionKind.PLAYER, utcnow(),
-                             sessions.SessionPolicy.from_days(14, 90),
-                             player=Player.get(Player.email == READER[0]))
+                             sessions.SessionPolicy.from_days(14, 90), player=reader)
+    # And a personal API token of theirs, for `GET api me` (a client polling its matches).
+    _, token = api_tokens.create(SECRET, reader, "bench", utcnow())
     database.close()
     return {"short": short, "long": long, "move": first_move, "firsts": played,
             "fresh": [created.tokens[seat] for created in fresh], "row": short[1],
-            "session": session}
+            "session": session, "api_token": token}
 
 
 def _played(plies: int, seed: int) -> tuple[str, int]:
@@ -411,6 +415,8 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
     firsts = {kind: iter(tokens)
               for kind, tokens in fixtures["firsts"].items()}  # type: ignore[attr-defined]
     form = urllib.parse.urlencode({"move": fixtures["move"], "ply": 0})
+    signed_in = {"Cookie": f"pbem_player={fixtures['session']}"}
+    bearer = {"Authorization": f"Bearer {fixtures['api_token']}"}
 
     def post_move() -> None:
         _request(pbem, "POST", f"/play/{next(fresh)}", form, expect=303)
@@ -432,10 +438,9 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
         "GET play": lambda: _request(pbem, "GET", f"/play/{short_token}"),
         "GET play@500": lambda: _request(pbem, "GET", f"/play/{long_token}"),
         "GET api": lambda: _request(pbem, "GET", f"/api/play/{short_token}"),
-        "GET home, in": lambda: _request(pbem, "GET", "/",
-                                         cookie=f"pbem_player={fixtures['session']}"),
-        "GET me": lambda: _request(pbem, "GET", "/me",
-                                   cookie=f"pbem_player={fixtures['session']}"),
+        "GET home, in": lambda: _request(pbem, "GET", "/", headers=signed_in),
+        "GET me": lambda: _request(pbem, "GET", "/me", headers=signed_in),
+        "GET api me": lambda: _request(pbem, "GET", "/api/me", headers=bearer),
         "GET public": lambda: _request(pbem, "GET", f"/matches/{fixtures['row']}"),
         "GET poll": lambda: _request(pbem, "GET", f"/matches/{fixtures['row']}/ply"),
         "GET play, 1st": lambda: _request(pbem, "GET", f"/play/{next(firsts['play'])}"),
@@ -476,11 +481,11 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _request(port: int, method: str, path: str, body: str | None = None,
-             expect: int = 200, cookie: str | None = None) -> None:
+             expect: int = 200, headers: dict[str, str] | None = None) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {"Content-Type": "application/x-www-form-urlencoded"} if body else {}
-    if cookie:
-        headers["Cookie"] = cookie
+    headers = dict(headers or {})
+    if body:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
     connection.request(method, path, body=body, headers=headers)
     response = connection.getresponse()
     response.read()

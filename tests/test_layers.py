@@ -178,8 +178,8 @@ HOT_PATHS = {
     # A match by its id, and how far it has got (`progress_of`, polled by every waiting page
     # every few seconds); the events of its public page.
     "pbem.core.matches.creation", "pbem.core.matches.history",
-    # Who is reading: a signed-in reader's session and its player, on every request.
-    "pbem.core.accounts.sessions",
+    # Who is reading: a signed-in reader's session, or an API token, with its player.
+    "pbem.core.accounts.sessions", "pbem.core.accounts.api_tokens",
     # A player's matches, challenges and seeks, read by their home page (/me) on every visit.
     "pbem.core.accounts.players", "pbem.core.lobby.challenges", "pbem.core.lobby.seeks",
     # The door's pipeline, and a page's reads sent ahead together (`read_ahead`).

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from pbem.core.accounts.models import ApiToken, Player
+from pbem.core.db.prepared import Prepared
 from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.i18n import _
 from pbem.keys import Purpose, purpose_key
@@ -82,13 +83,17 @@ def token_for(secret_key: str, token: str, now: datetime) -> ApiToken | None:
     """The token's row (its player joined), or None for an unknown or malformed token."""
     if not token or len(token) > MAX_TOKEN or not token.startswith(PREFIX):
         return None
-    row = (ApiToken.select(ApiToken, Player).join(Player)
-           .where(ApiToken.token_hash == token_hash(secret_key, token)).first())
+    row = _TOKEN.first(token_hash(secret_key, token))
     if row is None:
         return None
     if row.last_used_at is None or now - row.last_used_at >= TOUCH_EVERY:
         ApiToken.update(last_used_at=now).where(ApiToken.id == row.id).execute()
     return row
+
+
+# Read on every API request with a token (a client polling its matches): compiled once.
+_TOKEN = Prepared(lambda digest: ApiToken.select(ApiToken, Player).join(Player)
+                  .where(ApiToken.token_hash == digest))
 
 
 def player_for(secret_key: str, token: str, now: datetime) -> Player | None:
