@@ -31,6 +31,7 @@ from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
 from pbem.web.records import pages as archive
 from pbem.web.site import (
+    assets,
     csrf,
     errors,
     flashes,
@@ -170,7 +171,7 @@ def create_app(settings: Settings | None = None,
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
-                   language, flashes, fragments):
+                   language, flashes, fragments, assets):
         module.init_app(app)
     # The development mailbox and the inbound mail endpoint exist only when configured; only
     # then are they imported, with the mail pipeline they drive (a web worker's memory is

@@ -40,7 +40,7 @@ def test_pages_answer_503_with_a_clear_page_and_static_files_still_load(
             assert page.headers["Retry-After"] == "60"
             text = page.get_data(as_text=True)
             assert "cannot reach its database" in text and "Nothing was changed" in text
-            assert 'href="/static/pbem.css"' in text
+            assert 'href="/static/pbem.css?v=' in text
         posted = client.post("/play/some-token", data={"move": "take 1", "ply": "0"})
         assert posted.status_code == 503
     api = client.get("/api/matches/1")
