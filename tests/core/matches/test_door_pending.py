@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -26,30 +25,13 @@ from pbem.core.matches.play import submit_move
 from pbem.core.matches.sweep import open_entry
 from pbem.games import get_rules
 from tests.conftest import START
+from tests.support.statements import statements
 from tests.support.threads import race
 
 SECRET = "test-secret-key"
 ANN, BEN = "ann@example.org", "ben@example.org"
 SIDE_TABLES = ("draw_offer", "conditional_tree", "adjudication")
 FIRST = "b2-a1"  # a legal first move of seat 0 in every new mimic match
-
-
-@contextmanager
-def statements() -> Iterator[list[str]]:
-    """Every SQL statement run on this thread's database while inside."""
-    seen: list[str] = []
-    db = database.obj
-    run = db.execute_sql
-
-    def counted(sql: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
-        seen.append(sql)
-        return run(sql, params, *args, **kwargs)
-
-    db.execute_sql = counted
-    try:
-        yield seen
-    finally:
-        del db.execute_sql
 
 
 @dataclass(frozen=True, kw_only=True)

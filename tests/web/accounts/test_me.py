@@ -4,14 +4,13 @@ name and time zone, personal API tokens, and getting a lost link back from /me."
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from pbem.core.accounts.models import ApiToken, Player
-from pbem.core.db.connection import database
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import submit_move
 from tests.support.players import csrf_from, last_mail, link_in, post_form, sign_in
+from tests.support.statements import statements
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"
 
@@ -45,19 +44,8 @@ def test_home_reads_as_many_statements_for_many_matches_as_for_one(client, worke
     client.get("/me")  # the statements are compiled on the first visit
 
     def statements_of_a_visit() -> list[str]:
-        seen: list[str] = []
-        db = database.obj
-        run = db.execute_sql
-
-        def counted(sql: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
-            seen.append(sql)
-            return run(sql, params, *args, **kwargs)
-
-        db.execute_sql = counted
-        try:
+        with statements() as seen:
             assert client.get("/me").status_code == 200
-        finally:
-            del db.execute_sql
         return seen
 
     one = statements_of_a_visit()

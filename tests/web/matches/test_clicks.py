@@ -7,11 +7,9 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import Any
 
 import pytest
 
-from pbem.core.db.connection import database
 from pbem.core.matches.creation import create_match, current_state, get_match, rules_for
 from pbem.core.matches.lifecycle import draw_yes
 from pbem.core.matches.models import Match
@@ -19,6 +17,7 @@ from pbem.core.matches.play import submit_move
 from pbem.games import REGISTRY
 from pbem.web.matches.clicks import click_moves
 from tests.conftest import START
+from tests.support.statements import statements
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 SQUARE = re.compile(r"[a-s]([1-9]|1[0-9])")
@@ -132,19 +131,8 @@ def test_the_ply_poll_reads_three_columns_of_one_row(settings, client) -> None:
     created = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START)
     url = f"/matches/{created.match.id}/ply"
     client.get(url)  # the statement is compiled on this database's first poll
-    seen: list[str] = []
-    db = database.obj
-    run = db.execute_sql
-
-    def counted(sql: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
-        seen.append(sql)
-        return run(sql, params, *args, **kwargs)
-
-    db.execute_sql = counted
-    try:
+    with statements() as seen:
         answer = client.get(url)
-    finally:
-        del db.execute_sql
     assert answer.json == {"ply": 0, "status": "active", "version": 0}
     reads = [sql for sql in seen if "match" in sql.lower()]
     assert len(reads) == 1 and "state" not in reads[0].lower().replace("status", "")

@@ -9,9 +9,9 @@ import re
 import pytest
 
 from pbem.core.accounts.models import Player
-from pbem.core.db.connection import database
 from pbem.core.matches.creation import create_match
 from tests.support.players import csrf_from, post_form, sign_in
+from tests.support.statements import statements as counted_statements
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"
 BOX = "submit_without_confirm"
@@ -128,20 +128,13 @@ def test_the_api_record_carries_the_setting(client, settings, clock) -> None:
 
 
 def test_the_play_page_reads_the_setting_without_a_query_of_its_own(
-        client, settings, clock, monkeypatch: pytest.MonkeyPatch) -> None:
+        client, settings, clock) -> None:
     """The page is hot (see prepared.py): the player's row comes joined to the seat found by
     its link, so the setting costs no statement of its own."""
     token = create_match("mimic", [ANN, BEN], {}, settings.secret_key, clock.now).tokens[0]
     client.post(f"/play/{token}/settings", data={BOX: "yes"})
-    statements: list[str] = []
-    real = database.obj.execute_sql
-
-    def spy(sql: str, *args, **kwargs):
-        statements.append(sql)
-        return real(sql, *args, **kwargs)
-
-    monkeypatch.setattr(database.obj, "execute_sql", spy)
-    page = client.get(f"/play/{token}").get_data(as_text=True)
+    with counted_statements() as statements:
+        page = client.get(f"/play/{token}").get_data(as_text=True)
     assert panel_setting(page) == "yes"
     assert statements, "the spy saw the page's statements"
     lone = [sql for sql in statements if re.search(r'FROM [`"]player[`"]', sql)]
