@@ -298,16 +298,16 @@ def of_player(player: Player) -> list[dict[str, Any]]:
     for their home page: each with its name, game, status and whether they organise it."""
     return [{"id": t.id, "name": t.name, "title": get_rules(t.game).title,
              "status": str(t.status), "organiser": t.organiser_id == player.id}
-            for t in _OF_PLAYER.rows(player.id, player.id)]
+            for t in _OF_PLAYER.rows(player.id)]
 
 
-def _of_player(player_id: Any, organiser_id: Any) -> Any:
+def _of_player(player_id: Any) -> Any:
     live = (TournamentStatus.OPEN, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
     entered = TournamentEntry.select(TournamentEntry.tournament).where(
         TournamentEntry.player == player_id)
     return (Tournament.select().where(Tournament.status.in_(live),
                                       (Tournament.id.in_(entered))
-                                      | (Tournament.organiser == organiser_id))
+                                      | (Tournament.organiser == player_id))
             .order_by(Tournament.id.desc()).limit(20))
 
 
