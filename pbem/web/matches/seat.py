@@ -56,6 +56,7 @@ from pbem.web.site.clock import now
 from pbem.web.site.errors import problem
 from pbem.web.site.flashes import flash_in
 from pbem.web.site.inputs import tick_box, whole_number
+from pbem.web.site.kept_pages import kept_pages
 
 log = logging.getLogger(__name__)
 bp = Blueprint("play", __name__)
@@ -320,15 +321,20 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # The seat's forms (vacation, settings, resign, draw…) post to addresses under its own
     # (/play/<token>/…, routed here and in lifecycle.py): one url_for, not one per form.
     seat_url = url_for("play.show", token=(request.view_args or {})["token"])
-    response = make_response(render_template(
-        "play/play.html", record=record, error=error, typed=typed, replay=replay,
-        clicks=clicks_json, board=board, submit_label=SUBMIT_WITHOUT_CONFIRM,
-        poll_tag=poll_tag(seat.match),
+    # A page read again with nothing of it changed is sent as it was (kept_pages.py). The
+    # board, the click data and the version parts follow from the match version, seat and
+    # language (each is made once for those): they are keyed by the version, the rest by
+    # their value.
+    derived = {"clicks": clicks_json, "board": board, "script_words": script_words(),
+               "parts": version_parts(seat, record, replay, typed, seat_url)}
+    response = make_response(kept_pages().render(
+        "play/play.html", (seat.match_id, seat.match.version, seat.seat), derived,
+        record=record, error=error, typed=typed, replay=replay,
+        submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match),
         conditional=lines, conditional_text=(conditional_text if conditional_text is not None
                                              else as_grammar(lines.lines)),
-        conditional_error=conditional_error,
-        seat_url=seat_url, parts=version_parts(seat, record, replay, typed, seat_url),
-        seat_ratings=seat_ratings(seat.match, seats), script_words=script_words(),
+        conditional_error=conditional_error, seat_url=seat_url,
+        seat_ratings=seat_ratings(seat.match, seats),
         tournament=tournament_of_match(seat.match_id),
         talk=seat_talk(seat, record, chat_typed, notes_typed, private)), status)
     # The page is private to the seat: never cache it anywhere.

@@ -152,6 +152,7 @@ def test_a_page_read_again_shows_what_changed_in_its_fragments(client, app, nim)
     # Each language its own, and the page as rendered with nothing kept.
     german = client.get(f"/play/{token}", headers={"Accept-Language": "de"}).data
     app.jinja_env.globals["fragment"].clear()
+    app.extensions["pbem_kept_pages"].clear()  # (and the whole page: see test_kept_pages.py)
     assert client.get(f"/play/{token}", headers={"Accept-Language": "de"}).data == german
 
 

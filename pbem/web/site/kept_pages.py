@@ -1,0 +1,114 @@
+"""Whole pages kept for their inputs: a page read again with nothing of it changed is sent as
+the bytes it was last time, without assembling it again.
+
+The fragments (fragments.py) and the version memos keep a page's parts; what remained of a
+play page read again (a reload, a second tab, a client polling the HTML) was Jinja putting
+those parts together with the page's frame, and encoding the 50 KB: a third of its time.
+
+A page is kept for its key, which holds everything its HTML follows from:
+- the template, the language, the reader's time zone and the mount point (as a fragment's),
+  and the address read (the language switch posts back to it);
+- whether an admin is signed in (the menu links the console);
+- the SHA-256 of the pickled inputs, as a fragment's key (values, types and order);
+- `derived_from`, a value standing for the inputs passed as `derived`: the caller vouches
+  that they follow from it, the language and the time zone (the play page passes its board,
+  click data and version parts, each made once per match version and seat by a VersionMemo,
+  with the match version and seat: hashing their 50 KB on each read would cost much of what
+  keeping saves).
+
+What a page reads of the request besides its inputs is fixed by when one is kept at all: a
+page read (GET or HEAD) with no query, by a reader not signed in as a player (whose page
+carries a sign-out form with a CSRF token new every second), with no message waiting (a page
+shows and so clears them). tests/web/site/test_kept_pages.py reads every kept template (the
+page, what it extends and includes, not its fragments, which have their own check) and
+refuses any other read of the request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+from flask import Flask, current_app, render_template, request, session
+
+from pbem import i18n
+from pbem.latest import Latest
+from pbem.web.accounts.auth import current_admin, current_player
+
+# Pages kept per worker, and the largest kept (bytes): a play page is about 50 KB, the
+# largest boards make it about 110 KB; so under 4 MiB whatever is read.
+KEPT = 32
+LARGEST = 128 * 1024
+# The templates kept pages are rendered from (the static check reads these).
+KEPT_TEMPLATES = ("play/play.html",)
+# What a kept template may read of the request beyond its inputs and the fragments' pure
+# helpers, and why its page still follows from the key (the static check holds templates to
+# this list).
+REQUEST_READS = {
+    "fragment": "a fragment's HTML follows from its inputs (fragments.py has its own check)",
+    "current_player": "a page is kept only when no player is signed in",
+    "csrf_token": "asked only for a signed-in player's sign-out form",
+    "current_admin": "whether an admin is signed in is in the key",
+    "page_flashes": "a page is kept only when no message waits",
+    "section_flashes": "a page is kept only when no message waits",
+    "config": "the app's settings, the same for every request",
+    "page_poll_seconds": "a setting, the same for every request",
+    "request": "only its address (REQUEST_ATTRIBUTES), which is in the key",
+}
+# The request's attributes a kept template may read: its address without a query (a page
+# with a query is never kept), and the values routed from it.
+REQUEST_ATTRIBUTES = frozenset({"path", "full_path", "view_args"})
+
+
+class KeptPages:
+    """The pages rendered lately, the least used dropped first. Safe for threads, as
+    `Latest` is: a page rendered twice at once is kept once, and both are equal."""
+
+    def __init__(self, size: int = KEPT) -> None:
+        self._made: Latest[bytes] = Latest(size)
+
+    def render(self, template: str, derived_from: Hashable, derived: Mapping[str, Any],
+               **inputs: Any) -> bytes:
+        """`template` rendered with `inputs` and `derived` as `render_template` renders it,
+        in UTF-8: the bytes kept for the same key if any, else rendered (and kept when the
+        request allows)."""
+        if template not in KEPT_TEMPLATES:
+            raise ValueError(f"{template!r} is not checked as a kept page (KEPT_TEMPLATES)")
+        if any(callable(value) for value in inputs.values()):
+            # A function pickles as its name: its answer would not be in the key.
+            raise TypeError(f"kept page {template!r} takes values, not functions")
+        if not _keepable():
+            return render_template(template, **derived, **inputs).encode()
+        key = (template, derived_from, i18n.current(), i18n.zone_name(), request.script_root,
+               request.path, current_admin() is not None,
+               hashlib.sha256(pickle.dumps(inputs, pickle.HIGHEST_PROTOCOL)).digest())
+        found = self._made.used(key)
+        if found is not None:
+            return found
+        made = render_template(template, **derived, **inputs).encode()
+        if len(made) <= LARGEST:
+            self._made.keep(key, made)
+        return made
+
+    def clear(self) -> None:
+        self._made.clear()
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+
+def _keepable() -> bool:
+    """Whether this request's page follows from its key alone (see the module's text)."""
+    return (request.method in ("GET", "HEAD") and not request.query_string
+            and "_flashes" not in session and current_player() is None)
+
+
+def kept_pages() -> KeptPages:
+    pages: KeptPages = current_app.extensions["pbem_kept_pages"]
+    return pages
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["pbem_kept_pages"] = KeptPages()
