@@ -38,8 +38,9 @@ from pbem.latest import Latest
 from pbem.web.accounts.auth import current_admin, current_player
 
 # Pages kept per worker, and the largest kept (bytes): a play page is about 50 KB, the
-# largest boards make it about 110 KB; so under 4 MiB whatever is read.
-KEPT = 32
+# largest boards make it about 110 KB; so at most 2 MiB whatever is read. A page is read
+# again unchanged soon or not at all (a reload, a second tab): the few latest suffice.
+KEPT = 16
 LARGEST = 128 * 1024
 # The templates kept pages are rendered from (the static check reads these).
 KEPT_TEMPLATES = ("play/play.html",)
