@@ -87,8 +87,12 @@ class Worker:
                 batch = deliver_due(self.settings, self.sender, self.composer, self.clock(),
                                     stopping=self.stopping.is_set)
                 report = report + batch
-                if (batch.claimed < self.settings.outbox_batch_size
-                        or self.stopping.is_set() or time.monotonic() >= slice_ends):
+                # Until a claim finds nothing due: stopping at the first batch short of full
+                # left the mails that came in meanwhile to the next tick, and under a steady
+                # inflow the worker then sat out a whole interval each time it caught up
+                # (idle a tenth of the time at 300 mails/s on PostgreSQL, and fell behind).
+                if (not batch.claimed or self.stopping.is_set()
+                        or time.monotonic() >= slice_ends):
                     break
             record_run("outbox", time.monotonic() - started, self.clock(),
                        {"sent": report.sent, "failed": report.failed})

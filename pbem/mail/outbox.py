@@ -48,7 +48,7 @@ class DrainReport:
     sent: int = 0
     retrying: int = 0
     failed: int = 0
-    claimed: int = 0  # a full batch claimed: more may be due
+    claimed: int = 0  # messages claimed (none: nothing was due)
 
     def __add__(self, other: DrainReport) -> DrainReport:
         return DrainReport(self.sent + other.sent, self.retrying + other.retrying,

@@ -452,3 +452,27 @@ def test_a_failed_record_stops_the_next_mail_and_is_raised_as_it_is(settings, sm
     session.send(Outgoing("pbem@pbem.test", BOB, b"Subject: three\r\n\r\nthree\r\n"))
     session.close()
     assert [m["Subject"] for m in smtp.messages] == ["one", "three"]
+
+
+def test_mail_queued_while_a_batch_goes_is_sent_on_the_same_tick(
+        settings, worker, smtp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch short of full does not end the tick: the mails queued meanwhile go too, so
+    under a steady inflow the worker does not sit out an interval each time it catches up."""
+    import pbem.worker
+
+    real = pbem.worker.deliver_due
+    calls = []
+
+    def delivering(*args, **kwargs):
+        report = real(*args, **kwargs)
+        calls.append(report.claimed)
+        if len(calls) == 1:
+            create_match("nim", ["carol@example.org", "dan@example.org"], {},
+                         settings.secret_key, START, seed=2)  # three more mails, meanwhile
+        return report
+
+    monkeypatch.setattr(pbem.worker, "deliver_due", delivering)
+    start_nim(settings)
+    assert worker.send_outbox().sent == 6
+    assert calls == [3, 3, 0]  # until a claim finds nothing due
+    assert not OutboxMessage.select().where(OutboxMessage.status != MessageStatus.SENT).exists()
