@@ -159,9 +159,10 @@ def safe_next(target: str | None, default: str) -> str:
     return default
 
 
-def _quietly(find: Callable[[], Any]) -> Callable[[], Any]:
-    """For templates: an error page drawn while the database is down shows no one signed in
-    instead of failing again."""
+def quietly(find: Callable[[], Any]) -> Callable[[], Any]:
+    """For templates (and what decides as they do): an error page drawn while the database is
+    down, or a page read from a read-only standby where finding a session cannot note its
+    use, shows no one signed in instead of failing again."""
     def safe() -> Any:
         try:
             return find()
@@ -188,8 +189,8 @@ def _policy() -> sessions.SessionPolicy:
 
 
 def init_app(app: Flask) -> None:
-    app.context_processor(lambda: {"current_player": _quietly(current_player),
-                                   "current_admin": _quietly(current_admin)})
+    app.context_processor(lambda: {"current_player": quietly(current_player),
+                                   "current_admin": quietly(current_admin)})
 
     @app.after_request
     def _set_cookies(response: Response) -> Response:

@@ -56,7 +56,7 @@ from pbem.web.site.clock import now
 from pbem.web.site.errors import problem
 from pbem.web.site.flashes import flash_in
 from pbem.web.site.inputs import tick_box, whole_number
-from pbem.web.site.kept_pages import kept_pages
+from pbem.web.site.kept_pages import page_keeper
 
 log = logging.getLogger(__name__)
 bp = Blueprint("play", __name__)
@@ -327,7 +327,7 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # their value.
     derived = {"clicks": clicks_json, "board": board, "script_words": script_words(),
                "parts": version_parts(seat, record, replay, typed, seat_url)}
-    response = make_response(kept_pages().render(
+    response = make_response(page_keeper().render(
         "play/play.html", (seat.match_id, seat.match.version, seat.seat), derived,
         record=record, error=error, typed=typed, replay=replay,
         submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match),

@@ -10,18 +10,19 @@ A page is kept for its key, which holds everything its HTML follows from:
   and the address read (the language switch posts back to it);
 - whether an admin is signed in (the menu links the console);
 - the SHA-256 of the pickled inputs, as a fragment's key (values, types and order);
-- `derived_from`, a value standing for the inputs passed as `derived`: the caller vouches
-  that they follow from it, the language and the time zone (the play page passes its board,
-  click data and version parts, each made once per match version and seat by a VersionMemo,
-  with the match version and seat: hashing their 50 KB on each read would cost much of what
-  keeping saves).
+- `derived_from`, a value standing for the inputs passed as `derived`, which are made from
+  the hashed inputs and the language but are too large to hash on each read (the play page's
+  board, click data and version parts come from its record, each made once per match
+  version and seat by a VersionMemo, whose version and seat the page passes: a second guard).
 
 What a page reads of the request besides its inputs is fixed by when one is kept at all: a
 page read (GET or HEAD) with no query, by a reader not signed in as a player (whose page
 carries a sign-out form with a CSRF token new every second), with no message waiting (a page
-shows and so clears them). tests/web/site/test_kept_pages.py reads every kept template (the
-page, what it extends and includes, not its fragments, which have their own check) and
-refuses any other read of the request.
+shows and so clears them); and a page whose rendering showed a CSRF token or changed the
+session is not kept (a read from the kept pages would skip that). tests/web/site/
+test_kept_pages.py reads every kept template (the page, what it extends, imports and
+includes, not its fragments, which have their own check) and refuses any other read of the
+request.
 """
 
 from __future__ import annotations
@@ -31,11 +32,13 @@ import pickle
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from flask import Flask, current_app, render_template, request, session
+from flask import Flask, current_app, g, render_template, request, session
+from flask.globals import request_ctx
 
 from pbem import i18n
 from pbem.latest import Latest
-from pbem.web.accounts.auth import current_admin, current_player
+from pbem.web.accounts.auth import current_admin, current_player, quietly
+from pbem.web.site.csrf import FIELD as CSRF_FIELD
 
 # Pages kept per worker, and the largest kept (bytes): a play page is about 50 KB, the
 # largest boards make it about 110 KB; so at most 2 MiB whatever is read. A page is read
@@ -50,8 +53,8 @@ KEPT_TEMPLATES = ("play/play.html",)
 REQUEST_READS = {
     "fragment": "a fragment's HTML follows from its inputs (fragments.py has its own check)",
     "current_player": "a page is kept only when no player is signed in",
-    "csrf_token": "asked only for a signed-in player's sign-out form",
-    "current_admin": "whether an admin is signed in is in the key",
+    "csrf_token": "a page that shows one is not kept",
+    "current_admin": "whether an admin is signed in is in the key (only that is read)",
     "page_flashes": "a page is kept only when no message waits",
     "section_flashes": "a page is kept only when no message waits",
     "config": "the app's settings, the same for every request",
@@ -82,14 +85,18 @@ class KeptPages:
             raise TypeError(f"kept page {template!r} takes values, not functions")
         if not _keepable():
             return render_template(template, **derived, **inputs).encode()
+        # Asked as the templates ask (a database that cannot be read, or a standby that
+        # cannot note a session's use, shows no one signed in).
         key = (template, derived_from, i18n.current(), i18n.zone_name(), request.script_root,
-               request.path, current_admin() is not None,
+               request.path, quietly(current_admin)() is not None,
                hashlib.sha256(pickle.dumps(inputs, pickle.HIGHEST_PROTOCOL)).digest())
         found = self._made.used(key)
         if found is not None:
             return found
         made = render_template(template, **derived, **inputs).encode()
-        if len(made) <= LARGEST:
+        # Rendering that left a mark on the request (a CSRF token shown, the session changed)
+        # made a page for this request alone.
+        if len(made) <= LARGEST and not session.modified and CSRF_FIELD not in g:
             self._made.keep(key, made)
         return made
 
@@ -103,13 +110,18 @@ class KeptPages:
 def _keepable() -> bool:
     """Whether this request's page follows from its key alone (see the module's text)."""
     return (request.method in ("GET", "HEAD") and not request.query_string
-            and "_flashes" not in session and current_player() is None)
+            and "_flashes" not in session and not request_ctx.flashes
+            and not session.modified and quietly(current_player)() is None)
 
 
-def kept_pages() -> KeptPages:
+def page_keeper() -> KeptPages:
+    """The app's kept pages."""
     pages: KeptPages = current_app.extensions["pbem_kept_pages"]
     return pages
 
 
 def init_app(app: Flask) -> None:
+    # Unlike the version memos (core/db/memo.py), kept pages need not be forgotten when the
+    # database is bound again: a page's key holds its seat's secret address and its whole
+    # record, which no match of another database shares.
     app.extensions["pbem_kept_pages"] = KeptPages()

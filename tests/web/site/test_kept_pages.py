@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from jinja2 import nodes
+from jinja2.defaults import DEFAULT_FILTERS, DEFAULT_TESTS
 
 from pbem.core.accounts import sessions
 from pbem.core.accounts.models import Player, SessionKind
@@ -41,7 +42,8 @@ def _kept_templates(env) -> list[str]:
             continue
         found.append(current)
         tree = env.parse(env.loader.get_source(env, current)[0])
-        for node in tree.find_all((nodes.Extends, nodes.Include)):
+        for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import,
+                                   nodes.FromImport)):
             if isinstance(node.template, nodes.Const):
                 todo.append(node.template.value)
             else:
@@ -59,6 +61,7 @@ def test_kept_templates_read_nothing_of_the_request_the_key_does_not_hold(app) -
                 processed |= set(processor())
     impure = (set(env.globals) | processed) - fragments.PURE_GLOBALS - DRAWING - set(
         kept_pages.REQUEST_READS)
+    pure_filters = (set(DEFAULT_FILTERS) - {"random"}) | fragments.PURE_FILTERS
     templates = _kept_templates(env)
     assert {"play/play.html", "base.html", "_site_nav.html"} <= set(templates)
     for template in templates:
@@ -74,13 +77,36 @@ def test_kept_templates_read_nothing_of_the_request_the_key_does_not_hold(app) -
         whole = [node for node in tree.find_all(nodes.Name)
                  if node.name == "request" and node.ctx == "load"]
         assert len(whole) == len(attributes), f"{template} reads the request as a whole"
+        # Whether an admin is signed in, and nothing else of them (the key holds only that).
+        admins = [node for node in tree.find_all(nodes.Name)
+                  if node.name == "current_admin" and node.ctx == "load"]
+        asked = [node for node in tree.find_all(nodes.Test)
+                 if node.name == "none" and isinstance(node.node, nodes.Call)
+                 and isinstance(node.node.node, nodes.Name)
+                 and node.node.node.name == "current_admin" and not node.node.args]
+        assert len(admins) == len(asked), f"{template} reads more of the admin than whether"
+        used = {node.name for node in tree.find_all(nodes.Filter)}
+        assert used <= pure_filters, f"{template} filters with {sorted(used - pure_filters)}"
+        tested = {node.name for node in tree.find_all(nodes.Test)}
+        assert tested <= set(DEFAULT_TESTS), f"{template} tests {sorted(tested)}"
+        # An address depends on the request only through the mount point (in the key).
+        for call in tree.find_all(nodes.Call):
+            if isinstance(call.node, nodes.Name) and call.node.name == "url_for":
+                endpoint = call.args[0] if call.args else None
+                assert isinstance(endpoint, nodes.Const) and not endpoint.value.startswith(
+                    "."), f"{template}: url_for of a named endpoint"
+                assert call.dyn_kwargs is None and not any(
+                    arg.key.startswith("_") for arg in call.kwargs), (
+                    f"{template}: url_for with {[arg.key for arg in call.kwargs]}")
 
 
 def test_the_static_check_catches_what_it_is_for(app, monkeypatch: pytest.MonkeyPatch) -> None:
     env = app.jinja_env
     original = env.loader.get_source
     for added in ("{{ request.args }}", "{{ session.x }}", "{{ g.x }}", "{{ f(request) }}",
-                  "{{ request['args'] }}"):
+                  "{{ request['args'] }}", "{{ current_admin().email }}", "{{ x|random }}",
+                  "{{ url_for('games.index', _external=true) }}", "{{ url_for('.show') }}",
+                  "{% if x is rendered_already %}{% endif %}"):
         def source(environment, template, added=added):
             text, filename, uptodate = original(environment, template)
             return (text + added if template == "base.html" else text), filename, uptodate
@@ -101,6 +127,19 @@ def kept(app) -> kept_pages.KeptPages:
     return pages
 
 
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The kept templates rendered (not read from the kept pages), in order."""
+    made: list[str] = []
+    real = kept_pages.render_template
+
+    def counting(name: str, **context):
+        made.append(name)
+        return real(name, **context)
+    monkeypatch.setattr(kept_pages, "render_template", counting)
+    return made
+
+
 def _fresh(client, kept, path: str, **options) -> bytes:
     """The page as rendered with nothing kept (no page, no fragment)."""
     kept.clear()
@@ -110,12 +149,13 @@ def _fresh(client, kept, path: str, **options) -> bytes:
     return page
 
 
-def test_a_page_read_again_is_the_page_rendered_afresh(client, kept, nim) -> None:
+def test_a_page_read_again_is_the_page_rendered_afresh(client, kept, nim, renders) -> None:
     path = f"/play/{nim.tokens[0]}"
     first = client.get(path)
-    assert first.status_code == 200 and len(kept) == 1
+    assert first.status_code == 200 and len(kept) == 1 and len(renders) == 1
     again = client.get(path)
     assert again.data == first.data and len(kept) == 1
+    assert len(renders) == 1  # sent as kept, not rendered again
     assert again.headers["Cache-Control"] == "no-store"
     assert _fresh(client, kept, path) == first.data
     # Each language its own page.
@@ -170,12 +210,13 @@ def test_a_page_showing_a_message_is_neither_kept_nor_taken_from_those_kept(clie
 
 def test_a_signed_in_readers_page_is_rendered_each_time(client, kept, nim, settings) -> None:
     path = f"/play/{nim.tokens[0]}"
+    assert b"Sign out" not in client.get(path).data and len(kept) == 1  # kept signed out
     ann = Player.get(Player.email == PAIR[0])
     client.set_cookie("pbem_player", sessions.start(
         settings.secret_key, SessionKind.PLAYER, START,
         sessions.SessionPolicy.from_days(14, 90), player=ann))
     page = client.get(path).data
-    assert b"Sign out" in page and len(kept) == 0
+    assert b"Sign out" in page and len(kept) == 1
     client.delete_cookie("pbem_player")
     signed_out = client.get(path).data
     assert b"Sign out" not in signed_out and len(kept) == 1
@@ -212,3 +253,47 @@ def test_the_oldest_pages_make_room(client, app, settings) -> None:
     for token in tokens:
         client.get(f"/play/{token}")
     assert len(pages) == 2
+
+
+def test_a_page_showing_a_csrf_token_is_not_kept(client, app, kept, nim,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second guard beside the static check: a page whose rendering showed a CSRF token (or
+    changed the session) was made for its request alone."""
+    loader = app.jinja_env.loader
+    original = loader.get_source
+
+    def source(environment, template):
+        text, filename, uptodate = original(environment, template)
+        extra = '<i id="t">{{ csrf_token() }}</i>'
+        return (text + extra if template == "base.html" else text), filename, uptodate
+    monkeypatch.setattr(loader, "get_source", source)
+    page = client.get(f"/play/{nim.tokens[0]}").data
+    assert b'<i id="t">' in page and len(kept) == 0
+
+
+def test_a_page_read_by_head_is_the_page_a_get_reads(client, kept, nim, renders) -> None:
+    path = f"/play/{nim.tokens[0]}"
+    assert client.head(path).status_code == 200 and len(kept) == 1
+    assert client.get(path).data == _fresh(client, kept, path)
+
+
+def test_a_page_larger_than_the_largest_kept_is_not_kept(client, kept, nim,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kept_pages, "LARGEST", 1000)
+    assert len(client.get(f"/play/{nim.tokens[0]}").data) > 1000 and len(kept) == 0
+
+
+def test_each_seat_of_a_hidden_card_game_sees_its_own_hand(client, app, kept,
+                                                           settings) -> None:
+    """The seats of one match version share everything but their path and their view: each
+    page, read after the others were kept, is the one rendered afresh for that seat alone."""
+    from pbem.core.db import memo
+
+    three = create_match("mimic-taking", PAIR + ["cat@example.org"], {}, settings.secret_key,
+                         START)
+    pages = [client.get(f"/play/{token}").data for token in three.tokens]
+    assert len(set(pages)) == 3 and len(kept) == 3
+    assert [client.get(f"/play/{token}").data for token in three.tokens] == pages
+    for token, page in zip(three.tokens, pages, strict=True):
+        memo.forget_all()
+        assert _fresh(client, kept, f"/play/{token}") == page

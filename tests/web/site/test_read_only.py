@@ -72,6 +72,31 @@ def test_writes_answer_503_and_pages_still_show(settings, standby, caplog) -> No
         worker.compact_storage()
 
 
+@pytest.mark.parametrize("kind", ["player", "admin"])
+def test_a_seats_page_shows_to_a_reader_whose_session_cannot_be_noted(settings, standby,
+                                                                      kind: str) -> None:
+    """A session found is noted as used (at most once a minute), which a standby refuses: the
+    page shows as to a reader signed out, as its menu does (whoever decides whether the page
+    may be kept asks the same way)."""
+    from pbem.core.accounts import sessions
+    from pbem.core.accounts.admins import create_admin
+    from pbem.core.accounts.models import Player, SessionKind
+
+    token = create_match("mimic", PAIR, {}, settings.secret_key, START).tokens[0]
+    policy = sessions.SessionPolicy.from_days(14, 90)
+    if kind == "player":
+        ann = Player.get(Player.email == PAIR[0])
+        cookie = "pbem_player", sessions.start(settings.secret_key, SessionKind.PLAYER, START,
+                                               policy, player=ann)
+    else:
+        admin = create_admin("ref@club.org", "x" * 20, START, role="admin")
+        cookie = "pbem_admin", sessions.start(settings.secret_key, SessionKind.ADMIN, START,
+                                              policy, admin=admin)
+    client = standby(settings).test_client()
+    client.set_cookie(*cookie)
+    assert client.get(f"/play/{token}").status_code == 200
+
+
 def test_inbound_mail_is_asked_again_as_problem_json(mail_settings, standby) -> None:
     answer = standby(mail_settings).test_client().post(
         "/inbound/mime", data=b"From: a@b.org\r\nTo: play.x@pbem.test\r\n\r\ntake 1\r\n",
