@@ -13,7 +13,7 @@ import peewee
 
 from pbem.core.accounts.models import FormerName, Player
 from pbem.core.db.connection import write_transaction
-from pbem.core.db.prepared import Prepared
+from pbem.core.db.prepared import Prepared, ReadAhead
 from pbem.core.mailout import accounts as account_mail
 from pbem.core.mailout.models import Suppression
 from pbem.core.mailout.notify import reason_words
@@ -114,6 +114,11 @@ def is_suppressed(email: str) -> bool:
 
 def seats_of(player: Player) -> list[Seat]:
     return _SEATS_OF.rows(player.id)
+
+
+def my_matches_ahead(player: Player) -> list[ReadAhead]:
+    """`my_matches`'s two reads, to send ahead (`pipeline.read_ahead`) with a page's others."""
+    return [_SEATS_OF.ahead(player.id), _TABLES_OF.ahead(player.id)]
 
 
 def tables_of(player: Player) -> dict[int, list[Seat]]:

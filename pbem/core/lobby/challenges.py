@@ -25,7 +25,7 @@ from pbem.core.accounts.signin import derived_token, token_hash
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.computer.tables import check_computers, seat_people_and_computers
 from pbem.core.db.connection import locking, write_transaction
-from pbem.core.db.prepared import Prepared
+from pbem.core.db.prepared import Prepared, ReadAhead
 from pbem.core.db.retry import LostRace, retrying
 from pbem.core.lobby.models import Challenge, ChallengeStatus, Invite, InviteStatus
 from pbem.core.lobby.policy import LobbyPolicy
@@ -266,6 +266,11 @@ def received(player: Player) -> list[Challenge]:
 def sent(player: Player) -> list[Challenge]:
     """The latest 20, those still pending first."""
     return _SENT.rows(player.id)
+
+
+def received_and_sent_ahead(player: Player) -> list[ReadAhead]:
+    """`received`'s and `sent`'s reads, to send ahead (`pipeline.read_ahead`)."""
+    return [_RECEIVED.ahead(player.id), _SENT.ahead(player.id)]
 
 
 # Both read on every visit to a player's home page (/me) and by the API's `/api/me`:

@@ -19,7 +19,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.computer.tables import check_computers, seat_people_and_computers
 from pbem.core.db.connection import write_transaction
-from pbem.core.db.prepared import Prepared
+from pbem.core.db.prepared import Prepared, ReadAhead
 from pbem.core.db.retry import LostRace, retrying
 from pbem.core.lobby.models import Seek, SeekEntry, SeekStatus
 from pbem.core.lobby.policy import LobbyPolicy
@@ -124,6 +124,11 @@ def _fits(seek: Seek, viewer: Player | None, rating: int | None) -> bool:
 
 def seeks_of(player: Player) -> list[Seek]:
     return _SEEKS_OF.rows(player.id)
+
+
+def seeks_of_ahead(player: Player) -> ReadAhead:
+    """`seeks_of`'s read, to send ahead (`pipeline.read_ahead`)."""
+    return _SEEKS_OF.ahead(player.id)
 
 
 # Read on every visit to a player's home page (/me): compiled once.

@@ -301,6 +301,11 @@ def of_player(player: Player) -> list[dict[str, Any]]:
             for t in _OF_PLAYER.rows(player.id)]
 
 
+def of_player_ahead(player: Player) -> ReadAhead:
+    """`of_player`'s read, to send ahead (`pipeline.read_ahead`)."""
+    return _OF_PLAYER.ahead(player.id)
+
+
 def _of_player(player_id: Any) -> Any:
     live = (TournamentStatus.OPEN, TournamentStatus.RUNNING, TournamentStatus.PAUSED)
     entered = TournamentEntry.select(TournamentEntry.tournament).where(

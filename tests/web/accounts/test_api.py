@@ -10,9 +10,11 @@ from pbem.core.accounts import api_tokens
 from pbem.core.accounts.models import Player
 from pbem.core.lobby.models import Challenge, Seek
 from pbem.core.mailout.models import OutboxMessage
+from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
-from tests.conftest import START
+from tests.conftest import BACKENDS, START
+from tests.core.db.test_pipeline import waits
 from tests.support.players import last_mail, link_in
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"
@@ -156,3 +158,17 @@ def test_seeks_and_a_rematch_through_the_api(client, tokens, clock) -> None:
     assert body["status"] == "pending" and body["rematch_of"] == match.id
     assert Challenge.get_by_id(body["id"]).seating[-1] == first.player_id  # seats rotated
     assert Seek.get().status == "started"
+
+
+@pytest.mark.parametrize("db_url", [name for name in BACKENDS if name == "postgres"],
+                         indirect=True)
+def test_me_waits_for_postgresql_once_for_its_reads(client, tokens, settings) -> None:
+    """The token (with its player), then the four reads that need only the player (seats with
+    matches, tables, challenges received and sent), sent ahead together: a polling client's
+    two round trips, where each read waited for its own."""
+    create_match("nim", [ANN, BEN], {}, settings.secret_key, START)
+    assert client.get("/api/me", headers=tokens[ANN]).status_code == 200  # notes its use
+    with waits() as seen:
+        answer = client.get("/api/me", headers=tokens[ANN])
+    assert seen == ["SELECT", "+".join(["SELECT"] * 4)], seen
+    assert answer.status_code == 200 and len(answer.json["matches"]) == 1

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import re
 
-from pbem.core.accounts.models import ApiToken, Player
+import pytest
+
+from pbem.core.accounts import sessions
+from pbem.core.accounts.models import ApiToken, Player, SessionKind
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import submit_move
+from tests.conftest import BACKENDS
+from tests.core.db.test_pipeline import waits
 from tests.support.players import csrf_from, last_mail, link_in, post_form, sign_in
 from tests.support.statements import statements
 
@@ -147,3 +152,21 @@ def test_a_refused_time_zone_is_shown_again_as_typed(client, worker, smtp) -> No
     assert refused.status_code == 422
     text = refused.get_data(as_text=True)
     assert 'value="Europe/Pariss"' in text and 'value="Annie"' in text
+
+
+@pytest.mark.parametrize("db_url", [name for name in BACKENDS if name == "postgres"],
+                         indirect=True)
+def test_home_waits_for_postgresql_once_for_its_reads(client, settings, clock) -> None:
+    """The player's session (with the player), then the page's six reads that need only the
+    player (seats with matches, tables, challenges received and sent, seeks, tournaments),
+    sent ahead together: two round trips, where each read waited for its own."""
+    create_match("nim", [ANN, BEN], {}, settings.secret_key, clock.now)
+    ann = Player.get(Player.email == ANN)
+    client.set_cookie("pbem_player", sessions.start(
+        settings.secret_key, SessionKind.PLAYER, clock.now,
+        sessions.SessionPolicy.from_days(14, 90), player=ann))
+    assert client.get("/me").status_code == 200  # the first visit notes the session's use
+    with waits() as seen:
+        page = client.get("/me")
+    assert seen == ["SELECT", "+".join(["SELECT"] * 6)], seen
+    assert page.status_code == 200 and "Nim (test game)" in page.data.decode()

@@ -289,7 +289,7 @@ def test_each_seat_of_a_hidden_card_game_sees_its_own_hand(client, app, kept,
     page, read after the others were kept, is the one rendered afresh for that seat alone."""
     from pbem.core.db import memo
 
-    three = create_match("mimic-taking", PAIR + ["cat@example.org"], {}, settings.secret_key,
+    three = create_match("mimic-taking", [*PAIR, "cat@example.org"], {}, settings.secret_key,
                          START)
     pages = [client.get(f"/play/{token}").data for token in three.tokens]
     assert len(set(pages)) == 3 and len(kept) == 3
