@@ -322,9 +322,9 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # (/play/<token>/…, routed here and in lifecycle.py): one url_for, not one per form.
     seat_url = url_for("play.show", token=(request.view_args or {})["token"])
     # A page read again with nothing of it changed is sent as it was (kept_pages.py). The
-    # board, the click data and the version parts follow from the match version, seat and
-    # language (each is made once for those): they are keyed by the version, the rest by
-    # their value.
+    # board, the click data and the version parts are made from the record (and the
+    # language), once per match version and seat: the version and seat stand for them in
+    # the key, too large to hash on each read; the rest is keyed by its value.
     derived = {"clicks": clicks_json, "board": board, "script_words": script_words(),
                "parts": version_parts(seat, record, replay, typed, seat_url)}
     response = make_response(page_keeper().render(
