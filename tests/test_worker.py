@@ -22,3 +22,20 @@ def test_every_job_is_scheduled_once_and_imap_only_when_configured(tmp_path: Pat
     assert all(job.max_instances == 1 and job.coalesce for job in jobs.values())
     polling = Worker(load_settings({**base, "imap_host": "127.0.0.1"}, environ={}))
     assert "inbox" in {job.id for job in polling.schedule(BackgroundScheduler()).get_jobs()}
+
+
+def test_a_tick_skipped_while_its_job_still_runs_is_not_logged(tmp_path: Path,
+                                                                caplog) -> None:
+    """A drain runs for its whole slice under a steady inflow: the ticks that find it still
+    running are expected, and were a dozen warnings a busy half-minute."""
+    import logging
+
+    Worker(load_settings({"development": True, "instance_path": str(tmp_path)},
+                         environ={})).schedule(BackgroundScheduler())
+    scheduler_log = logging.getLogger("apscheduler.scheduler")
+    with caplog.at_level(logging.WARNING, logger="apscheduler.scheduler"):
+        scheduler_log.warning('Execution of job "%s" skipped: maximum number of running '
+                              'instances reached (%d)', "outbox", 1)
+        scheduler_log.warning("Run time of job %s was missed by %s", "outbox", "0:05:00")
+    assert [record.getMessage() for record in caplog.records] == [
+        "Run time of job outbox was missed by 0:05:00"]

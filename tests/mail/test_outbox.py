@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from pbem.core.accounts.models import Player
@@ -454,11 +456,13 @@ def test_a_failed_record_stops_the_next_mail_and_is_raised_as_it_is(settings, sm
     assert [m["Subject"] for m in smtp.messages] == ["one", "three"]
 
 
-def test_mail_queued_while_a_batch_goes_is_sent_on_the_same_tick(
+def test_mail_queued_after_a_short_batch_is_sent_on_the_same_tick(
         settings, worker, smtp, monkeypatch: pytest.MonkeyPatch) -> None:
     """A batch short of full does not end the tick: the mails queued meanwhile go too, so
     under a steady inflow the worker does not sit out an interval each time it catches up."""
     import pbem.worker
+
+    worker.settings = replace(settings, outbox_batch_size=5)  # each batch here is short
 
     real = pbem.worker.deliver_due
     calls = []

@@ -53,8 +53,8 @@ def me() -> Response:
     matches = []
     # A seat link is a key to the seat: only a token that may play sees them.
     with_links = token_may(Scope.PLAY)
-    # The four reads need only the player: on PostgreSQL a polling client waits for them
-    # once, not four times.
+    # The four lists need only the player: on PostgreSQL a polling client waits for them
+    # once, not four times (each challenge listed still reads its own invites).
     with read_ahead(*players.my_matches_ahead(player),
                     *challenges.received_and_sent_ahead(player)):
         for row in players.my_matches(player, now()):

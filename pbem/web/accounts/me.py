@@ -63,7 +63,8 @@ def status_word(status: str) -> str:
 def home() -> str:
     player = _player()
     secret = current_app.config["PBEM_SETTINGS"].secret_key
-    # The page's six reads need only the player: on PostgreSQL it waits for them once.
+    # The page's six lists need only the player: on PostgreSQL it waits for them once
+    # (each challenge or seek shown still reads its own invites or entries).
     with read_ahead(*players.my_matches_ahead(player),
                     *challenges.received_and_sent_ahead(player), seeks.seeks_of_ahead(player),
                     tournament_table.of_player_ahead(player)):

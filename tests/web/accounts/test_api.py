@@ -13,8 +13,8 @@ from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
-from tests.conftest import BACKENDS, START
-from tests.core.db.test_pipeline import waits
+from tests.conftest import START
+from tests.core.db.test_pipeline import POSTGRES_ONLY, waits
 from tests.support.players import last_mail, link_in
 
 ANN, BEN, CY = "ann@example.org", "ben@example.org", "cy@example.org"
@@ -160,8 +160,7 @@ def test_seeks_and_a_rematch_through_the_api(client, tokens, clock) -> None:
     assert Seek.get().status == "started"
 
 
-@pytest.mark.parametrize("db_url", [name for name in BACKENDS if name == "postgres"],
-                         indirect=True)
+@pytest.mark.parametrize("db_url", POSTGRES_ONLY, indirect=True)
 def test_me_waits_for_postgresql_once_for_its_reads(client, tokens, settings) -> None:
     """The token (with its player), then the four reads that need only the player (seats with
     matches, tables, challenges received and sent), sent ahead together: a polling client's

@@ -12,8 +12,7 @@ from pbem.core.accounts.models import ApiToken, Player, SessionKind
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import submit_move
-from tests.conftest import BACKENDS
-from tests.core.db.test_pipeline import waits
+from tests.core.db.test_pipeline import POSTGRES_ONLY, waits
 from tests.support.players import csrf_from, last_mail, link_in, post_form, sign_in
 from tests.support.statements import statements
 
@@ -154,8 +153,7 @@ def test_a_refused_time_zone_is_shown_again_as_typed(client, worker, smtp) -> No
     assert 'value="Europe/Pariss"' in text and 'value="Annie"' in text
 
 
-@pytest.mark.parametrize("db_url", [name for name in BACKENDS if name == "postgres"],
-                         indirect=True)
+@pytest.mark.parametrize("db_url", POSTGRES_ONLY, indirect=True)
 def test_home_waits_for_postgresql_once_for_its_reads(client, settings, clock) -> None:
     """The player's session (with the player), then the page's six reads that need only the
     player (seats with matches, tables, challenges received and sent, seeks, tournaments),
