@@ -38,6 +38,7 @@ from pbem.web.site import (
     fragments,
     health,
     inputs,
+    kept_answers,
     kept_pages,
     language,
     openapi,
@@ -172,7 +173,8 @@ def create_app(settings: Settings | None = None,
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
-                   language, flashes, fragments, kept_pages, assets):
+                   language, flashes, fragments, kept_pages,
+                   kept_answers, assets):
         module.init_app(app)
     # The development mailbox and the inbound mail endpoint exist only when configured; only
     # then are they imported, with the mail pipeline they drive (a web worker's memory is

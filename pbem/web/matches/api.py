@@ -27,6 +27,7 @@ from pbem.web.matches.public import requested_moves, requested_ply
 from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_whole, known_fields
+from pbem.web.site.kept_answers import kept_answer
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -35,7 +36,8 @@ _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 @bp.get("/play/<token>")
 def seat_state(token: str) -> Response:
     seat, seats = seat_and_table(token)
-    return _private(jsonify(record_for(seat, seats=seats)))
+    # A polling client's usual answer is the last one again: kept encoded, with an ETag.
+    return _private(kept_answer(record_for(seat, seats=seats)))
 
 
 @bp.post("/play/<token>")

@@ -460,8 +460,11 @@ def _challenge_action(verb: str, summary: str) -> dict[str, Any]:
 PATHS: dict[str, Any] = {
     "/api/play/{token}": {
         "get": _operation(N_("A seat's record: the position as the seat sees it, its legal "
-                             "moves, clocks and what it may do now."),
+                             "moves, clocks and what it may do now. Answers 304 to a "
+                             "matching If-None-Match: send back the ETag to poll cheaply."),
                           {**_answer(N_("The seat's record."), _ref("SeatRecord")),
+                           "304": {"description": N_("Nothing changed since the ETag you "
+                                                     "sent.")},
                            **_problems(400, 404, 422)},
                           tag="Seat", parameters=[TOKEN, MOVES], operation_id="seat_state"),
         "post": _operation(N_("Make a move. Send the ply you saw: a stale or repeated "

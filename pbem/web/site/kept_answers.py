@@ -1,0 +1,63 @@
+"""JSON answers kept by their value, with an ETag: a client polling a seat's record
+(`GET /api/play/<token>`) gets the same bytes without their being encoded again, and a
+client that sends the ETag back (`If-None-Match`) gets 304 with no body at all.
+
+The key is the SHA-256 of the value's pickled bytes, which differ whenever its values, their
+types or their order differ (as a fragment's key, fragments.py): equal keys mean equal
+values, and so the same JSON. The value is still built on every read (it holds what changes
+with time, a clock's words); only its encoding is kept. The ETag is that key, so it changes
+whenever the answer does, in whatever language it is given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from typing import Any
+
+from flask import Flask, current_app, request
+from werkzeug.wrappers import Response
+
+from pbem.latest import Latest
+
+# Answers kept per worker, and the largest kept (bytes): a seat's record is a few KB, the
+# largest boards' views make it tens; so at most 2 MiB.
+KEPT = 32
+LARGEST = 64 * 1024
+
+
+class KeptAnswers:
+    """The JSON answers encoded lately, the least used dropped first. Safe for threads, as
+    `Latest` is."""
+
+    def __init__(self, size: int = KEPT) -> None:
+        self._made: Latest[bytes] = Latest(size)
+
+    def answer(self, value: Any) -> Response:
+        """`value` as JSON (as `jsonify` writes it), with its ETag; 304 when the request's
+        `If-None-Match` holds that tag."""
+        key = hashlib.sha256(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)).digest()
+        body = self._made.used(key)
+        if body is None:
+            body = (current_app.json.dumps(value) + "\n").encode()
+            if len(body) <= LARGEST:
+                self._made.keep(key, body)
+        response: Response = current_app.response_class(body, mimetype="application/json")
+        response.set_etag(key[:16].hex())
+        return response.make_conditional(request)
+
+    def clear(self) -> None:
+        self._made.clear()
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+
+def kept_answer(value: Any) -> Response:
+    """`value` answered through the app's kept answers."""
+    answers: KeptAnswers = current_app.extensions["pbem_kept_answers"]
+    return answers.answer(value)
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["pbem_kept_answers"] = KeptAnswers()
