@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from jinja2 import nodes
-from jinja2.defaults import DEFAULT_FILTERS, DEFAULT_TESTS
 from markupsafe import Markup
 
 from pbem.core.conversation.chat import post_as_seat
@@ -18,6 +17,7 @@ from pbem.core.matches.creation import create_match
 from pbem.paths import TEMPLATES
 from pbem.web.site import fragments
 from tests.conftest import START
+from tests.support.template_reads import check_filters_tests_and_addresses, names_read
 
 PAIR = ["ann@example.org", "ben@example.org"]
 
@@ -63,28 +63,12 @@ def test_fragments_read_nothing_of_the_request_but_their_inputs(app) -> None:
             for processor in processors:
                 processed |= set(processor())
     impure = (set(env.globals) | processed) - fragments.PURE_GLOBALS
-    pure_filters = (set(DEFAULT_FILTERS) - {"random"}) | fragments.PURE_FILTERS
     for name in names:
         for template in _with_includes(env, name):
             tree = env.parse(env.loader.get_source(env, template)[0])
-            # Every name read (Jinja's own `find_undeclared_variables` leaves out the
-            # environment's globals, the very names to check).
-            read = {node.name for node in tree.find_all(nodes.Name) if node.ctx == "load"}
+            read = names_read(tree)
             assert not read & impure, f"{template} reads {sorted(read & impure)}"
-            used = {node.name for node in tree.find_all(nodes.Filter)}
-            assert used <= pure_filters, f"{template} filters with {sorted(used - pure_filters)}"
-            tested = {node.name for node in tree.find_all(nodes.Test)}
-            assert tested <= set(DEFAULT_TESTS), f"{template} tests {sorted(tested)}"
-            # An address depends on the request only through the mount point (in the key):
-            # not through the host (`_external`) or the blueprint (a relative endpoint).
-            for call in tree.find_all(nodes.Call):
-                if isinstance(call.node, nodes.Name) and call.node.name == "url_for":
-                    endpoint = call.args[0] if call.args else None
-                    assert isinstance(endpoint, nodes.Const) and not endpoint.value.startswith(
-                        "."), f"{template}: url_for of a named endpoint"
-                    assert call.dyn_kwargs is None and not any(
-                        arg.key.startswith("_") for arg in call.kwargs), (
-                        f"{template}: url_for with {[arg.key for arg in call.kwargs]}")
+            check_filters_tests_and_addresses(tree, template)
 
 
 def test_the_static_check_catches_what_it_is_for(app, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from jinja2 import nodes
-from jinja2.defaults import DEFAULT_FILTERS, DEFAULT_TESTS
 
 from pbem.core.accounts import sessions
 from pbem.core.accounts.models import Player, SessionKind
@@ -21,6 +20,7 @@ from pbem.games import DESCRIPTIONS, get_rules
 from pbem.paths import TEMPLATES
 from pbem.web.site import fragments, kept_pages
 from tests.conftest import START
+from tests.support.template_reads import check_filters_tests_and_addresses, names_read
 from tests.web.admin.test_console import sign_in as sign_in_admin
 
 PAIR = ["ann@example.org", "ben@example.org"]
@@ -61,12 +61,11 @@ def test_kept_templates_read_nothing_of_the_request_the_key_does_not_hold(app) -
                 processed |= set(processor())
     impure = (set(env.globals) | processed) - fragments.PURE_GLOBALS - DRAWING - set(
         kept_pages.REQUEST_READS)
-    pure_filters = (set(DEFAULT_FILTERS) - {"random"}) | fragments.PURE_FILTERS
     templates = _kept_templates(env)
     assert {"play/play.html", "base.html", "_site_nav.html"} <= set(templates)
     for template in templates:
         tree = env.parse(env.loader.get_source(env, template)[0])
-        read = {node.name for node in tree.find_all(nodes.Name) if node.ctx == "load"}
+        read = names_read(tree)
         assert not read & impure, f"{template} reads {sorted(read & impure)}"
         # The request only through its address: `request.<attribute>` and nothing else.
         attributes = [node for node in tree.find_all(nodes.Getattr)
@@ -85,19 +84,7 @@ def test_kept_templates_read_nothing_of_the_request_the_key_does_not_hold(app) -
                  and isinstance(node.node.node, nodes.Name)
                  and node.node.node.name == "current_admin" and not node.node.args]
         assert len(admins) == len(asked), f"{template} reads more of the admin than whether"
-        used = {node.name for node in tree.find_all(nodes.Filter)}
-        assert used <= pure_filters, f"{template} filters with {sorted(used - pure_filters)}"
-        tested = {node.name for node in tree.find_all(nodes.Test)}
-        assert tested <= set(DEFAULT_TESTS), f"{template} tests {sorted(tested)}"
-        # An address depends on the request only through the mount point (in the key).
-        for call in tree.find_all(nodes.Call):
-            if isinstance(call.node, nodes.Name) and call.node.name == "url_for":
-                endpoint = call.args[0] if call.args else None
-                assert isinstance(endpoint, nodes.Const) and not endpoint.value.startswith(
-                    "."), f"{template}: url_for of a named endpoint"
-                assert call.dyn_kwargs is None and not any(
-                    arg.key.startswith("_") for arg in call.kwargs), (
-                    f"{template}: url_for with {[arg.key for arg in call.kwargs]}")
+        check_filters_tests_and_addresses(tree, template)
 
 
 def test_the_static_check_catches_what_it_is_for(app, monkeypatch: pytest.MonkeyPatch) -> None:
