@@ -4,6 +4,10 @@ the request but the mount point."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pytest
 from jinja2 import nodes
 from jinja2.defaults import DEFAULT_FILTERS, DEFAULT_TESTS
 
@@ -34,3 +38,18 @@ def check_filters_tests_and_addresses(tree: nodes.Template, template: str) -> No
             assert call.dyn_kwargs is None and not any(
                 arg.key.startswith("_") for arg in call.kwargs), (
                 f"{template}: url_for with {[arg.key for arg in call.kwargs]}")
+
+
+def each_addition_fails(env: Any, monkeypatch: pytest.MonkeyPatch, template: str,
+                        additions: Iterable[str], check: Callable[[], None]) -> None:
+    """`check` fails with each of `additions` added to `template` in turn: a static check
+    catches what it is for."""
+    original = env.loader.get_source
+    for added in additions:
+        def source(environment: Any, name: str, added: str = added) -> Any:
+            text, filename, uptodate = original(environment, name)
+            return (text + added if name == template else text), filename, uptodate
+        monkeypatch.setattr(env.loader, "get_source", source)
+        with pytest.raises(AssertionError):
+            check()
+    monkeypatch.setattr(env.loader, "get_source", original)

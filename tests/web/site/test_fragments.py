@@ -17,7 +17,11 @@ from pbem.core.matches.creation import create_match
 from pbem.paths import TEMPLATES
 from pbem.web.site import fragments
 from tests.conftest import START
-from tests.support.template_reads import check_filters_tests_and_addresses, names_read
+from tests.support.template_reads import (
+    check_filters_tests_and_addresses,
+    each_addition_fails,
+    names_read,
+)
 
 PAIR = ["ann@example.org", "ben@example.org"]
 
@@ -73,20 +77,13 @@ def test_fragments_read_nothing_of_the_request_but_their_inputs(app) -> None:
 
 def test_the_static_check_catches_what_it_is_for(app, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each kind of impure read, added to a fragment, fails the check above."""
-    env = app.jinja_env
-    original = env.loader.get_source
-
-    for added in ("{{ request.path }}", "{{ x|random }}", "{{ url_for('.show') }}",
-                  "{{ url_for('games.index', _external=true) }}", "{{ csrf_token() }}",
-                  "{{ url_for('games.index', **{'_external': true}) }}",
-                  "{% if current_player is defined %}x{% endif %}"):
-        def source(environment, template, added=added):
-            text, filename, uptodate = original(environment, template)
-            return (text + added if template == "play/_foot.html" else text), filename, uptodate
-        monkeypatch.setattr(env.loader, "get_source", source)
-        with pytest.raises(AssertionError):
-            test_fragments_read_nothing_of_the_request_but_their_inputs(app)
-    monkeypatch.setattr(env.loader, "get_source", original)
+    each_addition_fails(
+        app.jinja_env, monkeypatch, "play/_foot.html",
+        ("{{ request.path }}", "{{ x|random }}", "{{ url_for('.show') }}",
+         "{{ url_for('games.index', _external=true) }}", "{{ csrf_token() }}",
+         "{{ url_for('games.index', **{'_external': true}) }}",
+         "{% if current_player is defined %}x{% endif %}"),
+        lambda: test_fragments_read_nothing_of_the_request_but_their_inputs(app))
 
 
 def test_inputs_equal_but_of_other_types_are_not_mistaken(app) -> None:

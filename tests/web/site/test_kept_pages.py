@@ -20,7 +20,11 @@ from pbem.games import DESCRIPTIONS, get_rules
 from pbem.paths import TEMPLATES
 from pbem.web.site import fragments, kept_pages
 from tests.conftest import START
-from tests.support.template_reads import check_filters_tests_and_addresses, names_read
+from tests.support.template_reads import (
+    check_filters_tests_and_addresses,
+    each_addition_fails,
+    names_read,
+)
 from tests.web.admin.test_console import sign_in as sign_in_admin
 
 PAIR = ["ann@example.org", "ben@example.org"]
@@ -89,18 +93,13 @@ def test_kept_templates_read_nothing_of_the_request_the_key_does_not_hold(app) -
 
 def test_the_static_check_catches_what_it_is_for(app, monkeypatch: pytest.MonkeyPatch) -> None:
     env = app.jinja_env
-    original = env.loader.get_source
-    for added in ("{{ request.args }}", "{{ session.x }}", "{{ g.x }}", "{{ f(request) }}",
-                  "{{ request['args'] }}", "{{ current_admin().email }}", "{{ x|random }}",
-                  "{{ url_for('games.index', _external=true) }}", "{{ url_for('.show') }}",
-                  "{% if x is rendered_already %}{% endif %}"):
-        def source(environment, template, added=added):
-            text, filename, uptodate = original(environment, template)
-            return (text + added if template == "base.html" else text), filename, uptodate
-        monkeypatch.setattr(env.loader, "get_source", source)
-        with pytest.raises(AssertionError):
-            test_kept_templates_read_nothing_of_the_request_the_key_does_not_hold(app)
-    monkeypatch.setattr(env.loader, "get_source", original)
+    each_addition_fails(
+        env, monkeypatch, "base.html",
+        ("{{ request.args }}", "{{ session.x }}", "{{ g.x }}", "{{ f(request) }}",
+         "{{ request['args'] }}", "{{ current_admin().email }}", "{{ x|random }}",
+         "{{ url_for('games.index', _external=true) }}", "{{ url_for('.show') }}",
+         "{% if x is rendered_already %}{% endif %}"),
+        lambda: test_kept_templates_read_nothing_of_the_request_the_key_does_not_hold(app))
 
 
 @pytest.fixture
