@@ -10,9 +10,14 @@ a match that ended has no vacation form), so no message is ever lost.
 
 from __future__ import annotations
 
-from flask import Flask, flash, get_flashed_messages, request
+from flask import Flask, flash, get_flashed_messages, request, session
+from werkzeug.wrappers import Response
 
 _SEPARATOR = "@"
+# The messages a session keeps waiting, the latest: a client that posts form after form
+# without following the redirects (a script, a cookie jar) never reads them, and their cookie
+# grew by a message a post until browsers refused it (4 KB), with the session's CSRF token.
+WAITING = 8
 # Where a request keeps the sections that showed their messages (the request's own, not the
 # app context's, which tests and CLI code may keep across requests).
 _SHOWN = "pbem.flash_sections_shown"
@@ -46,3 +51,13 @@ def _flashes() -> list[tuple[str, str, str]]:
 
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(section_flashes=section_flashes, page_flashes=page_flashes)
+
+    @app.after_request
+    def _keep_the_latest(response: Response) -> Response:
+        # Only a request that changed the session can have added one (reading the session
+        # on every request would mark every answer as varying by its cookie).
+        if session.modified:
+            waiting = session.get("_flashes")
+            if waiting and len(waiting) > WAITING:
+                session["_flashes"] = waiting[-WAITING:]
+        return response
