@@ -61,11 +61,8 @@ class Fragments:
         self._made: Latest[Markup] = Latest(size)
 
     def __call__(self, name: str, **inputs: Any) -> Markup:
-        if any(callable(value) for value in inputs.values()):
-            # A function pickles as its name: its answer would not be in the key.
-            raise TypeError(f"fragment {name!r} takes values, not functions: call it first")
-        key = (name, i18n.current(), i18n.zone_name(), request.script_root,
-               hashlib.sha256(pickle.dumps(inputs, pickle.HIGHEST_PROTOCOL)).digest())
+        refuse_functions(f"fragment {name!r}", inputs)
+        key = (name, i18n.current(), i18n.zone_name(), request.script_root, value_key(inputs))
         found = self._made.used(key)
         if found is not None:
             return found
@@ -79,6 +76,20 @@ class Fragments:
 
     def __len__(self) -> int:
         return len(self._made)
+
+
+def value_key(value: Any) -> bytes:
+    """The SHA-256 of `value`'s pickled bytes: equal for equal values of equal types in the
+    same order, so what is made from the value alone can be kept by it (fragments, kept pages
+    and kept JSON answers)."""
+    return hashlib.sha256(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)).digest()
+
+
+def refuse_functions(what: str, inputs: dict[str, Any]) -> None:
+    """TypeError for a function among a template's inputs: it pickles as its name, so its
+    answer would not be in a key made by `value_key`."""
+    if any(callable(value) for value in inputs.values()):
+        raise TypeError(f"{what} takes values, not functions: call it first")
 
 
 def only(record: dict[str, Any], *names: str) -> dict[str, Any]:

@@ -11,14 +11,13 @@ whenever the answer does, in whatever language it is given.
 
 from __future__ import annotations
 
-import hashlib
-import pickle
 from typing import Any
 
 from flask import Flask, current_app, request
 from werkzeug.wrappers import Response
 
 from pbem.latest import Latest
+from pbem.web.site.fragments import value_key
 
 # Answers kept per worker, and the largest kept (bytes): a seat's record is a few KB, the
 # largest boards' views make it tens; so at most 2 MiB.
@@ -36,7 +35,7 @@ class KeptAnswers:
     def answer(self, value: Any) -> Response:
         """`value` as JSON (as `jsonify` writes it), with its ETag; 304 when the request's
         `If-None-Match` holds that tag."""
-        key = hashlib.sha256(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)).digest()
+        key = value_key(value)
         body = self._made.used(key)
         if body is None:
             body = (current_app.json.dumps(value) + "\n").encode()

@@ -27,8 +27,6 @@ request.
 
 from __future__ import annotations
 
-import hashlib
-import pickle
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -39,6 +37,7 @@ from pbem import i18n
 from pbem.latest import Latest
 from pbem.web.accounts.auth import current_admin, current_player, quietly
 from pbem.web.site.csrf import FIELD as CSRF_FIELD
+from pbem.web.site.fragments import refuse_functions, value_key
 
 # Pages kept per worker, and the largest kept (bytes): a play page is about 50 KB, the
 # largest boards make it about 110 KB; so at most 2 MiB whatever is read. A page is read
@@ -80,16 +79,14 @@ class KeptPages:
         request allows)."""
         if template not in KEPT_TEMPLATES:
             raise ValueError(f"{template!r} is not checked as a kept page (KEPT_TEMPLATES)")
-        if any(callable(value) for value in inputs.values()):
-            # A function pickles as its name: its answer would not be in the key.
-            raise TypeError(f"kept page {template!r} takes values, not functions")
+        refuse_functions(f"kept page {template!r}", inputs)
         if not _keepable():
             return render_template(template, **derived, **inputs).encode()
         # Asked as the templates ask (a database that cannot be read, or a standby that
         # cannot note a session's use, shows no one signed in).
         key = (template, derived_from, i18n.current(), i18n.zone_name(), request.script_root,
                request.path, quietly(current_admin)() is not None,
-               hashlib.sha256(pickle.dumps(inputs, pickle.HIGHEST_PROTOCOL)).digest())
+               value_key(inputs))
         found = self._made.used(key)
         if found is not None:
             return found
