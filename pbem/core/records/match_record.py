@@ -84,6 +84,19 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
     }
 
 
+# The parts of a seat's record made from the match version, the seat and the language alone
+# (its sight, and its page of moves for the window `moves_page` names), each once per version
+# by the VersionMemos below. A key may name those three instead of hashing these parts on each
+# read (kept pages and kept answers): they are two thirds of a record's pickled bytes.
+VERSION_PARTS = frozenset({"legal_moves", "view", "board_text", "moves"})
+
+
+def beyond_version(record: dict[str, Any]) -> dict[str, Any]:
+    """A seat's record less its VERSION_PARTS: with the match, its version, the seat and the
+    language, what the whole record follows from."""
+    return {name: value for name, value in record.items() if name not in VERSION_PARTS}
+
+
 class _Sight(NamedTuple):
     """What one seat sees of one match version, as the rules derive it."""
 

@@ -20,9 +20,9 @@ from pbem.core.matches.changes import Channel
 from pbem.core.matches.creation import get_match
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_and_table, seat_for_token
-from pbem.core.records.match_record import public_record
+from pbem.core.records.match_record import beyond_version, public_record
 from pbem.errors import InvalidRequestError, UnprocessableError
-from pbem.i18n import _
+from pbem.i18n import _, current
 from pbem.web.matches.public import requested_moves, requested_ply
 from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for
 from pbem.web.site.clock import now
@@ -36,8 +36,11 @@ _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 @bp.get("/play/<token>")
 def seat_state(token: str) -> Response:
     seat, seats = seat_and_table(token)
-    # A polling client's usual answer is the last one again: kept encoded, with an ETag.
-    return _private(kept_answer(record_for(seat, seats=seats)))
+    record = record_for(seat, seats=seats)
+    # A polling client's usual answer is the last one again: kept encoded, with an ETag. The
+    # record's largest parts follow from the match version, seat and language: keyed by those.
+    return _private(kept_answer(record, (seat.match_id, seat.match.version, seat.seat,
+                                         current(), beyond_version(record))))
 
 
 @bp.post("/play/<token>")

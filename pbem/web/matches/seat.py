@@ -43,7 +43,7 @@ from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_and_table, seat_for_token, seat_ref_for_token
 from pbem.core.matches.visits import note_visit, visit_due
 from pbem.core.ratings.queries import seat_ratings, shown_for_ahead
-from pbem.core.records.match_record import public_record, seat_record
+from pbem.core.records.match_record import beyond_version, public_record, seat_record
 from pbem.core.tournaments.table import tournament_of_match, tournament_of_match_ahead
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import describe, get_rules
@@ -325,11 +325,12 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # board, the click data and the version parts are made from the record (and the
     # language), once per match version and seat: the version and seat stand for them in
     # the key, too large to hash on each read; the rest is keyed by its value.
+    # So is the record's largest part (its VERSION_PARTS); the rest of it is hashed.
     derived = {"clicks": clicks_json, "board": board, "script_words": script_words(),
-               "parts": version_parts(seat, record, replay, typed, seat_url)}
+               "parts": version_parts(seat, record, replay, typed, seat_url), "record": record}
     response = make_response(page_keeper().render(
         "play/play.html", (seat.match_id, seat.match.version, seat.seat), derived,
-        record=record, error=error, typed=typed, replay=replay,
+        record_beyond_version=beyond_version(record), error=error, typed=typed, replay=replay,
         submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match),
         conditional=lines, conditional_text=(conditional_text if conditional_text is not None
                                              else as_grammar(lines.lines)),

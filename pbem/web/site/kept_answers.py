@@ -32,10 +32,12 @@ class KeptAnswers:
     def __init__(self, size: int = KEPT) -> None:
         self._made: Latest[bytes] = Latest(size)
 
-    def answer(self, value: Any) -> Response:
+    def answer(self, value: Any, follows_from: Any = None) -> Response:
         """`value` as JSON (as `jsonify` writes it), with its ETag; 304 when the request's
-        `If-None-Match` holds that tag."""
-        key = value_key(value)
+        `If-None-Match` holds that tag. Keyed by `value`, or by `follows_from` when given: a
+        smaller value that `value` follows from (a seat's record follows from its match
+        version, seat and language and the rest of its value, match_record.beyond_version)."""
+        key = value_key(value if follows_from is None else follows_from)
         body = self._made.used(key)
         if body is None:
             body = (current_app.json.dumps(value) + "\n").encode()
@@ -52,10 +54,10 @@ class KeptAnswers:
         return len(self._made)
 
 
-def kept_answer(value: Any) -> Response:
-    """`value` answered through the app's kept answers."""
+def kept_answer(value: Any, follows_from: Any = None) -> Response:
+    """`value` answered through the app's kept answers (`KeptAnswers.answer`)."""
     answers: KeptAnswers = current_app.extensions["pbem_kept_answers"]
-    return answers.answer(value)
+    return answers.answer(value, follows_from)
 
 
 def init_app(app: Flask) -> None:
