@@ -1,0 +1,41 @@
+"""The session cookie is written as plain JSON when the session holds only what JSON holds,
+and as Flask tags it otherwise; either reads back as it was written (a pair as a list)."""
+
+from __future__ import annotations
+
+import json
+
+from markupsafe import Markup
+
+from pbem.web import _Sessions
+
+
+def test_plain_values_are_written_as_plain_json_and_read_back() -> None:
+    serializer = _Sessions.serializer
+    value = {"_flashes": [("ok", "Dein Zug a1-b2 wurde gemacht."), ("error@chat", "…")],
+             "csrf_token": "ab" * 20, "count": 3, "flag": True, "none": None}
+    written = serializer.dumps(value)
+    assert json.loads(written) == {**value, "_flashes": [list(pair) for pair in
+                                                         value["_flashes"]]}
+    assert serializer.loads(written) == json.loads(written)
+
+
+def test_what_json_does_not_hold_is_tagged_as_flask_tags_it() -> None:
+    serializer = _Sessions.serializer
+    for value in ({"_flashes": [("ok", Markup("<b>made</b>"))]}, {"when": b"bytes"},
+                  {"looks": {" t": ["like a tag"]}}):
+        written = serializer.dumps(value)
+        assert written != json.dumps(value, separators=(",", ":"), default=str)
+        assert serializer.loads(written) == value
+    marked = serializer.loads(serializer.dumps({"m": [("ok", Markup("<b>x</b>"))]}))
+    assert isinstance(marked["m"][0][1], Markup)
+
+
+def test_a_message_survives_the_redirect(client, app) -> None:
+    @app.get("/test-flash")
+    def flashing():  # pragma: no cover - a route for this test alone
+        from flask import flash, redirect
+        flash("Ihr Zug wurde gemacht: ä ö ü 日本", "ok")
+        return redirect("/games")
+    page = client.get("/test-flash", follow_redirects=True)
+    assert "Ihr Zug wurde gemacht: ä ö ü 日本" in page.get_data(as_text=True)
