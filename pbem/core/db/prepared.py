@@ -288,6 +288,12 @@ def _row_builder(models: list[type[peewee.Model]],
         if converter is not None:
             names[f"_convert{place}"] = converter
             value = f"_convert{place}({value})"
+            kept_as_read = _kept_as_read(converter)
+            if kept_as_read is not None:
+                # A value the converter would return unchanged is taken as it is.
+                names[f"_type{place}"] = kept_as_read
+                value = (f"(_v if (_v := row[{place}]) is None or type(_v) is _type{place} "
+                         f"else _convert{place}(_v))")
         (extras if extra else data[number]).append(f"{name!r}: {value}")
     for number in range(len(models)):
         lines += [f"    made{number} = _model{number}.__new__(_model{number})",
@@ -300,6 +306,29 @@ def _row_builder(models: list[type[peewee.Model]],
     lines.append("    return made0")
     exec(compile("\n".join(lines), "<pbem row plan>", "exec"), names)
     return names["build"]
+
+
+def _kept_as_read(converter: Callable[[Any], Any]) -> type | None:
+    """The type whose values (and None) `converter` returns unchanged, when it is a plain
+    integer or text field's (or a foreign key's to one): peewee's `python_value` then calls
+    `adapt`, which returns an `int` or a `str` as it is; a column of the row's ints and
+    strings took two calls each to stay what it was. None for any other converter (a field
+    that overrides either method, JSON, times, booleans)."""
+    field = getattr(converter, "__self__", None)
+    if not isinstance(field, peewee.Field) or converter != field.python_value:
+        return None
+    kind = type(field)
+    if isinstance(field, peewee.ForeignKeyField) and (
+            kind.python_value is peewee.ForeignKeyField.python_value):
+        field = field.rel_field  # an int is no row of the model: it goes to the key's field
+        kind = type(field)
+    if kind.python_value is not peewee.Field.python_value:
+        return None
+    if kind.adapt is peewee.IntegerField.adapt:
+        return int
+    if kind.adapt is peewee._StringField.adapt:
+        return str
+    return None
 
 
 def _plain_extras(models: list[type[peewee.Model]],

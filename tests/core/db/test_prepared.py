@@ -146,3 +146,39 @@ def test_a_row_plans_builder_keeps_every_name_as_a_string() -> None:
     assert row.__data__ == {**{name: number for number, name in enumerate(odd)}, "x": "last"}
     assert row.__rel__["player"].__data__ == {"email": "ANN@EXAMPLE.ORG"}
     assert vars(row)["extra'"] == "more"
+
+
+def test_a_value_its_converter_would_keep_is_taken_as_read() -> None:
+    """A plain integer or text column's int or str (or None) is taken as the driver gives
+    it; a value of another type still goes through the field's converter, as does every
+    value of a field with a converter of its own (JSON, booleans, times, an override)."""
+    import peewee
+
+    from pbem.core.db.base import JSONField
+    from pbem.core.db.prepared import _kept_as_read, _row_builder
+
+    class Count(peewee.IntegerField):
+        def python_value(self, value):  # an override: never skipped
+            return None if value is None else value * 10
+
+    fields = {"ply": Match.ply, "game": Match.game, "seat": Seat.seat, "match": Seat.match,
+              "email": Player.email, "state": Match.state, "rated": Match.rated,
+              "created_at": Match.created_at}
+    kinds = {name: _kept_as_read(field.python_value) for name, field in fields.items()}
+    assert kinds == {"ply": int, "game": str, "seat": int, "match": int, "email": str,
+                     "state": None, "rated": None, "created_at": None}
+    assert _kept_as_read(Count().python_value) is None
+    assert _kept_as_read(JSONField().python_value) is None
+    assert _kept_as_read(str.upper) is None
+
+    build = _row_builder([Match], [(0, "ply", Match.ply.python_value, False),
+                                   (0, "game", Match.game.python_value, False),
+                                   (0, "rated", Match.rated.python_value, False),
+                                   (0, "version", Count().python_value, False)], [])
+    assert build((7, "nim", 1, 2)).__data__ == {"ply": 7, "game": "nim", "rated": True,
+                                               "version": 20}
+    # Other types are converted as peewee converts them; None stays None.
+    assert build(("7", b"nim", 0, None)).__data__ == {"ply": 7, "game": "nim",
+                                                      "rated": False, "version": None}
+    assert build((None, None, None, None)).__data__ == {
+        "ply": None, "game": None, "rated": None, "version": None}
