@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 import flask.templating
-from flask import Flask, request, url_for
+from flask import Flask, Response, request, url_for
 from flask.json.tag import TaggedJSONSerializer
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from itsdangerous import URLSafeTimedSerializer
 from jinja2 import FileSystemLoader, StrictUndefined
 from werkzeug.datastructures import ImmutableMultiDict
@@ -120,6 +120,15 @@ class _Sessions(SecureCookieSessionInterface):
 
     def __init__(self) -> None:
         self._made: tuple[tuple[Any, ...], URLSafeTimedSerializer | None] | None = None
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        # Most answers carry no session at all (an empty one, left as it was): Flask's own
+        # would first look up all seven cookie settings, to use none of them.
+        if not session and not session.modified:
+            if session.accessed:
+                response.vary.add("Cookie")
+            return
+        super().save_session(app, session, response)
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), self.salt)

@@ -39,3 +39,24 @@ def test_a_message_survives_the_redirect(client, app) -> None:
         return redirect("/games")
     page = client.get("/test-flash", follow_redirects=True)
     assert "Ihr Zug wurde gemacht: ä ö ü 日本" in page.get_data(as_text=True)
+
+
+def test_an_empty_session_left_as_it_was_sets_no_cookie(app) -> None:
+    from flask import Response
+    from flask.sessions import SecureCookieSession
+
+    interface = app.session_interface
+    with app.test_request_context("/"):
+        untouched = Response("x")
+        interface.save_session(app, SecureCookieSession(), untouched)
+        assert "Set-Cookie" not in untouched.headers and "Vary" not in untouched.headers
+        read = SecureCookieSession()
+        read.get("_flashes")  # read, not changed: the answer varies by the cookie
+        answered = Response("x")
+        interface.save_session(app, read, answered)
+        assert "Set-Cookie" not in answered.headers and answered.headers["Vary"] == "Cookie"
+        emptied = SecureCookieSession({"_flashes": []})
+        emptied.pop("_flashes")  # emptied: the cookie is removed, as Flask removes it
+        removed = Response("x")
+        interface.save_session(app, emptied, removed)
+        assert "Expires=Thu, 01 Jan 1970" in removed.headers["Set-Cookie"]
