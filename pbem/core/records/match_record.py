@@ -79,9 +79,23 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         "draw_offer": _draw_offer(rules, state, read.standing if read else None),
         "out_of_time": [{"seat": row.seat, "label": rules.seat_label(state, row.seat)}
                         for row in seats if row.out_of_time_at is not None and match.is_live],
-        "can": lifecycle.allowed(match, seat.seat, seats, read or offers.Known(()),
-                                 _movers(listed, len(seats))),
+        "can": _allowed(match, seat.seat, seats, read or offers.Known(()),
+                        _movers(listed, len(seats))),
     }
+
+
+def _allowed(match: Match, seat: int, seats: list[Seat], read: offers.Known,
+             movers: set[int] | None) -> list[str]:
+    """`lifecycle.allowed`, worked out once per match version, seat and what of the seat rows
+    it reads (whose clock ran out): its checks raise and translate a refusal for each action
+    a seat may not take, a page's worth of work that a version fixes. The offers read and the
+    seats that moved follow from the version too; they are in the key all the same."""
+    def work_out() -> list[str]:
+        return lifecycle.allowed(match, seat, seats, read, movers)
+    late = tuple((row.seat, row.out_of_time_at is not None) for row in seats)
+    made = _ALLOWED.remember(match, work_out, seat, late,
+                             None if movers is None else frozenset(movers))
+    return list(made)
 
 
 # The parts of a seat's record made from the match version, the seat and the language alone
@@ -129,6 +143,7 @@ _POSITIONS: VersionMemo[Any] = VersionMemo(128)
 _SIGHTS: VersionMemo[_Sight] = VersionMemo(128)
 _MOVE_PAGES: VersionMemo[dict[str, Any]] = VersionMemo(128)
 _RULINGS_READ: VersionMemo[list[dict[str, Any]]] = VersionMemo(256)
+_ALLOWED: VersionMemo[list[str]] = VersionMemo(256)
 
 
 def _movers(listed: dict[str, Any], seat_count: int) -> set[int] | None:

@@ -135,3 +135,28 @@ def test_pointing_at_another_database_forgets_everything(tmp_path: Path) -> None
 @pytest.fixture(autouse=True)
 def _fresh() -> None:
     forget_all()
+
+
+def test_what_a_seat_may_do_follows_a_clock_running_out_and_every_move(db_url: str,
+                                                                       settings) -> None:
+    """`can` is worked out once per version, seat and whose clock ran out: a clock marked
+    run out shows at once (the claim), whether or not the version moved with it."""
+    from pbem.core.matches.deadlines import TimeoutPolicy
+
+    match = create_match("mimic", PLAYERS, {}, settings.secret_key, START, seed=1,
+                         on_timeout=TimeoutPolicy.CLAIM).match
+    assert "claim-victory" not in seat_record(_seat(match.id, 1), START)["can"]
+    # Seat 0 (to move) runs out of time: marked on its row alone, no version moved.
+    Seat.update(out_of_time_at=START).where(
+        (Seat.match == match.id) & (Seat.seat == 0)).execute()
+    assert "claim-victory" in seat_record(_seat(match.id, 1), START)["can"]
+    assert "claim-victory" not in seat_record(_seat(match.id, 0), START)["can"]
+    # Seat 0 moves after all: play goes on, nobody may claim, and no one may abort any more
+    # once seat 1 has moved too.
+    first = seat_record(_seat(match.id, 0), START)["legal_moves"][0]
+    submit_move(match.id, 0, first, 0, START)
+    after = seat_record(_seat(match.id, 1), START)["can"]
+    assert "claim-victory" not in after and "abort" in after and "move" in after
+    reply = seat_record(_seat(match.id, 1), START)["legal_moves"][0]
+    submit_move(match.id, 1, reply, 1, START)
+    assert "abort" not in seat_record(_seat(match.id, 0), START)["can"]
