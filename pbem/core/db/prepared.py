@@ -81,9 +81,10 @@ class Prepared:
 
     # `build` returns a query of any model; peewee's stubs make ModelSelect invariant.
     def __init__(self, build: Callable[..., Any], arity: int | None = None,
-                 returning: bool = True) -> None:
+                 returning: bool = True, share_joined: bool = False) -> None:
         self._build = build
         self._returning = returning
+        self._share_joined = share_joined
         self._arity = len(signature(build).parameters) if arity is None else arity
         self._compiled: dict[int, tuple[peewee.Database, Any, str, list[Any]]] = {}
         self._plans: dict[int, _RowPlan | _TuplePlan | None] = {}
@@ -128,6 +129,9 @@ class Prepared:
     def _rows(self, query: Any, cursor: Any) -> list[Any]:
         plan = self._plans.get(id(database.obj))
         if plan is not None:
+            if self._share_joined:
+                seen: dict[tuple[int, Any], Any] = {}
+                return [plan.build(row, seen) for row in cursor.fetchall()]
             return [plan.build(row) for row in cursor.fetchall()]
         if id(database.obj) in self._plans:  # a shape peewee builds: it was asked already
             return list(query._get_cursor_wrapper(cursor))
@@ -136,7 +140,7 @@ class Prepared:
         wrapper = query._get_cursor_wrapper(cursor)
         found = list(wrapper)
         if wrapper.initialized:
-            self._plans[id(database.obj)] = _RowPlan.of(wrapper)
+            self._plans[id(database.obj)] = _RowPlan.of(wrapper, self._share_joined)
         return found
 
     def _execute(self, values: tuple[Any, ...]) -> tuple[Any, Any]:
@@ -230,12 +234,14 @@ class _RowPlan:
 
     def __init__(self, models: list[type[peewee.Model]],
                  columns: list[tuple[int, str, Callable[[Any], Any] | None, bool]],
-                 links: list[tuple[int, str, int]]) -> None:
+                 links: list[tuple[int, str, int]], share_joined: bool = False) -> None:
         # The plan lives on only as the function written for it.
-        self.build = _row_builder(models, columns, links)
+        self.build = _row_builder(models, columns, links, share_joined)
 
     @classmethod
-    def of(cls, wrapper: Any) -> _RowPlan | _TuplePlan | None:
+    def of(cls, wrapper: Any, share_joined: bool = False) -> _RowPlan | _TuplePlan | None:
+        """The plan of the rows `wrapper` read. `share_joined`: a joined row read again in
+        the same answer (the same primary key) is the row already made, not made again."""
         if type(wrapper) is peewee.ModelTupleCursorWrapper:
             return _TuplePlan(list(wrapper.converters))
         # A selected expression that is no field (`EXISTS (…) AS name`, say) is set on the
@@ -262,12 +268,14 @@ class _RowPlan:
             links.append((index[source], attr, index[dest]))
         columns = [(index[key], column, converter, extra) for (_, key, column, converter), extra
                    in zip(joined._row_spec, extras, strict=True)]
-        return cls(keys, columns, links) if _plain_extras(keys, columns) else None
+        return (cls(keys, columns, links, share_joined) if _plain_extras(keys, columns)
+                else None)
 
 
 def _row_builder(models: list[type[peewee.Model]],
                  columns: list[tuple[int, str, Callable[[Any], Any] | None, bool]],
-                 links: list[tuple[int, str, int]]) -> Callable[[tuple[Any, ...]], Any]:
+                 links: list[tuple[int, str, int]],
+                 share_joined: bool = False) -> Callable[..., Any]:
     """A plan's rows as one function written for its columns: each model row made as peewee's
     Model.__init__ would (without its defaults and descriptors), each column put straight
     into its row's data, through its converter if it has one, each joined row linked to the
@@ -276,11 +284,17 @@ def _row_builder(models: list[type[peewee.Model]],
     writes an `__init__`: its text is made here from the plan's positions, and every name in
     it is a string literal (`repr`), never code; the models and converters are passed in as
     values. (Converters run model by model here, not strictly in column order; none has a
-    side effect.)"""
+    side effect.)
+
+    With `share_joined`, the function takes a dict as well, kept for one answer's rows: a
+    joined row whose primary key it has seen is that row, not made (and converted) again (a
+    match's seats read with their match carry the match's columns once per seat)."""
     names: dict[str, Any] = {f"_model{number}": model for number, model in enumerate(models)}
-    lines = ["def build(row):",
+    lines = ["def build(row, seen=None):",
              f"    if len(row) != {len(columns)}:",
              f"        raise ValueError(f'a row of {{len(row)}} columns, not {len(columns)}')"]
+    if share_joined:
+        lines.append("    seen = {} if seen is None else seen")
     data: list[list[str]] = [[] for _ in models]
     extras: list[str] = []
     for place, (number, name, converter, extra) in enumerate(columns):
@@ -295,11 +309,22 @@ def _row_builder(models: list[type[peewee.Model]],
                 value = (f"(_v if (_v := row[{place}]) is None or type(_v) is _type{place} "
                          f"else _convert{place}(_v))")
         (extras if extra else data[number]).append(f"{name!r}: {value}")
-    for number in range(len(models)):
-        lines += [f"    made{number} = _model{number}.__new__(_model{number})",
-                  f"    made{number}.__data__ = {{{', '.join(data[number])}}}",
-                  f"    made{number}._dirty = set()",
-                  f"    made{number}.__rel__ = {{}}"]
+    for number, model in enumerate(models):
+        made = [f"made{number} = _model{number}.__new__(_model{number})",
+                f"made{number}.__data__ = {{{', '.join(data[number])}}}",
+                f"made{number}._dirty = set()",
+                f"made{number}.__rel__ = {{}}"]
+        key = next((place for place, (owner, name, _, extra) in enumerate(columns)
+                    if owner == number and not extra
+                    and name == getattr(model._meta.primary_key, "name", None)), None)
+        if not share_joined or number == 0 or key is None:
+            lines += [f"    {line}" for line in made]
+            continue
+        lines += [f"    key{number} = ({number}, row[{key}])",
+                  f"    made{number} = seen.get(key{number})",
+                  f"    if made{number} is None:",
+                  *[f"        {line}" for line in made],
+                  f"        seen[key{number}] = made{number}"]
     if extras:
         lines.append(f"    made0.__dict__.update({{{', '.join(extras)}}})")
     lines += [f"    made{source}.__rel__[{attr!r}] = made{dest}" for source, attr, dest in links]
@@ -346,7 +371,7 @@ class _TuplePlan:
         self.converted = [(number, converter) for number, converter in enumerate(converters)
                           if converter is not None]
 
-    def build(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+    def build(self, row: tuple[Any, ...], seen: Any = None) -> tuple[Any, ...]:
         if not self.converted:
             return tuple(row)
         values = list(row)

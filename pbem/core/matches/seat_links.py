@@ -109,11 +109,12 @@ def seat_and_table(token: str) -> tuple[Seat, list[Seat]]:
 
 
 _OPENED = Seat.alias()
+# Every seat row carries the match's columns: its match is made once, for the first.
 _TABLE_BY_TOKEN = Prepared(lambda digest: Seat.select(Seat, Match, Player).join(Match)
                            .switch(Seat).join(Player)
                            .where(Seat.match.in_(_OPENED.select(_OPENED.match)
                                                  .where(_OPENED.token_hash == digest)))
-                           .order_by(Seat.seat))
+                           .order_by(Seat.seat), share_joined=True)
 _SEAT_BY_TOKEN = Prepared(lambda digest: Seat.select(Seat, Match, Player).join(Match)
                           .switch(Seat).join(Player).where(Seat.token_hash == digest).limit(1))
 

@@ -182,3 +182,30 @@ def test_a_value_its_converter_would_keep_is_taken_as_read() -> None:
                                                       "rated": False, "version": None}
     assert build((None, None, None, None)).__data__ == {
         "ply": None, "game": None, "rated": None, "version": None}
+
+
+def test_a_joined_row_read_again_in_one_answer_is_shared_when_asked(settings) -> None:
+    """`share_joined`: a match's seats read with their match are peewee's rows, their match
+    made once per answer (not once per seat), and a new answer makes it afresh."""
+    from pbem.core.db.prepared import Prepared
+
+    ids = [create_match("nim", [ANN, BEN, CAL][:2], {}, settings.secret_key, START,
+                        seed=n).match.id for n in range(2)]
+
+    def table(match_id: int):
+        return (Seat.select(Seat, Match, Player).join(Match).switch(Seat).join(Player)
+                .where(Seat.match == match_id).order_by(Seat.seat))
+
+    shared, apart = Prepared(table, share_joined=True), Prepared(table)
+    for match_id in ids + ids:  # the first call plans, the others follow it
+        planned = shared._plans.get(id(database.obj)) is not None
+        rows, own = shared.rows(match_id), apart.rows(match_id)
+        peewees = list(table(match_id))
+        for built in (rows, own):
+            assert [(row.__data__, row.match.__data__, row.player.__data__) for row in built] \
+                == [(row.__data__, row.match.__data__, row.player.__data__) for row in peewees]
+        assert rows[0].player is not rows[1].player  # other keys: other rows
+        assert own[0].match is not own[1].match
+        if planned:
+            assert rows[0].match is rows[1].match
+    assert planned and shared.rows(ids[0])[0].match is not shared.rows(ids[0])[0].match
