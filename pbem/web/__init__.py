@@ -94,7 +94,8 @@ class _SessionJSON(TaggedJSONSerializer):
             plain = self._plain(value)
         except _NotPlain:
             return super().dumps(value)
-        return json.dumps(plain, separators=(",", ":"), ensure_ascii=False)
+        # ASCII, as Flask writes it: a lone surrogate stays an escape, never unencodable.
+        return json.dumps(plain, separators=(",", ":"))
 
     def _plain(self, value: Any) -> Any:
         kind = type(value)

@@ -109,7 +109,8 @@ def seat_and_table(token: str) -> tuple[Seat, list[Seat]]:
 
 
 _OPENED = Seat.alias()
-# Every seat row carries the match's columns: its match is made once, for the first.
+# Every seat row carries the match's columns: its match is made once, for the first (and a
+# player seated twice, the computer at one level in two seats, is one row too).
 _TABLE_BY_TOKEN = Prepared(lambda digest: Seat.select(Seat, Match, Player).join(Match)
                            .switch(Seat).join(Player)
                            .where(Seat.match.in_(_OPENED.select(_OPENED.match)

@@ -88,8 +88,9 @@ def _allowed(match: Match, seat: int, seats: list[Seat], read: offers.Known,
              movers: set[int] | None) -> list[str]:
     """`lifecycle.allowed`, worked out once per match version, seat and what of the seat rows
     it reads (whose clock ran out): its checks raise and translate a refusal for each action
-    a seat may not take, a page's worth of work that a version fixes. The offers read and the
-    seats that moved follow from the version too; they are in the key all the same."""
+    a seat may not take, a page's worth of work that a version fixes. The offers read follow
+    from the version (`offers.known` is kept per version); the seats known to have moved do
+    too, but are in the key all the same."""
     def work_out() -> list[str]:
         return lifecycle.allowed(match, seat, seats, read, movers)
     late = tuple((row.seat, row.out_of_time_at is not None) for row in seats)
@@ -100,8 +101,9 @@ def _allowed(match: Match, seat: int, seats: list[Seat], read: offers.Known,
 
 # The parts of a seat's record made from the match version, the seat and the language alone
 # (its sight, and its page of moves for the window `moves_page` names), each once per version
-# by the VersionMemos below. A key may name those three instead of hashing these parts on each
-# read (kept pages and kept answers): they are two thirds of a record's pickled bytes.
+# by the VersionMemos below. A key may hash them once per version, seat, language and window
+# rather than on each read (kept pages and kept answers: `web/matches/seat.record_key`): they
+# are two thirds of a record's pickled bytes.
 VERSION_PARTS = frozenset({"legal_moves", "view", "board_text", "moves"})
 
 
@@ -150,7 +152,9 @@ def _movers(listed: dict[str, Any], seat_count: int) -> set[int] | None:
     """The seats that have moved, when the listed page of moves tells (it holds every move,
     or a move by every seat); None when only the whole move table could."""
     movers = {move["seat"] for move in listed["moves"]}
-    complete = listed["moves_page"]["first"] <= 1
+    # Every move: a page from the first to the latest (`?moves=` may end one earlier).
+    window = listed["moves_page"]
+    complete = window["first"] <= 1 and window["last"] >= window["total"]
     return movers if complete or len(movers) >= seat_count else None
 
 

@@ -20,11 +20,11 @@ from pbem.core.matches.changes import Channel
 from pbem.core.matches.creation import get_match
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_and_table, seat_for_token
-from pbem.core.records.match_record import beyond_version, public_record
+from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError, UnprocessableError
-from pbem.i18n import _, current
+from pbem.i18n import _
 from pbem.web.matches.public import requested_moves, requested_ply
-from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for
+from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for, record_key
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_whole, known_fields
 from pbem.web.site.kept_answers import kept_answer
@@ -37,10 +37,9 @@ _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 def seat_state(token: str) -> Response:
     seat, seats = seat_and_table(token)
     record = record_for(seat, seats=seats)
-    # A polling client's usual answer is the last one again: kept encoded, with an ETag. The
-    # record's largest parts follow from the match version, seat and language: keyed by those.
-    return _private(kept_answer(record, (seat.match_id, seat.match.version, seat.seat,
-                                         current(), beyond_version(record))))
+    # A polling client's usual answer is the last one again: kept encoded, with an ETag
+    # (keyed by the record's largest parts' digest, made once per version, and the rest).
+    return _private(kept_answer(record, record_key(seat, record)))
 
 
 @bp.post("/play/<token>")

@@ -43,7 +43,12 @@ from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_and_table, seat_for_token, seat_ref_for_token
 from pbem.core.matches.visits import note_visit, visit_due
 from pbem.core.ratings.queries import seat_ratings, shown_for_ahead
-from pbem.core.records.match_record import beyond_version, public_record, seat_record
+from pbem.core.records.match_record import (
+    VERSION_PARTS,
+    beyond_version,
+    public_record,
+    seat_record,
+)
 from pbem.core.tournaments.table import tournament_of_match, tournament_of_match_ahead
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import describe, get_rules
@@ -55,6 +60,7 @@ from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
 from pbem.web.site.clock import now
 from pbem.web.site.errors import problem
 from pbem.web.site.flashes import flash_in
+from pbem.web.site.fragments import value_key
 from pbem.web.site.inputs import tick_box, whole_number
 from pbem.web.site.kept_pages import page_keeper
 
@@ -325,12 +331,12 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # board, the click data and the version parts are made from the record (and the
     # language), once per match version and seat: the version and seat stand for them in
     # the key, too large to hash on each read; the rest is keyed by its value.
-    # So is the record's largest part (its VERSION_PARTS); the rest of it is hashed.
+    # The record is hashed as `record_key` gives it (its largest parts by their digest).
     derived = {"clicks": clicks_json, "board": board, "script_words": script_words(),
                "parts": version_parts(seat, record, replay, typed, seat_url), "record": record}
     response = make_response(page_keeper().render(
         "play/play.html", (seat.match_id, seat.match.version, seat.seat), derived,
-        record_beyond_version=beyond_version(record), error=error, typed=typed, replay=replay,
+        record_key=record_key(seat, record), error=error, typed=typed, replay=replay,
         submit_label=SUBMIT_WITHOUT_CONFIRM, poll_tag=poll_tag(seat.match),
         conditional=lines, conditional_text=(conditional_text if conditional_text is not None
                                              else as_grammar(lines.lines)),
@@ -341,6 +347,18 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # The page is private to the seat: never cache it anywhere.
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def record_key(seat: Seat, record: dict[str, Any]) -> tuple[bytes, dict[str, Any]]:
+    """The seat's record as a key hashes it (kept pages, kept answers and their ETag): its
+    VERSION_PARTS, two thirds of its bytes, by their digest, made once per match version,
+    seat, language and page of moves; the rest as it is. Equal keys mean equal records in
+    any worker of any release, since the digest is of the parts themselves."""
+    window = record["moves_page"]
+    digest = _PART_DIGESTS.remember(
+        seat.match, lambda: value_key({name: record[name] for name in sorted(VERSION_PARTS)}),
+        seat.seat, current(), window["first"], window["last"])
+    return digest, beyond_version(record)
 
 
 def _clicks_json(seat: Seat, record: dict[str, Any]) -> Markup | None:
@@ -395,6 +413,7 @@ def _board_html(seat: Seat, record: dict[str, Any]) -> Markup:
 
 # Boards are the largest (up to about 55 KB of SVG, Frozen Forest's): the few hottest kept.
 _CLICKS: VersionMemo[Markup | None] = VersionMemo(64)
+_PART_DIGESTS: VersionMemo[bytes] = VersionMemo(256)
 _BOARDS: VersionMemo[Markup] = VersionMemo(32)
 # A few KB each (a move list page and a form listing the legal moves).
 _PARTS: VersionMemo[dict[str, Markup]] = VersionMemo(64)

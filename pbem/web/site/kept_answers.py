@@ -35,8 +35,8 @@ class KeptAnswers:
     def answer(self, value: Any, follows_from: Any = None) -> Response:
         """`value` as JSON (as `jsonify` writes it), with its ETag; 304 when the request's
         `If-None-Match` holds that tag. Keyed by `value`, or by `follows_from` when given: a
-        smaller value that `value` follows from (a seat's record follows from its match
-        version, seat and language and the rest of its value, match_record.beyond_version)."""
+        smaller value that is equal exactly when `value` is (a seat's record by its largest
+        parts' digest and the rest, `seat.record_key`)."""
         key = value_key(value if follows_from is None else follows_from)
         body = self._made.used(key)
         if body is None:

@@ -14,9 +14,9 @@ A page is kept for its key, which holds everything its HTML follows from:
   the hashed inputs and the language but are too large to hash on each read (the play page's
   board, click data and version parts come from its record, each made once per match
   version and seat by a VersionMemo, whose version and seat the page passes: a second guard).
-  The play page passes its record so too, with the record less its version parts
-  (`match_record.beyond_version`) among the hashed inputs: its board, moves and legal moves
-  follow from the match version, seat and language, and were two thirds of the hashing.
+  The play page passes its record so too, and among the hashed inputs the record as
+  `seat.record_key` gives it: its board, moves and legal moves (two thirds of its bytes) by
+  their digest, made once per match version, seat, language and page of moves.
 
 What a page reads of the request besides its inputs is fixed by when one is kept at all: a
 page read (GET or HEAD) with no query, by a reader not signed in as a player (whose page
@@ -123,5 +123,5 @@ def page_keeper() -> KeptPages:
 def init_app(app: Flask) -> None:
     # Unlike the version memos (core/db/memo.py), kept pages need not be forgotten when the
     # database is bound again: a page's key holds its seat's secret address and its whole
-    # record, which no match of another database shares.
+    # record (its largest parts by their digest), which no match of another database shares.
     app.extensions["pbem_kept_pages"] = KeptPages()

@@ -209,3 +209,17 @@ def test_a_joined_row_read_again_in_one_answer_is_shared_when_asked(settings) ->
         if planned:
             assert rows[0].match is rows[1].match
     assert planned and shared.rows(ids[0])[0].match is not shared.rows(ids[0])[0].match
+
+
+def test_a_player_seated_twice_is_one_row_of_the_table(settings) -> None:
+    """The seat table's plan shares every joined row read twice: the computer at one level
+    in both seats is one player row, as its match is one match row."""
+    from pbem.core.matches.seat_links import seat_and_table
+
+    made = create_match("nim", [], {"pile": "30"}, settings.secret_key, START,
+                        computers={0: 1, 1: 1})
+    for _ in range(2):  # the first read plans, the second follows the plan
+        seat, seats = seat_and_table(made.tokens[0])
+    assert seats[0].player is seats[1].player and seats[0].match is seats[1].match
+    assert seats[0].player.__data__ == Player.get_by_id(seats[0].player_id).__data__
+    assert seat is seats[0] and seats[0].player_id == seats[1].player_id

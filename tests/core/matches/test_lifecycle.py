@@ -198,12 +198,17 @@ def test_the_seat_page_tells_what_a_seat_may_do_as_the_full_checks_do(db_url: st
 
 
 def test_a_page_of_moves_tells_who_moved_only_when_it_can() -> None:
-    def page(seats: list[int], first: int) -> dict:
-        return {"moves": [{"seat": seat} for seat in seats], "moves_page": {"first": first}}
+    def page(seats: list[int], first: int, total: int | None = None) -> dict:
+        last = first + len(seats) - 1 if seats else 0
+        return {"moves": [{"seat": seat} for seat in seats],
+                "moves_page": {"first": first, "last": last,
+                               "total": last if total is None else total}}
     assert match_record._movers(page([0], 1), 2) == {0}  # every move is listed
     assert match_record._movers(page([], 0), 2) == set()  # no move yet
     assert match_record._movers(page([1, 0, 1], 7), 2) == {0, 1}  # every seat is listed
     assert match_record._movers(page([1, 1, 1], 7), 2) is None  # seat 0 may have moved earlier
+    # From the first move, but ending before the latest (`?moves=1`): seat 1 may have moved.
+    assert match_record._movers(page([0], 1, total=2), 2) is None
 
 
 def test_abort_with_four_players_counts_every_seat(db_url: str) -> None:

@@ -70,3 +70,12 @@ def test_another_page_of_moves_is_another_key(db_url: str, settings) -> None:
     assert latest["moves"] != earlier["moves"]
     assert beyond_version(latest) != beyond_version(earlier)
     assert set(beyond_version(latest)) == set(latest) - VERSION_PARTS
+
+
+def test_a_page_of_moves_ending_early_does_not_hide_a_mover(db_url: str, settings) -> None:
+    """Whether the match may still be aborted asks who has moved: a page of moves from the
+    first that ends before the latest (`?moves=1`) does not tell, so the moves are read."""
+    match_id = _played("mimic", settings.secret_key, plies=2)
+    seat = _seats(match_id)[0]
+    assert "abort" not in seat_record(seat, START)["can"]
+    assert "abort" not in seat_record(seat, START, moves_upto=1)["can"]

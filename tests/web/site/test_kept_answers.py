@@ -95,3 +95,24 @@ def test_the_oldest_answers_make_room(app) -> None:
         for value in ({"a": 1}, {"a": 2}, {"a": 3}, {"a": 1}):
             assert answers.answer(value).get_json() == value
     assert len(answers) == 2
+
+
+def test_the_tag_changes_when_only_the_board_does(client, app, nim, monkeypatch) -> None:
+    """The record's board, moves and legal moves are keyed by their digest, made once per
+    match version: another worker, or another release, whose rules draw the same version's
+    board otherwise gives another tag, and a client's old one no longer answers 304."""
+    from pbem.core.db.memo import forget_all
+    from pbem.games import REGISTRY
+
+    path = f"/api/play/{nim.tokens[0]}"
+    first = client.get(path)
+    tag = first.headers["ETag"]
+    app.extensions["pbem_kept_answers"].clear()
+    forget_all()  # a new worker: nothing kept, nothing remembered
+    rules = type(REGISTRY["nim"])
+    drawn = rules.render_text
+    monkeypatch.setattr(rules, "render_text",
+                        lambda self, view, over=False: drawn(self, view, over) + " (new)")
+    again = client.get(path, headers={"If-None-Match": tag})
+    assert again.status_code == 200 and again.headers["ETag"] != tag
+    assert again.get_json()["board_text"] != first.get_json()["board_text"]
