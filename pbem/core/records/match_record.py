@@ -108,8 +108,8 @@ VERSION_PARTS = frozenset({"legal_moves", "view", "board_text", "moves"})
 
 
 def beyond_version(record: dict[str, Any]) -> dict[str, Any]:
-    """A seat's record less its VERSION_PARTS: with the match, its version, the seat and the
-    language, what the whole record follows from."""
+    """A seat's record less its VERSION_PARTS: what a key hashes on every read, beside those
+    parts' digest (made once per version, seat, language and page of moves)."""
     return {name: value for name, value in record.items() if name not in VERSION_PARTS}
 
 
