@@ -139,7 +139,7 @@ class Prepared:
         # peewee has worked out how (on the first rows), the plan is kept.
         wrapper = query._get_cursor_wrapper(cursor)
         found = list(wrapper)
-        if wrapper.initialized:
+        if wrapper.initialized or _described(wrapper):
             self._plans[id(database.obj)] = _RowPlan.of(wrapper, self._share_joined)
         return found
 
@@ -213,11 +213,23 @@ class Planned:
             return list(query._get_cursor_wrapper(cursor))
         wrapper = query._get_cursor_wrapper(cursor)
         found = list(wrapper)
-        if wrapper.initialized:
+        if wrapper.initialized or _described(wrapper):
             if len(self._plans) > 8:  # databases are few; tests bind a new one now and then
                 self._plans.clear()
             self._plans[key] = _RowPlan.of(wrapper)
         return found
+
+
+def _described(wrapper: Any) -> bool:
+    """Set up a cursor wrapper that met no row, as peewee sets one up on its first row, when
+    its cursor still describes the columns (SQLite's and PyMySQL's do; psycopg's, closed, do
+    not): a read that answers nothing (no chat yet, no rating) is then planned like one that
+    answered, not left to peewee's wrapper on every call until a row comes."""
+    if getattr(wrapper.cursor, "description", None) is None:
+        return False
+    wrapper.initialize()
+    wrapper.initialized = True
+    return True
 
 
 class _RowPlan:

@@ -223,3 +223,26 @@ def test_a_player_seated_twice_is_one_row_of_the_table(settings) -> None:
     assert seats[0].player is seats[1].player and seats[0].match is seats[1].match
     assert seats[0].player.__data__ == Player.get_by_id(seats[0].player_id).__data__
     assert seat is seats[0] and seats[0].player_id == seats[1].player_id
+
+
+def test_a_read_that_first_answers_nothing_is_planned_where_the_driver_allows(settings
+                                                                              ) -> None:
+    """A read with no rows yet (no chat, no rating) is planned from its cursor's description
+    where the driver keeps it (SQLite, MariaDB; psycopg's closed cursor has none, and the
+    read is planned on its first row instead); its later rows are peewee's either way."""
+    from pbem.core.db.connection import database as bound
+    from pbem.core.db.prepared import Prepared
+
+    def seats_of(match_id: int):
+        return (Seat.select(Seat, Player).join(Player).where(Seat.match == match_id)
+                .order_by(Seat.seat))
+
+    prepared = Prepared(seats_of)
+    assert prepared.rows(-1) == []
+    described = not isinstance(bound.obj, __import__("peewee").PostgresqlDatabase)
+    assert (prepared._plans.get(id(bound.obj)) is not None) == described
+    match_id = create_match("nim", [ANN, BEN], {}, settings.secret_key, START).match.id
+    for _ in range(2):
+        assert _described(prepared.rows(match_id)) == _described(list(seats_of(match_id)))
+    assert prepared._plans.get(id(bound.obj)) is not None
+    assert Planned().rows(Match.select().where(Match.id == -1)) == []
