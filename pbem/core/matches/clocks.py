@@ -142,7 +142,7 @@ def describe_left(left: timedelta) -> str:
     """Time left, as players read it: "3 days 2 hours left", "no time left"."""
     if left <= timedelta(0):
         return _("no time left")
-    return _("%(span)s left", span=describe_span(left))
+    return _left_words(_shown_units(left))
 
 
 def describe_span(span: timedelta) -> str:
@@ -150,16 +150,32 @@ def describe_span(span: timedelta) -> str:
     allowance; `describe_left` without its "left", in every language)."""
     if span <= timedelta(0):
         return _("no time")
-    left = span
-    seconds = int(left.total_seconds())
+    return _span_words(_shown_units(span))
+
+
+def _shown_units(span: timedelta) -> tuple[tuple[int, str], ...]:
+    """The units a span is said in: its first two that are not zero, of days, hours and
+    minutes, and seconds under an hour ((3, "d"), (2, "h"))."""
+    seconds = int(span.total_seconds())
     days, rest = divmod(seconds, 86_400)
     hours, rest = divmod(rest, 3_600)
     minutes, seconds = divmod(rest, 60)
     parts = [(days, "d"), (hours, "h"), (minutes, "m")]
     if not days and not hours:
         parts.append((seconds, "s"))
-    shown = [_unit_words(n, unit) for n, unit in parts if n][:2]
-    return " ".join(shown) if shown else _("no time")
+    return tuple((n, unit) for n, unit in parts if n)[:2]
+
+
+# A span's words follow from the units shown and the language: every clock on every page says
+# one, so each is worked out once (a few thousand: a day's worth of minutes, say).
+@i18n.per_language(4096)
+def _span_words(shown: tuple[tuple[int, str], ...]) -> str:
+    return " ".join(_unit_words(n, unit) for n, unit in shown) if shown else _("no time")
+
+
+@i18n.per_language(4096)
+def _left_words(shown: tuple[tuple[int, str], ...]) -> str:
+    return _("%(span)s left", span=_span_words(shown))
 
 
 def _span(number: str, unit: str) -> timedelta:

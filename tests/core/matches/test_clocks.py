@@ -81,3 +81,36 @@ def test_time_left_reads_naturally() -> None:
     assert describe_left(2 * DAY + 3 * HOUR + timedelta(minutes=5)) == "2 days 3 hours left"
     assert describe_left(timedelta(minutes=1, seconds=30)) == "1 minute 30 seconds left"
     assert describe_left(timedelta(seconds=-5)) == "no time left"
+
+
+def test_a_spans_words_are_kept_by_the_units_shown_and_the_language() -> None:
+    """Each span's words are worked out once per units shown and language: read again, in
+    another language, or at another span with the same units, they are what saying them
+    afresh gives (the words as `_unit_words` and the catalog make them)."""
+    from pbem.core.matches.clocks import _unit_words, describe_span
+    from pbem.i18n import _, language
+
+    def afresh(span: timedelta, left: bool) -> str:
+        seconds = int(span.total_seconds())
+        days, rest = divmod(seconds, 86_400)
+        hours, rest = divmod(rest, 3_600)
+        minutes, seconds = divmod(rest, 60)
+        parts = [(days, "d"), (hours, "h"), (minutes, "m")]
+        if not days and not hours:
+            parts.append((seconds, "s"))
+        words = " ".join([_unit_words(n, unit) for n, unit in parts if n][:2]) or _("no time")
+        if span <= timedelta(0):
+            return _("no time left") if left else _("no time")
+        return _("%(span)s left", span=words) if left else words
+
+    spans = [timedelta(seconds=s) for s in (-5, 0, 1, 59, 60, 61, 3_599, 3_600, 3_661, 86_399,
+                                            86_400, 90_061, 3 * 86_400 + 7_200)]
+    spans.append(timedelta(milliseconds=400))
+    for _round in range(2):  # worked out, then kept
+        for code in ("en", "de", "ja"):
+            with language(code):
+                for span in spans:
+                    assert describe_span(span) == afresh(span, left=False)
+                    assert describe_left(span) == afresh(span, left=True)
+    with language("de"):  # the language is in the key: not the English kept before
+        assert "day" not in describe_left(2 * DAY + 3 * HOUR)
