@@ -87,21 +87,15 @@ def test_a_spans_words_are_kept_by_the_units_shown_and_the_language() -> None:
     """Each span's words are worked out once per units shown and language: read again, in
     another language, or at another span with the same units, they are what saying them
     afresh gives (the words as `_unit_words` and the catalog make them)."""
-    from pbem.core.matches.clocks import _unit_words, describe_span
+    from pbem.core.matches.clocks import _left_words, _shown_units, _span_words, describe_span
     from pbem.i18n import _, language
 
     def afresh(span: timedelta, left: bool) -> str:
-        seconds = int(span.total_seconds())
-        days, rest = divmod(seconds, 86_400)
-        hours, rest = divmod(rest, 3_600)
-        minutes, seconds = divmod(rest, 60)
-        parts = [(days, "d"), (hours, "h"), (minutes, "m")]
-        if not days and not hours:
-            parts.append((seconds, "s"))
-        words = " ".join([_unit_words(n, unit) for n, unit in parts if n][:2]) or _("no time")
+        # The words as the kept functions' own bodies say them, nothing kept.
         if span <= timedelta(0):
             return _("no time left") if left else _("no time")
-        return _("%(span)s left", span=words) if left else words
+        said = _left_words if left else _span_words
+        return str(said.__wrapped__(_shown_units(span)))  # type: ignore[attr-defined]
 
     spans = [timedelta(seconds=s) for s in (-5, 0, 1, 59, 60, 61, 3_599, 3_600, 3_661, 86_399,
                                             86_400, 90_061, 3 * 86_400 + 7_200)]
