@@ -159,12 +159,15 @@ class _Request(flask.Request):
 class _App(Flask):
     jinja_environment = _Environment
     request_class = _Request
-    # Flask asks of every hook and view, on every request, whether it is a coroutine function
-    # (a dozen asks a request); the answer for each function is kept instead.
-    _synced: dict[Callable[..., Any], Callable[..., Any]]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Flask asks of every hook and view, on every request, whether it is a coroutine
+        # function (a dozen asks a request); the answer for each function is kept instead.
+        self._synced: dict[Callable[..., Any], Callable[..., Any]] = {}
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
-        synced = self.__dict__.setdefault("_synced", {})
+        synced = self._synced
         found = synced.get(func)
         if found is None:
             if len(synced) > _SYNCED:  # hooks and views are few; never let odd callers grow it
