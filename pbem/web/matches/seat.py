@@ -330,8 +330,8 @@ def page(seat: Seat, record: dict, status: int, error: str | None = None, typed:
     # A page read again with nothing of it changed is sent as it was (kept_pages.py). The
     # board, the click data and the version parts are made from the record (and the
     # language), once per match version and seat: the version and seat stand for them in
-    # the key, too large to hash on each read; the rest is keyed by its value.
-    # The record is hashed as `record_key` gives it (its largest parts by their digest).
+    # the key, too large to hash on each read. The record is hashed as `record_key` gives it
+    # (its largest parts by their digest); the rest is keyed by its value.
     derived = {"clicks": clicks_json, "board": board, "script_words": script_words(),
                "parts": version_parts(seat, record, replay, typed, seat_url), "record": record}
     response = make_response(page_keeper().render(

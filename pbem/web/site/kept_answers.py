@@ -3,10 +3,11 @@
 client that sends the ETag back (`If-None-Match`) gets 304 with no body at all.
 
 The key is the SHA-256 of the value's pickled bytes, which differ whenever its values, their
-types or their order differ (as a fragment's key, fragments.py): equal keys mean equal
-values, and so the same JSON. The value is still built on every read (it holds what changes
-with time, a clock's words); only its encoding is kept. The ETag is that key, so it changes
-whenever the answer does, in whatever language it is given.
+types or their order differ (as a fragment's key, fragments.py), or of a smaller value equal
+exactly when it is (a seat's record: its largest parts by their digest, and the rest): equal
+keys mean equal values, and so the same JSON. The value is still built on every read (it
+holds what changes with time, a clock's words); only its encoding is kept. The ETag is that
+key, so it changes whenever the answer does, in whatever language it is given.
 """
 
 from __future__ import annotations
