@@ -1,8 +1,10 @@
 """The explicit registry of games. A game is available once its description is listed here.
 
 Registration is explicit (no import side effects) so that a reader sees every game in one
-place, one line each, and a test can add a test-only game with
-`monkeypatch.setitem(REGISTRY, …)` (it then gets a plain description; see `describe`).
+place, one line each. A test can add a test-only game with `monkeypatch.setitem(REGISTRY, …)`
+(it then gets a plain description; see `describe`), and a test run can `register` a whole game
+that lives outside this package (the tic-tac-toe of tests/games/toy, written by
+docs/ADDING_A_GAME.md alone).
 """
 
 from __future__ import annotations
@@ -45,3 +47,16 @@ def describe(slug: str) -> GameType:
     if found is not None and REGISTRY.get(slug) is found.rules:
         return found
     return GameType(rules=get_rules(slug))
+
+
+def register(game: GameType) -> None:
+    """List a game whose folder is not in `FOLDERS`, as its line there would: the pages, the
+    mail, the API and the shared tests then offer it like any other. For a test run of its
+    own (tests/games/toy/plugin.py), before anything reads `GAMES`. A slug already listed is
+    refused: a game is never replaced under a running server."""
+    global GAMES
+    if game.slug in REGISTRY:
+        raise ValueError(f"a game called {game.slug!r} is already registered")
+    GAMES = (*GAMES, game)
+    DESCRIPTIONS[game.slug] = game
+    REGISTRY[game.slug] = game.rules
