@@ -27,7 +27,9 @@ def _seats(match_id: int) -> list[Seat]:
 
 
 def _played(game: str, secret_key: str, plies: int) -> int:
-    """A match of `game` with `plies` moves made (the first legal move each time)."""
+    """A match of `game` with `plies` moves made, each the first legal move that does not end
+    the game: the match is still being played, its clock running. A short game (tic-tac-toe
+    has nine squares) stops where every move would end it."""
     rules = REGISTRY[game]
     players = min(rules.player_counts)
     match = create_match(game, EMAILS[:players], {}, secret_key, START, seed=7,
@@ -35,11 +37,13 @@ def _played(game: str, secret_key: str, plies: int) -> int:
     for ply in range(plies):
         match = Match.get_by_id(match.id)
         state = rules_for(match).load(match.state)
-        if rules.outcome(state) is not None:
-            break
         seat = min(rules.to_move(state))
-        move = rules.format_move(state, rules.legal_moves(state, seat)[0])
-        submit_move(match.id, seat, move, ply, START + timedelta(hours=ply))
+        going_on = [move for move in rules.legal_moves(state, seat)
+                    if rules.outcome(rules.apply_move(state, seat, move).state) is None]
+        if not going_on:
+            break
+        submit_move(match.id, seat, rules.format_move(state, going_on[0]), ply,
+                    START + timedelta(hours=ply))
     return match.id
 
 
