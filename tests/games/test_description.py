@@ -4,23 +4,34 @@ framework reads descriptions (never a game's name), so a wrong one would mislead
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
 import pbem.games
-from pbem.games import DESCRIPTIONS, GAMES, REGISTRY, describe
+from pbem.games import DESCRIPTIONS, FOLDERS, GAMES, REGISTRY, describe
 from pbem.games.base import HidesInformation
 from pbem.paths import TEMPLATES
+from tests.support.render import SUPPORT_TEMPLATES
 
 GAMES_DIR = Path(pbem.games.__file__).parent
 
 
+def folder_of(game) -> Path:
+    """The folder a game's rules live in: pbem/games/<game>/, or the toy's under tests."""
+    return Path(sys.modules[type(game.rules).__module__].__file__).parent
+
+
 def test_every_game_folder_is_registered_once() -> None:
     folders = {p.parent.name for p in GAMES_DIR.glob("*/__init__.py")} - {"boards"}
-    assert len(GAMES) == len(DESCRIPTIONS) == len(folders)
+    assert sorted(FOLDERS) == sorted(folders)
+    assert len(GAMES) == len(DESCRIPTIONS) == len({game.slug for game in GAMES})
     assert all(REGISTRY[game.slug] is game.rules for game in GAMES)  # (tests add test games)
-    assert {game.slug.replace("-", "_") for game in GAMES} == folders
+    assert all(folder_of(game).name == game.slug.replace("-", "_") for game in GAMES)
+    # Besides the folders listed, only a game a test run registers (tests/games/toy).
+    assert {folder_of(game).name for game in GAMES if folder_of(game).parent == GAMES_DIR} \
+        == folders
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.slug)
@@ -34,7 +45,9 @@ def test_the_description_matches_its_rules(game) -> None:
     if game.board_picture:  # an SVG board: a position text and its drawing functions
         assert game.position_text
         assert any(name.endswith("_pieces") for name in game.template_globals)
-    folder = Path(TEMPLATES) / "games" / game.slug
+    # A game a test run registers keeps its templates with the test games'.
+    root = TEMPLATES if folder_of(game).parent == GAMES_DIR else SUPPORT_TEMPLATES
+    folder = Path(root) / "games" / game.slug
     for template in ("board.html", "board_table.html", "rules.html"):
         assert (folder / template).is_file(), f"{game.slug} needs templates/games/…/{template}"
 
