@@ -66,8 +66,8 @@ def test_the_toy_passes_every_test_that_reads_the_registry() -> None:
         [sys.executable, "-m", "pytest", "-p", "tests.games.toy.plugin", "-p", "no:cacheprovider",
          "-n", "0", "-m", "not browser", "-rA", "-q", *modules],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False)
-    report = done.stdout + done.stderr
-    assert done.returncode == 0, report[-8000:]
+    report, code = done.stdout + done.stderr, done.returncode
+    assert code == 0, report[-8000:]
     passed = set(re.findall(r"^PASSED (\S+)", done.stdout, re.MULTILINE))
     missing = [name for name in EXPECTED if name not in passed]
     assert not missing, f"not run with the toy: {missing}\n{report[-4000:]}"
