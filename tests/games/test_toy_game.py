@@ -75,12 +75,12 @@ def test_the_toy_passes_every_test_that_reads_the_registry() -> None:
 
 def test_the_guide_names_the_files_the_toy_has() -> None:
     guide = GUIDE.read_text(encoding="utf-8")
-    folder = guide.split("### 1.", 1)[1].split("### 2.", 1)[0]
+    folder = guide.split("\n## 1. ", 1)[1].split("\n## 2. ", 1)[0]
     named = set(re.findall(r"^- `(\w+\.py)`", folder, re.MULTILINE))
     optional = set(re.findall(r"^- `(\w+\.py)` \(optional", folder, re.MULTILINE))
     has = {path.name for path in TOY.glob("*.py")}
     assert named - optional <= has <= named, (named, optional, has)
-    templates = guide.split("### 2.", 1)[1].split("### 3.", 1)[0]
+    templates = guide.split("\n## 2. ", 1)[1].split("\n## 3. ", 1)[0]
     assert set(re.findall(r"^- `(\w+\.html)`", templates, re.MULTILINE)) == {
         path.name for path in (Path(SUPPORT_TEMPLATES) / "games" / GAME.slug).iterdir()}
 
