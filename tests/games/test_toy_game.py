@@ -12,7 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem.games import REGISTRY
+import pytest
+
+import pbem.games
+from pbem.games import DESCRIPTIONS, REGISTRY, describe, get_rules, register
 from tests.games.toy.tic_tac_toe import GAME
 from tests.support.render import SUPPORT_TEMPLATES
 
@@ -51,6 +54,19 @@ def registry_readers() -> list[str]:
 
 def test_the_toy_is_not_in_the_production_registry() -> None:
     assert GAME.slug not in REGISTRY
+
+
+def test_register_lists_a_game_as_its_line_in_folders_would(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("GAMES", "DESCRIPTIONS", "REGISTRY"):  # copies, so the run's stay as they are
+        monkeypatch.setattr(pbem.games, name, type(getattr(pbem.games, name))(
+            getattr(pbem.games, name)))
+    register(GAME)
+    assert pbem.games.GAMES[-1] is GAME and describe(GAME.slug) is GAME
+    assert get_rules("Tic-Tac-Toe") is GAME.rules
+    with pytest.raises(ValueError, match="already registered"):
+        register(DESCRIPTIONS["mimic"])
+    assert len(pbem.games.GAMES) == len(DESCRIPTIONS) + 1
 
 
 def test_the_toy_passes_every_test_that_reads_the_registry() -> None:
