@@ -68,7 +68,7 @@ def _schema(name: str, schema: dict[str, Any]) -> list[str]:
         out.append(f"- `{field}`{mark}: {_schema_words(part)}{words}")
     if not schema.get("properties"):
         out.append(f"{_schema_words(schema)}")
-    return out + [""]
+    return [*out, ""]
 
 
 def render() -> str:
@@ -76,7 +76,8 @@ def render() -> str:
     doc = description()
     out = ["# Operations", "",
            "Generated at every build of this site from the OpenAPI 3.1 description the server "
-           f"serves at `/api/openapi.json` (also [here](openapi.json)). {doc['info']['description']}",
+           "serves at `/api/openapi.json` (also [here](openapi.json)). "
+           f"{doc['info']['description']}",
            "", "Every operation may also answer `503` while the database cannot be reached. "
            "Error answers are problem+json; [the JSON API](index.md) says what each status "
            "means.", ""]

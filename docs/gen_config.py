@@ -53,7 +53,8 @@ def example_groups(known: set[str], text: str | None = None) -> list[Group]:
         elif stripped.startswith("#"):
             words = stripped[1:]
             # An indented comment line is an example (a URL, a command): kept as code.
-            comment.append(f"\n\n`{words.strip()}`\n\n" if words.startswith("   ") else words.strip())
+            example = words.startswith("   ")
+            comment.append(f"\n\n`{words.strip()}`\n\n" if example else words.strip())
         elif not stripped:
             comment, current = [], None
     return groups

@@ -18,8 +18,8 @@ from mkdocs.structure.files import File, Files
 # The generators sit beside this file; MkDocs loads a hook by path, not as a package.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import gen_api  # noqa: E402
-import gen_config  # noqa: E402
+import gen_api
+import gen_config
 
 
 def on_files(files: Files, config: Any) -> Files:
