@@ -102,7 +102,7 @@ def _default(setting: dataclasses.Field) -> str:
     if isinstance(value, bool):
         return "`true`" if value else "`false`"
     if value == "":
-        return "unset"
+        return "empty"
     return f"`{value}`"
 
 
