@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
 import re
 import shlex
 import sys
@@ -273,3 +274,31 @@ def test_the_api_reference_lists_every_operation() -> None:
     for path, item in gen_api.description()["paths"].items():
         for method in item:
             assert f"`{method.upper()} {path}`" in page
+
+
+_FILE_ENDINGS = {"toml", "css", "js", "json", "sqlite3", "txt", "md", "py", "png"}
+
+
+def _resolves(dotted: str) -> bool:
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            if not hasattr(found, name):
+                return False
+            found = getattr(found, name)
+        return True
+    return False
+
+
+def test_every_dotted_name_of_pbem_in_the_docs_exists() -> None:
+    names = {(code.where, name) for code in all_code()
+             for name in re.findall(r"(?<![\w/])pbem(?:\.\w+)+", code.text)
+             if name.rsplit(".", 1)[-1] not in _FILE_ENDINGS}  # pbem.toml is a file
+    assert len(names) > 3
+    missing = sorted(f"{where}: {name}" for where, name in names if not _resolves(name))
+    assert not missing, "\n".join(missing)
+    assert not _resolves("pbem.core.preferences.clear_undeliverable")
