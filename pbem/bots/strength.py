@@ -1,5 +1,5 @@
 """How strong each level measured, per game: the figures `bench/bots.py` printed, kept here so
-the rules pages and the README say the same. Re-measure and update them when the search, a
+the rules pages and bench/RESULTS.md say the same. Re-measure and update them when the search, a
 level's budget or a game's hints change.
 
 A new game adds its entry to `MEASURED` (docs/ADDING_A_GAME.md, step 4). Until it has one its

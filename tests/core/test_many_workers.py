@@ -24,7 +24,7 @@ WORKERS = 3
 MATCHES = 24
 MAX_TICKS = 40
 PLAYERS = [f"p{n}@example.org" for n in range(2 * MATCHES)]
-# Databases with row locks and many connections: SQLite runs one worker (see the README).
+# Databases with row locks and many connections: SQLite runs one worker (docs/operators/scaling.md).
 SHARED = [name for name in BACKENDS if name != "sqlite"]
 
 

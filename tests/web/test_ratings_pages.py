@@ -98,7 +98,7 @@ def test_leaderboard_player_page_and_api(app, client) -> None:
 def test_every_page_links_to_the_ratings_and_they_say_what_never_counts(client) -> None:
     """A new player found the leaderboards only by typing their address: the site's bar
     links them from every page, and the ratings page lists a voided match among what never
-    counts, as the README does."""
+    counts, as the docs do (docs/players/ratings.md)."""
     for path in ("/", "/games", "/matches", "/seeks", "/tournaments", "/signin"):
         assert 'href="/ratings">Ratings</a>' in client.get(path).data.decode(), path
     page = client.get("/ratings").data.decode()

@@ -38,6 +38,7 @@ def match_record(match: Match) -> dict[str, Any]:
     rules = rules_for(match)
     state = rules.load(match.state)
     over = not match.is_live
+    rated = bool(match.rated) and not match.has_computer
     players = seats_of([match.id])[match.id]
     moves = list(Move.select(Move.ply, Move.turn, Move.seat, Move.text, Move.visible_to,
                              Move.events, Move.note, Move.created_at)
@@ -75,10 +76,12 @@ def match_record(match: Match) -> dict[str, Any]:
         "moves": listed,
         "result": result,
         "rulings": rulings_of(match),
-        "rated": bool(match.rated),
+        # Whether the result counts for ratings: a match the computer plays or played in (a
+        # seat an admin handed to it part-way too) never does, whatever it was created as.
+        "rated": rated,
         # A finished rated match: each counted seat's rating before and after (core/ratings),
         # so anyone can check the arithmetic; an unrated one has none.
-        "ratings": ratings_of_match(match) if over and match.rated else None,
+        "ratings": ratings_of_match(match) if over and rated else None,
         # Everything that happened to the match, from its change log (public details only).
         "changes": public_changes(match),
     }

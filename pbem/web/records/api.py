@@ -2,7 +2,8 @@
 
 Query: game, player (display name), status (live, finished, aborted), result (win, loss,
 draw; win and loss with a player are that player's), limit (1-100, default 50) and cursor
-(the `next` of the previous page). A bad filter or cursor is a 400 problem+json saying why.
+(the `next` of the previous page). A malformed filter or limit is a 400 problem+json
+saying why; a cursor this archive never gave out, or a filter that cannot apply, a 422.
 """
 
 from __future__ import annotations

@@ -196,3 +196,8 @@ def test_a_match_the_computer_plays_in_never_counts(db_url: str) -> None:
     apply_change(handed.id, Resign(seat=0), START)
     assert Match.get_by_id(handed.id).status == "finished"
     assert Rating.select().count() == 0 and RatingEvent.select().count() == 0
+    # The records say so, as the ratings do: no record calls either match rated.
+    from pbem.core.records.exports import match_record
+    for match_id in (against.id, handed.id):
+        record = match_record(Match.get_by_id(match_id))
+        assert record["rated"] is False and record["ratings"] is None, match_id
