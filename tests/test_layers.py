@@ -185,7 +185,7 @@ HOT_PATHS = {
     # Who is reading: a signed-in reader's session, or an API token, with its player.
     "pbem.core.accounts.sessions", "pbem.core.accounts.api_tokens",
     # A player's matches, challenges and seeks, read by their home page (/me) on every visit.
-    "pbem.core.accounts.players", "pbem.core.lobby.challenges", "pbem.core.lobby.seeks",
+    "pbem.core.records.home", "pbem.core.lobby.challenges", "pbem.core.lobby.seeks",
     # The door's pipeline, and a page's reads sent ahead together (`read_ahead`).
     "pbem.core.db.pipeline",
 }

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbem.core.accounts.models import Player, Session
-from pbem.core.accounts.players import reissue_seat_link
 from pbem.core.admin import audit
 from pbem.core.db.connection import write_transaction
+from pbem.core.mailout.accounts import reissue_seat_link
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.errors import ConflictError, NotFoundError, PbemError
 from pbem.i18n import _

@@ -8,11 +8,11 @@ from werkzeug.wrappers import Response
 
 from pbem.core.accounts import api_tokens, sessions
 from pbem.core.accounts.models import Player
-from pbem.core.accounts.players import is_suppressed
 from pbem.core.admin import console
 from pbem.core.admin import players as player_admin
 from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.conversation import moderation
+from pbem.core.mailout.accounts import is_suppressed
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.models import Seat
 from pbem.errors import PbemError
