@@ -389,6 +389,7 @@ def _generated(name: str) -> str:
 
 
 def test_the_architecture_drawing_follows_the_tiers() -> None:
+    assert len(CORE_TIER_WORDS) == len(CORE_TIERS), "say in CORE_TIER_WORDS what each tier is for"
     drawn = f"```\n{core_drawing()}\n```"
     assert _generated("core tiers") == drawn, (
         "paste this into docs/ARCHITECTURE.md's core tiers block:\n" + drawn)
