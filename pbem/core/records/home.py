@@ -26,15 +26,14 @@ def my_matches_ahead(player: Player) -> list[ReadAhead]:
 
 def tables_of(player: Player) -> dict[int, list[Seat]]:
     """The seats (with their players) of every match the player sits in, by match, in seat
-    order: one read, where reading each match's seats took one round trip a match."""
+    order, in one read for all of them."""
     tables: dict[int, list[Seat]] = {}
     for seat in _TABLES_OF.rows(player.id):
         tables.setdefault(seat.match_id, []).append(seat)
     return tables
 
 
-# The player's home page (/me) reads both on every visit: compiled once, where peewee building
-# the first, a SELECT of every seat and match column, was a quarter of the page's CPU.
+# The player's home page (/me) reads both on every visit, so their SQL is compiled once.
 _SEATS_OF = Prepared(lambda player_id: Seat.select(Seat, Match).join(Match)
                      .where(Seat.player == player_id).order_by(Match.updated_at.desc()))
 _TABLES_OF = Prepared(lambda player_id: Seat.select(Seat, Player).join(Player)
