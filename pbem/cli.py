@@ -299,7 +299,7 @@ def cmd_player_token(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_seat_reissue(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
-    from pbem.core.accounts.players import reissue_seat_link
+    from pbem.core.mailout.accounts import reissue_seat_link
 
     bind_database(settings.database_url)
     with database.connection_context():

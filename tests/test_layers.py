@@ -9,15 +9,19 @@ Layers, lowest first (a module imports only from its own layer or a lower one):
 4. `pbem.mail`: SMTP and IMAP, composing, the outbox loop, the inbound pipeline.
 5. the adapters people and processes talk to: `pbem.web`, `pbem.worker`, `pbem.cli`.
 
-Inside core, `core.db` imports no other core package, and a package's `models` imports only
-other `models` and `core.db`. Every import counts, also one inside a function: a lazy import is
-still a dependency.
+Inside core, the packages keep one order too (`CORE_TIERS`, lowest first): a package imports
+only from its own tier or a lower one, and packages of one tier may import each other only where
+no cycle between packages follows. `docs/ARCHITECTURE.md` draws that order from `CORE_TIERS`
+(`core_drawing`). A package's `models` imports only other `models` and `core.db`. Every import
+counts, also one inside a function: a lazy import is still a dependency.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -181,7 +185,7 @@ HOT_PATHS = {
     # Who is reading: a signed-in reader's session, or an API token, with its player.
     "pbem.core.accounts.sessions", "pbem.core.accounts.api_tokens",
     # A player's matches, challenges and seeks, read by their home page (/me) on every visit.
-    "pbem.core.accounts.players", "pbem.core.lobby.challenges", "pbem.core.lobby.seeks",
+    "pbem.core.records.home", "pbem.core.lobby.challenges", "pbem.core.lobby.seeks",
     # The door's pipeline, and a page's reads sent ahead together (`read_ahead`).
     "pbem.core.db.pipeline",
 }
@@ -207,3 +211,221 @@ def test_production_code_asserts_nothing() -> None:
              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
              if isinstance(node, ast.Assert)]
     assert found == []
+
+
+# Core's order, lowest first: each name is a package (a folder) or a module directly under
+# `pbem/core`. A package imports only from its own tier or lower ones; within a tier, peers may
+# import each other as long as no cycle between packages follows. `schema` (every table) and
+# `settlers` (the door's settlers, registered in one list) see every package, so they sit on
+# top. A new package is placed here before it can be imported.
+CORE_TIERS: tuple[tuple[str, ...], ...] = (
+    ("db",),
+    ("accounts",),
+    ("matches",),
+    ("records", "ratings", "mailout", "mailin", "conversation", "admin"),
+    ("lobby", "computer", "tournaments"),
+    ("schema", "settlers"),
+)
+CORE_TIER_OF = {name: number for number, names in enumerate(CORE_TIERS) for name in names}
+# What each tier is for, drawn beside it in docs/ARCHITECTURE.md.
+CORE_TIER_WORDS = (
+    "connection, prepared queries, base table, migrations",
+    "who someone is: players, admins, sessions, sign-in, tokens, limits",
+    "the door: every change to a match goes through it",
+    "what follows from matches: records, ratings, mail out and in, chat, the admin",
+    "built on all of those: finding an opponent, the computer, tournaments",
+    "the whole of core: every table; the door's settlers in their order",
+)
+
+
+def _core_unit(module: str) -> str | None:
+    """The package (or top-level module) of core that `module` belongs to."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["pbem", "core"] else None
+
+
+def _core_edges() -> list[tuple[str, str, str, str]]:
+    """Every import from one core package into another: (module, target, unit, target's unit)."""
+    edges = []
+    for module, targets in GRAPH.items():
+        unit = _core_unit(module)
+        for target in targets:
+            target_unit = _core_unit(target)
+            if unit and target_unit and unit != target_unit:
+                edges.append((module, target, unit, target_unit))
+    return edges
+
+
+def test_every_core_package_has_a_tier() -> None:
+    units = {path.stem for path in (ROOT / "core").iterdir()
+             if (path / "__init__.py").exists() or (path.suffix == ".py"
+                                                    and path.name != "__init__.py")}
+    unplaced = sorted(units - set(CORE_TIER_OF))
+    assert unplaced == [], (f"place these core packages in a tier of CORE_TIERS "
+                            f"(tests/test_layers.py): {unplaced}")
+
+
+def test_no_core_import_runs_up_a_tier() -> None:
+    upward = [f"{module} -> {target} ({unit}, tier {CORE_TIER_OF[unit]}, may not import "
+              f"{target_unit}, tier {CORE_TIER_OF[target_unit]})"
+              for module, target, unit, target_unit in _core_edges()
+              if unit in CORE_TIER_OF and target_unit in CORE_TIER_OF
+              and CORE_TIER_OF[target_unit] > CORE_TIER_OF[unit]]
+    assert upward == [], ("move the code to the package that owns what it needs, or hand a "
+                          "value in from above:\n" + "\n".join(upward))
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components of more than one node (Tarjan's)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = set()
+            while True:
+                member = stack.pop()
+                component.add(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def _shortest_cycle(graph: dict[str, set[str]], start: str) -> list[str]:
+    """The shortest way from `start` back to itself, as the nodes passed ([] if none)."""
+    came_from: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for target in sorted(graph.get(node, ())):
+                if target == start:
+                    path = [node]
+                    while path[-1] != start:
+                        path.append(came_from[path[-1]])
+                    return [*reversed(path), start]
+                if target not in came_from:
+                    came_from[target] = node
+                    following.append(target)
+        frontier = following
+    return []
+
+
+def _tier(unit: str) -> int:
+    return CORE_TIER_OF.get(unit, len(CORE_TIERS))
+
+
+def _rotated(path: list[str]) -> tuple[str, ...]:
+    """A cycle (first node repeated last) begun at its lowest package, so each is said once."""
+    ring = path[:-1]
+    first = ring.index(min(ring, key=lambda unit: (_tier(unit), unit)))
+    ring = ring[first:] + ring[:first]
+    return (*ring, ring[0])
+
+
+def test_no_cycle_between_core_packages() -> None:
+    graph: dict[str, set[str]] = {}
+    imports: dict[tuple[str, str], list[str]] = {}
+    for module, target, unit, target_unit in _core_edges():
+        graph.setdefault(unit, set()).add(target_unit)
+        imports.setdefault((unit, target_unit), []).append(f"{module} -> {target}")
+    rounds = {_rotated(_shortest_cycle(graph, unit)) for cycle in _cycles(graph)
+              for unit in cycle}
+    said = [" -> ".join(path) + ", by:\n  " + "\n  ".join(
+                edge + (" (up a tier)" if _tier(step[1]) > _tier(step[0]) else "")
+                for step in pairwise(path) for edge in imports[step])
+            for path in sorted(rounds)]
+    assert said == [], ("core packages that import each other round; break one step of "
+                        "each:\n" + "\n".join(said))
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+    assert _shortest_cycle({"a": {"b", "c"}, "b": {"a"}, "c": {"b"}}, "a") == ["a", "b", "a"]
+
+
+def core_drawing() -> str:
+    """The drawing of core's tiers in docs/ARCHITECTURE.md, highest first, as `CORE_TIERS`
+    says them."""
+    lines = []
+    for number in reversed(range(len(CORE_TIERS))):
+        names = "  ".join(f"{name}/" if (ROOT / "core" / name).is_dir() else f"{name}.py"
+                          for name in CORE_TIERS[number])
+        lines.append(f"{number}  {names}")
+        lines.append(f"     {CORE_TIER_WORDS[number]}")
+        if number:
+            lines.append("        │")
+    return "\n".join(lines)
+
+
+ARCHITECTURE = ROOT.parent / "docs" / "ARCHITECTURE.md"
+
+
+def _generated(name: str) -> str:
+    """The text between `<!-- {name}: generated by tests/test_layers.py -->` and
+    `<!-- end of {name} -->` in docs/ARCHITECTURE.md."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    found = re.search(rf"<!-- {name}: generated by tests/test_layers.py -->\n(.*?)\n"
+                      rf"<!-- end of {name} -->", text, re.DOTALL)
+    assert found, f"docs/ARCHITECTURE.md lost its block '<!-- {name}: generated by ... -->'"
+    return found.group(1)
+
+
+def test_the_architecture_drawing_follows_the_tiers() -> None:
+    assert len(CORE_TIER_WORDS) == len(CORE_TIERS), "say in CORE_TIER_WORDS what each tier is for"
+    drawn = f"```\n{core_drawing()}\n```"
+    assert _generated("core tiers") == drawn, (
+        "paste this into docs/ARCHITECTURE.md's core tiers block:\n" + drawn)
+
+
+def _change_kinds() -> dict[str, list[str]]:
+    """Every kind of change to a match (a subclass of `Change`, however deep), by the module
+    that defines it, read from the code."""
+    classes: dict[str, tuple[str, list[str]]] = {}
+    for module, path in MODULES.items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                bases = [base.id for base in node.bases if isinstance(base, ast.Name)]
+                classes[node.name] = (module, bases)
+    kinds: set[str] = set()
+    grown = True
+    while grown:
+        new = {name for name, (_module, bases) in classes.items()
+               if name not in kinds and any(base == "Change" or base in kinds for base in bases)}
+        kinds |= new
+        grown = bool(new)
+    by_module: dict[str, list[str]] = {}
+    for name in sorted(kinds, key=lambda kind: (classes[kind][0], kind)):
+        by_module.setdefault(classes[name][0], []).append(name)
+    return by_module
+
+
+def change_kinds_text() -> str:
+    """The list of change kinds in docs/ARCHITECTURE.md: one line per module."""
+    return "\n".join(
+        f"- `{module.removeprefix('pbem.').replace('.', '/')}.py`: "
+        + ", ".join(f"`{name}`" for name in names)
+        for module, names in sorted(_change_kinds().items()))
+
+
+def test_the_architecture_lists_every_change_kind() -> None:
+    assert sum(map(len, _change_kinds().values())) >= 20  # the reader found them
+    assert _generated("change kinds") == change_kinds_text(), (
+        "paste this into docs/ARCHITECTURE.md's change kinds block:\n" + change_kinds_text())

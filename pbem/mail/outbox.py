@@ -24,12 +24,12 @@ from typing import Any
 import peewee
 
 from pbem.config import Settings
+from pbem.core.accounts.players import mark_undeliverable
 from pbem.core.db.connection import database, is_sqlite, write_transaction
 from pbem.core.db.prepared import Prepared
 from pbem.core.db.retry import retrying
 from pbem.core.mailout.contexts import RenderCache
 from pbem.core.mailout.models import RETAINED, UNSENT, MessageStatus, OutboxMessage
-from pbem.core.mailout.preferences import mark_undeliverable
 from pbem.mail.compose import Composer
 from pbem.mail.senders import DeliveryError, Sender, Session, open_session
 from pbem.mail.wire import Outgoing

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from pbem.core.accounts.models import Player
-from pbem.core.accounts.signin import request_link
+from pbem.core.mailout.accounts import request_sign_in_link
 from pbem.mail.inbound import handle
 from tests.conftest import ON_SQLITE, START, make_settings
 from tests.mail.inbound_support import ALICE, as_sent, latest, reply, start
@@ -52,7 +52,7 @@ def test_mail_and_answers_are_in_the_players_language(db_url, tmp_path, code) ->
         assert words["turn"] in body and words["private"] in body
         assert not [english for english in ENGLISH if english in body]
 
-    request_link(settings, ALICE, "tests", START)
+    request_sign_in_link(settings, ALICE, "tests", START)
     sign_in = as_sent(settings, latest(ALICE, "sign_in"))
     assert sign_in["Subject"] == words["sign_in_subject"]
     assert words["sign_in"] in _text(sign_in)

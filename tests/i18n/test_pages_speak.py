@@ -25,8 +25,8 @@ import pytest
 from pbem import i18n
 from pbem.core.accounts.admins import create_admin
 from pbem.core.accounts.models import Player
-from pbem.core.conversation import chat
 from pbem.core.lobby import challenges, seeks
+from pbem.core.mailout import chat as chat_mail
 from pbem.core.mailout.links import preferences_token
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
@@ -117,7 +117,7 @@ def world(settings, client, worker, smtp) -> Iterator[dict[str, object]]:
         "max_players": 16}, START)
     service.join(tournament.id, ben, START)
     seat = Seat.get(Seat.match == ids["mimic"], Seat.seat == 1)
-    chat.post_as_seat(seat, "good luck", START)
+    chat_mail.post_and_mail(seat, "good luck", START)
     sign_in(client, PEOPLE[0], worker, smtp)
     client.get("/me")  # shows (and so clears) the sign-in's flash, said in the browser's words
     worker.run_once()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbem.core.accounts.models import Player
-from pbem.core.conversation import chat
+from pbem.core.mailout import chat as chat_mail
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.creation import create_match
@@ -27,11 +27,11 @@ def _seat(match_id: int, number: int) -> Seat:
 
 def test_now_mails_each_message_off_mails_none(settings) -> None:
     match = create_match("nim", [ANN, BEN], {}, settings.secret_key, START).match
-    chat.post_as_seat(_seat(match.id, 0), "hello", START)
+    chat_mail.post_and_mail(_seat(match.id, 0), "hello", START)
     assert _chat_mails(BEN) == 1 and _chat_mails(ANN) == 0
     ben = Player.get(Player.email == BEN)
     update_preferences(ben.id, ben.mail_pref, 8, None, START, chat_mail="off")
-    chat.post_as_seat(_seat(match.id, 0), "still there?", START)
+    chat_mail.post_and_mail(_seat(match.id, 0), "still there?", START)
     assert _chat_mails(BEN) == 1
 
 
@@ -50,8 +50,8 @@ def test_digest_counts_the_messages_of_the_day(settings, worker, smtp, clock) ->
     ben = Player.for_email(BEN, START)
     update_preferences(ben.id, "turns", 9, None, START, chat_mail="digest")
     match = create_match("nim", [ANN, BEN], {}, settings.secret_key, START).match
-    chat.post_as_seat(_seat(match.id, 0), "hello Ben", START)
-    chat.post_as_seat(_seat(match.id, 0), "are you there?", START)
+    chat_mail.post_and_mail(_seat(match.id, 0), "hello Ben", START)
+    chat_mail.post_and_mail(_seat(match.id, 0), "are you there?", START)
     assert _chat_mails(BEN) == 0
     worker.send_outbox()
     clock.now = datetime(2026, 1, 6, 9, 0)

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from pbem.core.accounts.models import Player
-from pbem.core.accounts.players import reissue_seat_link
+from pbem.core.mailout.accounts import reissue_seat_link
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.mailout.notify import message_key
 from pbem.core.matches.creation import create_match

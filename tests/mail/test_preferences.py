@@ -9,8 +9,9 @@ from datetime import timedelta
 import pytest
 
 from pbem.core.accounts.models import Player
+from pbem.core.accounts.players import clear_undeliverable
 from pbem.core.mailout.models import OutboxMessage
-from pbem.core.mailout.preferences import clear_undeliverable, sends_now, update_preferences
+from pbem.core.mailout.preferences import sends_now, update_preferences
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from pbem.core.accounts.models import Player
-from pbem.core.conversation.chat import post_as_seat
 from pbem.core.conversation.personal import save_notes
+from pbem.core.mailout.chat import post_and_mail
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match, Move, Seat
 from tests.conftest import BACKENDS, START, SMTPRecorder
@@ -158,7 +158,7 @@ def test_a_play_page_waits_for_postgresql_twice(settings, client) -> None:
     read waited for its own before. The page still shows what each read found."""
     created = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START)
     seat = Seat.get(Seat.match == created.match.id, Seat.seat == 0)
-    post_as_seat(seat, "Good luck, Bob", START)
+    post_and_mail(seat, "Good luck, Bob", START)
     save_notes(seat, "take 2 first", START)
     link = f"/play/{created.tokens[0]}"
     assert client.get(link).status_code == 200  # the first visit writes when it was seen

@@ -1,28 +1,21 @@
-"""Players' own data: addresses (validated), display names, time zones, the board's
-confirmation step, the suppression list, the home page's summary, and getting a lost seat
-link back."""
+"""Players' own data: addresses (validated, and whether mail reaches them), display names
+(and finding a player by one), time zones, the board's confirmation step.
+
+What a player sees of their matches (`records/home.py`) and the mails about their account
+(`mailout/accounts.py`: sign-in links, seat links, the suppression list) build on this."""
 
 from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any
 from zoneinfo import available_timezones
 
 import peewee
 
 from pbem.core.accounts.models import FormerName, Player
 from pbem.core.db.connection import write_transaction
-from pbem.core.db.prepared import Prepared, ReadAhead
-from pbem.core.mailout import accounts as account_mail
-from pbem.core.mailout.models import Suppression
-from pbem.core.mailout.notify import reason_words
-from pbem.core.matches.clocks import deadline_info
-from pbem.core.matches.creation import rules_for
-from pbem.core.matches.models import Match, MatchStatus, Seat
-from pbem.core.matches.seat_links import reissue
-from pbem.errors import InvalidRequestError, NotFoundError, UnprocessableError
-from pbem.i18n import LANGUAGES, N_, _
+from pbem.errors import InvalidRequestError, UnprocessableError
+from pbem.i18n import LANGUAGES, _
 
 MAX_NAME = 40
 _NAME = re.compile(r"[\w][\w .'-]*[\w.]", re.UNICODE)
@@ -103,123 +96,35 @@ def set_submit_without_confirm(player_id: int, on: bool) -> None:
     Player.update(submit_without_confirm=on).where(Player.id == player_id).execute()
 
 
-def suppress(email: str, now: datetime) -> None:
-    """Never send this address an invitation again (idempotent)."""
-    Suppression.insert(email=email, created_at=now).on_conflict_ignore().execute()
+def mark_undeliverable(address: str, reason: str, now: datetime) -> None:
+    """The mail server refused `address` for good (a 5xx): opponents and admins see it."""
+    Player.update(undeliverable_at=now, undeliverable_reason=reason[:200]).where(
+        Player.email == address, Player.undeliverable_at.is_null()).execute()
 
 
-def is_suppressed(email: str) -> bool:
-    return Suppression.select().where(Suppression.email == email).exists()
+def clear_undeliverable(player_id: int) -> None:
+    """The player proved the address works (they signed in from a mailed link)."""
+    Player.update(undeliverable_at=None, undeliverable_reason=None).where(
+        Player.id == player_id).execute()
 
 
-def seats_of(player: Player) -> list[Seat]:
-    return _SEATS_OF.rows(player.id)
-
-
-def my_matches_ahead(player: Player) -> list[ReadAhead]:
-    """`my_matches`'s two reads, to send ahead (`pipeline.read_ahead`) with a page's others."""
-    return [_SEATS_OF.ahead(player.id), _TABLES_OF.ahead(player.id)]
-
-
-def tables_of(player: Player) -> dict[int, list[Seat]]:
-    """The seats (with their players) of every match the player sits in, by match, in seat
-    order: one read, where reading each match's seats took one round trip a match."""
-    tables: dict[int, list[Seat]] = {}
-    for seat in _TABLES_OF.rows(player.id):
-        tables.setdefault(seat.match_id, []).append(seat)
-    return tables
-
-
-# The player's home page (/me) reads both on every visit: compiled once, where peewee building
-# the first, a SELECT of every seat and match column, was a quarter of the page's CPU.
-_SEATS_OF = Prepared(lambda player_id: Seat.select(Seat, Match).join(Match)
-                     .where(Seat.player == player_id).order_by(Match.updated_at.desc()))
-_TABLES_OF = Prepared(lambda player_id: Seat.select(Seat, Player).join(Player)
-                      .where(Seat.match.in_(Seat.select(Seat.match)
-                                            .where(Seat.player == player_id)))
-                      .order_by(Seat.match, Seat.seat))
-
-
-def my_matches(player: Player, now: datetime) -> list[dict[str, Any]]:
-    """Every match of the player: their turn first (soonest deadline first), then those
-    waiting for others, then finished ones. `seat` is the row, for deriving the link."""
-    rows: list[tuple[tuple[int, str, float], dict[str, Any]]] = []
-    tables = tables_of(player)
-    for seat in seats_of(player):
-        match: Match = seat.match
-        rules = rules_for(match)
-        your_turn = match.is_live and seat.seat in (match.to_move or [])
-        seats = tables.get(match.id, [])
-        others = [other.player.public_name for other in seats if other.seat != seat.seat]
-        # Who the match waits for, named as the opponents are ("waiting for Ben").
-        waiting = [other.player.public_name for other in seats
-                   if match.is_live and other.seat != seat.seat
-                   and other.seat in (match.to_move or [])]
-        order = (0 if your_turn else 1 if match.is_live else 2,
-                 seat.deadline.isoformat() if your_turn and seat.deadline else "",
-                 -(match.finished_at or match.updated_at).timestamp())
-        rows.append((order, {
-            "id": match.id, "game": match.game, "title": rules.title, "status": match.status,
-            "your_turn": your_turn, "seat": seat, "opponents": others, "waiting_for": waiting,
-            "deadline": deadline_info(seat.deadline, match.time_control, player.timezone, now)
-            if your_turn else None,
-            "result": _result_for(match, seat.seat),
-            "finished": match.status != MatchStatus.ACTIVE,
-        }))
-    rows.sort(key=lambda row: row[0])
-    return [row for _, row in rows]
-
-
-def _result_for(match: Match, seat: int) -> str | None:
-    """The home page's words for how the match ended for `seat`, in the reader's language (the
-    stored reason said again the reader's way: `notify.reason_words`)."""
-    if not match.result:
-        return _("aborted") if match.status == MatchStatus.ABORTED else None
-    winners = match.result.get("winners", [])
-    reason = match.result.get("reason", "")
-    if seat in winners:
-        kind = "won" if len(winners) == 1 else "shared"
-    else:
-        kind = "lost" if winners else "none"
-    if reason:
-        rules = rules_for(match)
-        said = reason_words(rules, rules.load(match.state), reason,
-                            len(match.result.get("scores", ())))
-        return _(_VERDICTS_WHY[kind], reason=said)
-    return _(_VERDICTS[kind])
-
-
-_VERDICTS = {"won": N_("You won"), "shared": N_("Shared result"), "lost": N_("You lost"),
-             "none": N_("No winner")}
-_VERDICTS_WHY = {"won": N_("You won: %(reason)s"), "shared": N_("Shared result: %(reason)s"),
-                 "lost": N_("You lost: %(reason)s"), "none": N_("No winner: %(reason)s")}
-
-
-def check_own_seat(match_id: int, seat_number: int, player: Player) -> None:
-    """NotFoundError unless the seat is the player's own (before asking to replace its link)."""
-    if not Seat.select().where(Seat.match == match_id, Seat.seat == seat_number,
-                               Seat.player == player).exists():
-        raise NotFoundError(_("Match %(match)s has no seat %(seat)s of yours.", match=match_id,
-                              seat=seat_number))
-
-
-def reissue_seat_link(secret_key: str, match_id: int, seat_number: int, now: datetime,
-                      player: Player | None = None) -> Seat:
-    """Revoke a seat's link and email the new one to its player. With `player`, only that
-    player's own seat may be re-issued (the /me button); without, any (the operator)."""
-    with write_transaction():
-        seat = (Seat.select(Seat, Match, Player).join(Match).switch(Seat).join(Player)
-                .where(Seat.match == match_id, Seat.seat == seat_number).first())
-        if seat is None or (player is not None and seat.player_id != player.id):
-            raise NotFoundError(_("Match %(match)s has no seat %(seat)s of yours.",
-                                  match=match_id, seat=seat_number)
-                                if player is not None else
-                                _("Match %(match)s has no seat %(seat)s.", match=match_id,
-                                  seat=seat_number))
-        reissue(secret_key, seat)
-        rules = rules_for(seat.match)
-        account_mail.queue(seat.player.email, "seat_link", {
-            "match": match_id, "game": seat.match.game, "title": rules.title,
-            "seat": seat_number,
-        }, now, match=match_id, seat=seat_number)
-    return seat
+def find_player(name: str) -> Player | None:
+    """By display name (exactly, else ignoring case when that names one player); a player
+    without one goes by their address's local part, when only one such player has it."""
+    name = name.strip()
+    if not name or len(name) > 64 or "@" in name or not name.isprintable():
+        return None
+    # Databases differ on case (MariaDB's collation ignores it): compare in Python.
+    named = [p for p in Player.select().where(Player.name == name).limit(5) if p.name == name]
+    if named:
+        return named[0]
+    folded = list(Player.select().where(peewee.fn.LOWER(Player.name) == name.lower()).limit(2))
+    if len(folded) == 1:
+        return folded[0]
+    # Addresses are stored in lower case, so the local part is found in any case too.
+    local = name.lower()
+    candidates = Player.select().where(Player.name.is_null(),
+                                       Player.email.startswith(local + "@")).limit(20)
+    # LIKE treats _ and % as wildcards and may ignore case: keep exact local parts only.
+    unnamed = [p for p in candidates if p.email.split("@", 1)[0] == local]
+    return unnamed[0] if len(unnamed) == 1 else None

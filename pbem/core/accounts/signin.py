@@ -1,9 +1,10 @@
 """Signing in by an emailed one-time link.
 
 The link's token is HMAC(sign-in key, row id, a random nonce): the mail layer derives it at
-send time, the table keeps only its hash, and a stolen database copy opens nothing. A link
-lives 30 minutes and works once; opening it (GET) only shows a button, because mail scanners
-open every link, and the POST redeems it. Anyone may ask for a link to any address (that is
+send time, the table keeps only its hash, and a stolen database copy opens nothing. The mail
+that carries it is queued by `mailout/accounts.py` (`request_sign_in_link`). A link lives 30
+minutes and works once; opening it (GET) only shows a button, because mail scanners open
+every link, and the POST redeems it. Anyone may ask for a link to any address (that is
 how new players arrive), so the answer never says whether the address is known.
 """
 
@@ -18,10 +19,7 @@ from typing import Protocol
 
 from pbem.core.accounts.limits import Limit, release
 from pbem.core.accounts.models import Player, SignInLink
-from pbem.core.accounts.players import normalize_email
-from pbem.core.db.connection import write_transaction
-from pbem.core.mailout import accounts as account_mail
-from pbem.core.mailout.preferences import clear_undeliverable
+from pbem.core.accounts.players import clear_undeliverable
 from pbem.errors import NotFoundError
 from pbem.i18n import N_, _
 from pbem.keys import Purpose, purpose_key
@@ -66,10 +64,9 @@ def mail_limits(settings: SignInPolicy) -> tuple[Limit, Limit]:
                   N_("sign-in emails from your connection")))
 
 
-def request_link(settings: SignInPolicy, email: str, client: str, now: datetime) -> str:
-    """Queue a sign-in mail; return the normalised address. Refuses a malformed address
-    (InvalidRequestError) or one over a rate limit (LimitReachedError)."""
-    address = normalize_email(email)
+def count_mail(settings: SignInPolicy, address: str, client: str, now: datetime) -> None:
+    """Count one more sign-in mail to `address` asked from `client`, or refuse it
+    (LimitReachedError) and count nothing."""
     per_address, per_client = mail_limits(settings)
     counted = per_address.reserve([f"address:{address}"], now)
     try:
@@ -77,16 +74,17 @@ def request_link(settings: SignInPolicy, email: str, client: str, now: datetime)
     except Exception:
         release(counted)
         raise
-    with write_transaction():
-        nonce = secrets.token_hex(16)
-        link = SignInLink.create(email=address, nonce=nonce, token_hash=secrets.token_hex(32),
-                                 created_at=now, expires_at=now + LIFETIME)
-        link.token_hash = token_hash(link_token(settings.secret_key, link))
-        link.save()
-        account_mail.queue(address, "sign_in", {"sign_in_link": link.id,
-                                                "minutes": int(LIFETIME.total_seconds() // 60)},
-                           now)
-    return address
+
+
+def new_link(secret_key: str, address: str, now: datetime) -> SignInLink:
+    """A new link for `address`, stored by its token's hash only; the caller's transaction
+    queues the mail that carries it (`mailout/accounts.py`), so a link is never without one."""
+    nonce = secrets.token_hex(16)
+    link = SignInLink.create(email=address, nonce=nonce, token_hash=secrets.token_hex(32),
+                             created_at=now, expires_at=now + LIFETIME)
+    link.token_hash = token_hash(link_token(secret_key, link))
+    link.save()
+    return link
 
 
 def usable_link(token: str, now: datetime) -> SignInLink:

@@ -28,8 +28,8 @@ from pbem.core.matches.models import (
     Vacation,
     autoplay_reason,
 )
+from pbem.core.matches.play import stored_event
 from pbem.core.matches.rulings import make_ruling
-from pbem.core.records.match_record import stored_event
 from pbem.errors import InvalidRequestError
 from pbem.i18n import _
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbem.core.accounts.models import Player, Session
-from pbem.core.accounts.players import reissue_seat_link
+from pbem.core.accounts.players import clear_undeliverable as clear_undeliverable_mark
 from pbem.core.admin import audit
 from pbem.core.db.connection import write_transaction
+from pbem.core.mailout.accounts import reissue_seat_link
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.errors import ConflictError, NotFoundError, PbemError
 from pbem.i18n import _
@@ -93,8 +94,7 @@ def clear_undeliverable(player_id: int, actor: str, now: datetime,
         player = _player(player_id)
         if player.undeliverable_at is None:
             raise ConflictError(_("The address is not marked undeliverable."))
-        Player.update(undeliverable_at=None, undeliverable_reason=None).where(
-            Player.id == player.id).execute()
+        clear_undeliverable_mark(player.id)
         audit.record(actor, "player-clear-undeliverable", now,
                      f"was: {player.undeliverable_reason or 'refused'}", None,
                      {"player": player.id}, action_key)

@@ -9,7 +9,8 @@ A message is plain text: stored as typed (made storable by `cleaned`), escaped w
 shown (Jinja's autoescape in pages and HTML mail; plain text mail and JSON carry it as text).
 It is refused whole, with nothing stored, when too long, from a barred player, or over the
 per-player rate limit (429 with the wait). A reader never sees a message from a player they
-blocked, nor one an admin hid.
+blocked, nor one an admin hid. Mail about a message is `mailout`'s (`mailout/chat.py`), which
+reads this package, not the other way round.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from pbem.core.conversation.models import ChatMessage, ChatMute, PlayerBlock, Ro
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.prepared import Prepared, ReadAhead, Shapes
 from pbem.core.db.text import cleaned
-from pbem.core.mailout import notify
 from pbem.core.matches.models import Match, Move, Seat
 from pbem.errors import NotFoundError, PbemError, UnprocessableError
 from pbem.i18n import _
@@ -91,15 +91,12 @@ def clean_text(text: str | None, limit: int = MAX_MESSAGE, what: str = "message"
     return text
 
 
-def post_as_seat(seat: Seat, text: str, now: datetime, via: str = Channel.WEB,
-                 quiet: bool = False) -> ChatMessage:
-    """Post `text` to the players' room as `seat`. The other seats are mailed it by their
-    chat preference, unless `quiet` (a message sent with a move: their turn mail quotes it)."""
+def post_as_seat(seat: Seat, text: str, now: datetime, via: str = Channel.WEB) -> ChatMessage:
+    """Post `text` to the players' room as `seat`. Nobody is mailed here: the other seats
+    are mailed it by `mailout/chat.py` (`post_and_mail`), or quoted by their turn mail when
+    it came with a move."""
     match = Match.get_by_id(seat.match_id)
-    message = _post(match, seat.player, Room.PLAYERS, seat.seat, text, now, via)
-    if not quiet:
-        _mail_seats(match, message, now)
-    return message
+    return _post(match, seat.player, Room.PLAYERS, seat.seat, text, now, via)
 
 
 def post_as_spectator(match_id: int, player: Player, text: str, now: datetime,
@@ -254,27 +251,6 @@ def message_for_mail(message_id: int, seat: Seat) -> Shown | None:
         return None
     return Shown(row.id, row.author.public_name, row.seat, row.text, row.created_at, row.ply,
                  row.author_id == seat.player_id)
-
-
-def mail_others(message: ChatMessage, now: datetime,
-                skip_seats: set[int] | frozenset[int] = frozenset()) -> None:
-    """Mail a message posted quietly after all, to the seats no turn mail quoted it to (all
-    but `skip_seats`)."""
-    _mail_seats(Match.get_by_id(message.match_id), message, now, skip_seats)
-
-
-def _mail_seats(match: Match, message: ChatMessage, now: datetime,
-                skip_seats: set[int] | frozenset[int] = frozenset()) -> None:
-    """One chat mail to each other seat's player who wants them now (preferences.sends_now
-    reads `chat_mail`), has not muted the match and has not blocked the writer."""
-    for seat in match.seat_rows():
-        if (seat.seat == message.seat or seat.player_id == message.author_id
-                or seat.seat in skip_seats):
-            continue  # in table talk (one player in every seat) nobody mails themselves
-        if is_muted(match.id, seat.player_id) or blocks(seat.player_id, message.author_id):
-            continue
-        with write_transaction():
-            notify.queue_for(match, seat, "chat", now, {"m": message.id})
 
 
 def _match(match_id: int) -> Match:

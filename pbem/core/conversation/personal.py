@@ -10,13 +10,13 @@ from typing import Any
 from peewee import JOIN, fn
 
 from pbem.core.accounts.models import Player
+from pbem.core.accounts.players import find_player
 from pbem.core.conversation.chat import clean_text
 from pbem.core.conversation.models import ChatMute, PlayerBlock, SeatNote
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.prepared import Prepared, ReadAhead
 from pbem.core.db.retry import retrying
 from pbem.core.matches.models import ConditionalTree, Seat
-from pbem.core.records.standings import find_player
 from pbem.errors import InvalidRequestError, NotFoundError, UnprocessableError
 from pbem.i18n import _, format_number
 

@@ -20,7 +20,7 @@ from pbem import i18n
 from pbem.core.accounts.computers import computer_name
 from pbem.core.accounts.limits import Limit, release
 from pbem.core.accounts.models import Player
-from pbem.core.accounts.players import is_suppressed, normalize_email
+from pbem.core.accounts.players import normalize_email
 from pbem.core.accounts.signin import derived_token, token_hash
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.computer.tables import check_computers, seat_people_and_computers
@@ -109,7 +109,7 @@ def create_challenge(settings: LobbyPolicy, challenger: Player, request: Challen
     rules.check_player_count(1 + len(addresses) + len(computers))
     options = rules.resolve_options(request.options)
     for address in addresses:
-        if is_suppressed(address):
+        if account_mail.is_suppressed(address):
             raise InvalidRequestError(_("%(address)s has asked not to receive invitations "
                                         "from this server; no invitation was sent.",
                                         address=address))

@@ -27,6 +27,8 @@ from pbem.core.conversation import chat
 from pbem.core.db.connection import database, write_transaction
 from pbem.core.db.retry import retrying
 from pbem.core.mailin.models import InboundMessage
+from pbem.core.mailout import chat as chat_mail
+from pbem.core.mailout.contexts import COMMANDS
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.mailout.notify import outbox_id
 from pbem.core.matches import conditional, lifecycle
@@ -44,16 +46,6 @@ log = logging.getLogger(__name__)
 
 MAX_LINE = 200
 MAX_MESSAGE_ID = 200
-# The commands a first line may hold (English words in every language, so any mail client
-# can send them), and what `help` says of each (translated where the help is rendered).
-COMMANDS = {
-    "resign": N_("give up the match"),
-    "draw": N_("offer a draw, or accept the one offered"),
-    "decline": N_("decline a draw offer"),
-    "board": N_("get the position and your legal moves again"),
-    "moves": N_("get every legal move (a mail lists the first 30)"),
-    "help": N_("get this help"),
-}
 # The lifecycle services the commands call: each takes (match_id, seat, now) and returns a
 # sentence for the player.
 LIFECYCLE: dict[str, Callable[..., Any]] = {
@@ -285,7 +277,7 @@ def _reads_as_move(rules: Any, state: Any, seat: int, text: str) -> bool:
 def _post_only(seat: Seat, text: str, letter: Letter, policy: Policy,
                now: datetime) -> Receipt:
     try:
-        posted = chat.post_as_seat(seat, text, now, via=chat.Channel.MAIL)
+        posted = chat_mail.post_and_mail(seat, text, now, via=chat.Channel.MAIL)
     except PbemError as error:
         answer = _answer(seat, "refused", letter, policy, now,
                          reason=_("your message was not posted: %(error)s", error=error))
@@ -301,7 +293,7 @@ def _post_ahead(seat: Seat, message: str | None,
     if not message:
         return None, None
     try:
-        return chat.post_as_seat(seat, message, now, via=chat.Channel.MAIL, quiet=True), None
+        return chat.post_as_seat(seat, message, now, via=chat.Channel.MAIL), None
     except PbemError as error:
         return None, str(error)
 
@@ -337,7 +329,7 @@ def _play(seat: Seat, line: str, letter: Letter, policy: Policy, now: datetime,
         chat.attach_to_ply(posted, result.match.ply)
         # Seats that got no turn mail from this move (the match ended, or they still owe the
         # same simultaneous decision) are mailed the message by their chat choice.
-        chat.mail_others(posted, now, skip_seats=set(result.match.to_move or []))
+        chat_mail.mail_others(posted, now, skip_seats=set(result.match.to_move or []))
     said = _conditional_after_move(seat, letter.conditional, result, now)
     # An opponent's conditional move may have answered at once: the answer's board is past it,
     # so it says so, as the page's notice does.
@@ -403,7 +395,7 @@ def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
     if command in ("help", "board", "moves"):
         posted, why = _post_ahead(seat, message, now) if message else (None, None)
         if posted is not None:
-            chat.mail_others(posted, now)
+            chat_mail.mail_others(posted, now)
         return _at(seat, Action.COMMAND, command,
                    _answer(seat, command, letter, policy, now, reason="",
                            **_talk_params(posted, why)))
@@ -415,7 +407,7 @@ def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
         answer = _answer(seat, "refused", letter, policy, now, reason=str(error))
         return _at(seat, Action.REFUSED, f"{command}: {error}", answer)
     if posted is not None:
-        chat.mail_others(posted, now)  # no turn mail quotes it: the others are mailed it
+        chat_mail.mail_others(posted, now)  # no turn mail quotes it: the others are mailed it
     done = said if isinstance(said, str) and said else _(DONE[command])
     answer = _answer(seat, "done", letter, policy, now, done=done, **_talk_params(posted, why))
     return _at(seat, Action.COMMAND, command, answer, changed=True)

@@ -17,6 +17,7 @@ from peewee import Tuple
 
 from pbem import i18n
 from pbem.core.accounts.models import Player
+from pbem.core.conversation.chat import chatting, message_for_mail, quoted_for
 from pbem.core.db.prepared import Planned
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.notify import describe_outcome
@@ -29,6 +30,17 @@ from pbem.games.base import GameRules, Outcome
 from pbem.i18n import N_, _
 
 MAX_LISTED_MOVES = 30
+# The commands the first line of a reply may hold (English words in every language, so any
+# mail client can send them), and what `help` says of each (translated where the help is
+# rendered). `mailin/replies.py` acts on them; the mails list them, so they live here.
+COMMANDS = {
+    "resign": N_("give up the match"),
+    "draw": N_("offer a draw, or accept the one offered"),
+    "decline": N_("decline a draw offer"),
+    "board": N_("get the position and your legal moves again"),
+    "moves": N_("get every legal move (a mail lists the first 30)"),
+    "help": N_("get this help"),
+}
 # A batch's rows, read with IN lists: built by kept plans (see `Planned`).
 _MATCHES, _SEATS, _MOVES = Planned(), Planned(), Planned()
 _DAY = "%a %d %b %Y, %H:%M UTC"
@@ -60,8 +72,6 @@ class RenderCache:
                  .where(Seat.match.in_(match_ids)).order_by(Seat.match, Seat.seat))
         for seat in _SEATS.rows(seats):
             self.seats.setdefault(seat.match_id, []).append(seat)
-        from pbem.core.conversation.chat import chatting  # chat mails through mailout
-
         self.chatting = chatting(match_ids)
         wanted = {(m.match_id, m.ply) for m in messages
                   if m.match_id is not None and m.ply and (m.params or {}).get("ev")}
@@ -165,8 +175,6 @@ def _your_turn(context: dict[str, Any], match: Match, rules: GameRules, state: A
                cache: RenderCache) -> None:
     """The turn, and what the others said since this seat's last move ("Ben wrote: …"),
     read from the message rows as of the mail's own time."""
-    from pbem.core.conversation.chat import quoted_for
-
     _turn(context, match, rules, state, seat, seats, params, cache)
     context["chat"] = [_said(shown) for shown in
                        quoted_for(match.id, seat.seat, seat.player_id, context["ply"],
@@ -178,8 +186,6 @@ def _chat(context: dict[str, Any], match: Match, rules: GameRules, state: Any,
           cache: RenderCache) -> None:
     """One message from the players' room; gone (hidden, or its writer blocked since) means
     the mail says so instead of showing it."""
-    from pbem.core.conversation.chat import message_for_mail
-
     shown = message_for_mail(int(params.get("m", 0)), seat)
     context["said"] = _said(shown) if shown is not None else None
 
@@ -245,13 +251,9 @@ def _inbound_answer(context: dict[str, Any], match: Match, rules: GameRules, sta
                     cache: RenderCache) -> None:
     """An answer to a player's reply (mailin.py): what was done or why not, the position,
     and the moves and commands they may send next."""
-    from pbem.core.mailin.replies import COMMANDS
-
     context.update({name: value for name, value in params.items() if name not in _RESERVED})
     context.update(kind=params.get("answer", "help"), commands=COMMANDS, live=match.is_live)
     if params.get("posted_id"):
-        from pbem.core.conversation.chat import message_for_mail
-
         shown = message_for_mail(int(params["posted_id"]), seat)
         context["posted"] = shown.text if shown is not None else None
     if match.is_live and seat.seat in rules.to_move(state):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from pbem.core.accounts.models import Player
+from pbem.core.conversation.chat import unread_counts
 from pbem.core.db.connection import write_transaction
 from pbem.core.mailout import notify
 from pbem.core.mailout.preferences import ChatMail, MailPreference, next_digest_at
@@ -78,6 +79,4 @@ def _contents(player: Player, since: datetime, now: datetime) -> dict[str, objec
 def _chats(player: Player, since: datetime, now: datetime) -> list[list[int]]:
     """[match, seat, messages] for each match where others wrote in the players' room since
     the last digest (the messages themselves are read when the digest is rendered)."""
-    from pbem.core.conversation.chat import unread_counts
-
     return unread_counts(player.id, since, now)

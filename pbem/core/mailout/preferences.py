@@ -1,5 +1,6 @@
 """Mail preferences: which events mail a player at once, which wait for the daily digest, and
-which are not mailed at all; one-click unsubscribe; undeliverable addresses.
+which are not mailed at all; one-click unsubscribe; the list of undeliverable addresses
+(marked and cleared by `accounts/players.py`).
 
 Every kind of mail belongs to a category. A player's preference is one of:
 
@@ -145,18 +146,6 @@ def revoke_calendar(player_id: int) -> Player:
     Player.update(calendar_generation=Player.calendar_generation + 1).where(
         Player.id == player_id).execute()
     return _player(player_id)
-
-
-def mark_undeliverable(address: str, reason: str, now: datetime) -> None:
-    """The mail server refused `address` for good (a 5xx): opponents and admins see it."""
-    Player.update(undeliverable_at=now, undeliverable_reason=reason[:200]).where(
-        Player.email == address, Player.undeliverable_at.is_null()).execute()
-
-
-def clear_undeliverable(player_id: int) -> None:
-    """The player proved the address works (they signed in from a mailed link)."""
-    Player.update(undeliverable_at=None, undeliverable_reason=None).where(
-        Player.id == player_id).execute()
 
 
 def undeliverable_players() -> list[Player]:

@@ -17,8 +17,9 @@ from typing import Any
 import peewee
 
 from pbem.core.accounts.models import Player
+from pbem.core.accounts.players import find_player
 from pbem.core.matches.models import Match, MatchStatus, Seat
-from pbem.core.records.standings import DRAW, LOSS, WIN, find_player
+from pbem.core.records.standings import DRAW, LOSS, WIN
 from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.games import REGISTRY
 from pbem.i18n import _

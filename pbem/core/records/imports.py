@@ -29,6 +29,7 @@ from typing import Any
 import peewee
 
 from pbem.core.accounts.models import Player
+from pbem.core.accounts.players import find_player
 from pbem.core.admin.models import AuditEntry
 from pbem.core.db.connection import write_transaction
 from pbem.core.matches.clocks import TimeControl
@@ -385,7 +386,7 @@ def _player(name: str, now: datetime) -> Player:
     (display name, an unnamed player's address local part, or a name they gave up), else one
     made for the import. A made one takes the name as its display name only when nobody here
     answers to it in any case, so an import never changes who a name leads to."""
-    known = standings.find_player(name) or standings.formerly_named(name)
+    known = find_player(name) or standings.formerly_named(name)
     if known is not None:
         return known
     email = f"{name}@{IMPORTED_DOMAIN}"

@@ -12,6 +12,7 @@ from typing import Any
 import peewee
 
 from pbem.core.accounts.models import FormerName, Player
+from pbem.core.accounts.players import find_player
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.records.models import PlayerTally
 from pbem.errors import NotFoundError
@@ -96,28 +97,6 @@ def formerly_named(name: str) -> Player | None:
            .where(peewee.fn.LOWER(FormerName.name) == name.lower())
            .order_by(FormerName.until.desc(), FormerName.id.desc()).first())
     return row.player if row is not None else None
-
-
-def find_player(name: str) -> Player | None:
-    """By display name (exactly, else ignoring case when that names one player); a player
-    without one goes by their address's local part, when only one such player has it."""
-    name = name.strip()
-    if not name or len(name) > 64 or "@" in name or not name.isprintable():
-        return None
-    # Databases differ on case (MariaDB's collation ignores it): compare in Python.
-    named = [p for p in Player.select().where(Player.name == name).limit(5) if p.name == name]
-    if named:
-        return named[0]
-    folded = list(Player.select().where(peewee.fn.LOWER(Player.name) == name.lower()).limit(2))
-    if len(folded) == 1:
-        return folded[0]
-    # Addresses are stored in lower case, so the local part is found in any case too.
-    local = name.lower()
-    candidates = Player.select().where(Player.name.is_null(),
-                                       Player.email.startswith(local + "@")).limit(20)
-    # LIKE treats _ and % as wildcards and may ignore case: keep exact local parts only.
-    unnamed = [p for p in candidates if p.email.split("@", 1)[0] == local]
-    return unnamed[0] if len(unnamed) == 1 else None
 
 
 def answers_to(name: str) -> bool:

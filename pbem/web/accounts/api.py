@@ -26,6 +26,7 @@ from pbem.core.lobby import challenges, seeks
 from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.seat_links import token_for
+from pbem.core.records import home as home_page
 from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.i18n import N_, _
 from pbem.web.accounts.auth import scope_required, signed_in_player, token_may
@@ -55,9 +56,9 @@ def me() -> Response:
     with_links = token_may(Scope.PLAY)
     # The four lists need only the player: on PostgreSQL a polling client waits for them
     # once, not four times (each challenge listed still reads its own invites).
-    with read_ahead(*players.my_matches_ahead(player),
+    with read_ahead(*home_page.my_matches_ahead(player),
                     *challenges.received_and_sent_ahead(player)):
-        for row in players.my_matches(player, now()):
+        for row in home_page.my_matches(player, now()):
             entry = {
                 "id": row["id"], "game": row["game"], "status": row["status"],
                 "your_turn": row["your_turn"],

@@ -25,8 +25,10 @@ from pbem.core.accounts.models import Player, SessionKind
 from pbem.core.conversation.personal import blocked_players
 from pbem.core.db.pipeline import read_ahead
 from pbem.core.lobby import challenges, seeks
+from pbem.core.mailout import accounts as account_mail
 from pbem.core.mailout import links
 from pbem.core.matches.seat_links import token_for
+from pbem.core.records import home as home_page
 from pbem.core.tournaments import table as tournament_table
 from pbem.errors import PbemError
 from pbem.i18n import N_, _
@@ -65,10 +67,10 @@ def home() -> str:
     secret = current_app.config["PBEM_SETTINGS"].secret_key
     # The page's six lists need only the player: on PostgreSQL it waits for them once
     # (each challenge or seek shown still reads its own invites or entries).
-    with read_ahead(*players.my_matches_ahead(player),
+    with read_ahead(*home_page.my_matches_ahead(player),
                     *challenges.received_and_sent_ahead(player), seeks.seeks_of_ahead(player),
                     tournament_table.of_player_ahead(player)):
-        matches = players.my_matches(player, now())
+        matches = home_page.my_matches(player, now())
         for row in matches:
             row["link"] = url_for("play.show", token=token_for(secret, row["seat"]))
         return render_template(
@@ -144,9 +146,9 @@ def reissue(match_id: int, seat: int) -> Response | str:
     carries it."""
     settings = current_app.config["PBEM_SETTINGS"]
     if request.form.get("confirm") != "yes":
-        players.check_own_seat(match_id, seat, _player())
+        account_mail.check_own_seat(match_id, seat, _player())
         return render_template("me/confirm_reissue.html", match_id=match_id, seat=seat)
-    players.reissue_seat_link(settings.secret_key, match_id, seat, now(), player=_player())
+    account_mail.reissue_seat_link(settings.secret_key, match_id, seat, now(), player=_player())
     flash(_("Your old link to match %(id)s no longer works; the new one is below and on its "
             "way by email.", id=match_id), "ok")
     return redirect(url_for("me.home"), 303)

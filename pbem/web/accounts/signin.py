@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 from pbem.core.accounts import signin
 from pbem.core.accounts.limits import LimitReachedError
 from pbem.core.accounts.models import SessionKind
+from pbem.core.mailout import accounts as account_mail
 from pbem.errors import InvalidRequestError
 from pbem.i18n import _
 from pbem.web.accounts.auth import current_player, safe_next, sign_in, sign_out
@@ -37,7 +38,7 @@ def send() -> tuple[str, int] | str:
     email = (request.form.get("email") or "")[:300]
     target = safe_next(request.form.get("next"), "")
     try:
-        address = signin.request_link(current_app.config["PBEM_SETTINGS"], email,
+        address = account_mail.request_sign_in_link(current_app.config["PBEM_SETTINGS"], email,
                                       request.remote_addr or "", now())
     except (InvalidRequestError, LimitReachedError) as error:
         status = 429 if isinstance(error, LimitReachedError) else 400

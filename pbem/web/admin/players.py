@@ -8,11 +8,11 @@ from werkzeug.wrappers import Response
 
 from pbem.core.accounts import api_tokens, sessions
 from pbem.core.accounts.models import Player
-from pbem.core.accounts.players import is_suppressed
+from pbem.core.admin import chat as chat_admin
 from pbem.core.admin import console
 from pbem.core.admin import players as player_admin
 from pbem.core.admin.audit import AlreadyDoneError
-from pbem.core.conversation import moderation
+from pbem.core.mailout.accounts import is_suppressed
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.models import Seat
 from pbem.errors import PbemError
@@ -63,7 +63,7 @@ def player_action(player_id: int, action: str) -> Response:
             ended = player_admin.revoke_sessions(player_id, actor(), now(), key)
             done = _("%(count)s sessions ended.", count=ended)
         elif action in ("chatbar", "chatunbar"):
-            moderation.set_barred(player_id, action == "chatbar", actor(), reason, now(), key)
+            chat_admin.set_barred(player_id, action == "chatbar", actor(), reason, now(), key)
             done = (_("Barred from the chat (they still play).") if action == "chatbar"
                     else _("Free to write in the chat again."))
         elif action == "deliverable":

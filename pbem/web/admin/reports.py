@@ -8,6 +8,7 @@ from flask import flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts.models import Player
+from pbem.core.admin import chat as chat_admin
 from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.conversation import moderation
 from pbem.core.matches.models import Match, Seat
@@ -39,7 +40,7 @@ def report(report_id: int) -> str:
 @staff_required
 def report_action(report_id: int, action: str) -> Response:
     reason = (request.form.get("reason") or "").strip()
-    act = {"hide": moderation.hide, "bar": moderation.bar, "dismiss": moderation.dismiss}[action]
+    act = {"hide": chat_admin.hide, "bar": chat_admin.bar, "dismiss": chat_admin.dismiss}[action]
     try:
         act(report_id, actor(), reason, now(), posted_action_key())
     except AlreadyDoneError as error:

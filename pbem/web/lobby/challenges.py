@@ -20,11 +20,11 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from pbem.core.accounts import players
 from pbem.core.accounts.models import SessionKind
 from pbem.core.lobby import challenges
 from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.lobby.models import Challenge, Invite
+from pbem.core.mailout import accounts as account_mail
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.errors import PbemError
 from pbem.games import REGISTRY
@@ -137,13 +137,13 @@ def decline_by_link(token: str) -> Response:
 def never(token: str) -> str:
     invite = challenges.invite_for_token(token)
     return render_template("challenges/never.html", token=token, email=invite.player.email,
-                           done=players.is_suppressed(invite.player.email))
+                           done=account_mail.is_suppressed(invite.player.email))
 
 
 @bp.post("/invites/<token>/never")
 def never_confirm(token: str) -> Response:
     invite = challenges.invite_for_token(token)
-    players.suppress(invite.player.email, now())
+    account_mail.suppress(invite.player.email, now())
     return redirect(url_for("challenges.never", token=token), 303)
 
 

@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.conversation import chat, moderation, personal
 from pbem.core.conversation.chat import Channel
+from pbem.core.mailout import chat as chat_mail
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.core.records.exports import seat_record_export
 from pbem.errors import InvalidRequestError, PbemError
@@ -42,7 +43,7 @@ def seat_post(token: str) -> Response:
     seat = seat_for_token(token)
     text = request.form.get("text", "")
     try:
-        chat.post_as_seat(seat, text, now())
+        chat_mail.post_and_mail(seat, text, now())
     except PbemError as error:
         response = page(seat, record_for(seat), status=error.status, error=str(error),
                         chat_typed=text if len(text) <= chat.MAX_MESSAGE * 2 else "")
@@ -210,7 +211,7 @@ def api_chat_post(token: str) -> Response:
     known_fields(body, ("text",))
     if not isinstance(text, str):
         raise InvalidRequestError(_('"text" must be a string: the message, plain text'))
-    message = chat.post_as_seat(seat, text, now(), via=Channel.API)
+    message = chat_mail.post_and_mail(seat, text, now(), via=Channel.API)
     shown = chat.Shown(message.id, seat.player.public_name, message.seat, message.text,
                        message.created_at, message.ply, True)
     response = _private(jsonify(shown.as_json()))

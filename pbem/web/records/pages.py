@@ -14,6 +14,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from pbem.core.accounts.models import Player
+from pbem.core.accounts.players import find_player
 from pbem.core.matches.creation import get_match, rules_for, state_after
 from pbem.core.ratings.model import shown
 from pbem.core.ratings.queries import (
@@ -27,7 +28,6 @@ from pbem.core.ratings.queries import (
 from pbem.core.records.archive import Filters, list_matches
 from pbem.core.records.exports import match_record, record_text
 from pbem.core.records.standings import (
-    find_player,
     public_player,
     record_by_game,
     set_hidden_from_archive,

@@ -59,12 +59,12 @@ def test_messages_sent_at_once_never_pass_the_rate_limit(settings) -> None:
         seat = _seat(settings)
         # Enough already sent that only two more fit; six are sent at once.
         for number in range(allowed - 2):
-            chat.post_as_seat(seat, f"early {number}", START, quiet=True)
+            chat.post_as_seat(seat, f"early {number}", START)
 
         def send(number: int, seat: Seat = seat) -> object:
             try:
-                return chat.post_as_seat(seat, f"burst {number}", START + timedelta(seconds=1),
-                                         quiet=True).id
+                return chat.post_as_seat(seat, f"burst {number}",
+                                         START + timedelta(seconds=1)).id
             except LimitReachedError:
                 return "limited"
 
@@ -96,7 +96,7 @@ def test_a_report_sent_twice_at_once_is_one_report(settings) -> None:
         ann = _seat(settings, 0)
         ben = Seat.select(Seat, Player).join(Player).where(
             Seat.match == ann.match_id, Seat.seat == 1).get()
-        message = chat.post_as_seat(ann, "rude words", START, quiet=True)
+        message = chat.post_as_seat(ann, "rude words", START)
         Attempt.delete().execute()
         results, errors = _at_once(
             lambda n, message=message, ben=ben: moderation.report(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbem.core.accounts import api_tokens
 from pbem.core.accounts.models import Player
-from pbem.core.mailout.preferences import mark_undeliverable
+from pbem.core.accounts.players import mark_undeliverable
 from tests.conftest import START
 
 ANN = "ann@example.org"
@@ -40,13 +40,14 @@ def test_a_player_sets_mail_preferences_through_the_api(settings, client) -> Non
 
 
 def test_signing_in_clears_an_undeliverable_address(settings, worker, smtp) -> None:
-    from pbem.core.accounts.signin import redeem, request_link
+    from pbem.core.accounts.signin import redeem
+    from pbem.core.mailout.accounts import request_sign_in_link
     from tests.support.players import last_mail, link_in
 
     Player.for_email(ANN, START)
     mark_undeliverable(ANN, "550 no such mailbox", START)
     assert Player.get(Player.email == ANN).undeliverable_at == START
-    request_link(settings, ANN, "tests", START)
+    request_sign_in_link(settings, ANN, "tests", START)
     worker.send_outbox()
     token = link_in(last_mail(smtp, ANN), "/signin/").split("/signin/", 1)[1]
     redeem(token, START)

@@ -12,7 +12,7 @@ import pytest
 from jinja2 import nodes
 from markupsafe import Markup
 
-from pbem.core.conversation.chat import post_as_seat
+from pbem.core.mailout.chat import post_and_mail
 from pbem.core.matches.creation import create_match
 from pbem.paths import TEMPLATES
 from pbem.web.site import fragments
@@ -125,7 +125,7 @@ def test_a_page_read_again_shows_what_changed_in_its_fragments(client, app, nim)
     assert client.get(f"/play/{token}").data == first
     # The chat (no change of match version) and a player's name (none either).
     seat = nim.match.seat_rows()[1]
-    post_as_seat(seat, "good luck", START)
+    post_and_mail(seat, "good luck", START)
     assert b"good luck" in client.get(f"/play/{token}").data
     seat.player.name = "Benedict"
     seat.player.save()

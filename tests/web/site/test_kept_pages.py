@@ -13,7 +13,7 @@ from jinja2 import nodes
 
 from pbem.core.accounts import sessions
 from pbem.core.accounts.models import Player, SessionKind
-from pbem.core.conversation.chat import post_as_seat
+from pbem.core.mailout.chat import post_and_mail
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.play import submit_move
 from pbem.games import DESCRIPTIONS, get_rules
@@ -158,7 +158,7 @@ def test_what_changes_without_a_move_shows_on_the_page_read_again(client, kept, 
     client.get(path)
     other = nim.match.seat_rows()[1]
     # The chat, a player's name and the reader's time zone: no match version moves.
-    post_as_seat(other, "good luck", START)
+    post_and_mail(other, "good luck", START)
     assert b"good luck" in client.get(path).data
     other.player.name = "Benedict"
     other.player.save()
