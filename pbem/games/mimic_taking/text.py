@@ -126,6 +126,36 @@ def stack_words(entry: Mapping[str, Any]) -> str:
 
 def render(view: Mapping[str, Any], over: bool = False) -> str:
     """The view as text; `over`: the match ended before the game did (nobody is to move)."""
+    lines = _table(view, over)
+    labels = view["labels"]
+    if view["stacks"] is not None:
+        for seat, stack in enumerate(view["stacks"]):
+            lines.append(_("Stack of %(player)s: %(cards)s", player=labels[seat],
+                           cards=" ".join(stack) or "-"))
+    lines.extend(_trick_lines(view, over))
+    if view["last_round"] is not None:
+        lines.append(_("Last round:"))
+        lines.extend(f"  {_seat_summary(entry)}" for entry in view["last_round"])
+    if view["hand"] is not None and view["hand"]:
+        lines.append(_("Your hand: %(cards)s", cards=" ".join(view["hand"])))
+    if view["chosen"] is not None and not over:
+        waiting = [labels[s] for s, done in enumerate(view["chosen"]) if not done]
+        if waiting:
+            lines.append(_("Last card: waiting for %(players)s", players=", ".join(waiting)))
+        else:
+            lines.append(_("Last card: done"))
+        if view["my_choice"]:
+            lines.append(_("You chose: %(choice)s", choice=view["my_choice"]))
+    if view["result"]:
+        lines.append(view["result"])
+    elif over:
+        lines.append(_("Match over."))
+    return "\n".join(lines)
+
+
+def _table(view: Mapping[str, Any], over: bool) -> list[str]:
+    """The title and a row a seat: hand and stack sizes, score, each round's points, and who
+    leads, moves and reads."""
     labels = view["labels"]
     if view["face_up"]:
         title = _("Mimic Taking, round %(round)s of %(rounds)s (face-up stacks)",
@@ -152,10 +182,13 @@ def render(view: Mapping[str, Any], over: bool = False) -> str:
         lines.append(f"{name:{width}}  {view['hand_sizes'][seat]:{hand_w}}  "
                      f"{view['stack_sizes'][seat]:{stack_w}}  {view['totals'][seat]:{score_w}}  "
                      f"{rounds}{note}")
-    if view["stacks"] is not None:
-        for seat, stack in enumerate(view["stacks"]):
-            lines.append(_("Stack of %(player)s: %(cards)s", player=labels[seat],
-                           cards=" ".join(stack) or "-"))
+    return lines
+
+
+def _trick_lines(view: Mapping[str, Any], over: bool) -> list[str]:
+    """The previous trick, the current one and whether its winner still chooses."""
+    labels = view["labels"]
+    lines = []
     previous = view["previous_trick"]
     if previous is not None:
         lines.append(_("Previous trick: %(trick)s -> won by %(player)s",
@@ -167,24 +200,7 @@ def render(view: Mapping[str, Any], over: bool = False) -> str:
     if view["keeper"] is not None and not over:
         lines.append(_("%(player)s won with a trump and chooses cards to keep",
                        player=labels[view["keeper"]]))
-    if view["last_round"] is not None:
-        lines.append(_("Last round:"))
-        lines.extend(f"  {_seat_summary(entry)}" for entry in view["last_round"])
-    if view["hand"] is not None and view["hand"]:
-        lines.append(_("Your hand: %(cards)s", cards=" ".join(view["hand"])))
-    if view["chosen"] is not None and not over:
-        waiting = [labels[s] for s, done in enumerate(view["chosen"]) if not done]
-        if waiting:
-            lines.append(_("Last card: waiting for %(players)s", players=", ".join(waiting)))
-        else:
-            lines.append(_("Last card: done"))
-        if view["my_choice"]:
-            lines.append(_("You chose: %(choice)s", choice=view["my_choice"]))
-    if view["result"]:
-        lines.append(view["result"])
-    elif over:
-        lines.append(_("Match over."))
-    return "\n".join(lines)
+    return lines
 
 
 def _trick(cards: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> str:
