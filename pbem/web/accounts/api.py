@@ -30,7 +30,7 @@ from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.i18n import N_, _
 from pbem.web.accounts.auth import scope_required, signed_in_player, token_may
 from pbem.web.site.clock import now
-from pbem.web.site.inputs import json_whole, known_fields
+from pbem.web.site.inputs import json_object, json_whole, known_fields
 
 bp = Blueprint("api_players", __name__, url_prefix="/api")
 
@@ -235,15 +235,7 @@ def _challenge_json(challenge: Any, player: Player) -> dict[str, Any]:
 
 
 def _body(fields: dict[str, type], required: tuple[str, ...]) -> dict[str, Any]:
-    if not request.is_json:
-        raise InvalidRequestError(_("send a JSON body with Content-Type: application/json"))
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise InvalidRequestError(_("the body must be a JSON object"))
-    known_fields(body, fields)
-    for name in required:
-        if name not in body:
-            raise InvalidRequestError(_('"%(name)s" is required', name=name))
+    body = json_object(fields, required)
     for name, kind in fields.items():
         if name not in body or (body[name] is None and name in NULLABLE_FIELDS):
             continue

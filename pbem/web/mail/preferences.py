@@ -8,17 +8,7 @@ scanners open links; the one-click POST a mail client sends is idempotent.
 
 from __future__ import annotations
 
-from flask import (
-    Blueprint,
-    Flask,
-    current_app,
-    flash,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, Flask, current_app, make_response, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts.models import Player
@@ -35,6 +25,7 @@ from pbem.core.tournaments.table import round_deadlines
 from pbem.errors import PbemError
 from pbem.i18n import _
 from pbem.web.site.clock import now
+from pbem.web.site.flashes import redirect_with
 
 bp = Blueprint("mailprefs", __name__)
 
@@ -52,16 +43,15 @@ def save(token: str) -> Response:
                            form.get("timezone"), now(), chat_mail=form.get("chat_mail"))
     except PbemError as error:
         return _page(player, token, error=str(error), status=error.status)
-    flash(_("Mail preferences saved."), "ok")
-    return redirect(url_for("mailprefs.show", token=token), code=303)
+    return redirect_with(_("Mail preferences saved."), "mailprefs.show", token=token)
 
 
 @bp.post("/mail/preferences/<token>/calendar")
 def new_calendar_link(token: str) -> Response:
     player = links.player_for_preferences(_secret(), token)
     revoke_calendar(player.id)
-    flash(_("Your calendar link was replaced: the old one no longer works."), "ok")
-    return redirect(url_for("mailprefs.show", token=token), code=303)
+    return redirect_with(_("Your calendar link was replaced: the old one no longer works."),
+                         "mailprefs.show", token=token)
 
 
 @bp.get("/mail/unsubscribe/<token>")

@@ -24,7 +24,7 @@ from pbem.i18n import _
 from pbem.web.accounts.auth import SignInRequiredError, current_player, player_required
 from pbem.web.matches.seat import page, record_for
 from pbem.web.site.clock import now
-from pbem.web.site.flashes import flash_in
+from pbem.web.site.flashes import redirect_with
 from pbem.web.site.inputs import known_fields, whole_number
 
 # Seat forms: exempt from CSRF like the rest of /play/<token> (the link is the credential).
@@ -48,8 +48,7 @@ def seat_post(token: str) -> Response:
                         chat_typed=text if len(text) <= chat.MAX_MESSAGE * 2 else "")
         _retry_after(response, error)
         return response
-    flash_in("chat", _("Message posted."))
-    return redirect(url_for("play.show", token=token) + "#chat", code=303)
+    return redirect_with(_("Message posted."), "play.show", section="chat", token=token)
 
 
 @seat_bp.post("/play/<token>/notes")
@@ -61,9 +60,8 @@ def seat_notes(token: str) -> Response:
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error),
                     notes_typed=text)
-    flash_in("notes", _("Notes saved (only this seat sees them).") if text.strip()
-             else _("Notes cleared."))
-    return redirect(url_for("play.show", token=token) + "#notes", code=303)
+    return redirect_with(_("Notes saved (only this seat sees them).") if text.strip()
+                         else _("Notes cleared."), "play.show", section="notes", token=token)
 
 
 @seat_bp.post("/play/<token>/chat/mute")
@@ -71,9 +69,9 @@ def seat_mute(token: str) -> Response:
     seat = seat_for_token(token)
     muted = request.form.get("muted") == "yes"
     personal.set_muted(seat.match_id, seat.player_id, muted, now())
-    flash_in("chat", _("This match's chat is muted: no chat mails, no quotes in turn mails.")
-             if muted else _("This match's chat is back on."))
-    return redirect(url_for("play.show", token=token) + "#chat", code=303)
+    return redirect_with(_("This match's chat is muted: no chat mails, no quotes in turn mails.")
+                         if muted else _("This match's chat is back on."),
+                         "play.show", section="chat", token=token)
 
 
 @seat_bp.post("/play/<token>/chat/<int:message_id>/report")
@@ -81,8 +79,8 @@ def seat_report(token: str, message_id: int) -> Response:
     seat = seat_for_token(token)
     moderation.report(message_id, seat.player, request.form.get("reason", ""), now(),
                       seat=seat)
-    flash_in("chat", _("Thank you: the message was reported to the admins."))
-    return redirect(url_for("play.show", token=token) + "#chat", code=303)
+    return redirect_with(_("Thank you: the message was reported to the admins."), "play.show",
+                         section="chat", token=token)
 
 
 @seat_bp.post("/play/<token>/chat/<int:message_id>/block")
@@ -93,9 +91,9 @@ def seat_block(token: str, message_id: int) -> Response:
         author = personal.block_author(seat.player, message_id, now())
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error))
-    flash_in("chat", _("You blocked %(name)s: you will not see or get their messages. Your "
-                       "settings page lists whom you blocked.", name=author.public_name))
-    return redirect(url_for("play.show", token=token) + "#chat", code=303)
+    return redirect_with(_("You blocked %(name)s: you will not see or get their messages. Your "
+                           "settings page lists whom you blocked.", name=author.public_name),
+                         "play.show", section="chat", token=token)
 
 
 @seat_bp.get("/play/<token>/record.json")
@@ -135,8 +133,7 @@ def watch_post(match_id: int) -> Response:
                                chat_typed=text if len(text) <= chat.MAX_MESSAGE * 2 else "")
         _retry_after(response, error)
         return response
-    flash_in("chat", _("Message posted."))
-    return redirect(url_for("matches.show", match_id=match_id) + "#chat", code=303)
+    return redirect_with(_("Message posted."), "matches.show", section="chat", match_id=match_id)
 
 
 @watch_bp.post("/matches/<int:match_id>/chat/<int:message_id>/report")
@@ -150,8 +147,8 @@ def watch_report(match_id: int, message_id: int) -> Response:
     if message is None or message.match_id != match_id or message.room != Room.SPECTATORS:
         raise InvalidRequestError(_("That message is not in this match's spectators' room."))
     moderation.report(message_id, player, request.form.get("reason", ""), now())
-    flash_in("chat", _("Thank you: the message was reported to the admins."))
-    return redirect(url_for("matches.show", match_id=match_id) + "#chat", code=303)
+    return redirect_with(_("Thank you: the message was reported to the admins."), "matches.show",
+                         section="chat", match_id=match_id)
 
 
 @watch_bp.post("/me/blocks/<int:player_id>/remove")
