@@ -62,7 +62,7 @@ def counts(files: Any, ranks: Any) -> tuple[int, int]:
 
 
 # A board's squares and their "empty" notes depend only on its size: named once per size, not
-# once per page (they were a good part of the click data's cost).
+# once per page.
 @lru_cache(maxsize=16)
 def square_names(files: int, ranks: int) -> tuple[str, ...]:
     return tuple(f"{'abcdefghijklmnopqrs'[f]}{r + 1}" for f in range(files)

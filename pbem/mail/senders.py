@@ -178,7 +178,7 @@ class SMTPSession:
             optionlist = " " + " ".join(options)
         # Addresses are checked on the way in (pbem.addresses: no spaces, brackets, commas or
         # quotes), so `<address>` is what `smtplib.quoteaddr` would make of them, without its
-        # parse of each one (a few percent of a mail).
+        # parse of each one.
         smtp.putcmd("mail", f"FROM:<{mail.sender}>{optionlist}")
         meanwhile()
         if meanwhile.failure is not None:

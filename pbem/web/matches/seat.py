@@ -496,8 +496,8 @@ def init_app(app: Flask) -> None:
 def _note_visit(seat: Seat) -> None:
     """Note the visit for an admin weighing a timeout; a database that refuses the write
     (read-only after a failover) must not cost the player their page. Most visits write
-    nothing (one was noted a moment ago): those open no transaction, whose BEGIN and COMMIT
-    were two round trips of every play page on PostgreSQL."""
+    nothing (one was noted a moment ago): those open no transaction, so a play page pays no
+    BEGIN and COMMIT round trips on a database server."""
     when = now()
     if not visit_due(seat, when):
         return
