@@ -26,6 +26,7 @@ from pbem.web.matches.seat import page, record_for
 from pbem.web.site.clock import now
 from pbem.web.site.flashes import redirect_with
 from pbem.web.site.inputs import known_fields, whole_number
+from pbem.web.site.security import private
 
 # Seat forms: exempt from CSRF like the rest of /play/<token> (the link is the credential).
 seat_bp = Blueprint("seat_talk", __name__)
@@ -191,7 +192,7 @@ def api_chat(token: str) -> Response:
     if limit > MAX_PAGE:
         raise InvalidRequestError(_('"limit" is at most %(limit)s', limit=MAX_PAGE))
     shown, next_before = chat.players_room(seat, before, limit)
-    return _private(jsonify({
+    return private(jsonify({
         "match": seat.match_id, "seat": seat.seat,
         "messages": [message.as_json() for message in shown],
         "next": (url_for("talk_api.api_chat", token=token, before=next_before, limit=limit)
@@ -210,7 +211,7 @@ def api_chat_post(token: str) -> Response:
     message = chat.post_as_seat(seat, text, now(), via=Channel.API)
     shown = chat.Shown(message.id, seat.player.public_name, message.seat, message.text,
                        message.created_at, message.ply, True)
-    response = _private(jsonify(shown.as_json()))
+    response = private(jsonify(shown.as_json()))
     response.status_code = 201
     return response
 
@@ -218,7 +219,7 @@ def api_chat_post(token: str) -> Response:
 @api_bp.get("/play/<token>/notes")
 def api_notes(token: str) -> Response:
     seat = seat_for_token(token)
-    return _private(jsonify({"text": personal.notes_of(seat)}))
+    return private(jsonify({"text": personal.notes_of(seat)}))
 
 
 @api_bp.put("/play/<token>/notes")
@@ -228,7 +229,7 @@ def api_notes_put(token: str) -> Response:
     if not isinstance(text, str):
         raise InvalidRequestError(_('"text" must be a string: the notes, plain text ("" clears '
                                     "them)"))
-    return _private(jsonify({"text": personal.save_notes(seat, text, now())}))
+    return private(jsonify({"text": personal.save_notes(seat, text, now())}))
 
 
 def _whole_arg(name: str) -> int | None:
@@ -249,11 +250,6 @@ def _json_object() -> dict[str, Any]:
         raise InvalidRequestError(_("the body must be a JSON object: %(shape)s",
                                     shape='{"text": "..."}'))
     return body
-
-
-def _private(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 def _retry_after(response: Response, error: PbemError) -> None:
