@@ -201,25 +201,17 @@ class EximoRules(RulesBase):
             raise IllegalMoveError(_("it is not your turn: %(seat)s is to move",
                                      seat=self.seat_label(state, state.turn)))
         legal = _legal_moves(state.board, seat)
-        squares = path + drops
         if not has_word:
-            # Without the word "drop", squares after a far-row arrival are the drops.
-            path, drops = _split_at_far_row(squares, seat)
-            for move in legal:
-                size = len(move.path)
-                if move.path == tuple(squares[:size]) and move.drops:
-                    path, drops = squares[:size], squares[size:]
-                    break
-        found = _matching(legal, path, drops)
-        is_first_hop = any(m.path[:2] == tuple(path) for m in legal)
-        if not found and len(path) == 2 and not is_first_hop:
-            # Forgiving: "c1-c5" for the only jumping path from c1 to c5. Not when the two
-            # squares are a real hop that must go on: that is an unfinished sequence, and
-            # the player must not get a different path than the one they wrote.
-            found = [m for m in legal if len(m.path) > 2 and (m.path[0], m.path[-1]) ==
-                     tuple(path) and _drops_match(m, drops)]
+            path, drops = _path_then_drops(legal, path + drops, seat)
+        found = _written(legal, path, drops)
         if not found:
             raise IllegalMoveError(_explain(state.board, seat, path, drops, legal, text))
+        return self._only_one(state, seat, found, text)
+
+    def _only_one(self, state: EximoState, seat: Seat, found: list[EximoMove],
+                  text: str) -> EximoMove:
+        """The one legal move the text names; AmbiguousMoveError saying what to add when it
+        names several paths, or a far-row arrival without its drops."""
         by_path: dict[tuple[int, ...], EximoMove] = {}
         for move in found:
             by_path.setdefault(move.path, move)
@@ -764,6 +756,29 @@ def _drop_refusal(cells: list[str], seat: Seat, end: int, drops: list[int]) -> s
     if len(drops) != min(2, len(free)):
         return _("reaching the far row gives exactly two drops: name two free squares")
     return None
+
+
+def _path_then_drops(legal: list[EximoMove], squares: list[int],
+                     seat: Seat) -> tuple[list[int], list[int]]:
+    """Without the word "drop", the squares after a far-row arrival are the drops: after a
+    legal move's whole path, or else after the first square on the far row."""
+    for move in legal:
+        size = len(move.path)
+        if move.path == tuple(squares[:size]) and move.drops:
+            return squares[:size], squares[size:]
+    return _split_at_far_row(squares, seat)
+
+
+def _written(legal: list[EximoMove], path: list[int], drops: list[int]) -> list[EximoMove]:
+    """The legal moves the path and drops name."""
+    found = _matching(legal, path, drops)
+    if found or len(path) != 2 or any(m.path[:2] == tuple(path) for m in legal):
+        return found
+    # Forgiving: "c1-c5" for the only jumping path from c1 to c5. Not when the two squares are
+    # a real hop that must go on: that is an unfinished sequence, and the player must not get
+    # a different path than the one they wrote.
+    return [m for m in legal if len(m.path) > 2 and (m.path[0], m.path[-1]) == tuple(path)
+            and _drops_match(m, drops)]
 
 
 def _matching(legal: list[EximoMove], path: list[int], drops: list[int]) -> list[EximoMove]:
