@@ -9,7 +9,7 @@ dispatcher (`pbem/web/matches/clicks.py`) finds a game's `ClickData` in its desc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -62,11 +62,22 @@ def counts(files: Any, ranks: Any) -> tuple[int, int]:
 
 
 # A board's squares and their "empty" notes depend only on its size: named once per size, not
-# once per page (they were a good part of the click data's cost).
+# once per page.
 @lru_cache(maxsize=16)
 def square_names(files: int, ranks: int) -> tuple[str, ...]:
     return tuple(f"{'abcdefghijklmnopqrs'[f]}{r + 1}" for f in range(files)
                  for r in range(ranks))
+
+
+def square_notes(view: Mapping[str, Any], firsts: set[str],
+                 occupied: Iterable[tuple[str, str | None]]) -> Notes:
+    """Why each square of a grid board that starts no move starts none: an empty square says
+    so, an occupied one gives its reason (None: it has no legal move now). The squares in
+    `firsts` start a move and get no note."""
+    found = dict(empty_notes(*counts(view["files"], view["ranks"])))
+    for square, reason in occupied:
+        found[square] = reason or _("%(square)s has no legal move now.", square=square)
+    return {square: note for square, note in found.items() if square not in firsts}
 
 
 def empty_notes(files: int, ranks: int) -> Mapping[str, str]:

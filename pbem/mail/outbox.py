@@ -208,9 +208,8 @@ def claim_batch(now: datetime, limit: int, lease: timedelta = LEASE) -> list[Out
     if isinstance(database.obj, peewee.MySQLDatabase):
         # MariaDB can neither UPDATE … RETURNING nor update a table it reads in a subquery:
         # the due rows are locked (SKIP LOCKED: another worker's claim passes them by),
-        # updated by id and read back, in one transaction of three statements. (Claiming
-        # row by row, three statements and a transaction each, made a worker on MariaDB
-        # send half as many mails a second.)
+        # updated by id and read back, in one transaction of three statements for the whole
+        # batch.
         return retrying(lambda: _claim_locked(chosen, claim))
     if isinstance(database.obj, peewee.PostgresqlDatabase):
         # A CTE, not `id IN (subquery)`: PostgreSQL may run an IN subquery more than once

@@ -161,24 +161,11 @@ class SMTPSession:
             self.smtp = self._connect()
         smtp = self.smtp
         smtp.ehlo_or_helo_if_needed()
-        options: list[str] = []
-        if not (mail.sender + mail.recipient).isascii():
-            if not smtp.has_extn("smtputf8"):
-                raise DeliveryError(f"{mail.recipient!r} or {mail.sender!r} is not ASCII, and "
-                                    "the SMTP server does not offer SMTPUTF8 to carry it",
-                                    temporary=False, bounce=False)
-            options = ["SMTPUTF8", "BODY=8BITMIME"]
-        if smtp.does_esmtp and smtp.has_extn("size"):
-            options.insert(0, f"size={len(mail.data)}")
         # As `smtp.mail` does it, with the caller's work done before the reply is read.
-        optionlist = ""
-        if options and smtp.does_esmtp:
-            if "SMTPUTF8" in options:
-                smtp.command_encoding = "utf-8"  # the server offers it (checked above)
-            optionlist = " " + " ".join(options)
+        optionlist = _mail_options(smtp, mail)
         # Addresses are checked on the way in (pbem.addresses: no spaces, brackets, commas or
         # quotes), so `<address>` is what `smtplib.quoteaddr` would make of them, without its
-        # parse of each one (a few percent of a mail).
+        # parse of each one.
         smtp.putcmd("mail", f"FROM:<{mail.sender}>{optionlist}")
         meanwhile()
         if meanwhile.failure is not None:
@@ -197,12 +184,7 @@ class SMTPSession:
         if code != 354:
             self._reset(code)
             raise smtplib.SMTPDataError(code, reply)
-        # As `SMTP.data` writes it: a line starting with "." doubled, then the lone ".". The
-        # outbox's lines never start with one (base64 bodies, folded headers), so the
-        # regular expression, a tenth of a millisecond on a board mail, seldom runs.
-        data = mail.data
-        if data.startswith(b".") or b"\n." in data:
-            data = _LEADING_DOT.sub(b"..", data)
+        data = _dot_stuffed(mail.data)
         meanwhile.finish()  # the caller's work (the last mail's record) is done before this goes
         if meanwhile.failure is not None:
             raise _Failed
@@ -347,3 +329,32 @@ def open_session(sender: Sender) -> Iterator[Session]:
 
 def sender_for(settings: Settings) -> Sender:
     return DevMailboxSender() if settings.uses_dev_mailbox else SMTPSender(settings)
+
+
+def _mail_options(smtp: smtplib.SMTP, mail: Outgoing) -> str:
+    """The MAIL command's options for this message (its size, and SMTPUTF8 for an address
+    that is not ASCII), as `smtp.mail` writes them; DeliveryError when the server cannot carry
+    such an address."""
+    options: list[str] = []
+    if not (mail.sender + mail.recipient).isascii():
+        if not smtp.has_extn("smtputf8"):
+            raise DeliveryError(f"{mail.recipient!r} or {mail.sender!r} is not ASCII, and "
+                                "the SMTP server does not offer SMTPUTF8 to carry it",
+                                temporary=False, bounce=False)
+        options = ["SMTPUTF8", "BODY=8BITMIME"]
+    if smtp.does_esmtp and smtp.has_extn("size"):
+        options.insert(0, f"size={len(mail.data)}")
+    if not (options and smtp.does_esmtp):
+        return ""
+    if "SMTPUTF8" in options:
+        smtp.command_encoding = "utf-8"  # the server offers it (checked above)
+    return " " + " ".join(options)
+
+
+def _dot_stuffed(data: bytes) -> bytes:
+    """The message as `SMTP.data` writes it: a line starting with "." doubled (the lone "."
+    ends it). The outbox's lines never start with one (base64 bodies, folded headers), so the
+    regular expression seldom runs."""
+    if data.startswith(b".") or b"\n." in data:
+        return _LEADING_DOT.sub(b"..", data)
+    return data

@@ -114,3 +114,20 @@ def test_without_javascript_lines_are_typed_in_a_form(browser: Browser, server) 
     page.get_by_role("button", name="Clear them").click()
     expect(page.locator("#conditional-none")).to_be_visible()
     context.close()
+
+
+def test_the_analysis_board_is_walked_by_keyboard_and_says_what_is_on_a_square(
+        browser: Browser, server) -> None:
+    base, settings = server
+    _match_id, (ann, _ben) = waiting_mimic(settings)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{base}/play/{ann}")
+    page.get_by_role("button", name="Open the analysis board").click()
+    expect(page.locator("#analysis-status")).to_contain_text("Red to move")
+    square = page.locator("#analysis-board [data-click='c9']")
+    expect(square).to_have_attribute("aria-description", "Red checker")
+    square.focus()
+    # As on the board above: arrow keys walk square by square, legal or not.
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "c8"
+    page.close()

@@ -166,7 +166,8 @@ def test_refusals_are_problem_json_and_change_nothing(client, bearer, settings) 
     for bad, words in (({**body, "format": "ladder"}, "format"),
                        ({**body, "rounds": 99}, "rounds"),
                        ({**body, "colour": "red"}, "unknown"),
-                       ({**body, "game": "chess"}, "chess")):
+                       ({**body, "game": "chess"}, "chess"),
+                       ({"name": "x", "game": "nim"}, '"format" is required')):
         answer = client.post("/api/tournaments", json=bad, headers=headers)
         assert 400 <= answer.status_code < 500, answer.get_json()
         assert answer.mimetype == "application/problem+json"

@@ -2,8 +2,8 @@
 pieces (squares, highlights, marks, coordinates and click targets).
 
 The frame depends only on the board's size, side, highlights, marks, label and clickability,
-so it is built once as markup and kept (a template used to compute every coordinate of every
-square: most of a play page's time). `svg` puts a game's pieces in it.
+so it is built once as markup and kept rather than worked out square by square on every page.
+`svg` puts a game's pieces in it.
 """
 
 from __future__ import annotations

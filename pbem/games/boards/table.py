@@ -1,7 +1,7 @@
 """A square board as an HTML table, for email: Gmail and Outlook show no SVG.
 
-Built in Python: a template loop with a lookup per cell cost more than the rest of a mail's
-rendering together.
+Built in Python rather than by a template loop, which would look up every cell by name on
+every mail.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from itertools import permutations
 from typing import Any
 
-from pbem.games.clicks import ClickData, Clicks, Notes, counts, empty_notes, squares
+from pbem.games.clicks import ClickData, Clicks, Notes, square_notes, squares
 from pbem.i18n import N_, _
 
 _PATH_STEP = re.compile(r"[-x]")
@@ -41,18 +41,20 @@ def notes(view: Mapping[str, Any], firsts: set[str], legal: Sequence[str]) -> No
     labels = [seat["label"] for seat in view["seats"]]
     mine = view.get("viewer")
     captures = _compulsory(legal)
-    found = dict(empty_notes(*counts(view["files"], view["ranks"])))
-    for piece in view["pieces"]:
-        square = piece["square"]
-        if piece["seat"] != mine:
-            found[square] = _("%(square)s is a %(seat)s checker, not yours.", square=square,
-                              seat=labels[piece["seat"]])
-        elif captures:
-            found[square] = _("%(square)s cannot capture, and a capture is compulsory: capture "
-                              "with one of the highlighted checkers.", square=square)
-        else:
-            found[square] = _("%(square)s has no legal move now.", square=square)
-    return {square: note for square, note in found.items() if square not in firsts}
+    return square_notes(view, firsts, ((piece["square"], _refusal(piece, mine, labels, captures))
+                                       for piece in view["pieces"]))
+
+
+def _refusal(piece: Mapping[str, Any], mine: int | None, labels: Sequence[str],
+             captures: bool) -> str | None:
+    square = piece["square"]
+    if piece["seat"] != mine:
+        return _("%(square)s is a %(seat)s checker, not yours.", square=square,
+                 seat=labels[piece["seat"]])
+    if captures:
+        return _("%(square)s cannot capture, and a capture is compulsory: capture with one of "
+                 "the highlighted checkers.", square=square)
+    return None
 
 
 def about(view: Mapping[str, Any]) -> Notes:

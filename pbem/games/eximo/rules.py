@@ -201,25 +201,17 @@ class EximoRules(RulesBase):
             raise IllegalMoveError(_("it is not your turn: %(seat)s is to move",
                                      seat=self.seat_label(state, state.turn)))
         legal = _legal_moves(state.board, seat)
-        squares = path + drops
         if not has_word:
-            # Without the word "drop", squares after a far-row arrival are the drops.
-            path, drops = _split_at_far_row(squares, seat)
-            for move in legal:
-                size = len(move.path)
-                if move.path == tuple(squares[:size]) and move.drops:
-                    path, drops = squares[:size], squares[size:]
-                    break
-        found = _matching(legal, path, drops)
-        is_first_hop = any(m.path[:2] == tuple(path) for m in legal)
-        if not found and len(path) == 2 and not is_first_hop:
-            # Forgiving: "c1-c5" for the only jumping path from c1 to c5. Not when the two
-            # squares are a real hop that must go on: that is an unfinished sequence, and
-            # the player must not get a different path than the one they wrote.
-            found = [m for m in legal if len(m.path) > 2 and (m.path[0], m.path[-1]) ==
-                     tuple(path) and _drops_match(m, drops)]
+            path, drops = _path_then_drops(legal, path + drops, seat)
+        found = _written(legal, path, drops)
         if not found:
             raise IllegalMoveError(_explain(state.board, seat, path, drops, legal, text))
+        return self._only_one(state, seat, found, text)
+
+    def _only_one(self, state: EximoState, seat: Seat, found: list[EximoMove],
+                  text: str) -> EximoMove:
+        """The one legal move the text names; AmbiguousMoveError saying what to add when it
+        names several paths, or a far-row arrival without its drops."""
         by_path: dict[tuple[int, ...], EximoMove] = {}
         for move in found:
             by_path.setdefault(move.path, move)
@@ -604,93 +596,147 @@ def _parse(token: str, text: str) -> int:
 
 def _explain(board: str, seat: Seat, path: list[int], drops: list[int],
              legal: list[EximoMove], text: str) -> str:
-    """Why the named path and drops are not a legal turn, in a player's words."""
-    mine, theirs = PIECES[seat], PIECES[1 - seat]
-    you, them = (_("Black"), _("White")) if seat == 0 else (_("White"), _("Black"))
-    shown = text.strip()
+    """Why the named path and drops are not a legal turn, in a player's words: the first rule
+    it breaks, in the order a player makes the turn (the start, each hop, what the whole turn
+    owes, then the drops)."""
+    not_legal = _("%(text)r is not a legal move here", text=text.strip())
     if len(path) < 2:
         return _("%(text)r: drops come only after a move that reaches the far row; write the "
-                 "move first, like d7-d8 drop c1 d1", text=shown)
-    start = path[0]
+                 "move first, like d7-d8 drop c1 d1", text=text.strip())
+    walked = _start_refusal(board, seat, path[0]) or _walk(board, seat, path)
+    if isinstance(walked, str):
+        return walked
+    cells, kind = walked
+    refusal = _turn_refusal(seat, path, kind, legal)
+    if refusal:
+        return refusal
+    end = path[-1]
+    if end // SIZE != FAR_RANK[seat]:
+        if drops:
+            return _("drops are made only when a checker reaches the far row, and %(square)s "
+                     "is not on it", square=_name(end))
+        return not_legal
+    return _drop_refusal(cells, seat, end, drops) or not_legal
+
+
+def _start_refusal(board: str, seat: Seat, start: int) -> str | None:
+    """Why the turn cannot start on this square: no checker, or the opponent's."""
     if board[start] == EMPTY:
         return _("there is no checker on %(square)s", square=_name(start))
-    if board[start] == theirs:
+    if board[start] == PIECES[1 - seat]:
+        them = _("White") if seat == 0 else _("Black")
         return _("%(square)s holds a %(them)s checker, not one of yours", square=_name(start),
                  them=them)
+    return None
+
+
+def _walk(board: str, seat: Seat, path: list[int]) -> tuple[list[str], str] | str:
+    """Make the named hops on a copy of the board: the cells after them and the turn's kind
+    ("step", "jump" or "capture"), or why a hop is not allowed."""
     cells = list(board)
-    kind = None  # "step", "jump" or "capture"
+    kind = ""
     for number, (here, there) in enumerate(pairwise(path)):
         hop = f"{_name(here)}-{_name(there)}"
         if number > 0 and here // SIZE == FAR_RANK[seat]:
             return _("the checker leaves the board when it reaches %(square)s on the far row, "
                      "so its sequence ends there", square=_name(here))
-        d_file = there % SIZE - here % SIZE
-        d_rank = there // SIZE - here // SIZE
-        forward = FORWARD[seat]
-        if max(abs(d_file), abs(d_rank)) == 1:
-            if number > 0 or len(path) > 2:
-                return _("%(hop)s: an ordinary move is a single step to an adjacent square "
-                         "and cannot be part of a longer path", hop=hop)
-            if d_rank == 0:
-                return _("%(hop)s: a checker moves sideways only when it captures", hop=hop)
-            if d_rank != forward:
-                return _("%(hop)s: a checker never moves backwards, only forward or diagonally "
-                         "forward (%(directions)s)", hop=hop, directions=_directions(seat))
-            if cells[there] != EMPTY:
-                return _("%(hop)s: %(square)s is occupied", hop=hop, square=_name(there))
+        if max(abs(there % SIZE - here % SIZE), abs(there // SIZE - here // SIZE)) == 1:
+            refusal = _step_refusal(cells, seat, hop, here, there, alone=len(path) == 2)
             kind = "step"
-            cells[here], cells[there] = EMPTY, mine
-            continue
-        if d_file not in (-2, 0, 2) or d_rank not in (-2, 0, 2) or (d_file, d_rank) == (0, 0):
-            return _("%(hop)s is neither a step to an adjacent square nor a jump over one "
-                     "adjacent checker to the square just beyond", hop=hop)
-        if d_rank == -2 * forward:
-            return _("%(hop)s: a checker never moves, jumps or captures backwards", hop=hop)
-        middle = here + (d_rank // 2) * SIZE + d_file // 2
-        if cells[middle] == EMPTY:
-            return _("%(hop)s: there is no checker on %(square)s to jump over", hop=hop,
-                     square=_name(middle))
-        hop_kind = "capture" if cells[middle] == theirs else "jump"
-        if hop_kind == "jump" and d_rank == 0:
-            return _("%(hop)s: a checker jumps its own checkers only forward or diagonally "
-                     "forward; right and left are for captures", hop=hop)
-        if cells[there] != EMPTY:
-            return _("%(hop)s: %(square)s is occupied, so the checker cannot land there",
-                     hop=hop, square=_name(there))
-        if kind is not None and kind != hop_kind:
-            return _("%(hop)s: a turn is either a capture sequence or a jumping move, never a "
-                     "mix of both", hop=hop)
-        kind = hop_kind
-        cells[here], cells[there] = EMPTY, mine
-        if hop_kind == "capture":
-            cells[middle] = EMPTY
+        else:
+            refusal = _hop_refusal(cells, seat, hop, here, there, kind)
+            if refusal is None:
+                middle = _middle(here, there)
+                kind = "capture" if cells[middle] == PIECES[1 - seat] else "jump"
+                if kind == "capture":
+                    cells[middle] = EMPTY
+        if refusal is not None:
+            return refusal
+        cells[here], cells[there] = EMPTY, PIECES[seat]
+    return cells, kind
+
+
+def _middle(here: int, there: int) -> int:
+    """The square a jump or capture from `here` to `there` passes over."""
+    return here + (there // SIZE - here // SIZE) // 2 * SIZE + (there % SIZE - here % SIZE) // 2
+
+
+def _step_refusal(cells: list[str], seat: Seat, hop: str, here: int, there: int,
+                  alone: bool) -> str | None:
+    """Why a step to an adjacent square is not an ordinary move."""
+    d_rank = there // SIZE - here // SIZE
+    if not alone:
+        return _("%(hop)s: an ordinary move is a single step to an adjacent square and cannot "
+                 "be part of a longer path", hop=hop)
+    if d_rank == 0:
+        return _("%(hop)s: a checker moves sideways only when it captures", hop=hop)
+    if d_rank != FORWARD[seat]:
+        return _("%(hop)s: a checker never moves backwards, only forward or diagonally forward "
+                 "(%(directions)s)", hop=hop, directions=_directions(seat))
+    if cells[there] != EMPTY:
+        return _("%(hop)s: %(square)s is occupied", hop=hop, square=_name(there))
+    return None
+
+
+def _hop_refusal(cells: list[str], seat: Seat, hop: str, here: int, there: int,
+                 kind: str) -> str | None:
+    """Why a hop of two squares is neither a jump over a friendly checker nor a capture, or
+    mixes the two kinds in one turn."""
+    d_file = there % SIZE - here % SIZE
+    d_rank = there // SIZE - here // SIZE
+    if d_file not in (-2, 0, 2) or d_rank not in (-2, 0, 2) or (d_file, d_rank) == (0, 0):
+        return _("%(hop)s is neither a step to an adjacent square nor a jump over one adjacent "
+                 "checker to the square just beyond", hop=hop)
+    if d_rank == -2 * FORWARD[seat]:
+        return _("%(hop)s: a checker never moves, jumps or captures backwards", hop=hop)
+    middle = _middle(here, there)
+    if cells[middle] == EMPTY:
+        return _("%(hop)s: there is no checker on %(square)s to jump over", hop=hop,
+                 square=_name(middle))
+    hop_kind = "capture" if cells[middle] == PIECES[1 - seat] else "jump"
+    if hop_kind == "jump" and d_rank == 0:
+        return _("%(hop)s: a checker jumps its own checkers only forward or diagonally forward; "
+                 "right and left are for captures", hop=hop)
+    if cells[there] != EMPTY:
+        return _("%(hop)s: %(square)s is occupied, so the checker cannot land there", hop=hop,
+                 square=_name(there))
+    if kind and kind != hop_kind:
+        return _("%(hop)s: a turn is either a capture sequence or a jumping move, never a mix "
+                 "of both", hop=hop)
+    return None
+
+
+def _turn_refusal(seat: Seat, path: list[int], kind: str,
+                  legal: list[EximoMove]) -> str | None:
+    """Why hops that are each allowed still do not make a whole turn: a capture was owed, or
+    the sequence stops where it must go on."""
     captures = [m for m in legal if m.is_capture]
     if kind != "capture" and captures:
         example = captures[0]
         return _("capturing is mandatory: %(square)s can capture %(taken)s (%(path)s)",
                  square=_name(example.path[0]), taken=_name(example.captured[0]),
                  path=_format_path(example))
-    end = path[-1]
-    if kind in ("jump", "capture") and end // SIZE != FAR_RANK[seat]:
-        stem = tuple(path)
-        onward = [m for m in legal if m.path[:len(stem)] == stem and len(m.path) > len(stem)]
-        if onward:
-            nxt = onward[0].path[len(stem)]
-            if kind == "capture":
-                taken = onward[0].captured[len(stem) - 1]
-                return _("the capture must continue: from %(square)s the checker can still "
-                         "capture %(taken)s by jumping to %(next)s (%(path)s)",
-                         square=_name(end), taken=_name(taken), next=_name(nxt),
-                         path=_format_path(onward[0]))
-            return _("the jumping move must continue: from %(square)s the checker can still "
-                     "jump to %(next)s (%(path)s)", square=_name(end), next=_name(nxt),
-                     path=_format_path(onward[0]))
-    if end // SIZE != FAR_RANK[seat]:
-        if drops:
-            return _("drops are made only when a checker reaches the far row, and %(square)s "
-                     "is not on it", square=_name(end))
-        return _("%(text)r is not a legal move here", text=shown)
+    end, stem = path[-1], tuple(path)
+    if kind == "step" or end // SIZE == FAR_RANK[seat]:
+        return None
+    onward = [m for m in legal if m.path[:len(stem)] == stem and len(m.path) > len(stem)]
+    if not onward:
+        return None
+    nxt = onward[0].path[len(stem)]
+    if kind == "capture":
+        return _("the capture must continue: from %(square)s the checker can still capture "
+                 "%(taken)s by jumping to %(next)s (%(path)s)", square=_name(end),
+                 taken=_name(onward[0].captured[len(stem) - 1]), next=_name(nxt),
+                 path=_format_path(onward[0]))
+    return _("the jumping move must continue: from %(square)s the checker can still jump to "
+             "%(next)s (%(path)s)", square=_name(end), next=_name(nxt),
+             path=_format_path(onward[0]))
+
+
+def _drop_refusal(cells: list[str], seat: Seat, end: int, drops: list[int]) -> str | None:
+    """Why the drops after reaching the far row at `end` are not the ones the rules give."""
     free = _free_drops("".join([*cells[:end], EMPTY, *cells[end + 1:]]), seat)
+    you = _("Black") if seat == 0 else _("White")
     zone = (_("%(first)s and %(last)s", first="b1-g1", last="b2-g2") if seat == 0
             else _("%(first)s and %(last)s", first="b7-g7", last="b8-g8"))
     for square in drops:
@@ -709,7 +755,30 @@ def _explain(board: str, seat: Seat, path: list[int], drops: list[int],
         return _("the two new checkers must go on two different squares")
     if len(drops) != min(2, len(free)):
         return _("reaching the far row gives exactly two drops: name two free squares")
-    return _("%(text)r is not a legal move here", text=shown)
+    return None
+
+
+def _path_then_drops(legal: list[EximoMove], squares: list[int],
+                     seat: Seat) -> tuple[list[int], list[int]]:
+    """Without the word "drop", the squares after a far-row arrival are the drops: after a
+    legal move's whole path, or else after the first square on the far row."""
+    for move in legal:
+        size = len(move.path)
+        if move.path == tuple(squares[:size]) and move.drops:
+            return squares[:size], squares[size:]
+    return _split_at_far_row(squares, seat)
+
+
+def _written(legal: list[EximoMove], path: list[int], drops: list[int]) -> list[EximoMove]:
+    """The legal moves the path and drops name."""
+    found = _matching(legal, path, drops)
+    if found or len(path) != 2 or any(m.path[:2] == tuple(path) for m in legal):
+        return found
+    # Forgiving: "c1-c5" for the only jumping path from c1 to c5. Not when the two squares are
+    # a real hop that must go on: that is an unfinished sequence, and the player must not get
+    # a different path than the one they wrote.
+    return [m for m in legal if len(m.path) > 2 and (m.path[0], m.path[-1]) == tuple(path)
+            and _drops_match(m, drops)]
 
 
 def _matching(legal: list[EximoMove], path: list[int], drops: list[int]) -> list[EximoMove]:

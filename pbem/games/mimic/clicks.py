@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.clicks import ClickData, Clicks, Notes, counts, empty_notes, squares
+from pbem.games.clicks import ClickData, Clicks, Notes, square_notes, squares
 from pbem.i18n import N_, _
 
 
@@ -17,19 +17,19 @@ def split(text: str, _view: Mapping[str, Any]) -> list[Clicks]:
 def notes(view: Mapping[str, Any], firsts: set[str], _legal: Sequence[str]) -> Notes:
     names = [seat["name"] for seat in view["seats"]]
     mine = view.get("seat")
-    found = dict(empty_notes(*counts(view["files"], view["ranks"])))
-    for entry in view["stacks"]:
-        square, top = entry["square"], entry["stack"][-1]
-        if top != mine:
-            found[square] = _("%(square)s holds %(seat)s's checker on top; you move only "
-                              "stacks topped by your own checker.", square=square,
-                              seat=names[top])
-        elif entry["frozen"]:
-            found[square] = _("%(square)s is frozen (it sees two or more opposing checkers) "
-                              "and cannot move.", square=square)
-        else:
-            found[square] = _("%(square)s has no legal move now.", square=square)
-    return {square: note for square, note in found.items() if square not in firsts}
+    return square_notes(view, firsts, ((entry["square"], _refusal(entry, mine, names))
+                                       for entry in view["stacks"]))
+
+
+def _refusal(entry: Mapping[str, Any], mine: int | None, names: Sequence[str]) -> str | None:
+    square, top = entry["square"], entry["stack"][-1]
+    if top != mine:
+        return _("%(square)s holds %(seat)s's checker on top; you move only stacks topped by "
+                 "your own checker.", square=square, seat=names[top])
+    if entry["frozen"]:
+        return _("%(square)s is frozen (it sees two or more opposing checkers) and cannot "
+                 "move.", square=square)
+    return None
 
 
 def about(view: Mapping[str, Any]) -> Notes:

@@ -1,5 +1,5 @@
 """Mimic Taking's cards in email: a coloured label per card (O8, B2, M…), drawn here rather
-than by a template macro, which cost more than the rest of the mail's board together."""
+than by a template macro called once per card of every mail."""
 
 from __future__ import annotations
 

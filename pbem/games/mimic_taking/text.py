@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.games.base import Event
@@ -29,64 +29,94 @@ def _names(seats: Sequence[int]) -> str:
 
 
 def describe(event: Event) -> str:
-    data = event.data
-    kind = event.kind
-    if kind == "played":
-        return _("%(player)s played %(card)s", player=label(data["seat"]), card=data["card"])
-    if kind == "trick_won":
-        how = _(HOW[data["how"]], card=data["card"])
-        cards = " ".join(data["cards"])
-        if data["chooses"]:
-            return _("%(player)s wins the trick %(cards)s with %(how)s, and chooses which cards "
-                     "to keep", player=label(data["seat"]), cards=cards, how=how)
-        return _("%(player)s wins the trick %(cards)s with %(how)s, and takes all %(count)s "
-                 "cards", player=label(data["seat"]), cards=cards, how=how,
-                 count=len(data["cards"]))
-    if kind == "took":
-        if data["cards"] is not None:
-            kept = " ".join(data["cards"]) or _("nothing")
-            return _("%(player)s kept %(kept)s from the trick", player=label(data["seat"]),
-                     kept=kept)
-        return _("%(player)s kept %(count)s of the %(total)s cards", player=label(data["seat"]),
-                 count=data["count"], total=data["of"])
-    if kind == "took_cards":
-        kept = " ".join(data["kept"]) or _("nothing")
-        aside = " ".join(data["set_aside"]) or _("nothing")
-        return _("%(player)s kept %(kept)s and set aside %(aside)s", player=label(data["seat"]),
-                 kept=kept, aside=aside)
-    if kind == "round_ending":
-        return _("Round %(round)s ends: everyone now chooses, in secret, whether to add their "
-                 "last card to their stack", round=data["round"])
-    if kind == "last_card_chosen":
-        return _("%(player)s has chosen what to do with their last card",
-                 player=label(data["seat"]))
-    if kind == "last_card_choice":
-        # Worded for any reader: once the match is over every seat and spectator sees it.
-        if data["choice"] == "add":
-            return _("%(player)s chose to add it to their stack (%(card)s)",
-                     player=label(data["seat"]), card=data["card"])
-        return _("%(player)s chose to set it aside (%(card)s)", player=label(data["seat"]),
-                 card=data["card"])
-    if kind == "last_cards_revealed":
-        choices = []
-        for s, (choice, card) in enumerate(zip(data["choices"], data["cards"], strict=True)):
-            if choice == "add":
-                choices.append(_("%(player)s adds %(card)s", player=label(s), card=card))
-            else:
-                choices.append(_("%(player)s discards %(card)s", player=label(s), card=card))
-        return _("Last cards: %(cards)s", cards=", ".join(choices))
-    if kind == "round_scored":
-        seats = "; ".join(_seat_summary(entry) for entry in data["seats"])
-        totals = ", ".join(str(t) for t in data["totals"])
-        return _("Round %(round)s scored: %(seats)s. Totals: %(totals)s", round=data["round"],
-                 seats=seats, totals=totals)
-    if kind == "round_started":
-        return _("Round %(round)s is dealt; %(player)s leads", round=data["round"],
-                 player=label(data["leader"]))
-    if kind == "game_over":
-        return _("Game over: %(result)s", result=result_words(
-            data["winners"], max(data["totals"]), None))
-    return kind.replace("_", " ")
+    """An event in a line of the reader's language (its kind's words when it has none)."""
+    words = _DESCRIBERS.get(event.kind)
+    return words(event.data) if words else event.kind.replace("_", " ")
+
+
+def _played(data: Mapping[str, Any]) -> str:
+    return _("%(player)s played %(card)s", player=label(data["seat"]), card=data["card"])
+
+
+def _trick_won(data: Mapping[str, Any]) -> str:
+    how = _(HOW[data["how"]], card=data["card"])
+    cards = " ".join(data["cards"])
+    if data["chooses"]:
+        return _("%(player)s wins the trick %(cards)s with %(how)s, and chooses which cards "
+                 "to keep", player=label(data["seat"]), cards=cards, how=how)
+    return _("%(player)s wins the trick %(cards)s with %(how)s, and takes all %(count)s "
+             "cards", player=label(data["seat"]), cards=cards, how=how,
+             count=len(data["cards"]))
+
+
+def _took(data: Mapping[str, Any]) -> str:
+    if data["cards"] is not None:
+        kept = " ".join(data["cards"]) or _("nothing")
+        return _("%(player)s kept %(kept)s from the trick", player=label(data["seat"]),
+                 kept=kept)
+    return _("%(player)s kept %(count)s of the %(total)s cards", player=label(data["seat"]),
+             count=data["count"], total=data["of"])
+
+
+def _took_cards(data: Mapping[str, Any]) -> str:
+    kept = " ".join(data["kept"]) or _("nothing")
+    aside = " ".join(data["set_aside"]) or _("nothing")
+    return _("%(player)s kept %(kept)s and set aside %(aside)s", player=label(data["seat"]),
+             kept=kept, aside=aside)
+
+
+def _round_ending(data: Mapping[str, Any]) -> str:
+    return _("Round %(round)s ends: everyone now chooses, in secret, whether to add their "
+             "last card to their stack", round=data["round"])
+
+
+def _last_card_chosen(data: Mapping[str, Any]) -> str:
+    return _("%(player)s has chosen what to do with their last card",
+             player=label(data["seat"]))
+
+
+def _last_card_choice(data: Mapping[str, Any]) -> str:
+    # Worded for any reader: once the match is over every seat and spectator sees it.
+    if data["choice"] == "add":
+        return _("%(player)s chose to add it to their stack (%(card)s)",
+                 player=label(data["seat"]), card=data["card"])
+    return _("%(player)s chose to set it aside (%(card)s)", player=label(data["seat"]),
+             card=data["card"])
+
+
+def _last_cards_revealed(data: Mapping[str, Any]) -> str:
+    choices = []
+    for s, (choice, card) in enumerate(zip(data["choices"], data["cards"], strict=True)):
+        if choice == "add":
+            choices.append(_("%(player)s adds %(card)s", player=label(s), card=card))
+        else:
+            choices.append(_("%(player)s discards %(card)s", player=label(s), card=card))
+    return _("Last cards: %(cards)s", cards=", ".join(choices))
+
+
+def _round_scored(data: Mapping[str, Any]) -> str:
+    seats = "; ".join(_seat_summary(entry) for entry in data["seats"])
+    totals = ", ".join(str(t) for t in data["totals"])
+    return _("Round %(round)s scored: %(seats)s. Totals: %(totals)s", round=data["round"],
+             seats=seats, totals=totals)
+
+
+def _round_started(data: Mapping[str, Any]) -> str:
+    return _("Round %(round)s is dealt; %(player)s leads", round=data["round"],
+             player=label(data["leader"]))
+
+
+def _game_over(data: Mapping[str, Any]) -> str:
+    return _("Game over: %(result)s", result=result_words(
+        data["winners"], max(data["totals"]), None))
+
+
+_DESCRIBERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "played": _played, "trick_won": _trick_won, "took": _took, "took_cards": _took_cards,
+    "round_ending": _round_ending, "last_card_chosen": _last_card_chosen,
+    "last_card_choice": _last_card_choice, "last_cards_revealed": _last_cards_revealed,
+    "round_scored": _round_scored, "round_started": _round_started, "game_over": _game_over,
+}
 
 
 def result_words(winners: Sequence[int], best: int, rounds: int | None) -> str:
@@ -126,6 +156,36 @@ def stack_words(entry: Mapping[str, Any]) -> str:
 
 def render(view: Mapping[str, Any], over: bool = False) -> str:
     """The view as text; `over`: the match ended before the game did (nobody is to move)."""
+    lines = _table(view, over)
+    labels = view["labels"]
+    if view["stacks"] is not None:
+        for seat, stack in enumerate(view["stacks"]):
+            lines.append(_("Stack of %(player)s: %(cards)s", player=labels[seat],
+                           cards=" ".join(stack) or "-"))
+    lines.extend(_trick_lines(view, over))
+    if view["last_round"] is not None:
+        lines.append(_("Last round:"))
+        lines.extend(f"  {_seat_summary(entry)}" for entry in view["last_round"])
+    if view["hand"] is not None and view["hand"]:
+        lines.append(_("Your hand: %(cards)s", cards=" ".join(view["hand"])))
+    if view["chosen"] is not None and not over:
+        waiting = [labels[s] for s, done in enumerate(view["chosen"]) if not done]
+        if waiting:
+            lines.append(_("Last card: waiting for %(players)s", players=", ".join(waiting)))
+        else:
+            lines.append(_("Last card: done"))
+        if view["my_choice"]:
+            lines.append(_("You chose: %(choice)s", choice=view["my_choice"]))
+    if view["result"]:
+        lines.append(view["result"])
+    elif over:
+        lines.append(_("Match over."))
+    return "\n".join(lines)
+
+
+def _table(view: Mapping[str, Any], over: bool) -> list[str]:
+    """The title and a row a seat: hand and stack sizes, score, each round's points, and who
+    leads, moves and reads."""
     labels = view["labels"]
     if view["face_up"]:
         title = _("Mimic Taking, round %(round)s of %(rounds)s (face-up stacks)",
@@ -152,10 +212,13 @@ def render(view: Mapping[str, Any], over: bool = False) -> str:
         lines.append(f"{name:{width}}  {view['hand_sizes'][seat]:{hand_w}}  "
                      f"{view['stack_sizes'][seat]:{stack_w}}  {view['totals'][seat]:{score_w}}  "
                      f"{rounds}{note}")
-    if view["stacks"] is not None:
-        for seat, stack in enumerate(view["stacks"]):
-            lines.append(_("Stack of %(player)s: %(cards)s", player=labels[seat],
-                           cards=" ".join(stack) or "-"))
+    return lines
+
+
+def _trick_lines(view: Mapping[str, Any], over: bool) -> list[str]:
+    """The previous trick, the current one and whether its winner still chooses."""
+    labels = view["labels"]
+    lines = []
     previous = view["previous_trick"]
     if previous is not None:
         lines.append(_("Previous trick: %(trick)s -> won by %(player)s",
@@ -167,24 +230,7 @@ def render(view: Mapping[str, Any], over: bool = False) -> str:
     if view["keeper"] is not None and not over:
         lines.append(_("%(player)s won with a trump and chooses cards to keep",
                        player=labels[view["keeper"]]))
-    if view["last_round"] is not None:
-        lines.append(_("Last round:"))
-        lines.extend(f"  {_seat_summary(entry)}" for entry in view["last_round"])
-    if view["hand"] is not None and view["hand"]:
-        lines.append(_("Your hand: %(cards)s", cards=" ".join(view["hand"])))
-    if view["chosen"] is not None and not over:
-        waiting = [labels[s] for s, done in enumerate(view["chosen"]) if not done]
-        if waiting:
-            lines.append(_("Last card: waiting for %(players)s", players=", ".join(waiting)))
-        else:
-            lines.append(_("Last card: done"))
-        if view["my_choice"]:
-            lines.append(_("You chose: %(choice)s", choice=view["my_choice"]))
-    if view["result"]:
-        lines.append(view["result"])
-    elif over:
-        lines.append(_("Match over."))
-    return "\n".join(lines)
+    return lines
 
 
 def _trick(cards: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> str:

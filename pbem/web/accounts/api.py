@@ -31,7 +31,8 @@ from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.i18n import N_, _
 from pbem.web.accounts.auth import scope_required, signed_in_player, token_may
 from pbem.web.site.clock import now
-from pbem.web.site.inputs import json_whole, known_fields
+from pbem.web.site.inputs import json_object, json_whole, known_fields
+from pbem.web.site.security import private
 
 bp = Blueprint("api_players", __name__, url_prefix="/api")
 
@@ -71,7 +72,7 @@ def me() -> Response:
             matches.append(entry)
         received = [challenges.describe(c, player) for c in challenges.received(player)]
         sent = [challenges.describe(c, player) for c in challenges.sent(player)]
-    return _private(jsonify({
+    return private(jsonify({
         "email": player.email, "name": player.name, "matches": matches,
         "challenges": {"received": received, "sent": sent},
     }))
@@ -108,12 +109,12 @@ def mail_settings() -> Response:
     updated = update_preferences(player.id, body.get("mail_pref", player.mail_pref), hour,
                                  zone, now())
     players.set_language(updated, language)
-    return _private(jsonify({"mail_pref": updated.mail_pref,
-                             "digest_hour": updated.digest_hour,
-                             "timezone": updated.timezone,
-                             "language": updated.language,
-                             "next_digest_at": updated.digest_due_at.isoformat() + "Z"
-                             if updated.digest_due_at else None}))
+    return private(jsonify({"mail_pref": updated.mail_pref,
+                            "digest_hour": updated.digest_hour,
+                            "timezone": updated.timezone,
+                            "language": updated.language,
+                            "next_digest_at": updated.digest_due_at.isoformat() + "Z"
+                            if updated.digest_due_at else None}))
 
 
 @bp.post("/challenges")
@@ -130,7 +131,7 @@ def create_challenge() -> tuple[Response, int]:
         on_timeout=body.get("on_timeout", settings.default_on_timeout),
         seat_order=body.get("seat_order", "random"), rated=body.get("rated", True),
         computers=body.get("computers")), now())
-    return _private(jsonify({"id": challenge.id, "status": challenge.status})), 201
+    return private(jsonify({"id": challenge.id, "status": challenge.status})), 201
 
 
 @bp.post("/challenges/computer")
@@ -151,7 +152,7 @@ def play_the_computer() -> tuple[Response, int]:
         game=body["game"], level=body["level"], options=body.get("options", {}),
         clock=body.get("clock", settings.default_time_control), seat=seat,
         players=body.get("players")), settings.secret_key, now())
-    return _private(jsonify({"match": {
+    return private(jsonify({"match": {
         "id": played.match.id, "seat": played.seat,
         "link": f"{settings.base_url}/play/{played.token}", "token": played.token}})), 201
 
@@ -160,8 +161,8 @@ def play_the_computer() -> tuple[Response, int]:
 @scope_required(Scope.READ)
 def show_challenge(challenge_id: int) -> Response:
     player = _player()
-    return _private(jsonify(_challenge_json(challenges.visible_challenge(challenge_id, player),
-                                            player)))
+    return private(jsonify(_challenge_json(challenges.visible_challenge(challenge_id, player),
+                                           player)))
 
 
 @bp.post("/challenges/<int:challenge_id>/accept")
@@ -169,7 +170,7 @@ def show_challenge(challenge_id: int) -> Response:
 def accept(challenge_id: int) -> Response:
     invite = challenges.invite_of(challenge_id, _player())
     answer = challenges.accept(current_app.config["PBEM_SETTINGS"], invite.id, now())
-    return _private(jsonify(_challenge_json(answer.challenge, _player())))
+    return private(jsonify(_challenge_json(answer.challenge, _player())))
 
 
 @bp.post("/challenges/<int:challenge_id>/decline")
@@ -177,14 +178,14 @@ def accept(challenge_id: int) -> Response:
 def decline(challenge_id: int) -> Response:
     invite = challenges.invite_of(challenge_id, _player())
     answer = challenges.decline(invite.id, now())
-    return _private(jsonify(_challenge_json(answer.challenge, _player())))
+    return private(jsonify(_challenge_json(answer.challenge, _player())))
 
 
 @bp.post("/challenges/<int:challenge_id>/cancel")
 @scope_required(Scope.PLAY)
 def cancel(challenge_id: int) -> Response:
     answer = challenges.cancel(challenge_id, _player(), now())
-    return _private(jsonify(_challenge_json(answer.challenge, _player())))
+    return private(jsonify(_challenge_json(answer.challenge, _player())))
 
 
 @bp.get("/seeks")
@@ -192,7 +193,7 @@ def cancel(challenge_id: int) -> Response:
 def list_seeks() -> Response:
     player = _player()
     listed = seeks.open_seeks(viewer=player)
-    return _private(jsonify({"seeks": [seeks.describe(s, player) for s in listed]}))
+    return private(jsonify({"seeks": [seeks.describe(s, player) for s in listed]}))
 
 
 @bp.post("/seeks")
@@ -206,14 +207,14 @@ def create_seek() -> tuple[Response, int]:
                                                         settings.default_on_timeout),
                              rated=body.get("rated", True), rating_min=body.get("rating_min"),
                              rating_max=body.get("rating_max"), computers=body.get("computers"))
-    return _private(jsonify({"id": seek.id})), 201
+    return private(jsonify({"id": seek.id})), 201
 
 
 @bp.post("/seeks/<int:seek_id>/join")
 @scope_required(Scope.PLAY)
 def join_seek(seek_id: int) -> Response:
     seek = seeks.join(current_app.config["PBEM_SETTINGS"], seek_id, _player(), now())
-    return _private(jsonify(seeks.describe(seek, _player())))
+    return private(jsonify(seeks.describe(seek, _player())))
 
 
 @bp.post("/matches/<int:match_id>/rematch")
@@ -221,7 +222,7 @@ def join_seek(seek_id: int) -> Response:
 def rematch(match_id: int) -> tuple[Response, int]:
     challenge = challenges.rematch(current_app.config["PBEM_SETTINGS"], match_id, _player(),
                                    now())
-    return _private(jsonify(_challenge_json(challenge, _player()))), 201
+    return private(jsonify(_challenge_json(challenge, _player()))), 201
 
 
 def _challenge_json(challenge: Any, player: Player) -> dict[str, Any]:
@@ -236,15 +237,7 @@ def _challenge_json(challenge: Any, player: Player) -> dict[str, Any]:
 
 
 def _body(fields: dict[str, type], required: tuple[str, ...]) -> dict[str, Any]:
-    if not request.is_json:
-        raise InvalidRequestError(_("send a JSON body with Content-Type: application/json"))
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise InvalidRequestError(_("the body must be a JSON object"))
-    known_fields(body, fields)
-    for name in required:
-        if name not in body:
-            raise InvalidRequestError(_('"%(name)s" is required', name=name))
+    body = json_object(fields, required)
     for name, kind in fields.items():
         if name not in body or (body[name] is None and name in NULLABLE_FIELDS):
             continue
@@ -266,11 +259,6 @@ NULLABLE_FIELDS = ("rating_min", "rating_max")
 
 def _player() -> Player:
     return signed_in_player()
-
-
-def _private(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 def init_app(app: Flask) -> None:

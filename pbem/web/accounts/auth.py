@@ -2,7 +2,8 @@
 API token) and admins (password, then a server-side session).
 
 Other blueprints use `current_player()`, `player_required` (alias `login_required`),
-`current_admin()` and `admin_required`. The sign-in pages themselves are in `signin.py`.
+and `current_admin()` (the admin pages guard themselves: `pbem.web.admin.access`). The
+sign-in pages themselves are in `signin.py`.
 
 Each kind has its own cookie holding only a random session id (see `pbem.core.accounts.sessions`);
 Flask's own signed cookie keeps nothing but flash messages and the CSRF token. Under `/api/`
@@ -126,15 +127,6 @@ def player_required(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 login_required = player_required
-
-
-def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
-    @wraps(view)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if current_admin() is None:
-            return redirect(url_for("admin.login", next=request.path))
-        return view(*args, **kwargs)
-    return wrapped
 
 
 def sign_in(kind: str, player: Player | None = None, admin: Admin | None = None) -> None:

@@ -32,14 +32,11 @@ from pbem.core.records import home as home_page
 from pbem.core.tournaments import table as tournament_table
 from pbem.errors import PbemError
 from pbem.i18n import N_, _
-from pbem.web.accounts.auth import (
-    current_session,
-    player_required,
-    signed_in_player,
-)
+from pbem.web.accounts.auth import current_session, player_required, signed_in_player
 from pbem.web.lobby.computer import form_context as computer_form_context
 from pbem.web.matches.seat import SUBMIT_WITHOUT_CONFIRM
 from pbem.web.site.clock import now
+from pbem.web.site.flashes import redirect_with
 from pbem.web.site.inputs import tick_box
 
 bp = Blueprint("me", __name__, url_prefix="/me")
@@ -106,8 +103,7 @@ def save_settings() -> Response:
         return _settings_page(error=str(error), status=error.status,
                               typed={name: request.form.get(name, "")
                                      for name in ("name", "timezone", "language")})
-    flash(_("Settings saved."), "ok")
-    return redirect(url_for("me.settings"), 303)
+    return redirect_with(_("Settings saved."), "me.settings")
 
 
 @bp.post("/sessions/<int:session_id>/revoke")
@@ -135,8 +131,7 @@ def create_token() -> Response:
 @player_required
 def revoke_token(token_id: int) -> Response:
     api_tokens.revoke(_player(), token_id)
-    flash(_("The token is revoked: it no longer works."), "ok")
-    return redirect(url_for("me.settings"), 303)
+    return redirect_with(_("The token is revoked: it no longer works."), "me.settings")
 
 
 @bp.post("/seats/<int:match_id>/<int:seat>/reissue")
@@ -149,9 +144,8 @@ def reissue(match_id: int, seat: int) -> Response | str:
         account_mail.check_own_seat(match_id, seat, _player())
         return render_template("me/confirm_reissue.html", match_id=match_id, seat=seat)
     account_mail.reissue_seat_link(settings.secret_key, match_id, seat, now(), player=_player())
-    flash(_("Your old link to match %(id)s no longer works; the new one is below and on its "
-            "way by email.", id=match_id), "ok")
-    return redirect(url_for("me.home"), 303)
+    return redirect_with(_("Your old link to match %(id)s no longer works; the new one is below "
+                           "and on its way by email.", id=match_id), "me.home")
 
 
 def _player() -> Player:

@@ -10,16 +10,42 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
-from flask import Blueprint, redirect, render_template, request, url_for
+import peewee
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from pbem.core.accounts.models import Admin, AdminRole
-from pbem.core.admin.audit import MAX_KEY
+from pbem.core.admin.audit import MAX_KEY, AlreadyDoneError
+from pbem.errors import PbemError
 from pbem.i18n import _
 from pbem.web.accounts.auth import SignInRequiredError, current_admin
+from pbem.web.site.flashes import redirect_with
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
+RowT = TypeVar("RowT", bound=peewee.Model)
+
+
+def acted(action: Callable[[], str], endpoint: str, **values: Any) -> Response:
+    """Do an admin form's action and go back to `endpoint` with what happened: the words the
+    action returns, its refusal as an error, or, for a form sent twice (its one-time key was
+    used already), that it was done before."""
+    try:
+        done = action()
+    except AlreadyDoneError as error:
+        return redirect_with(str(error), endpoint, **values)
+    except PbemError as error:
+        return redirect_with(str(error), endpoint, category="error", **values)
+    return redirect_with(done, endpoint, **values)
+
+
+def row_or_404(model: type[RowT], row_id: int) -> RowT:
+    """The row an admin page's address names, or the 404 page."""
+    found = model.get_or_none(model._meta.primary_key == row_id)
+    if found is None:
+        abort(404)
+    return found
 
 
 def current_staff() -> Admin | None:

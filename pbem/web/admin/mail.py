@@ -7,17 +7,15 @@ import re
 from datetime import timedelta
 from email.message import Message
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import current_app, render_template, request
 from werkzeug.wrappers import Response
 
 from pbem.core.admin import actions as admin_actions
-from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.mailout.models import UNSENT, MessageStatus, OutboxMessage
 from pbem.core.matches.models import Seat
 from pbem.core.matches.seat_links import token_for
-from pbem.errors import PbemError
 from pbem.i18n import _
-from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
+from pbem.web.admin.access import acted, actor, admin_required, bp, posted_action_key, row_or_404
 from pbem.web.site.clock import now
 
 # Private links in a re-rendered mail: an admin sees which kind of link it was, not the link.
@@ -50,9 +48,7 @@ def outbox() -> str:
 def message(message_id: int) -> str:
     """A mail as it is (or was) sent, rendered again (bodies are never stored); private
     links show only as the kind of link they were, never the live link."""
-    found = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
-    if found is None:
-        abort(404)
+    found = row_or_404(OutboxMessage, message_id)
     # The mail composer (and the email package under it) is imported on an admin's first
     # look at a mail: most web workers never build one, and their memory stays lean.
     from pbem.mail.compose import Composer
@@ -75,15 +71,13 @@ def message(message_id: int) -> str:
 @bp.post("/mail/<int:message_id>/retry")
 @admin_required
 def retry(message_id: int) -> Response:
-    try:
-        admin_actions.retry_mail(message_id, actor(), now(), posted_action_key())
-    except AlreadyDoneError as error:
-        flash(str(error), "ok")
-    except PbemError as error:
-        flash(str(error), "error")
-    else:
-        flash(_("Email %(id)s will be sent at the worker's next tick.", id=message_id), "ok")
-    return redirect(url_for("admin.message", message_id=message_id), 303)
+    key = posted_action_key()
+
+    def _retry() -> str:
+        admin_actions.retry_mail(message_id, actor(), now(), key)
+        return _("Email %(id)s will be sent at the worker's next tick.", id=message_id)
+
+    return acted(_retry, "admin.message", message_id=message_id)
 
 
 def _without_seat_link(message: OutboxMessage, body: str) -> str:

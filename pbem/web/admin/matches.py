@@ -5,19 +5,17 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import current_app, render_template, request
 from werkzeug.wrappers import Response
 
 from pbem.core.admin import actions as admin_actions
 from pbem.core.admin import console
 from pbem.core.admin import players as player_admin
-from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.models import Match, MatchStatus
-from pbem.errors import PbemError
 from pbem.games import REGISTRY
 from pbem.i18n import _
-from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
+from pbem.web.admin.access import acted, actor, bp, posted_action_key, row_or_404, staff_required
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import whole_number
 
@@ -52,9 +50,7 @@ def _title(slug: str) -> str:
 @bp.get("/matches/<int:match_id>")
 @staff_required
 def match(match_id: int) -> str:
-    found = Match.get_or_none(Match.id == match_id)
-    if found is None:
-        abort(404)
+    found = row_or_404(Match, match_id)
     return render_template("admin/match.html", match=found,
                            title=_title(found.game),
                            record=console.full_record(found, now()),
@@ -65,44 +61,41 @@ def match(match_id: int) -> str:
 @staff_required
 def act(match_id: int, action: str) -> Response:
     form, key = request.form, posted_action_key()
-    reason = form.get("reason", "")
-    try:
-        if action == "pause":
-            admin_actions.pause(match_id, actor(), reason, now(), key)
-            done = _("The clocks are paused.")
-        elif action == "resume":
-            admin_actions.resume(match_id, actor(), reason, now(), key)
-            done = _("The clocks run again.")
-        elif action == "extend":
-            seat = whole_number(form.get("seat", ""))
-            if seat is None:
-                raise admin_actions.InvalidRequestError(_("Choose a seat to extend."))
-            extension = TimeControl.parse((form.get("extension") or "").strip()).bank
-            admin_actions.extend_seat(match_id, seat, extension, actor(), reason, now(),
-                                      _max_extension(), key)
-            done = _("Seat %(seat)s has more time.", seat=seat)
-        elif action == "reissue":
-            seat = whole_number(form.get("seat", ""))
-            if seat is None:
-                raise admin_actions.InvalidRequestError(_("Choose a seat."))
-            player_admin.reissue_link(current_app.config["PBEM_SETTINGS"].secret_key,
-                                      match_id, seat, actor(), reason, now(), key)
-            done = _("Seat %(seat)s has a new link; it was emailed and the old one stopped.",
-                     seat=seat)
-        elif action == "void":
-            admin_actions.void(match_id, actor(), reason, now(), key)
-            done = _("The match no longer counts for ratings; every rating was recomputed "
-                     "without it.")
-        else:
-            admin_actions.abort(match_id, actor(), reason, now(), key)
-            done = _("The match is aborted; every player was told.")
-    except AlreadyDoneError as error:
-        flash(str(error), "ok")
-    except PbemError as error:
-        flash(str(error), "error")
-    else:
-        flash(done, "ok")
-    return redirect(url_for("admin.match", match_id=match_id), 303)
+    return acted(lambda: _act(match_id, action, form.get("reason", ""), key), "admin.match",
+                 match_id=match_id)
+
+
+def _act(match_id: int, action: str, reason: str, key: str | None) -> str:
+    """Do one of the match page's actions; what it did, in the admin's words."""
+    form = request.form
+    if action == "pause":
+        admin_actions.pause(match_id, actor(), reason, now(), key)
+        return _("The clocks are paused.")
+    if action == "resume":
+        admin_actions.resume(match_id, actor(), reason, now(), key)
+        return _("The clocks run again.")
+    if action == "extend":
+        seat = whole_number(form.get("seat", ""))
+        if seat is None:
+            raise admin_actions.InvalidRequestError(_("Choose a seat to extend."))
+        extension = TimeControl.parse((form.get("extension") or "").strip()).bank
+        admin_actions.extend_seat(match_id, seat, extension, actor(), reason, now(),
+                                  _max_extension(), key)
+        return _("Seat %(seat)s has more time.", seat=seat)
+    if action == "reissue":
+        seat = whole_number(form.get("seat", ""))
+        if seat is None:
+            raise admin_actions.InvalidRequestError(_("Choose a seat."))
+        player_admin.reissue_link(current_app.config["PBEM_SETTINGS"].secret_key,
+                                  match_id, seat, actor(), reason, now(), key)
+        return _("Seat %(seat)s has a new link; it was emailed and the old one stopped.",
+                 seat=seat)
+    if action == "void":
+        admin_actions.void(match_id, actor(), reason, now(), key)
+        return _("The match no longer counts for ratings; every rating was recomputed "
+                 "without it.")
+    admin_actions.abort(match_id, actor(), reason, now(), key)
+    return _("The match is aborted; every player was told.")
 
 
 def _max_extension() -> timedelta:

@@ -24,8 +24,8 @@ def metrics() -> Response | tuple[str, int]:
             return redirect(url_for("admin.login", next=request.path))
         if staff.role != AdminRole.ADMIN:
             return render_template("admin/forbidden.html"), 403
-    # Imported here, not at the top: prometheus_client is over a MiB of every web worker's
-    # memory, for a page a scraper reads once a minute (bench/memory.py).
+    # Imported here, not at the top: prometheus_client is large, and only this page, which a
+    # scraper reads once a minute, needs it; other web workers never load it.
     from pbem.web.admin.exposition import exposition
 
     body, content_type = exposition(metric_values(now()))

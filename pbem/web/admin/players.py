@@ -3,7 +3,7 @@ and the actions an admin takes for them (new links, end sessions, block new chal
 
 from __future__ import annotations
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import current_app, render_template, request
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts import api_tokens, sessions
@@ -11,13 +11,12 @@ from pbem.core.accounts.models import Player
 from pbem.core.admin import chat as chat_admin
 from pbem.core.admin import console
 from pbem.core.admin import players as player_admin
-from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.mailout.accounts import is_suppressed
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.models import Seat
 from pbem.errors import PbemError
 from pbem.i18n import _
-from pbem.web.admin.access import actor, admin_required, bp, posted_action_key
+from pbem.web.admin.access import acted, actor, admin_required, bp, posted_action_key, row_or_404
 from pbem.web.site.clock import now
 
 
@@ -35,9 +34,7 @@ def players() -> str | tuple[str, int]:
 @bp.get("/players/<int:player_id>")
 @admin_required
 def player(player_id: int) -> str:
-    found = Player.get_or_none(Player.id == player_id)
-    if found is None:
-        abort(404)
+    found = row_or_404(Player, player_id)
     seats = list(Seat.select(Seat).where(Seat.player == found).order_by(Seat.id.desc()))
     mails = list(OutboxMessage.select().where(OutboxMessage.to_address == found.email)
                  .order_by(OutboxMessage.id.desc()).limit(50))
@@ -52,31 +49,28 @@ def player(player_id: int) -> str:
          "chatbar, chatunbar):action>")
 @admin_required
 def player_action(player_id: int, action: str) -> Response:
-    key, secret = posted_action_key(), current_app.config["PBEM_SETTINGS"].secret_key
+    key = posted_action_key()
     reason = (request.form.get("reason") or "").strip()[:500]
-    try:
-        if action == "links":
-            sent = player_admin.resend_links(secret, player_id, actor(), now(), key)
-            done = _("%(count)s new seat links emailed; the old ones no longer work.",
-                     count=sent)
-        elif action == "sessions":
-            ended = player_admin.revoke_sessions(player_id, actor(), now(), key)
-            done = _("%(count)s sessions ended.", count=ended)
-        elif action in ("chatbar", "chatunbar"):
-            chat_admin.set_barred(player_id, action == "chatbar", actor(), reason, now(), key)
-            done = (_("Barred from the chat (they still play).") if action == "chatbar"
-                    else _("Free to write in the chat again."))
-        elif action == "deliverable":
-            player_admin.clear_undeliverable(player_id, actor(), now(), key)
-            done = _("The undeliverable mark is cleared; mail goes out again.")
-        else:
-            player_admin.set_blocked(player_id, action == "block", actor(), reason, now(), key)
-            done = (_("Blocked from starting challenges and seeks.") if action == "block"
-                    else _("Free to start challenges again."))
-    except AlreadyDoneError as error:
-        flash(str(error), "ok")
-    except PbemError as error:
-        flash(str(error), "error")
-    else:
-        flash(done, "ok")
-    return redirect(url_for("admin.player", player_id=player_id), 303)
+    return acted(lambda: _act(player_id, action, reason, key), "admin.player",
+                 player_id=player_id)
+
+
+def _act(player_id: int, action: str, reason: str, key: str | None) -> str:
+    """Do one of the player page's actions; what it did, in the admin's words."""
+    if action == "links":
+        secret = current_app.config["PBEM_SETTINGS"].secret_key
+        sent = player_admin.resend_links(secret, player_id, actor(), now(), key)
+        return _("%(count)s new seat links emailed; the old ones no longer work.", count=sent)
+    if action == "sessions":
+        ended = player_admin.revoke_sessions(player_id, actor(), now(), key)
+        return _("%(count)s sessions ended.", count=ended)
+    if action in ("chatbar", "chatunbar"):
+        chat_admin.set_barred(player_id, action == "chatbar", actor(), reason, now(), key)
+        return (_("Barred from the chat (they still play).") if action == "chatbar"
+                else _("Free to write in the chat again."))
+    if action == "deliverable":
+        player_admin.clear_undeliverable(player_id, actor(), now(), key)
+        return _("The undeliverable mark is cleared; mail goes out again.")
+    player_admin.set_blocked(player_id, action == "block", actor(), reason, now(), key)
+    return (_("Blocked from starting challenges and seeks.") if action == "block"
+            else _("Free to start challenges again."))

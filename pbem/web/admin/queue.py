@@ -7,7 +7,7 @@ import logging
 import time
 from datetime import timedelta
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import current_app, render_template, request
 from werkzeug.wrappers import Response
 
 from pbem.core.admin import console
@@ -21,10 +21,11 @@ from pbem.core.matches.rulings import RULINGS, make_ruling
 from pbem.core.records.match_record import public_record
 from pbem.errors import PbemError
 from pbem.i18n import _
-from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
+from pbem.web.admin.access import actor, bp, posted_action_key, row_or_404, staff_required
 from pbem.web.admin.words import ruling_text
 from pbem.web.matches.public import requested_moves
 from pbem.web.site.clock import now
+from pbem.web.site.flashes import redirect_with
 
 log = logging.getLogger(__name__)
 
@@ -59,23 +60,17 @@ def rule(entry_id: int) -> Response | str | tuple[str, int]:
                     entry_id=entry_id, max_extension=_max_extension(),
                     action_key=posted_action_key(), stand_in=_stand_in())
     except AlreadyDoneError as error:
-        flash(str(error), "ok")
-        return redirect(url_for("admin.queue"), 303)
+        return redirect_with(str(error), "admin.queue")
     except PbemError as error:
         if request.form.get("do") == "preview":
             return _entry_page(found, form=request.form, error=str(error)), 422
-        flash(str(error), "error")
-        return redirect(url_for("admin.entry", entry_id=entry_id), 303)
-    flash(_("Ruling made on match %(match)s: %(ruling)s.", match=found.match_id,
-            ruling=ruling_text(RULINGS[ruling])), "ok")
-    return redirect(url_for("admin.queue"), 303)
+        return redirect_with(str(error), "admin.entry", category="error", entry_id=entry_id)
+    return redirect_with(_("Ruling made on match %(match)s: %(ruling)s.", match=found.match_id,
+                           ruling=ruling_text(RULINGS[ruling])), "admin.queue")
 
 
 def _entry(entry_id: int) -> Adjudication:
-    found = Adjudication.get_or_none(Adjudication.id == entry_id)
-    if found is None:
-        abort(404)
-    return found
+    return row_or_404(Adjudication, entry_id)
 
 
 def _entry_page(found: Adjudication, preview: console.Preview | None = None,

@@ -16,6 +16,7 @@ from pbem.errors import PbemError
 from pbem.i18n import _
 from pbem.web.admin.access import actor, bp, posted_action_key, staff_required
 from pbem.web.site.clock import now
+from pbem.web.site.flashes import redirect_with
 
 
 @bp.get("/reports")
@@ -46,8 +47,7 @@ def report_action(report_id: int, action: str) -> Response:
     except AlreadyDoneError as error:
         flash(str(error), "ok")
     except PbemError as error:
-        flash(str(error), "error")
-        return redirect(url_for("admin.report", report_id=report_id), 303)
+        return redirect_with(str(error), "admin.report", category="error", report_id=report_id)
     else:
         flash({"hide": _("The message is hidden from everyone."),
                "bar": _("The writer is barred from the chat and the message is hidden."),

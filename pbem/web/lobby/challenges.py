@@ -8,16 +8,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Flask,
-    current_app,
-    flash,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts.models import SessionKind
@@ -32,6 +23,7 @@ from pbem.games.base import RulesError
 from pbem.i18n import _
 from pbem.web.accounts.auth import current_player, player_required, sign_in, signed_in_player
 from pbem.web.site.clock import now
+from pbem.web.site.flashes import redirect_with
 
 bp = Blueprint("challenges", __name__)
 REPEAT_SIGN_IN = timedelta(minutes=10)
@@ -60,8 +52,8 @@ def create() -> Response | tuple[str, int]:
     except (PbemError, RulesError) as error:
         return _form_page(form, str(error),
                           422 if isinstance(error, RulesError) else error.status)
-    flash(_("Challenge sent: your opponents have been emailed."), "ok")
-    return redirect(url_for("challenges.show", challenge_id=challenge.id), 303)
+    return redirect_with(_("Challenge sent: your opponents have been emailed."), "challenges.show",
+                         challenge_id=challenge.id)
 
 
 @bp.get("/challenges/<int:challenge_id>")
@@ -93,16 +85,15 @@ def decline(challenge_id: int) -> Response:
 @player_required
 def cancel(challenge_id: int) -> Response:
     challenges.cancel(challenge_id, _player(), now())
-    flash(_("Challenge cancelled."), "ok")
-    return redirect(url_for("me.home"), 303)
+    return redirect_with(_("Challenge cancelled."), "me.home")
 
 
 @bp.post("/matches/<int:match_id>/rematch")
 @player_required
 def rematch(match_id: int) -> Response:
     challenge = challenges.rematch(_settings(), match_id, _player(), now())
-    flash(_("Rematch offered: your opponents have been emailed."), "ok")
-    return redirect(url_for("challenges.show", challenge_id=challenge.id), 303)
+    return redirect_with(_("Rematch offered: your opponents have been emailed."), "challenges.show",
+                         challenge_id=challenge.id)
 
 
 @bp.get("/invites/<token>")
@@ -129,8 +120,8 @@ def accept_by_link(token: str) -> Response:
 def decline_by_link(token: str) -> Response:
     invite = challenges.invite_for_token(token)
     challenges.decline(invite.id, now())
-    flash(_("You declined the challenge; its sender has been told."), "ok")
-    return redirect(url_for("challenges.invitation", token=token), 303)
+    return redirect_with(_("You declined the challenge; its sender has been told."),
+                         "challenges.invitation", token=token)
 
 
 @bp.get("/invites/<token>/never")
@@ -167,12 +158,11 @@ def options_from_form(form: Any, game: str) -> dict[str, Any]:
 
 def _after(challenge: Challenge, action: str) -> Response:
     if challenge.match_id is not None:
-        flash(_("Everyone accepted: match %(match)s has started. Your link is below and in "
-                "your email.", match=challenge.match_id), "ok")
-        return redirect(url_for("me.home"), 303)
-    flash(_("You accepted. The match starts when every player has accepted.")
-          if action == "accept" else _("You declined the challenge."), "ok")
-    return redirect(url_for("challenges.show", challenge_id=challenge.id), 303)
+        return redirect_with(_("Everyone accepted: match %(match)s has started. Your link is "
+                               "below and in your email.", match=challenge.match_id), "me.home")
+    return redirect_with(_("You accepted. The match starts when every player has accepted.")
+                         if action == "accept" else _("You declined the challenge."),
+                         "challenges.show", challenge_id=challenge.id)
 
 
 def _sign_in_as(invite: Invite) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, render_template, request
 from werkzeug.wrappers import Response
 
 from pbem.bots import LEVELS
@@ -18,6 +18,7 @@ from pbem.i18n import _
 from pbem.web.accounts.auth import player_required, signed_in_player
 from pbem.web.lobby.challenges import options_from_form
 from pbem.web.site.clock import now
+from pbem.web.site.flashes import redirect_with
 
 bp = Blueprint("computer", __name__)
 
@@ -43,10 +44,10 @@ def create() -> Response | tuple[str, int]:
         return _form_page(form, str(error),
                           422 if isinstance(error, RulesError) else error.status)
     # The play page follows the match by itself (its script polls), so no reload is asked for.
-    flash(_("Your match against the computer has started; you play seat %(seat)s. The "
-            "computer answers within seconds, and this page shows its move when it comes.",
-            seat=played.seat + 1), "ok")
-    return redirect(url_for("play.show", token=played.token), 303)
+    return redirect_with(_("Your match against the computer has started; you play seat "
+                           "%(seat)s. The computer answers within seconds, and this page shows "
+                           "its move when it comes.", seat=played.seat + 1),
+                         "play.show", token=played.token)
 
 
 def form_context() -> dict[str, Any]:

@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-from flask import (
-    Blueprint,
-    Flask,
-    current_app,
-    flash,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, Flask, current_app, render_template, request
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts.models import Player
@@ -23,6 +14,7 @@ from pbem.i18n import _
 from pbem.web.accounts.auth import current_player, player_required, signed_in_player
 from pbem.web.lobby.challenges import options_from_form
 from pbem.web.site.clock import now
+from pbem.web.site.flashes import redirect_with
 
 bp = Blueprint("seeks", __name__, url_prefix="/seeks")
 
@@ -52,8 +44,8 @@ def create() -> Response | tuple[str, int]:
                           computers=form.get("computers", ""))
     except (PbemError, RulesError) as error:
         return _page(str(error), 422 if isinstance(error, RulesError) else error.status)
-    flash(_("Seek posted: the match starts when its seats are taken."), "ok")
-    return redirect(url_for("seeks.index"), 303)
+    return redirect_with(_("Seek posted: the match starts when its seats are taken."),
+                         "seeks.index")
 
 
 @bp.post("/<int:seek_id>/join")
@@ -61,19 +53,17 @@ def create() -> Response | tuple[str, int]:
 def join(seek_id: int) -> Response:
     seek = seeks.join(current_app.config["PBEM_SETTINGS"], seek_id, _player(), now())
     if seek.match_id is not None:
-        flash(_("The seek is full: match %(match)s has started. Your link is below and in "
-                "your email.", match=seek.match_id), "ok")
-        return redirect(url_for("me.home"), 303)
-    flash(_("You have a seat; the match starts when the others are taken."), "ok")
-    return redirect(url_for("seeks.index"), 303)
+        return redirect_with(_("The seek is full: match %(match)s has started. Your link is "
+                               "below and in your email.", match=seek.match_id), "me.home")
+    return redirect_with(_("You have a seat; the match starts when the others are taken."),
+                         "seeks.index")
 
 
 @bp.post("/<int:seek_id>/cancel")
 @player_required
 def cancel(seek_id: int) -> Response:
     seeks.cancel(seek_id, _player(), now())
-    flash(_("Seek cancelled."), "ok")
-    return redirect(url_for("seeks.index"), 303)
+    return redirect_with(_("Seek cancelled."), "seeks.index")
 
 
 def _page(error: str | None, status: int = 200) -> tuple[str, int]:

@@ -8,17 +8,7 @@ scanners open links; the one-click POST a mail client sends is idempotent.
 
 from __future__ import annotations
 
-from flask import (
-    Blueprint,
-    Flask,
-    current_app,
-    flash,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, Flask, current_app, make_response, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem.core.accounts.models import Player
@@ -35,6 +25,8 @@ from pbem.core.tournaments.table import round_deadlines
 from pbem.errors import PbemError
 from pbem.i18n import _
 from pbem.web.site.clock import now
+from pbem.web.site.flashes import redirect_with
+from pbem.web.site.security import private
 
 bp = Blueprint("mailprefs", __name__)
 
@@ -52,31 +44,30 @@ def save(token: str) -> Response:
                            form.get("timezone"), now(), chat_mail=form.get("chat_mail"))
     except PbemError as error:
         return _page(player, token, error=str(error), status=error.status)
-    flash(_("Mail preferences saved."), "ok")
-    return redirect(url_for("mailprefs.show", token=token), code=303)
+    return redirect_with(_("Mail preferences saved."), "mailprefs.show", token=token)
 
 
 @bp.post("/mail/preferences/<token>/calendar")
 def new_calendar_link(token: str) -> Response:
     player = links.player_for_preferences(_secret(), token)
     revoke_calendar(player.id)
-    flash(_("Your calendar link was replaced: the old one no longer works."), "ok")
-    return redirect(url_for("mailprefs.show", token=token), code=303)
+    return redirect_with(_("Your calendar link was replaced: the old one no longer works."),
+                         "mailprefs.show", token=token)
 
 
 @bp.get("/mail/unsubscribe/<token>")
 def confirm_unsubscribe(token: str) -> Response:
     player = links.player_for_unsubscribe(_secret(), token)
-    return _private(render_template("mailprefs/unsubscribe.html", player=player, done=False,
-                                    preferences_url=_preferences_url(player)))
+    return private(render_template("mailprefs/unsubscribe.html", player=player, done=False,
+                                   preferences_url=_preferences_url(player)))
 
 
 @bp.post("/mail/unsubscribe/<token>")
 def one_click_unsubscribe(token: str) -> Response:
     """RFC 8058: the body is `List-Unsubscribe=One-Click`; no cookie, no CSRF token."""
     player = unsubscribe(links.player_for_unsubscribe(_secret(), token).id)
-    return _private(render_template("mailprefs/unsubscribe.html", player=player, done=True,
-                                    preferences_url=_preferences_url(player)))
+    return private(render_template("mailprefs/unsubscribe.html", player=player, done=True,
+                                   preferences_url=_preferences_url(player)))
 
 
 @bp.get("/calendar/<token>.ics")
@@ -95,7 +86,7 @@ def _page(player: Player, token: str, error: str | None = None, status: int = 20
     settings = current_app.config["PBEM_SETTINGS"]
     calendar_url = (f"{settings.base_url}/calendar/"
                     f"{links.calendar_token(settings.secret_key, player)}.ics")
-    return _private(make_response(render_template(
+    return private(make_response(render_template(
         "mailprefs/preferences.html", player=player, token=token, error=error,
         choices={key: str(label) for key, label in MailPreference.LABELS.items()},
         chat_choices={key: str(label) for key, label in ChatMail.LABELS.items()},
@@ -104,12 +95,6 @@ def _page(player: Player, token: str, error: str | None = None, status: int = 20
 
 def _preferences_url(player: Player) -> str:
     return url_for("mailprefs.show", token=links.preferences_token(_secret(), player.id))
-
-
-def _private(response: Response | str) -> Response:
-    response = make_response(response)
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 def _secret() -> str:

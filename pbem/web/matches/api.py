@@ -28,6 +28,7 @@ from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_fo
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_whole, known_fields
 from pbem.web.site.kept_answers import kept_answer
+from pbem.web.site.security import private
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -39,7 +40,7 @@ def seat_state(token: str) -> Response:
     record = record_for(seat, seats=seats)
     # A polling client's usual answer is the last one again: kept encoded, with an ETag
     # (keyed by the record's largest parts' digest, made once per version, and the rest).
-    return _private(kept_answer(record, record_key(seat, record)))
+    return private(kept_answer(record, record_key(seat, record)))
 
 
 @bp.post("/play/<token>")
@@ -63,7 +64,7 @@ def seat_move(token: str) -> Response:
     record = record_for(seat)
     record["applied"] = {"move": result.text, "events": list(result.events),
                          "conditional_answer": result.answered_with}
-    return _private(jsonify(record))
+    return private(jsonify(record))
 
 
 def _lifecycle(service: Callable[..., str]) -> Callable[[str], Response]:
@@ -72,7 +73,7 @@ def _lifecycle(service: Callable[..., str]) -> Callable[[str], Response]:
         done = service(seat.match_id, seat.seat, now(), via=Channel.API)
         record = record_for(seat_for_token(token))
         record["done"] = done
-        return _private(jsonify(record))
+        return private(jsonify(record))
     return view
 
 
@@ -97,7 +98,7 @@ def declare_vacation(token: str) -> tuple[Response, int]:
     vacations.declare(seat.player_id, first, last, settings.vacation_days_per_year, now(),
                       via=Channel.API)
     # Read again: the record's vacations come from the player row the declaration changed.
-    return _private(jsonify(record_for(seat_for_token(token)))), 201
+    return private(jsonify(record_for(seat_for_token(token)))), 201
 
 
 @bp.delete("/play/<token>/vacation/<int:vacation_id>")
@@ -106,7 +107,7 @@ def cancel_vacation(token: str, vacation_id: int) -> Response:
     cancelled = vacations.cancel(seat.player_id, vacation_id, now(), via=Channel.API)
     record = record_for(seat_for_token(token))
     record["done"] = "ended" if cancelled.ended else "withdrawn"
-    return _private(jsonify(record))
+    return private(jsonify(record))
 
 
 def _json_day(value: Any, name: str) -> date:
@@ -125,7 +126,7 @@ def _json_day(value: Any, name: str) -> date:
 @bp.get("/play/<token>/conditional")
 def conditional_lines(token: str) -> Response:
     seat = seat_for_token(token)
-    return _private(jsonify(conditional.stored(seat.match, seat.seat).as_json()))
+    return private(jsonify(conditional.stored(seat.match, seat.seat).as_json()))
 
 
 @bp.put("/play/<token>/conditional")
@@ -137,13 +138,13 @@ def store_conditional(token: str) -> Response:
     if body.get("ply") is not None and (ply is None or ply < 0):
         raise InvalidRequestError(_('"ply" must be the move number you saw (a whole number)'))
     stored = conditional.store(seat.match_id, seat.seat, lines, now(), expected_ply=ply)
-    return _private(jsonify(stored.as_json()))
+    return private(jsonify(stored.as_json()))
 
 
 @bp.delete("/play/<token>/conditional")
 def clear_conditional(token: str) -> Response:
     seat = seat_for_token(token)
-    return _private(jsonify(conditional.store(seat.match_id, seat.seat, [], now()).as_json()))
+    return private(jsonify(conditional.store(seat.match_id, seat.seat, [], now()).as_json()))
 
 
 @bp.post("/play/<token>/analyse")
@@ -155,7 +156,7 @@ def analyse(token: str) -> Response:
     board = body.get("board", False)
     if not isinstance(board, bool):
         raise InvalidRequestError(_('"board" must be true or false'))
-    return _private(jsonify(analysis_for(seat, moves, board)))
+    return private(jsonify(analysis_for(seat, moves, board)))
 
 
 @bp.get("/matches/<int:match_id>")
@@ -172,11 +173,6 @@ def _json_object(shape: str = '{"move": "...", "ply": N}') -> dict[str, Any]:
     if not isinstance(body, dict):
         raise InvalidRequestError(_("the body must be a JSON object: %(shape)s", shape=shape))
     return body
-
-
-def _private(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 def init_app(app: Flask) -> None:

@@ -8,16 +8,7 @@ import functools
 from collections.abc import Callable
 from datetime import datetime
 
-from flask import (
-    Blueprint,
-    Flask,
-    flash,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, Flask, make_response, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem.core.matches import lifecycle
@@ -26,6 +17,7 @@ from pbem.errors import PbemError
 from pbem.i18n import N_, _
 from pbem.web.matches.seat import page, record_for
 from pbem.web.site.clock import now
+from pbem.web.site.flashes import redirect_with
 
 bp = Blueprint("lifecycle", __name__)
 
@@ -69,8 +61,7 @@ def act(token: str, action: str) -> Response:
         done = service(seat.match_id, seat.seat, now())
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error))
-    flash(done, "ok")
-    return redirect(url_for("play.show", token=token), code=303)
+    return redirect_with(done, "play.show", token=token)
 
 
 def _draw_wording(record: dict) -> tuple[str, str]:

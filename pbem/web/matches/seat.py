@@ -13,7 +13,6 @@ from flask import (
     Blueprint,
     Flask,
     current_app,
-    flash,
     jsonify,
     make_response,
     redirect,
@@ -43,12 +42,7 @@ from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_and_table, seat_for_token, seat_ref_for_token
 from pbem.core.matches.visits import note_visit, visit_due
 from pbem.core.ratings.queries import seat_ratings, shown_for_ahead
-from pbem.core.records.match_record import (
-    VERSION_PARTS,
-    beyond_version,
-    public_record,
-    seat_record,
-)
+from pbem.core.records.match_record import VERSION_PARTS, beyond_version, public_record, seat_record
 from pbem.core.tournaments.table import tournament_of_match, tournament_of_match_ahead
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import describe, get_rules
@@ -59,7 +53,7 @@ from pbem.web.matches.clicks import click_moves
 from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
 from pbem.web.site.clock import now
 from pbem.web.site.errors import problem
-from pbem.web.site.flashes import flash_in
+from pbem.web.site.flashes import flash_in, redirect_with
 from pbem.web.site.fragments import value_key
 from pbem.web.site.inputs import tick_box, whole_number
 from pbem.web.site.kept_pages import page_keeper
@@ -125,8 +119,7 @@ def move(token: str) -> Response:
                       move=result.answered_with))
     if request.form.get("offer_draw") == "yes":
         said.append(_("You offered a draw."))
-    flash(" ".join(said), "ok")
-    return redirect(url_for("play.show", token=token), code=303)
+    return redirect_with(" ".join(said), "play.show", token=token)
 
 
 def _refused(token: str, status: int, error: str, typed: str = "") -> Response:
@@ -158,11 +151,11 @@ def store_conditional(token: str) -> Response:
                                         why=error),
                     conditional_text=text)
     count = len(stored.lines)
-    flash_in("conditional", _("Your conditional moves are cleared.") if not count else
-             ngettext("Stored %(num)s conditional line; only you can see them until they are "
-                      "played.", "Stored %(num)s conditional lines; only you can see them "
-                      "until they are played.", count))
-    return redirect(url_for("play.show", token=token) + "#conditional", code=303)
+    return redirect_with(_("Your conditional moves are cleared.") if not count else
+                         ngettext("Stored %(num)s conditional line; only you can see them until "
+                                  "they are played.", "Stored %(num)s conditional lines; only "
+                                  "you can see them until they are played.", count),
+                         "play.show", section="conditional", token=token)
 
 
 @bp.post("/play/<token>/vacation")
@@ -178,9 +171,9 @@ def vacation(token: str) -> Response:
                                      settings.vacation_days_per_year, now())
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error))
-    flash_in("vacation", _("Vacation saved: your clocks stop from %(first)s to %(last)s.",
-                           first=first, last=last) + " " + _who_was_told(len(declared.matches)))
-    return redirect(url_for("play.show", token=token) + "#vacation", code=303)
+    return redirect_with(_("Vacation saved: your clocks stop from %(first)s to %(last)s.",
+                           first=first, last=last) + " " + _who_was_told(len(declared.matches)),
+                         "play.show", section="vacation", token=token)
 
 
 @bp.post("/play/<token>/vacation/<int:vacation_id>/cancel")
@@ -216,9 +209,10 @@ def save_settings(token: str) -> Response:
     set_submit_without_confirm(seat.player_id, on)
     if script:
         return jsonify({"submit_without_confirm": on})
-    flash(_("Saved: on the board, a move is sent as soon as your clicks spell it.") if on else
-          _("Saved: on the board, a move waits for you to press Submit move."), "ok")
-    return redirect(url_for("play.show", token=token), code=303)
+    return redirect_with(_("Saved: on the board, a move is sent as soon as your clicks spell "
+                           "it.") if on else
+                         _("Saved: on the board, a move waits for you to press Submit move."),
+                         "play.show", token=token)
 
 
 def move_list(value: object, name: str) -> list[str]:
@@ -502,8 +496,8 @@ def init_app(app: Flask) -> None:
 def _note_visit(seat: Seat) -> None:
     """Note the visit for an admin weighing a timeout; a database that refuses the write
     (read-only after a failover) must not cost the player their page. Most visits write
-    nothing (one was noted a moment ago): those open no transaction, whose BEGIN and COMMIT
-    were two round trips of every play page on PostgreSQL."""
+    nothing (one was noted a moment ago): those open no transaction, so a play page pays no
+    BEGIN and COMMIT round trips on a database server."""
     when = now()
     if not visit_due(seat, when):
         return

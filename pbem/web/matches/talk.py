@@ -25,8 +25,9 @@ from pbem.i18n import _
 from pbem.web.accounts.auth import SignInRequiredError, current_player, player_required
 from pbem.web.matches.seat import page, record_for
 from pbem.web.site.clock import now
-from pbem.web.site.flashes import flash_in
+from pbem.web.site.flashes import redirect_with
 from pbem.web.site.inputs import known_fields, whole_number
+from pbem.web.site.security import private
 
 # Seat forms: exempt from CSRF like the rest of /play/<token> (the link is the credential).
 seat_bp = Blueprint("seat_talk", __name__)
@@ -49,8 +50,7 @@ def seat_post(token: str) -> Response:
                         chat_typed=text if len(text) <= chat.MAX_MESSAGE * 2 else "")
         _retry_after(response, error)
         return response
-    flash_in("chat", _("Message posted."))
-    return redirect(url_for("play.show", token=token) + "#chat", code=303)
+    return redirect_with(_("Message posted."), "play.show", section="chat", token=token)
 
 
 @seat_bp.post("/play/<token>/notes")
@@ -62,9 +62,8 @@ def seat_notes(token: str) -> Response:
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error),
                     notes_typed=text)
-    flash_in("notes", _("Notes saved (only this seat sees them).") if text.strip()
-             else _("Notes cleared."))
-    return redirect(url_for("play.show", token=token) + "#notes", code=303)
+    return redirect_with(_("Notes saved (only this seat sees them).") if text.strip()
+                         else _("Notes cleared."), "play.show", section="notes", token=token)
 
 
 @seat_bp.post("/play/<token>/chat/mute")
@@ -72,9 +71,9 @@ def seat_mute(token: str) -> Response:
     seat = seat_for_token(token)
     muted = request.form.get("muted") == "yes"
     personal.set_muted(seat.match_id, seat.player_id, muted, now())
-    flash_in("chat", _("This match's chat is muted: no chat mails, no quotes in turn mails.")
-             if muted else _("This match's chat is back on."))
-    return redirect(url_for("play.show", token=token) + "#chat", code=303)
+    return redirect_with(_("This match's chat is muted: no chat mails, no quotes in turn mails.")
+                         if muted else _("This match's chat is back on."),
+                         "play.show", section="chat", token=token)
 
 
 @seat_bp.post("/play/<token>/chat/<int:message_id>/report")
@@ -82,8 +81,8 @@ def seat_report(token: str, message_id: int) -> Response:
     seat = seat_for_token(token)
     moderation.report(message_id, seat.player, request.form.get("reason", ""), now(),
                       seat=seat)
-    flash_in("chat", _("Thank you: the message was reported to the admins."))
-    return redirect(url_for("play.show", token=token) + "#chat", code=303)
+    return redirect_with(_("Thank you: the message was reported to the admins."), "play.show",
+                         section="chat", token=token)
 
 
 @seat_bp.post("/play/<token>/chat/<int:message_id>/block")
@@ -94,9 +93,9 @@ def seat_block(token: str, message_id: int) -> Response:
         author = personal.block_author(seat.player, message_id, now())
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error))
-    flash_in("chat", _("You blocked %(name)s: you will not see or get their messages. Your "
-                       "settings page lists whom you blocked.", name=author.public_name))
-    return redirect(url_for("play.show", token=token) + "#chat", code=303)
+    return redirect_with(_("You blocked %(name)s: you will not see or get their messages. Your "
+                           "settings page lists whom you blocked.", name=author.public_name),
+                         "play.show", section="chat", token=token)
 
 
 @seat_bp.get("/play/<token>/record.json")
@@ -136,8 +135,7 @@ def watch_post(match_id: int) -> Response:
                                chat_typed=text if len(text) <= chat.MAX_MESSAGE * 2 else "")
         _retry_after(response, error)
         return response
-    flash_in("chat", _("Message posted."))
-    return redirect(url_for("matches.show", match_id=match_id) + "#chat", code=303)
+    return redirect_with(_("Message posted."), "matches.show", section="chat", match_id=match_id)
 
 
 @watch_bp.post("/matches/<int:match_id>/chat/<int:message_id>/report")
@@ -151,8 +149,8 @@ def watch_report(match_id: int, message_id: int) -> Response:
     if message is None or message.match_id != match_id or message.room != Room.SPECTATORS:
         raise InvalidRequestError(_("That message is not in this match's spectators' room."))
     moderation.report(message_id, player, request.form.get("reason", ""), now())
-    flash_in("chat", _("Thank you: the message was reported to the admins."))
-    return redirect(url_for("matches.show", match_id=match_id) + "#chat", code=303)
+    return redirect_with(_("Thank you: the message was reported to the admins."), "matches.show",
+                         section="chat", match_id=match_id)
 
 
 @watch_bp.post("/me/blocks/<int:player_id>/remove")
@@ -195,7 +193,7 @@ def api_chat(token: str) -> Response:
     if limit > MAX_PAGE:
         raise InvalidRequestError(_('"limit" is at most %(limit)s', limit=MAX_PAGE))
     shown, next_before = chat.players_room(seat, before, limit)
-    return _private(jsonify({
+    return private(jsonify({
         "match": seat.match_id, "seat": seat.seat,
         "messages": [message.as_json() for message in shown],
         "next": (url_for("talk_api.api_chat", token=token, before=next_before, limit=limit)
@@ -214,7 +212,7 @@ def api_chat_post(token: str) -> Response:
     message = chat_mail.post_and_mail(seat, text, now(), via=Channel.API)
     shown = chat.Shown(message.id, seat.player.public_name, message.seat, message.text,
                        message.created_at, message.ply, True)
-    response = _private(jsonify(shown.as_json()))
+    response = private(jsonify(shown.as_json()))
     response.status_code = 201
     return response
 
@@ -222,7 +220,7 @@ def api_chat_post(token: str) -> Response:
 @api_bp.get("/play/<token>/notes")
 def api_notes(token: str) -> Response:
     seat = seat_for_token(token)
-    return _private(jsonify({"text": personal.notes_of(seat)}))
+    return private(jsonify({"text": personal.notes_of(seat)}))
 
 
 @api_bp.put("/play/<token>/notes")
@@ -232,7 +230,7 @@ def api_notes_put(token: str) -> Response:
     if not isinstance(text, str):
         raise InvalidRequestError(_('"text" must be a string: the notes, plain text ("" clears '
                                     "them)"))
-    return _private(jsonify({"text": personal.save_notes(seat, text, now())}))
+    return private(jsonify({"text": personal.save_notes(seat, text, now())}))
 
 
 def _whole_arg(name: str) -> int | None:
@@ -253,11 +251,6 @@ def _json_object() -> dict[str, Any]:
         raise InvalidRequestError(_("the body must be a JSON object: %(shape)s",
                                     shape='{"text": "..."}'))
     return body
-
-
-def _private(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 def _retry_after(response: Response, error: PbemError) -> None:

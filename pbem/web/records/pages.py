@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, Flask, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, Response, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -17,14 +17,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.accounts.players import find_player
 from pbem.core.matches.creation import get_match, rules_for, state_after
 from pbem.core.ratings.model import shown
-from pbem.core.ratings.queries import (
-    as_dict,
-    chart_svg,
-    head_to_head,
-    history,
-    rank_of,
-    ratings_of,
-)
+from pbem.core.ratings.queries import as_dict, chart_svg, head_to_head, history, rank_of, ratings_of
 from pbem.core.records.archive import Filters, list_matches
 from pbem.core.records.exports import match_record, record_text
 from pbem.core.records.standings import (
@@ -38,6 +31,7 @@ from pbem.i18n import _
 from pbem.web.accounts.auth import player_required, signed_in_player
 from pbem.web.matches.public import requested_ply, site_url
 from pbem.web.site.clock import now
+from pbem.web.site.flashes import redirect_with
 
 bp = Blueprint("archive", __name__)
 
@@ -141,10 +135,10 @@ def archive_choice() -> WerkzeugResponse:
     player = signed_in_player()
     hidden = request.form.get("hidden_from_archive") == "on"
     set_hidden_from_archive(player.id, hidden)
-    flash(_("Your player page is now hidden from the archive.") if hidden
-          else _("Your player page is public again: /players/%(name)s.", name=player.public_name),
-          "ok")
-    return redirect(url_for("me.settings"), code=303)
+    return redirect_with(_("Your player page is now hidden from the archive.") if hidden
+                         else _("Your player page is public again: /players/%(name)s.",
+                                name=player.public_name),
+                         "me.settings")
 
 
 def _download(body: str, mimetype: str, filename: str, live: bool) -> Response:

@@ -5,10 +5,10 @@ carries it signed and timestamped, and a POST (or PUT, PATCH, DELETE) must bring
 signature of the session's own token that is younger than the time limit. On HTTPS the
 referrer must also be this site, so a man in the middle on plain HTTP cannot plant a token.
 
-This was Flask-WTF's `CSRFProtect`. pbem has no WTForms forms, and importing Flask-WTF
-brought all of WTForms and `urllib.request` into every web worker (1.1 MiB, measured by
-bench/memory.py) for this one check. The session key, the signing salt and the token format
-are Flask-WTF's, so a form opened before an upgrade still submits after it.
+It does what Flask-WTF's `CSRFProtect` does without importing Flask-WTF: pbem has no WTForms
+forms, and Flask-WTF would bring all of WTForms and `urllib.request` into every web worker for
+this one check. The session key, the signing salt and the token format are Flask-WTF's, so a
+form opened under Flask-WTF still submits.
 """
 
 from __future__ import annotations

@@ -79,63 +79,69 @@ def error_response(status: int, detail: str) -> Response | tuple[str, int]:
 
 
 def init_app(app: Flask) -> None:
-    @app.errorhandler(PbemError)
-    def _service_error(error: PbemError):
-        # A message made before the reader's language was known is said in it now.
-        speak_now()
-        response = make_response(error_response(error.status, str(error)))
-        if error.status == 503:
-            response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        wait = getattr(error, "retry_after", None)  # a rate limit (accounts/limits.py) says
-        if error.status == 429 and wait is not None:
-            response.headers["Retry-After"] = str(max(1, math.ceil(wait.total_seconds())))
-        return response
-
-    def _database_gone(error: Exception):
-        # The server went away mid-request (the transaction, if any, was not committed).
-        log.error("database error on %s %s: %s", request.method, request.path,
-                  unavailable_reason(error))
-        return _service_error(UnavailableError(lazy_gettext(UNAVAILABLE_DETAIL)))
-
+    app.register_error_handler(PbemError, _service_error)
     for kind in UNAVAILABLE:
         app.register_error_handler(kind, _database_gone)
-
-    @app.errorhandler(peewee.DatabaseError)
-    def _database_refused(error: peewee.DatabaseError):
-        # A read-only database (a standby after a failover) refuses writes: try again later.
-        if is_read_only(error):
-            return _database_gone(error)
-        return _unexpected(error)
-
-    @app.errorhandler(RulesError)
-    def _rules_error(error: RulesError):
-        return error_response(422, str(error))
-
-    @app.errorhandler(CSRFError)
-    def _csrf_error(error: CSRFError):
-        return error_response(400, _("This form has expired or did not come from this site. "
-                                     "Go back, reload the page and try again."))
-
-    @app.errorhandler(HTTPException)
-    def _http_error(error: HTTPException):
-        speak_now()
-        status = error.code or 500
-        if status in (404, 413):
-            detail = _(HTTP_DETAILS[status])
-        elif current() == DEFAULT and error.description:
-            detail = error.description
-        else:
-            # werkzeug describes the error in English only.
-            detail = _(HTTP_DETAILS.get(status) or TITLES.get(status, ERROR_TITLE))
-        response = make_response(error_response(status, detail))
-        if isinstance(error, MethodNotAllowed) and error.valid_methods:
-            # RFC 9110: a 405 names the methods the address does take.
-            response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
-        return response
-
-    def _unexpected(error: Exception):
-        log.exception("unhandled error on %s %s", request.method, request.path)
-        return error_response(500, _("Something went wrong on our side. Nothing was "
-                                     "changed; please try again in a moment."))
-
+    app.register_error_handler(peewee.DatabaseError, _database_refused)
+    app.register_error_handler(RulesError, _rules_error)
+    app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _unexpected)
+
+
+def _service_error(error: PbemError) -> Response:
+    # A message made before the reader's language was known is said in it now.
+    speak_now()
+    response = make_response(error_response(error.status, str(error)))
+    if error.status == 503:
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    wait = getattr(error, "retry_after", None)  # a rate limit (accounts/limits.py) says
+    if error.status == 429 and wait is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(wait.total_seconds())))
+    return response
+
+
+def _database_gone(error: Exception) -> Response:
+    # The server went away mid-request (the transaction, if any, was not committed).
+    log.error("database error on %s %s: %s", request.method, request.path,
+              unavailable_reason(error))
+    return _service_error(UnavailableError(lazy_gettext(UNAVAILABLE_DETAIL)))
+
+
+def _database_refused(error: peewee.DatabaseError) -> Response | tuple[str, int]:
+    # A read-only database (a standby after a failover) refuses writes: try again later.
+    if is_read_only(error):
+        return _database_gone(error)
+    return _unexpected(error)
+
+
+def _rules_error(error: RulesError) -> Response | tuple[str, int]:
+    return error_response(422, str(error))
+
+
+def _csrf_error(error: CSRFError) -> Response | tuple[str, int]:
+    return error_response(400, _("This form has expired or did not come from this site. "
+                                 "Go back, reload the page and try again."))
+
+
+def _http_error(error: HTTPException) -> Response:
+    speak_now()
+    status = error.code or 500
+    if status in (404, 413):
+        detail = _(HTTP_DETAILS[status])
+    elif current() == DEFAULT and error.description:
+        detail = error.description
+    else:
+        # werkzeug describes the error in English only.
+        detail = _(HTTP_DETAILS.get(status) or TITLES.get(status, ERROR_TITLE))
+    response = make_response(error_response(status, detail))
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        # RFC 9110: a 405 names the methods the address does take.
+        response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
+    return response
+
+
+def _unexpected(error: Exception) -> Response | tuple[str, int]:
+    log.exception("unhandled error on %s %s", request.method, request.path)
+    return error_response(500, _("Something went wrong on our side. Nothing was "
+                                 "changed; please try again in a moment."))

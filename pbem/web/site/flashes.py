@@ -10,7 +10,9 @@ a match that ended has no vacation form), so no message is ever lost.
 
 from __future__ import annotations
 
-from flask import Flask, flash, get_flashed_messages, request, session
+from typing import Any
+
+from flask import Flask, flash, get_flashed_messages, redirect, request, session, url_for
 from werkzeug.wrappers import Response
 
 _SEPARATOR = "@"
@@ -25,6 +27,18 @@ _SHOWN = "pbem.flash_sections_shown"
 
 def flash_in(section: str, message: str, category: str = "ok") -> None:
     flash(message, f"{category}{_SEPARATOR}{section}")
+
+
+def redirect_with(message: str, endpoint: str, /, *, category: str = "ok",
+                  section: str | None = None, **values: Any) -> Response:
+    """After a form: flash `message` and send the reader to `endpoint` (See Other, so a
+    reload does not post again); with `section`, to that section of the page, where the
+    message is shown."""
+    if section is None:
+        flash(message, category)
+        return redirect(url_for(endpoint, **values), 303)
+    flash_in(section, message, category)
+    return redirect(url_for(endpoint, **values) + "#" + section, 303)
 
 
 def section_flashes(section: str) -> list[tuple[str, str]]:

@@ -57,6 +57,21 @@ def json_whole(value: object) -> int | None:
     return None
 
 
+def json_object(known: Iterable[str], required: Iterable[str]) -> dict[str, Any]:
+    """The request's JSON body, an object with the `required` fields and no field outside
+    `known`; InvalidRequestError (400) that says what is wrong otherwise."""
+    if not request.is_json:
+        raise InvalidRequestError(_("send a JSON body with Content-Type: application/json"))
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise InvalidRequestError(_("the body must be a JSON object"))
+    known_fields(body, known)
+    for name in required:
+        if name not in body:
+            raise InvalidRequestError(_('"%(name)s" is required', name=name))
+    return body
+
+
 def known_fields(body: Mapping[str, Any], known: Iterable[str]) -> None:
     """Refuse a JSON body with a field the endpoint does not know (400), naming them all:
     a misspelt field must not be silently ignored."""

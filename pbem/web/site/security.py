@@ -8,7 +8,8 @@ on plain http://127.0.0.1, where the header would only get in the way."""
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, make_response
+from werkzeug.wrappers import Response as AnyResponse
 
 HEADERS = {
     "Content-Security-Policy": (
@@ -24,6 +25,14 @@ HEADERS = {
 
 
 HSTS = "max-age=31536000; includeSubDomains"
+
+
+def private(answer: AnyResponse | str) -> Response:
+    """An answer no cache may keep: it holds what only its reader may see (a seat's view, an
+    account, a mail's preferences)."""
+    response = make_response(answer)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def init_app(app: Flask) -> None:

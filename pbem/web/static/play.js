@@ -79,43 +79,10 @@
     var setting = panel.querySelector("#click-setting");
     var settingStatus = panel.querySelector("#click-setting-status");
     var saved = panel.getAttribute("data-submit-without-confirm") === "yes";
-    var targets = {};
     var picked = [];
     var ready = null;
 
-    Array.prototype.forEach.call(board.querySelectorAll("[data-click]"), function (el) {
-      var token = el.getAttribute("data-click");
-      (targets[token] = targets[token] || []).push(el);
-      el.setAttribute("role", "button");
-      el.setAttribute("aria-label", token);
-      if (about[token]) el.setAttribute("aria-description", about[token]);
-      el.addEventListener("click", function () { choose(token); });
-      el.addEventListener("keydown", function (event) {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          choose(token);
-        } else if (ARROWS[event.key]) {
-          // Arrow keys walk the board square by square, legal or not, so a keyboard user
-          // can reach (and hear about) any square, while Tab visits only the legal ones.
-          event.preventDefault();
-          var next = neighbour(el, ARROWS[event.key]);
-          if (next) next.focus();
-        }
-      });
-    });
-    // Choices with no place on the board (synch, add, take O4 G4) become buttons.
-    moves.forEach(function (entry) {
-      entry.clicks.forEach(function (token) {
-        if (targets[token]) return;
-        var button = document.createElement("button");
-        button.type = "button";
-        button.textContent = token;
-        button.setAttribute("data-click", token);
-        button.addEventListener("click", function () { choose(token); });
-        choices.appendChild(button);
-        targets[token] = [button];
-      });
-    });
+    var targets = wireTargets(board, choices, moves, about, choose);
     var firsts = {};
     moves.forEach(function (entry) { firsts[entry.clicks[0]] = true; });
 
@@ -135,37 +102,7 @@
     board.classList.add("clicking");
     render();
 
-    function neighbour(from, dir) {
-      var a = from.getBoundingClientRect();
-      var best = null;
-      var bestScore = Infinity;
-      Array.prototype.forEach.call(board.querySelectorAll("[data-click]"), function (el) {
-        var b = el.getBoundingClientRect();
-        var dx = (b.left + b.width / 2) - (a.left + a.width / 2);
-        var dy = (b.top + b.height / 2) - (a.top + a.height / 2);
-        var along = dir.x ? dx * dir.x : dy * dir.y;
-        if (along < 2) return;
-        var score = along + 3 * Math.abs(dir.x ? dy : dx);
-        if (score < bestScore) { best = el; bestScore = score; }
-      });
-      return best;
-    }
-
-    function continuations() {
-      var next = {};
-      var complete = [];
-      moves.forEach(function (entry) {
-        var clicks = entry.clicks;
-        if (clicks.length < picked.length) return;
-        for (var i = 0; i < picked.length; i++) if (clicks[i] !== picked[i]) return;
-        if (clicks.length === picked.length) {
-          if (complete.indexOf(entry.move) < 0) complete.push(entry.move);
-        } else {
-          next[clicks[picked.length]] = true;
-        }
-      });
-      return { next: next, complete: complete };
-    }
+    function continuations() { return nextClicks(moves, picked); }
 
     function choose(token) {
       var now = continuations();
@@ -204,22 +141,7 @@
 
     function render() {
       var now = continuations();
-      Object.keys(targets).forEach(function (token) {
-        var legal = !!now.next[token];
-        var chosen = picked.indexOf(token) >= 0;
-        targets[token].forEach(function (el) {
-          el.classList.toggle("legal", legal);
-          el.classList.toggle("picked", chosen);
-          if (chosen) el.setAttribute("aria-pressed", "true"); else el.removeAttribute("aria-pressed");
-          if (el.tagName.toLowerCase() === "button") {
-            el.hidden = !legal && !chosen;
-          } else {
-            // Legal and picked targets are in the tab order; the others stay clickable (to
-            // hear why not) without making a keyboard user tab through a whole board.
-            el.setAttribute("tabindex", legal || chosen ? "0" : "-1");
-          }
-        });
-      });
+      markTargets(targets, now.next, picked);
       var options = Object.keys(now.next);
       ready = now.complete.length ? now.complete[0] : null;
       confirmBox.hidden = !ready;
@@ -272,6 +194,103 @@
       submitButton.disabled = true;
       if (form.requestSubmit) form.requestSubmit(); else form.submit();
     }
+  }
+
+  // -- clickable targets (the board and the analysis board) ----------------------------------
+
+  // Makes every [data-click] element of the board a button for its token, and each token
+  // with no place on the board (synch, add, take O4 G4) a button in `choices`; `choose` is
+  // called with the token clicked. Returns the elements by token.
+  function wireTargets(board, choices, moves, about, choose) {
+    var targets = {};
+    Array.prototype.forEach.call(board.querySelectorAll("[data-click]"), function (el) {
+      var token = el.getAttribute("data-click");
+      (targets[token] = targets[token] || []).push(el);
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-label", token);
+      if (about[token]) el.setAttribute("aria-description", about[token]);
+      el.addEventListener("click", function () { choose(token); });
+      el.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          choose(token);
+        } else if (ARROWS[event.key]) {
+          // Arrow keys walk the board square by square, legal or not, so a keyboard user
+          // can reach (and hear about) any square, while Tab visits only the legal ones.
+          event.preventDefault();
+          var next = neighbour(board, el, ARROWS[event.key]);
+          if (next) next.focus();
+        }
+      });
+    });
+    moves.forEach(function (entry) {
+      entry.clicks.forEach(function (token) {
+        if (targets[token]) return;
+        var button = document.createElement("button");
+        button.type = "button";
+        button.textContent = token;
+        button.setAttribute("data-click", token);
+        button.addEventListener("click", function () { choose(token); });
+        choices.appendChild(button);
+        targets[token] = [button];
+      });
+    });
+    return targets;
+  }
+
+  // The nearest clickable element of the board from `from` in the arrow's direction.
+  function neighbour(board, from, dir) {
+    var a = from.getBoundingClientRect();
+    var best = null;
+    var bestScore = Infinity;
+    Array.prototype.forEach.call(board.querySelectorAll("[data-click]"), function (el) {
+      var b = el.getBoundingClientRect();
+      var dx = (b.left + b.width / 2) - (a.left + a.width / 2);
+      var dy = (b.top + b.height / 2) - (a.top + a.height / 2);
+      var along = dir.x ? dx * dir.x : dy * dir.y;
+      if (along < 2) return;
+      var score = along + 3 * Math.abs(dir.x ? dy : dx);
+      if (score < bestScore) { best = el; bestScore = score; }
+    });
+    return best;
+  }
+
+  // What may follow the tokens picked so far: `next`, the tokens that go on to a move, and
+  // `complete`, the moves they already make.
+  function nextClicks(moves, picked) {
+    var next = {};
+    var complete = [];
+    moves.forEach(function (entry) {
+      var clicks = entry.clicks;
+      if (clicks.length < picked.length) return;
+      for (var i = 0; i < picked.length; i++) if (clicks[i] !== picked[i]) return;
+      if (clicks.length === picked.length) {
+        if (complete.indexOf(entry.move) < 0) complete.push(entry.move);
+      } else {
+        next[clicks[picked.length]] = true;
+      }
+    });
+    return { next: next, complete: complete };
+  }
+
+  // Shows which targets go on (`legal`) and which are picked. Legal and picked targets are in
+  // the tab order; the others stay clickable (to hear why not) without making a keyboard user
+  // tab through a whole board. A choice button shows only while it is legal or picked.
+  function markTargets(targets, next, picked) {
+    Object.keys(targets).forEach(function (token) {
+      var legal = !!next[token];
+      var chosen = picked.indexOf(token) >= 0;
+      targets[token].forEach(function (el) {
+        el.classList.toggle("legal", legal);
+        el.classList.toggle("picked", chosen);
+        if (chosen) el.setAttribute("aria-pressed", "true"); else el.removeAttribute("aria-pressed");
+        if (el.tagName.toLowerCase() === "button") {
+          el.hidden = !legal && !chosen;
+        } else {
+          el.setAttribute("tabindex", legal || chosen ? "0" : "-1");
+        }
+      });
+    });
   }
 
   // -- the analysis board ---------------------------------------------------------------------
@@ -349,30 +368,8 @@
       picked = [];
       targets = {};
       choices.innerHTML = "";
-      Array.prototype.forEach.call(board.querySelectorAll("[data-click]"), function (el) {
-        var token = el.getAttribute("data-click");
-        (targets[token] = targets[token] || []).push(el);
-        el.setAttribute("role", "button");
-        el.setAttribute("aria-label", token);
-        el.addEventListener("click", function () { choose(token); });
-        el.addEventListener("keydown", function (event) {
-          if (event.key === "Enter" || event.key === " ") {
-            event.preventDefault();
-            choose(token);
-          }
-        });
-      });
-      moves.forEach(function (entry) {
-        entry.clicks.forEach(function (token) {
-          if (targets[token]) return;
-          var button = document.createElement("button");
-          button.type = "button";
-          button.textContent = token;
-          button.addEventListener("click", function () { choose(token); });
-          choices.appendChild(button);
-          targets[token] = [button];
-        });
-      });
+      targets = wireTargets(board, choices, moves, answer.clicks ? answer.clicks.about || {} : {},
+                            choose);
       lineText.textContent = line.length
         ? say("line", "Line: {moves}", { moves: line.map(function (move, i) {
             return seats[i] === seat ? say("yours", "you {move}", { move: move })
@@ -393,21 +390,7 @@
       mark(answer);
     }
 
-    function continuations() {
-      var next = {};
-      var complete = [];
-      moves.forEach(function (entry) {
-        var clicks = entry.clicks;
-        if (clicks.length < picked.length) return;
-        for (var i = 0; i < picked.length; i++) if (clicks[i] !== picked[i]) return;
-        if (clicks.length === picked.length) {
-          if (complete.indexOf(entry.move) < 0) complete.push(entry.move);
-        } else {
-          next[clicks[picked.length]] = true;
-        }
-      });
-      return { next: next, complete: complete };
-    }
+    function continuations() { return nextClicks(moves, picked); }
 
     function choose(token) {
       if (busy) return;
@@ -438,19 +421,7 @@
 
     function mark(answer) {
       var now = continuations();
-      Object.keys(targets).forEach(function (token) {
-        var legal = !!now.next[token];
-        var chosen = picked.indexOf(token) >= 0;
-        targets[token].forEach(function (el) {
-          el.classList.toggle("legal", legal);
-          el.classList.toggle("picked", chosen);
-          if (el.tagName.toLowerCase() === "button") {
-            el.hidden = !legal && !chosen;
-          } else {
-            el.setAttribute("tabindex", legal || chosen ? "0" : "-1");
-          }
-        });
-      });
+      markTargets(targets, now.next, picked);
       if (answer && answer.outcome) return;
       var mine = answer && answer.to_move[0] === seat;
       var who = answer ? answer.to_move_label : null;

@@ -4,8 +4,6 @@ nothing."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Flask, current_app, jsonify, request
 from werkzeug.wrappers import Response
 
@@ -16,7 +14,7 @@ from pbem.errors import InvalidRequestError
 from pbem.i18n import _
 from pbem.web.accounts.auth import scope_required, signed_in_player
 from pbem.web.site.clock import now
-from pbem.web.site.inputs import known_fields
+from pbem.web.site.inputs import json_object
 
 bp = Blueprint("api_tournaments", __name__, url_prefix="/api/tournaments")
 
@@ -38,7 +36,7 @@ def index() -> Response:
 @bp.post("")
 @scope_required(Scope.PLAY)
 def create() -> tuple[Response, int]:
-    body = _body()
+    body = json_object(FIELDS, ("name", "game", "format"))
     tournament = service.create_tournament(signed_in_player(), body, now())
     return jsonify(table.describe(tournament)), 201
 
@@ -75,20 +73,6 @@ def withdraw(tournament_id: int) -> Response:
     forfeited = service.withdraw(tournament_id, signed_in_player(), now())
     found = table.describe(service.get_tournament(tournament_id))
     return jsonify({**found, "forfeited": forfeited})
-
-
-def _body() -> dict[str, Any]:
-    if not request.is_json:
-        raise InvalidRequestError(_("send a JSON body with Content-Type: application/json"))
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise InvalidRequestError(_("the body must be a JSON object"))
-    known_fields(body, FIELDS)
-    for name in ("name", "game", "format"):
-        if name not in body:
-            raise InvalidRequestError(_('"%(field)s" is required', field=name))
-    return body
-
 
 
 def init_app(app: Flask) -> None:

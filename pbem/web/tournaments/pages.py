@@ -7,16 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Flask,
-    current_app,
-    flash,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from pbem.core.matches.deadlines import TimeoutPolicy
@@ -26,14 +17,10 @@ from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import REGISTRY
 from pbem.games.base import RulesError
 from pbem.i18n import N_, _
-from pbem.web.accounts.auth import (
-    current_admin,
-    current_player,
-    player_required,
-    signed_in_player,
-)
+from pbem.web.accounts.auth import current_admin, current_player, player_required, signed_in_player
 from pbem.web.lobby.challenges import options_from_form
 from pbem.web.site.clock import now
+from pbem.web.site.flashes import redirect_with
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
@@ -93,8 +80,8 @@ def create() -> Response | tuple[str, int]:
         tournament = service.create_tournament(signed_in_player(), spec, now())
     except (PbemError, RulesError) as error:
         return _form(str(error), 422 if isinstance(error, RulesError) else error.status)
-    flash(_("Tournament created: share its page so players can join."), "ok")
-    return redirect(url_for("tournaments.show", tournament_id=tournament.id), 303)
+    return redirect_with(_("Tournament created: share its page so players can join."),
+                         "tournaments.show", tournament_id=tournament.id)
 
 
 @bp.get("/<int:tournament_id>")
