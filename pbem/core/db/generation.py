@@ -57,7 +57,8 @@ def on_new_generation(forget: Callable[[], None]) -> None:
 def current() -> str:
     """The generation what is kept now is keyed with: this request's or job's, else the latest
     the process read."""
-    return _read_now.get() or _latest
+    read = _read_now.get()
+    return _latest if read is None else read
 
 
 def check() -> str:
