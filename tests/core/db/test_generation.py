@@ -17,7 +17,9 @@ from pbem.core.db.connection import database, is_sqlite
 from pbem.core.db.memo import VersionMemo
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
+from pbem.errors import PbemError
 from tests.conftest import START, STRONG_KEY
+from tests.core.db.test_restore import BACKED_UP
 
 MATCH = SimpleNamespace(id=1, version=1)  # a match row as read, for the memo alone
 PLAYERS = ["ann@example.org", "ben@example.org"]
@@ -90,6 +92,7 @@ def test_a_database_without_the_row_is_a_generation_too(db_url: str) -> None:
     assert generation.check() == made != generation.UNREAD
 
 
+@pytest.mark.parametrize("db_url", BACKED_UP, indirect=True)
 def test_a_restore_refuses_what_is_not_a_backup(env, tmp_path: Path, capsys) -> None:
     create_match("nim", PLAYERS, {}, STRONG_KEY, START, seed=1)
     database.close()
@@ -114,6 +117,7 @@ def test_a_restore_refuses_what_is_not_a_backup(env, tmp_path: Path, capsys) -> 
     assert stored() == before
 
 
+@pytest.mark.parametrize("db_url", BACKED_UP, indirect=True)
 def test_a_backup_restores_what_it_copied(env, tmp_path: Path) -> None:
     create_match("nim", PLAYERS, {}, STRONG_KEY, START, seed=1)
     database.close()
@@ -127,3 +131,19 @@ def test_a_backup_restores_what_it_copied(env, tmp_path: Path) -> None:
         assert [match.seed for match in Match.select()] == [1]
     assert stored() != before
     assert [path.name for path in backup.parent.iterdir()] == ["backup.db"]
+
+
+
+def test_mariadb_is_told_what_to_use_instead(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    """Neither SQLite nor PostgreSQL: refused with what to do instead, nothing written."""
+    from pbem.core.db import backups
+
+    monkeypatch.setattr(backups, "is_sqlite", lambda: False)
+    monkeypatch.setattr(backups, "_is_postgres", lambda: False)
+    with pytest.raises(PbemError, match="for MariaDB use mariadb-dump"):
+        backups.backup("mysql://root@127.0.0.1/pbem", tmp_path / "backup.sql")
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "backup.sql").write_text("SELECT 1;\n")
+    with pytest.raises(PbemError, match="then `pbem init` and `pbem generation bump`"):
+        backups.restore("mysql://root@127.0.0.1/pbem", tmp_path / "backup.sql")
