@@ -5,8 +5,9 @@ SQLite is copied with its own backup API (a consistent copy while the file is in
 back the same way, page by page in one write transaction that other connections see as any
 other write. PostgreSQL is dumped with `pg_dump` (pbem's schema only, as plain SQL that drops
 and makes its tables again) and put back with `psql` in one transaction. Either way the
-restored database gets a new generation in that same write (`generation.py`), so no process
-takes its match versions for the ones it remembers; then `restore` applies any migration the
+restored database gets a new generation in that same write (`generation.py`; on PostgreSQL
+also NOTIFYed to every listening connection), so no process takes its match versions for the
+ones it remembers; then `restore` applies any migration the
 backup predates, as `pbem init` would. MariaDB is not covered: use `mariadb-dump`, then
 `pbem init` and `pbem generation bump`.
 """
@@ -27,10 +28,13 @@ import peewee
 from playhouse.db_url import parse
 
 from pbem.core.db.connection import database, is_sqlite
+from pbem.core.db.generation import CHANNEL
 from pbem.errors import PbemError
 
 _SET_GENERATION = ("INSERT INTO {table} (id, value) VALUES (1, '{value}') "
                    "ON CONFLICT (id) DO UPDATE SET value = excluded.value")
+# PostgreSQL's processes hear of it as the restore commits (generation.py).
+_NOTIFY = "SELECT pg_notify('{channel}', '{value}')"
 
 
 class BackupFailed(Exception):
@@ -64,7 +68,8 @@ def restore(url: str, source: Path) -> str:
         table = f'"{_schema()}".database_generation'
         _run(["psql", "--quiet", "--no-psqlrc", "--single-transaction", "-v",
               "ON_ERROR_STOP=1", f"--file={source}", "--command",
-              _SET_GENERATION.format(table=table, value=value),
+              _SET_GENERATION.format(table=table, value=value) + "; "
+              + _NOTIFY.format(channel=CHANNEL, value=value),
               f"--dbname={_conninfo(url)}"], url)
     else:
         raise PbemError(_UNSUPPORTED)

@@ -12,8 +12,8 @@ reused by another writer with another position, so `remember` then computes with
 A process whose models are bound to another database (`bind_database`, a test's fresh
 database) forgets everything, since match ids start again there. A database restored under
 the running process, or made again by `pbem init`, has a new generation (`generation.py`):
-each value is kept with the generation its request read first, and the process forgets
-everything when that moves.
+each value is kept with the generation the process knows, and the process forgets everything
+when that moves.
 """
 
 from __future__ import annotations
@@ -47,7 +47,10 @@ class VersionMemo(Generic[T]):
 
     def remember(self, match: Versioned, make: Callable[[], T], *detail: Hashable) -> T:
         """What `make` derives from `match` as read (and `detail`), made once per version."""
-        key = (generation.current(), match.id, match.version, *detail)
+        era = generation.current()
+        if era is None:  # begun under another database generation: keep and take nothing
+            return make()
+        key = (era, match.id, match.version, *detail)
         found = self._items.get(key, _MISSING)
         if found is not _MISSING:
             return found  # type: ignore[return-value]

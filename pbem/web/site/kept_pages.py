@@ -86,11 +86,12 @@ class KeptPages:
         if template not in KEPT_TEMPLATES:
             raise ValueError(f"{template!r} is not checked as a kept page (KEPT_TEMPLATES)")
         refuse_functions(f"kept page {template!r}", inputs)
-        if not _keepable():
+        era = generation.current()
+        if era is None or not _keepable():
             return render_template(template, **derived, **inputs).encode()
         # Asked as the templates ask (a database that cannot be read, or a standby that
         # cannot note a session's use, shows no one signed in).
-        key = (template, generation.current(), derived_from, i18n.current(), i18n.zone_name(),
+        key = (template, era, derived_from, i18n.current(), i18n.zone_name(),
                request.script_root, request.path, quietly(current_admin)() is not None,
                value_key(inputs))
         found = self._made.used(key)

@@ -18,8 +18,9 @@ from pbem.core.db.memo import VersionMemo
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
 from pbem.errors import PbemError
-from tests.conftest import START, STRONG_KEY
-from tests.core.db.test_restore import BACKED_UP
+from tests.conftest import ON_SQLITE, START, STRONG_KEY
+from tests.core.db.test_restore import BACKED_UP, pbem_command
+from tests.support.statements import statements
 
 MATCH = SimpleNamespace(id=1, version=1)  # a match row as read, for the memo alone
 PLAYERS = ["ann@example.org", "ben@example.org"]
@@ -85,6 +86,7 @@ def test_a_request_and_a_worker_job_read_the_generation_first(client, worker) ->
     assert generation.current() == made
 
 
+@ON_SQLITE  # PostgreSQL's processes hear of a new generation, not of a row deleted by hand
 def test_a_database_without_the_row_is_a_generation_too(db_url: str) -> None:
     generation.DatabaseGeneration.delete().execute()
     assert generation.check() == generation.UNREAD
@@ -147,3 +149,22 @@ def test_mariadb_is_told_what_to_use_instead(monkeypatch: pytest.MonkeyPatch,
     (tmp_path / "backup.sql").write_text("SELECT 1;\n")
     with pytest.raises(PbemError, match="then `pbem init` and `pbem generation bump`"):
         backups.restore("mysql://root@127.0.0.1/pbem", tmp_path / "backup.sql")
+
+
+@pytest.mark.parametrize("db_url", [name for name in BACKED_UP if name == "postgres"],
+                         indirect=True)
+def test_on_postgresql_a_connection_hears_a_new_generation_with_its_next_answer(
+        db_url: str) -> None:
+    """No statement a request: the connection listens, and the generation another process
+    writes arrives with the answer to the connection's next statement, before its rows."""
+    generation.check()  # the connection's first request: it listens from now on
+    with statements() as seen:
+        first = generation.check()
+    assert seen == []
+    done = pbem_command(db_url, "generation", "bump")
+    assert done.returncode == 0, done.stderr
+    assert generation.check() == first  # nothing read since: nothing heard yet
+    assert Match.select().count() == 0  # any statement
+    assert generation.current() is None  # begun under the old one: keep nothing, take nothing
+    assert generation.check() not in (first, generation.UNREAD)
+    assert generation.current() == generation.check() == stored()
