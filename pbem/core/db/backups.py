@@ -3,8 +3,8 @@ from one under running processes, which then show the restored matches at their 
 
 SQLite is copied with its own backup API (a consistent copy while the file is in use) and put
 back the same way, page by page in one write transaction that other connections see as any
-other write. PostgreSQL is dumped with `pg_dump` (pbem's schema only, as plain SQL that drops
-and makes its tables again) and put back with `psql` in one transaction. Either way the
+other write. PostgreSQL is dumped with `pg_dump` (the tables of pbem's schema, as plain SQL
+that drops and makes them again) and put back with `psql` in one transaction. Either way the
 restored database gets a new generation in that same write (`generation.py`; on PostgreSQL
 also NOTIFYed to every listening connection), so no process takes its match versions for the
 ones it remembers; then `restore` applies any migration the
@@ -50,7 +50,9 @@ def backup(url: str, target: Path) -> None:
     elif _is_postgres():
         _write_whole(target, lambda out: _run(
             ["pg_dump", "--format=plain", "--clean", "--if-exists", "--no-owner",
-             "--no-privileges", f"--schema={_schema()}", f"--file={out}",
+             # pbem's tables and their sequences, not the schema itself: a restore then
+             # never drops a schema (`public` is the database owner's).
+             "--no-privileges", f'--table="{_schema()}".*', f"--file={out}",
              f"--dbname={_conninfo(url)}"], url))
     else:
         raise PbemError(_UNSUPPORTED)
