@@ -150,7 +150,8 @@ BARE_APP = textwrap.dedent("""
     def _connect():
         db.connect(reuse_if_open=True)
         # pbem reads its database's generation first (core/db/generation.py); on PostgreSQL
-        # its connections hear of a new one instead (LISTEN), with no statement a request.
+        # its pooled connections hear of a new one instead (LISTEN), with no statement a
+        # request (the bench serves pbem with a pool there).
         if not isinstance(db, peewee.PostgresqlDatabase):
             db.execute_sql("SELECT value FROM database_generation WHERE id = 1").fetchone()
 

@@ -9,13 +9,13 @@ position. So `pbem restore`, `pbem init` and `pbem generation bump` write a new 
 here, and what a process keeps is keyed with the value it knows.
 
 How a process hears of a new generation before it reads anything of the new database:
-- SQLite and MariaDB: `check`, at the start of each request and job, reads the row (a
-  primary-key SELECT of a one-row table, with no network between).
-- PostgreSQL: each connection LISTENs on `CHANNEL` and reads the row the first time it serves
-  a request or job; the new value is NOTIFYed in the transaction that writes it, so the
-  server sends it to every listening connection as that transaction commits, and psycopg
-  hands it to `_heard` before the answer to the connection's next statement. No round trip
-  is added to a request.
+- SQLite, MariaDB, and PostgreSQL without a pool: `check`, at the start of each request and
+  job, reads the row (a primary-key SELECT of a one-row table).
+- PostgreSQL with a pool (`postgresql+pool://`): each connection LISTENs on `CHANNEL` and
+  reads the row the first time it serves a request or job; the new value is NOTIFYed in the
+  transaction that writes it, so the server sends it to every listening connection as that
+  transaction commits, and psycopg hands it to `_heard` before the answer to the
+  connection's next statement. No round trip is added to a request.
 A request or job that began under one generation and finds the process knowing another may
 have read rows of both databases: it keeps nothing, and takes nothing kept.
 
@@ -33,6 +33,7 @@ from typing import Any
 from weakref import WeakSet
 
 import peewee
+from playhouse.pool import PooledDatabase
 
 from pbem.core.db.base import BaseModel
 from pbem.core.db.connection import database, write_transaction
@@ -82,7 +83,9 @@ def check() -> str:
     """Before a request's or job's reads: make sure the process knows the database's
     generation (see the module's text), and note it as the one this request began under. A
     database without the row yet (made by the models, not by `pbem init`) is `UNREAD`."""
-    if _is_postgres():
+    if _is_postgres() and isinstance(database.obj, PooledDatabase):
+        # A connection kept across requests listens; one made for this request (no pool)
+        # reads the row, as it would the notice on its first statement.
         connection = database.connection()
         if connection not in _listening:
             connection.add_notify_handler(_notified)

@@ -13,7 +13,7 @@ import pytest
 
 from pbem.cli import main
 from pbem.core.db import generation
-from pbem.core.db.connection import database, is_sqlite
+from pbem.core.db.connection import bind_database, database, is_sqlite
 from pbem.core.db.memo import VersionMemo
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
@@ -168,3 +168,16 @@ def test_on_postgresql_a_connection_hears_a_new_generation_with_its_next_answer(
     assert generation.current() is None  # begun under the old one: keep nothing, take nothing
     assert generation.check() not in (first, generation.UNREAD)
     assert generation.current() == generation.check() == stored()
+
+
+@pytest.mark.parametrize("db_url", [name for name in BACKED_UP if name == "postgres"],
+                         indirect=True)
+def test_on_postgresql_without_a_pool_each_request_reads_the_row(db_url: str) -> None:
+    """A connection made for one request has missed no notice: it reads the row, and does
+    not listen."""
+    bind_database(db_url.replace("+pool", "", 1))
+    database.connect(reuse_if_open=True)
+    made = generation.bump()
+    with statements() as seen:
+        assert generation.check() == made
+    assert seen == ["SELECT value FROM database_generation WHERE id = 1"]
