@@ -149,6 +149,11 @@ BARE_APP = textwrap.dedent("""
     @app.before_request
     def _connect():
         db.connect(reuse_if_open=True)
+        # pbem reads its database's generation first (core/db/generation.py); on PostgreSQL
+        # its pooled connections hear of a new one instead (LISTEN), with no statement a
+        # request (the bench serves pbem with a pool there).
+        if not isinstance(db, peewee.PostgresqlDatabase):
+            db.execute_sql("SELECT value FROM database_generation WHERE id = 1").fetchone()
 
     # BARE_KEEP=1: keep the connection between requests, as pbem does (SQLite: one per
     # thread; a +pool URL: closing hands it back to the pool, so it is kept either way).

@@ -63,11 +63,54 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.core.db import generation
+
     done = _migrate(settings)
     if done:
         print(f"database upgraded: applied {', '.join(done)}")
     else:
         print("database is up to date")
+    # A database made or changed here: running processes forget what they kept of it.
+    with database.connection_context():
+        generation.bump()
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.core.db.backups import BackupFailed, backup
+
+    bind_database(settings.database_url)
+    try:
+        with database.connection_context():
+            backup(settings.database_url, Path(args.file))
+    except BackupFailed as error:
+        return _fail(str(error), FAILURE)
+    print(f"wrote {args.file}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.core.db.backups import BackupFailed, restore
+
+    bind_database(settings.database_url)
+    try:
+        with database.connection_context():
+            restore(settings.database_url, Path(args.file))
+    except BackupFailed as error:
+        return _fail(f"{error}; the database is as it was", FAILURE)
+    done = _migrate(settings)
+    applied = f", then applied {', '.join(done)}" if done else ""
+    print(f"restored {args.file}{applied}: running processes show it from their next request")
+    return 0
+
+
+def cmd_generation_bump(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.core.db import generation
+
+    bind_database(settings.database_url)
+    with database.connection_context():
+        generation.bump()
+    print("new database generation: running processes forget what they kept")
     return 0
 
 
@@ -393,6 +436,7 @@ def _parser() -> argparse.ArgumentParser:
 
     init = commands.add_parser("init", help="create or upgrade the database schema (idempotent)")
     init.set_defaults(handler=cmd_init)
+    _add_backup_commands(commands)
 
     migration = commands.add_parser(
         "migration", help="schema migrations: status, or draft a new one (developers)"
@@ -488,6 +532,23 @@ def _parser() -> argparse.ArgumentParser:
     adjudicate.add_argument("--json", action="store_true", help="with list: print JSON")
     adjudicate.set_defaults(handler=cmd_adjudicate)
     return parser
+
+
+def _add_backup_commands(commands: Any) -> None:
+    backup = commands.add_parser("backup", help="copy the whole database to a file "
+                                                "(SQLite or PostgreSQL, while it runs)")
+    backup.add_argument("file", help="where to write the copy (replaced when complete)")
+    backup.set_defaults(handler=cmd_backup)
+    restore = commands.add_parser("restore", help="put the database back from a `pbem backup` "
+                                                  "file, under running processes")
+    restore.add_argument("file", help="a file written by `pbem backup`")
+    restore.set_defaults(handler=cmd_restore)
+    generation = commands.add_parser(
+        "generation", help="the database's generation: `bump` after changing rows by hand"
+    ).add_subparsers(title="generation")
+    bump = generation.add_parser("bump", help="make running processes forget what they kept "
+                                              "(after an UPDATE written by hand)")
+    bump.set_defaults(handler=cmd_generation_bump)
 
 
 if __name__ == "__main__":

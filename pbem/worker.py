@@ -30,6 +30,7 @@ from pbem.core.accounts.sessions import SessionPolicy
 from pbem.core.admin.digest import DigestReport, send_if_due
 from pbem.core.admin.operations import record_run
 from pbem.core.computer.jobs import ComputerReport, run_due
+from pbem.core.db import generation
 from pbem.core.db.connection import (
     database,
     is_unavailable,
@@ -291,6 +292,7 @@ class _connection:
 
     def __enter__(self) -> None:
         self.opened = database.connect(reuse_if_open=True)
+        generation.check()  # before the job's reads: what it keeps is keyed with it
 
     def __exit__(self, *exc: object) -> None:
         if self.opened and not database.is_closed():

@@ -30,6 +30,7 @@ from pbem.core.conversation.models import (
 )
 from pbem.core.db.base import BaseModel
 from pbem.core.db.connection import database
+from pbem.core.db.generation import DatabaseGeneration
 from pbem.core.db.migrations import runner
 from pbem.core.lobby.models import Challenge, Invite, Seek, SeekEntry
 from pbem.core.mailin.models import InboundMessage
@@ -57,7 +58,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree, ChatMessage, SeatNote,
     ChatReport, PlayerBlock, ChatMute,
     Tournament, TournamentEntry, TournamentRound, Pairing,
-    ComputerJob, Position,
+    ComputerJob, Position, DatabaseGeneration,
 )
 
 

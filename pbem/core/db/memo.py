@@ -10,7 +10,10 @@ many times between two moves (a player reloads, a client polls, spectators look 
 Only committed rows may be remembered: inside a transaction a version may yet roll back and be
 reused by another writer with another position, so `remember` then computes without keeping.
 A process whose models are bound to another database (`bind_database`, a test's fresh
-database) forgets everything, since match ids start again there.
+database) forgets everything, since match ids start again there. A database restored under
+the running process, or made again by `pbem init`, has a new generation (`generation.py`):
+each value is kept with the generation the process knows, and the process forgets everything
+when that moves.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Generic, Protocol, TypeVar
 
+from pbem.core.db import generation
 from pbem.core.db.connection import database, on_rebind
 from pbem.latest import Latest
 
@@ -43,7 +47,10 @@ class VersionMemo(Generic[T]):
 
     def remember(self, match: Versioned, make: Callable[[], T], *detail: Hashable) -> T:
         """What `make` derives from `match` as read (and `detail`), made once per version."""
-        key = (match.id, match.version, *detail)
+        era = generation.current()
+        if era is None:  # begun under another database generation: keep and take nothing
+            return make()
+        key = (era, match.id, match.version, *detail)
         found = self._items.get(key, _MISSING)
         if found is not _MISSING:
             return found  # type: ignore[return-value]
@@ -69,3 +76,4 @@ def forget_all() -> None:
 
 
 on_rebind(forget_all)
+generation.on_new_generation(forget_all)

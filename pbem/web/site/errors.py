@@ -11,6 +11,7 @@ import peewee
 from flask import Flask, Response, jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from pbem.core.db import generation
 from pbem.core.db.connection import UNAVAILABLE, database, is_read_only, unavailable_reason
 from pbem.errors import PbemError, UnavailableError
 from pbem.games.base import RulesError
@@ -42,9 +43,11 @@ RETRY_AFTER_SECONDS = 60
 
 
 def connect_or_unavailable() -> None:
-    """Open the request's database connection, or raise UnavailableError (a 503 page)."""
+    """Open the request's database connection and read its generation first (what the
+    request keeps is keyed with it), or raise UnavailableError (a 503 page)."""
     try:
         database.connect(reuse_if_open=True)
+        generation.check()
     except UNAVAILABLE as error:
         log.error("database unavailable on %s %s: %s", request.method, request.path,
                   unavailable_reason(error))

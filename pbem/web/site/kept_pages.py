@@ -9,6 +9,8 @@ A page is kept for its key, which holds everything its HTML follows from:
 - the template, the language, the reader's time zone and the mount point (as a fragment's),
   and the address read (the language switch posts back to it);
 - whether an admin is signed in (the menu links the console);
+- the database's generation (core/db/generation.py), as the version memos' keys hold it: a
+  database restored under the process never serves a page kept from the one before;
 - the SHA-256 of the pickled inputs, as a fragment's key (values, types and order);
 - `derived_from`, a value standing for the inputs passed as `derived`, which are made from
   the hashed inputs and the language but are too large to hash on each read (the play page's
@@ -37,6 +39,7 @@ from flask import Flask, current_app, g, render_template, request, session
 from flask.globals import request_ctx
 
 from pbem import i18n
+from pbem.core.db import generation
 from pbem.latest import Latest
 from pbem.web.accounts.auth import current_admin, current_player, quietly
 from pbem.web.site.csrf import FIELD as CSRF_FIELD
@@ -83,12 +86,13 @@ class KeptPages:
         if template not in KEPT_TEMPLATES:
             raise ValueError(f"{template!r} is not checked as a kept page (KEPT_TEMPLATES)")
         refuse_functions(f"kept page {template!r}", inputs)
-        if not _keepable():
+        era = generation.current()
+        if era is None or not _keepable():
             return render_template(template, **derived, **inputs).encode()
         # Asked as the templates ask (a database that cannot be read, or a standby that
         # cannot note a session's use, shows no one signed in).
-        key = (template, derived_from, i18n.current(), i18n.zone_name(), request.script_root,
-               request.path, quietly(current_admin)() is not None,
+        key = (template, era, derived_from, i18n.current(), i18n.zone_name(),
+               request.script_root, request.path, quietly(current_admin)() is not None,
                value_key(inputs))
         found = self._made.used(key)
         if found is not None:
@@ -122,6 +126,7 @@ def page_keeper() -> KeptPages:
 
 def init_app(app: Flask) -> None:
     # Unlike the version memos (core/db/memo.py), kept pages need not be forgotten when the
-    # database is bound again: a page's key holds its seat's secret address and its whole
-    # record (its largest parts by their digest), which no match of another database shares.
+    # database is bound again or restored: a page's key holds the database's generation, its
+    # seat's secret address and its whole record (its largest parts by their digest). The
+    # few kept under an older generation are pushed out by the next ones kept.
     app.extensions["pbem_kept_pages"] = KeptPages()

@@ -1,4 +1,5 @@
-"""Only the door writes match and seat rows, read from the code.
+"""Only the door writes match and seat rows, and only its package writes a match's draw
+offers, rulings, moves and positions, read from the code.
 
 Every call that writes a `match` or `seat` row (`Match.update`, `Seat.create`, a seat's
 `.save()`, `update_columns(seat, …)`, …) must be in one of these places:
@@ -8,11 +9,18 @@ Every call that writes a `match` or `seat` row (`Match.update`, `Seat.create`, a
 - a helper in `DOOR_HELPERS`, whose every call is itself in one of these places (checked);
 - one of the few `BORN_OR_ASIDE` writers, each with its reason.
 A new write anywhere else fails here: route it through a change, or add it with a reason.
+
+A match's draw offers (`DrawOffer`), rulings (`Adjudication`), moves and positions are written
+only in the door's package (`core/matches/`), and the few `HISTORY_ASIDE` writers: what
+pages keep per match version (`core/db/memo.py`) follows from the version because the door
+counts every such write. Module-level statements (a `Prepared` query built at import) are
+read as well as functions.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pbem
@@ -112,3 +120,89 @@ def test_the_check_finds_a_write_made_outside_the_door() -> None:
     function = tree.body[0]
     assert isinstance(function, ast.FunctionDef)
     assert _writes(function) == ["seat.save()"]
+
+
+# --- a match's offers, rulings, moves and positions ------------------------------------------
+
+DOOR_PACKAGE = "core/matches/"
+HISTORY = {"DrawOffer", "Adjudication", "Move", "Position"}
+# Names such rows are held by where `.save()`, `delete_instance` or `update_columns` is met.
+HISTORY_ROW_NAMES = {"offer", "draw_offer", "ruling", "adjudication", "move", "position"}
+ROW_WRITES = {"save", "delete_instance"}
+HISTORY_ASIDE = {
+    ("core/records/imports.py", "import_record"): "an imported match is born with its moves, "
+                                                  "positions and rulings",
+}
+
+
+def _modules() -> Iterator[tuple[str, ast.Module]]:
+    for path in sorted(ROOT.rglob("*.py")):
+        if "migrations" not in path.parts:
+            yield (str(path.relative_to(ROOT)),
+                   ast.parse(path.read_text(encoding="utf-8")))
+
+
+def _calls_by_owner(tree: ast.Module) -> Iterator[tuple[str, ast.Call]]:
+    """Every call, with the outermost function holding it ("<module>" at import time)."""
+    for node in tree.body:
+        owner = node.name if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+            else "<module>"
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call):
+                yield owner, call
+
+
+def history_writes(call: ast.Call, tables: set[str] = HISTORY,
+                   row_names: set[str] = HISTORY_ROW_NAMES) -> str | None:
+    """What `call` writes of `tables`, if anything: `Move.update(…)`, `add_row(Position, …)`,
+    `offer.save()`, `update_columns(ruling, …)`."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        if func.value.id in tables and func.attr in WRITES | {"delete_by_id"}:
+            return f"{func.value.id}.{func.attr}"
+        if func.value.id in row_names and func.attr in ROW_WRITES:
+            return f"{func.value.id}.{func.attr}()"
+    if (isinstance(func, ast.Name) and func.id in ("add_row", "insert_row", "update_columns")
+            and call.args and ast.unparse(call.args[0]) in tables | row_names):
+        return f"{func.id}({ast.unparse(call.args[0])})"
+    return None
+
+
+def history_strays() -> list[str]:
+    strays = []
+    for module, tree in _modules():
+        if module.startswith(DOOR_PACKAGE):
+            continue
+        for owner, call in _calls_by_owner(tree):
+            what = history_writes(call)
+            if what and (module, owner) not in HISTORY_ASIDE:
+                strays.append(f"{module}:{call.lineno} {owner}: {what}")
+    return strays
+
+
+def test_only_the_door_package_writes_offers_rulings_moves_and_positions() -> None:
+    assert history_strays() == []
+
+
+def test_the_history_check_finds_writes_made_outside_the_door() -> None:
+    """The scan is not blind: each kind of write of each table is found, in a function and at
+    import time."""
+    source = ("def sneak(offer, move):\n"
+              "    DrawOffer.update(status='lapsed').execute()\n"
+              "    Adjudication.create(match=1, seat=0)\n"
+              "    add_row(Move, match=1, ply=2)\n"
+              "    Position.delete().execute()\n"
+              "    offer.save()\n"
+              "    update_columns(move, ['text'])\n"
+              "LATER = Prepared(lambda: Move.update(text='x'))\n")
+    found = [history_writes(call) for _, call in _calls_by_owner(ast.parse(source))]
+    assert sorted(what for what in found if what) == sorted([
+        "DrawOffer.update", "Adjudication.create", "add_row(Move)", "Position.delete",
+        "offer.save()", "update_columns(move)", "Move.update"])
+
+
+def test_the_asides_still_write() -> None:
+    """Each exception is still needed (a stale one would hide a new write in its place)."""
+    writers = {(module, owner) for module, tree in _modules()
+               for owner, call in _calls_by_owner(tree) if history_writes(call)}
+    assert set(HISTORY_ASIDE) <= writers

@@ -283,3 +283,16 @@ def test_each_seat_of_a_hidden_card_game_sees_its_own_hand(client, app, kept,
     for token, page in zip(three.tokens, pages, strict=True):
         memo.forget_all()
         assert _fresh(client, kept, f"/play/{token}") == page
+
+
+def test_a_new_database_generation_renders_the_page_again(client, kept, nim, renders) -> None:
+    """A page kept before a restore (a new generation) is not sent after it, even while the
+    process still holds it; the generation read by the request is in the key."""
+    from pbem.core.db import generation
+
+    path = f"/play/{nim.tokens[0]}"
+    first = client.get(path).data
+    assert len(renders) == 1 and len(kept) == 1
+    generation.bump()
+    assert client.get(path).data == first  # the same rows: the same page, rendered again
+    assert len(renders) == 2 and len(kept) == 2
