@@ -433,11 +433,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--dev", action="store_true",
                         help="development mode: no secret key needed, dev mailbox page")
     commands = parser.add_subparsers(title="commands")
+    for add in (_add_database_commands, _add_backup_commands, _add_process_commands,
+                _add_match_commands, _add_people_commands, _add_adjudicate_command):
+        add(commands)
+    return parser
 
+
+def _add_database_commands(commands: Any) -> None:
     init = commands.add_parser("init", help="create or upgrade the database schema (idempotent)")
     init.set_defaults(handler=cmd_init)
-    _add_backup_commands(commands)
-
     migration = commands.add_parser(
         "migration", help="schema migrations: status, or draft a new one (developers)"
     ).add_subparsers(title="migration")
@@ -447,6 +451,8 @@ def _parser() -> argparse.ArgumentParser:
     draft.add_argument("name", help="what it does, e.g. add_player_names")
     draft.set_defaults(handler=cmd_migration_draft)
 
+
+def _add_process_commands(commands: Any) -> None:
     serve = commands.add_parser("serve", help="run the web app and the worker in one process")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=_port, default=5000)
@@ -468,6 +474,8 @@ def _parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", help="list the games and their options")
     games.set_defaults(handler=cmd_games, needs_settings=False)
 
+
+def _add_match_commands(commands: Any) -> None:
     match = commands.add_parser("match", help="manage matches").add_subparsers(title="match")
     create = match.add_parser("create", help="create and start a match, emailing every player")
     create.add_argument("--game", required=True, help="game slug (see `pbem games`)")
@@ -492,6 +500,9 @@ def _parser() -> argparse.ArgumentParser:
                                                "record.json (refused if any move is illegal)")
     imported.add_argument("file", help="a record.json downloaded from /matches/<id>")
     imported.set_defaults(handler=cmd_match_import)
+
+
+def _add_people_commands(commands: Any) -> None:
     player = commands.add_parser("player", help="manage players").add_subparsers(title="player")
     token = player.add_parser("token", help="print a new personal API token for a player "
                                             "(creating the player if needed)")
@@ -521,6 +532,8 @@ def _parser() -> argparse.ArgumentParser:
                               help="admin: every page; moderator: the queue and matches only")
     admin_create.set_defaults(handler=cmd_admin_create)
 
+
+def _add_adjudicate_command(commands: Any) -> None:
     adjudicate = commands.add_parser(
         "adjudicate", help="`list` the open adjudications, or rule: MATCH RULING --reason TEXT")
     adjudicate.add_argument("target", metavar="list|MATCH")
@@ -531,7 +544,6 @@ def _parser() -> argparse.ArgumentParser:
     adjudicate.add_argument("--actor", default="shell", help="who rules (for the audit log)")
     adjudicate.add_argument("--json", action="store_true", help="with list: print JSON")
     adjudicate.set_defaults(handler=cmd_adjudicate)
-    return parser
 
 
 def _add_backup_commands(commands: Any) -> None:
