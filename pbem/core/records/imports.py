@@ -85,6 +85,43 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
     """Recreate the finished match `data` describes; raise InvalidRequestError saying why not."""
     _check_depth(data)
     record = _object(data, _("the record"))
+    rules, seed, names, options = _setup(record)
+    result = _result(record.get("result"), len(names))
+    moves = _replay(rules, len(names), options, seed, record.get("moves"))
+    final = moves[-1]["state"] if moves else rules.new_game(len(names), options, seed)
+    _check_ending(rules.outcome(final), result, len(moves), len(names))
+    created = _time(record.get("created_at"), "created_at")
+    finished = (_time(record["finished_at"], "finished_at") if record.get("finished_at")
+                else moves[-1]["at"] if moves else created)
+    clock, policy = _clock_and_policy(record)
+    rulings = _rulings(record.get("rulings", []), len(names))
+    history = _history(record.get("changes", []), len(names))
+    fingerprint = _fingerprint(rules, options, seed, created, len(names), moves)
+    try:
+        with write_transaction():
+            _refuse_copy(fingerprint, rules, options, seed, created)
+            match = Match.create(
+                game=rules.slug, rules_version=rules.rules_version, options=options, seed=seed,
+                status=MatchStatus.FINISHED, ply=len(moves),
+                turn=moves[-1]["next_turn"] if moves else 0, to_move=[], state=rules.dump(final),
+                result=result, thread_key=secrets.token_hex(8), time_control=clock,
+                on_timeout=policy, created_at=created, updated_at=finished, finished_at=finished,
+                record_fingerprint=fingerprint)
+            for seat, name in enumerate(names):
+                Seat.create(match=match, seat=seat, player=_player(name, now),
+                            token_hash=token_hash(seat_token(secret_key, match.id, seat, 1)))
+            _write_history(match, rules, moves, rulings, history)
+            AuditEntry.create(at=now, actor=actor, action="import", match=match,
+                              reason=f"imported from {source}",
+                              detail={"original_match": record.get("match")})
+    except peewee.IntegrityError:
+        _refuse_copy(fingerprint)  # another import of the same record won the race
+        raise
+    return match
+
+
+def _setup(record: Mapping[str, Any]) -> tuple[GameRules, int, list[str], dict[str, Any]]:
+    """The record's game, seed, players and options, each checked against this server."""
     if record.get("format") != FORMAT or record.get("version") != VERSION:
         raise InvalidRequestError(_("This is not a pbem match record (format %(format)r, "
                                     "version %(version)s).", format=FORMAT, version=VERSION))
@@ -111,13 +148,10 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
     except RulesError as error:
         raise InvalidRequestError(_("The record's setup is refused: %(error)s",
                                     error=error)) from None
-    result = _result(record.get("result"), len(names))
-    moves = _replay(rules, len(names), options, seed, record.get("moves"))
-    final = moves[-1]["state"] if moves else rules.new_game(len(names), options, seed)
-    _check_ending(rules.outcome(final), result, len(moves), len(names))
-    created = _time(record.get("created_at"), "created_at")
-    finished = (_time(record["finished_at"], "finished_at") if record.get("finished_at")
-                else moves[-1]["at"] if moves else created)
+    return rules, seed, names, options
+
+
+def _clock_and_policy(record: Mapping[str, Any]) -> tuple[str, str]:
     clock = record.get("time_control") or "3d"
     policy = record.get("on_timeout") or TimeoutPolicy.ADJUDICATE
     if not isinstance(clock, str) or not isinstance(policy, str) or policy not in \
@@ -125,48 +159,31 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
         raise InvalidRequestError(_("The record's time control or timeout policy is "
                                     "unreadable."))
     TimeControl.parse(clock)
-    rulings = _rulings(record.get("rulings", []), len(names))
-    history = _history(record.get("changes", []), len(names))
-    fingerprint = _fingerprint(rules, options, seed, created, len(names), moves)
-    try:
-        with write_transaction():
-            _refuse_copy(fingerprint, rules, options, seed, created)
-            match = Match.create(
-                game=rules.slug, rules_version=rules.rules_version, options=options, seed=seed,
-                status=MatchStatus.FINISHED, ply=len(moves),
-                turn=moves[-1]["next_turn"] if moves else 0, to_move=[], state=rules.dump(final),
-                result=result, thread_key=secrets.token_hex(8), time_control=clock,
-                on_timeout=policy, created_at=created, updated_at=finished, finished_at=finished,
-                record_fingerprint=fingerprint)
-            for seat, name in enumerate(names):
-                Seat.create(match=match, seat=seat, player=_player(name, now),
-                            token_hash=token_hash(seat_token(secret_key, match.id, seat, 1)))
-            Move.insert_many([{
-                "match": match.id, "ply": ply, "turn": move["turn"], "seat": move["seat"],
-                "text": move["text"], "visible_to": move["visible_to"], "events": move["events"],
-                "note": move["note"], "created_at": move["at"],
-            } for ply, move in enumerate(moves, start=1)]).execute()
-            # A finished match keeps one position in SNAPSHOT_EVERY (see thin_snapshots).
-            Position.insert_many([
-                {"match": match.id, "ply": ply, "state": rules.dump(move["state"])}
-                for ply, move in enumerate(moves, start=1) if ply % SNAPSHOT_EVERY == 0
-            ]).execute()
-            for ruling in rulings:
-                Adjudication.create(match=match, seat=ruling["seat"], cause=ruling["cause"],
-                                    status=AdjudicationStatus.RULED, opened_at=ruling["at"],
-                                    ruling=ruling["ruling"], reason=ruling["reason"],
-                                    ruled_by="import", ruled_at=ruling["at"])
-            for row in history:  # the match's history, as the record tells it
-                ChangeLog.create(match=match, **row)
-            standings.settle(match.id)
-            standings.tally_ended(match.id, started=False)
-            AuditEntry.create(at=now, actor=actor, action="import", match=match,
-                              reason=f"imported from {source}",
-                              detail={"original_match": record.get("match")})
-    except peewee.IntegrityError:
-        _refuse_copy(fingerprint)  # another import of the same record won the race
-        raise
-    return match
+    return clock, policy
+
+
+def _write_history(match: Match, rules: GameRules, moves: list[dict[str, Any]],
+                   rulings: list[dict[str, Any]], history: list[dict[str, Any]]) -> None:
+    """The imported match's moves, kept positions, rulings, change log and results."""
+    Move.insert_many([{
+        "match": match.id, "ply": ply, "turn": move["turn"], "seat": move["seat"],
+        "text": move["text"], "visible_to": move["visible_to"], "events": move["events"],
+        "note": move["note"], "created_at": move["at"],
+    } for ply, move in enumerate(moves, start=1)]).execute()
+    # A finished match keeps one position in SNAPSHOT_EVERY (see thin_snapshots).
+    Position.insert_many([
+        {"match": match.id, "ply": ply, "state": rules.dump(move["state"])}
+        for ply, move in enumerate(moves, start=1) if ply % SNAPSHOT_EVERY == 0
+    ]).execute()
+    for ruling in rulings:
+        Adjudication.create(match=match, seat=ruling["seat"], cause=ruling["cause"],
+                            status=AdjudicationStatus.RULED, opened_at=ruling["at"],
+                            ruling=ruling["ruling"], reason=ruling["reason"],
+                            ruled_by="import", ruled_at=ruling["at"])
+    for row in history:  # the match's history, as the record tells it
+        ChangeLog.create(match=match, **row)
+    standings.settle(match.id)
+    standings.tally_ended(match.id, started=False)
 
 
 def _fingerprint(rules: GameRules, options: dict[str, Any], seed: int, created: datetime,

@@ -44,6 +44,7 @@ BORN_OR_ASIDE = {
     # A match is born: its creation is the first row of its change log.
     ("core/matches/creation.py", "create_match"): "creation",
     ("core/records/imports.py", "import_record"): "an imported match is born likewise",
+    ("core/records/imports.py", "_write_history"): "with the history its record tells",
     # The seat's link credential (its generation): not the match's state, no history.
     ("core/matches/seat_links.py", "reissue"): "a seat link re-issued",
     # A read receipt on the seat, written on page views: it changes nothing in the match.
@@ -130,7 +131,7 @@ HISTORY = {"DrawOffer", "Adjudication", "Move", "Position"}
 HISTORY_ROW_NAMES = {"offer", "draw_offer", "ruling", "adjudication", "move", "position"}
 ROW_WRITES = {"save", "delete_instance"}
 HISTORY_ASIDE = {
-    ("core/records/imports.py", "import_record"): "an imported match is born with its moves, "
+    ("core/records/imports.py", "_write_history"): "an imported match is born with its moves, "
                                                   "positions and rulings",
 }
 
