@@ -6,21 +6,19 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from pbem.addresses import check_address
 from pbem.core.accounts.computers import COMPUTER_DOMAIN, computer_player
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.prepared import Prepared
-from pbem.core.mailout import notify
-from pbem.core.matches import deadlines
+from pbem.core.matches import deadlines, settling
+from pbem.core.matches.changes import Change, Channel
 from pbem.core.matches.clocks import TimeControl
-from pbem.core.matches.computer_turns import queue_computer_turns
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import ChangeLog, Match, MatchStatus, Move, Position, Seat
 from pbem.core.matches.seat_links import seat_token, token_hash
-from pbem.core.records import standings
 from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules
@@ -30,6 +28,14 @@ MAX_SEED = 2**62
 # A finished match keeps the position after every fiftieth move (see `state_after`): at most
 # 49 moves are replayed to show any position of it, a few milliseconds at most.
 SNAPSHOT_EVERY = 50
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartMatch(Change):
+    """A match's creation as its settlers see it (`Settled.started`): the first row of its
+    change log. It is not applied through the door: there is no match to lock before it."""
+
+    kind: ClassVar[str] = "create"
 
 
 @dataclass(frozen=True)
@@ -109,8 +115,6 @@ def create_match(
                 deadlines.start_clock(match, seat, now)
             tokens.append(token)
             seats.append(seat)
-        # One more seat in play for each player, in the per-player tally (records).
-        standings.tally_started(game, [seat.player_id for seat in seats])
         # A match's history begins with its creation (the door logs every later change).
         ChangeLog.create(match=match, version=match.version, kind="create", seat=None,
                          actor="server", channel="web",
@@ -120,11 +124,12 @@ def create_match(
                                   **({"computers": {str(n): level for n, level
                                                     in sorted(computers.items())}}
                                      if computers else {})}, at=now)
-        if announce:
-            notify.queue_match_started(match, rules, state, now)
-        else:
-            notify.queue_turn_notices(match, rules, state, rules.to_move(state), (), now)
-        queue_computer_turns(match, seats, now)
+        # Its settlers as for any change: the players' tallies, the welcome or first turn
+        # mail, the computer's first move.
+        told = settling.Told("match-started" if announce else "turn-notices", {"state": state})
+        settling.settle(settling.Settled(
+            match=match, seats=tuple(seats), change=StartMatch(via=Channel.WEB), rules=rules,
+            now=now, started=True, to_move_after=tuple(match.to_move), told=(told,)))
     return CreatedMatch(match, tuple(tokens))
 
 
@@ -203,6 +208,12 @@ def thin_snapshots(match: Match) -> None:
     position only (a fiftieth of the space its positions took while it was played)."""
     kept = list(range(0, match.ply + 1, SNAPSHOT_EVERY))
     Position.delete().where(Position.match == match, Position.ply.not_in(kept)).execute()
+
+
+def thin_when_ended(settled: settling.Settled) -> None:
+    """The settler (settling.py): an ended match keeps one position in SNAPSHOT_EVERY."""
+    if settled.ended:
+        thin_snapshots(settled.match)
 
 
 def initial_state(match: Match) -> Any:

@@ -20,16 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pbem import i18n
 from pbem.core.db.prepared import Prepared
-from pbem.core.mailout import lifecycle as lifecycle_mail
-from pbem.core.matches import offers
+from pbem.core.matches import endings, offers
 from pbem.core.matches.changes import PLAYER, Change, Channel, Locked, apply_change
 from pbem.core.matches.deadlines import TimeoutPolicy
-from pbem.core.matches.models import Match, MatchStatus, Move, Seat
-from pbem.core.matches.rulings import finish, lose
+from pbem.core.matches.endings import finish, lose
+from pbem.core.matches.models import Match, Move, Seat
 from pbem.errors import ConflictError
 from pbem.i18n import N_, _
 
@@ -95,8 +94,7 @@ class Abort(Change):
         seat = _seat(self)
         door.seat(seat)
         check_abortable(door.match)
-        door.write(status=MatchStatus.ABORTED, finished_at=door.now, to_move=[])
-        door.then(lambda: lifecycle_mail.queue_aborted(door, seat))
+        endings.abort(door, seat)
         return _("The match is aborted: it has no result.")
 
 
@@ -113,6 +111,10 @@ class ClaimVictory(Change):
         lose(door, late, f"{names} ran out of time; {claimer} claimed the win")
         door.note(late=sorted(late))
         return _("You claimed the win. Every player has been told the result.")
+
+    def timed_out(self, logged: dict[str, Any]) -> frozenset[int]:
+        late = logged.get("late")
+        return frozenset(late) if isinstance(late, list) else frozenset()
 
 
 def resign(match_id: int, seat: int, now: datetime, via: Channel = Channel.WEB) -> str:

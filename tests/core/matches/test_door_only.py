@@ -4,7 +4,9 @@ Every call that writes a `match` or `seat` row (`Match.update`, `Seat.create`, a
 `.save()`, `update_columns(seat, …)`, …) must be in one of these places:
 - the door itself (`core/matches/changes.py`);
 - a function that takes the locked match (a parameter annotated `Locked`): it runs inside a
-  change, under the door's locks (every change's `apply`, and what they call);
+  change, under the door's locks (every change's `apply`, and what they call); or a settler
+  (a parameter annotated `Settled`), which the door (or a match's creation) calls with a
+  change it has just written (`core/matches/settling.py`);
 - a helper in `DOOR_HELPERS`, whose every call is itself in one of these places (checked);
 - one of the few `BORN_OR_ASIDE` writers, each with its reason.
 A new write anywhere else fails here: route it through a change, or add it with a reason.
@@ -44,7 +46,7 @@ BORN_OR_ASIDE = {
 
 
 def _functions() -> list[tuple[str, ast.FunctionDef, bool]]:
-    """Every function: (module path, node, takes a `Locked`)."""
+    """Every function: (module path, node, takes a `Locked` or a `Settled`)."""
     found = []
     for path in sorted(ROOT.rglob("*.py")):
         if "migrations" in path.parts:
@@ -53,7 +55,9 @@ def _functions() -> list[tuple[str, ast.FunctionDef, bool]]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FunctionDef):
                 arguments = node.args.args + node.args.kwonlyargs
-                locked = any(a.annotation is not None and "Locked" in ast.unparse(a.annotation)
+                locked = any(a.annotation is not None
+                             and ("Locked" in ast.unparse(a.annotation)
+                                  or ast.unparse(a.annotation).endswith("Settled"))
                              for a in arguments)
                 found.append((module, node, locked))
     return found
