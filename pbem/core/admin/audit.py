@@ -104,12 +104,7 @@ def _entries(filters: AuditFilter, limit: int | None) -> list[AuditRow]:
         query = query.where(AuditEntry.actor == filters.actor)
     if filters.action:
         query = query.where(AuditEntry.action.startswith(filters.action))
-    if filters.match_id is not None:
-        query = query.where(AuditEntry.match == filters.match_id)
-    if filters.since is not None:
-        query = query.where(AuditEntry.at >= filters.since)
-    if filters.until is not None:
-        query = query.where(AuditEntry.at < filters.until)
+    query = _within(query, AuditEntry.match, AuditEntry.at, filters)
     if limit is not None:
         query = query.limit(limit)
     return [AuditRow(e.id, e.at, e.actor, e.action, e.match_id, e.reason, dict(e.detail or {}))
@@ -125,16 +120,22 @@ def _changes(filters: AuditFilter, limit: int | None) -> list[AuditRow]:
     if filters.actor:
         query = query.where(ChangeLog.actor == (SERVER if filters.actor == SYSTEM_ACTOR
                                                 else filters.actor))
-    if filters.match_id is not None:
-        query = query.where(ChangeLog.match == filters.match_id)
-    if filters.since is not None:
-        query = query.where(ChangeLog.at >= filters.since)
-    if filters.until is not None:
-        query = query.where(ChangeLog.at < filters.until)
+    query = _within(query, ChangeLog.match, ChangeLog.at, filters)
     if limit is not None and not filters.action:  # the action is known once described
         query = query.limit(limit)
     rows = [_described(change) for change in query]
     return [row for row in rows if row.action.startswith(filters.action)]
+
+
+def _within(query: Any, match: Any, at: Any, filters: AuditFilter) -> Any:
+    """`query` kept to the filter's match and time span (`match`, `at`: its columns)."""
+    if filters.match_id is not None:
+        query = query.where(match == filters.match_id)
+    if filters.since is not None:
+        query = query.where(at >= filters.since)
+    if filters.until is not None:
+        query = query.where(at < filters.until)
+    return query
 
 
 def _described(change: ChangeLog) -> AuditRow:

@@ -76,22 +76,10 @@ def create_match(
     if on_timeout not in TimeoutPolicy.ALL:
         raise InvalidRequestError(_("%(policy)r is not a timeout policy (one of: %(known)s)",
                                     policy=on_timeout, known=", ".join(TimeoutPolicy.ALL)))
-    addresses = [check_address(email) for email in emails]
-    if any(address.lower().endswith("@" + COMPUTER_DOMAIN) for address in addresses):
-        raise InvalidRequestError(_("That address is the computer's own: give the computer a "
-                                    "seat by its level instead (a computer seat)."))
-    computers = dict(computers or {})
+    addresses, computers = _checked_players(rules, emails, computers)
     count = len(addresses) + len(computers)
-    if any(not 0 <= number < count for number in computers):
-        raise InvalidRequestError(_("A computer seat must be one of seats 0 to %(last)s.",
-                                    last=count - 1))
-    rules.check_player_count(count)
     resolved = rules.resolve_options(options)
-    if seed is None:
-        seed = secrets.randbelow(MAX_SEED)
-    elif not 0 <= seed < MAX_SEED:
-        raise InvalidRequestError(_("the seed must be a whole number from 0 to %(last)s",
-                                    last=MAX_SEED - 1))
+    seed = _checked_seed(seed)
     state = rules.new_game(count, resolved, seed)
     with write_transaction():
         people = iter(addresses)
@@ -104,17 +92,8 @@ def create_match(
             time_control=str(control), on_timeout=on_timeout, created_at=now, updated_at=now,
             has_computer=bool(computers), rated=rated and not computers,
         )
-        tokens, seats = [], []
-        for number, player in enumerate(players):
-            token = seat_token(secret_key, match.id, number, 1)
-            seat = Seat.create(match=match, seat=number, player=player,
-                               token_hash=token_hash(token), token_generation=1,
-                               allowance_seconds=int(control.bank.total_seconds()),
-                               computer_level=computers.get(number))
-            if number in rules.to_move(state):
-                deadlines.start_clock(match, seat, now)
-            tokens.append(token)
-            seats.append(seat)
+        tokens, seats = _seat(match, players, computers, control, rules.to_move(state),
+                              secret_key, now)
         # A match's history begins with its creation (the door logs every later change).
         ChangeLog.create(match=match, version=match.version, kind="create", seat=None,
                          actor="server", channel="web",
@@ -131,6 +110,49 @@ def create_match(
             match=match, seats=tuple(seats), change=StartMatch(via=Channel.WEB), rules=rules,
             now=now, started=True, to_move_after=tuple(match.to_move), told=(told,)))
     return CreatedMatch(match, tuple(tokens))
+
+
+def _checked_players(rules: GameRules, emails: Sequence[str],
+                     computers: Mapping[int, int] | None) -> tuple[list[str], dict[int, int]]:
+    """The people's addresses and the computer seats, refused clearly if they cannot play."""
+    addresses = [check_address(email) for email in emails]
+    if any(address.lower().endswith("@" + COMPUTER_DOMAIN) for address in addresses):
+        raise InvalidRequestError(_("That address is the computer's own: give the computer a "
+                                    "seat by its level instead (a computer seat)."))
+    seated = dict(computers or {})
+    count = len(addresses) + len(seated)
+    if any(not 0 <= number < count for number in seated):
+        raise InvalidRequestError(_("A computer seat must be one of seats 0 to %(last)s.",
+                                    last=count - 1))
+    rules.check_player_count(count)
+    return addresses, seated
+
+
+def _checked_seed(seed: int | None) -> int:
+    if seed is None:
+        return secrets.randbelow(MAX_SEED)
+    if not 0 <= seed < MAX_SEED:
+        raise InvalidRequestError(_("the seed must be a whole number from 0 to %(last)s",
+                                    last=MAX_SEED - 1))
+    return seed
+
+
+def _seat(match: Match, players: list[Player], computers: Mapping[int, int],
+          control: TimeControl, to_move: frozenset[int], secret_key: str, now: datetime
+          ) -> tuple[list[str], list[Seat]]:
+    """Each player's seat, its link token, and the clocks of the seats to move."""
+    tokens, seats = [], []
+    for number, player in enumerate(players):
+        token = seat_token(secret_key, match.id, number, 1)
+        seat = Seat.create(match=match, seat=number, player=player,
+                           token_hash=token_hash(token), token_generation=1,
+                           allowance_seconds=int(control.bank.total_seconds()),
+                           computer_level=computers.get(number))
+        if number in to_move:
+            deadlines.start_clock(match, seat, now)
+        tokens.append(token)
+        seats.append(seat)
+    return tokens, seats
 
 
 def get_match(match_id: int) -> Match:

@@ -17,18 +17,8 @@ from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import ChangeLog, Match, Seat
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.rulings import make_ruling
-from pbem.core.matches.sweep import sweep
 from tests.conftest import START
-
-LATE = START + timedelta(minutes=1)
-LATER = START + timedelta(minutes=5)
-
-
-def timed_out_match() -> Match:
-    match = create_match("nim", ["ann@example.org", "ben@example.org"], {}, "k", START,
-                         time_control="45s").match
-    sweep(LATE, timedelta(minutes=10))
-    return match
+from tests.core.matches.test_rulings import LATE, LATER, timed_out_match
 
 
 def test_a_ruling_shows_in_the_audit_view_from_the_change_log_alone(db_url: str) -> None:

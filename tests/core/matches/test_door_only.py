@@ -37,6 +37,7 @@ DOOR_HELPERS = {
 BORN_OR_ASIDE = {
     # A match is born: its creation is the first row of its change log.
     ("core/matches/creation.py", "create_match"): "creation",
+    ("core/matches/creation.py", "_seat"): "creation: the new match's seats",
     ("core/records/imports.py", "import_record"): "an imported match is born likewise",
     # The seat's link credential (its generation): not the match's state, no history.
     ("core/matches/seat_links.py", "reissue"): "a seat link re-issued",
