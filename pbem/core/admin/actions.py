@@ -16,8 +16,9 @@ from pbem.core.admin import audit
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.text import check_text
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
-from pbem.core.matches import deadlines, endings
+from pbem.core.matches import deadlines
 from pbem.core.matches.changes import Change, Channel, Locked, apply_change
+from pbem.core.matches.lifecycle import abort_match
 from pbem.core.matches.models import MatchStatus
 from pbem.core.matches.rulings import MAX_EXTENSION
 from pbem.core.ratings.rebuild import remove_from_ratings
@@ -131,7 +132,7 @@ class AdminAbort(Change):
 
     def apply(self, door: Locked) -> None:
         _check_live(door)
-        endings.abort(door, None, paused_at=None)
+        abort_match(door, None, paused_at=None)
 
 
 def void(match_id: int, actor: str, reason: str, now: datetime,

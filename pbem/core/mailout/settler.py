@@ -1,4 +1,4 @@
-"""The mail settler: what a change told (`settling.Told`) becomes outbox rows, in the door's
+"""The mail settler: what a change told (`changes.Told`) becomes outbox rows, in the door's
 transaction, after the clocks are settled (a turn mail carries the new deadline).
 
 One function per kind of news a change can tell, each calling the queueing functions of
@@ -14,11 +14,11 @@ from typing import Any
 
 from pbem.core.mailout import lifecycle, notify
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
-from pbem.core.matches.settling import Settled
+from pbem.core.matches.changes import Settled
 
 
 def settle_mail(settled: Settled) -> None:
-    """The settler (settling.py)."""
+    """The settler (see `core/settlers.py`)."""
     if settled.ended:
         notify.forget_finished_turns(settled.match)
     for told in settled.told:

@@ -14,9 +14,9 @@ which
    and writes through `Locked.write`, a conditional update on `Match.version` that every change
    bumps (a forfeit changes no ply, so the ply cannot be the guard);
 3. settles the seats' clocks from what changed (who moved, who owes a move now, whether the
-   match ended), and hands what happened (`settling.Settled`) to the settlers the packages
-   above installed (standings, ratings, snapshots, mail, computer turns), in the same
-   transaction. The door imports none of them (settling.py).
+   match ended), and hands what happened (`Settled`) to the settlers the packages above
+   installed (standings, ratings, snapshots, mail, computer turns), in the same transaction.
+   The door imports none of them (see "Settlers" below).
 
 On PostgreSQL the door's statements travel together (`pbem.core.db.pipeline`): its three
 reads in one round trip, and the rows a change writes (the match, the move, clocks, mail, the
@@ -33,6 +33,24 @@ in the same transaction: its kind, seat, who, channel, what it did (`payload`) a
 log is the match's history: the record export, the admin's view and the public page's list
 of events read it, and nothing can change a match without leaving a row there.
 
+**Settlers.** After a change is written (and its clocks settled), the door builds one small
+value, `Settled`: the match and its seats as they now are, the change, whether it ended the
+match, who moved, whose turn it was before and is now, who lost by running out of time, and
+what the change asked to be told to people (`Told`: a kind of news and its parameters, never a
+rendered mail). It hands that value, in the same transaction and in a fixed order, to every
+**settler** installed here (`install_settlers`): standings, ratings, snapshots, mail, computer
+turns (the list is `pbem.core.settlers`, written once above every package, as the games'
+registry is). A settler that raises rolls the whole change back, so a change and its
+consequences commit together.
+
+`matches` imports none of the settlers: the adapters (the web app, the worker, the command
+line, the tests) install the list when they start. A change made before that raises
+`SettlersMissing` instead of silently skipping ratings or mail.
+
+The door also asks the packages above one question it cannot answer from its own tables:
+whether a seat's latest turn mail failed (`turn_mail_failed`; the sweep holds a timeout for an
+admin then). It is installed with the settlers.
+
 A lost race, a deadlock or a serialization failure is retried here (`pbem.core.db.retry`, the
 one retry the project has), a bounded number of times with jittered back-off; callers never
 see one as a 500.
@@ -42,7 +60,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -55,7 +73,7 @@ from pbem.core.db.connection import database, locking
 from pbem.core.db.pipeline import pipelined_transaction, pipelining
 from pbem.core.db.prepared import Answer, Prepared, Shapes, add_row
 from pbem.core.db.retry import LostRace, is_transient, retrying
-from pbem.core.matches import deadlines, settling
+from pbem.core.matches import deadlines
 from pbem.core.matches.models import (
     Adjudication,
     AdjudicationStatus,
@@ -183,7 +201,7 @@ class Locked:
     _rules: GameRules | None = None
     _state: Any = None
     # What the change asked to be told (mail), in order, for the settlers.
-    told: list[settling.Told] = field(default_factory=list)
+    told: list[Told] = field(default_factory=list)
     # The guarded writes of the match row, each to have changed one row (`check_writes`).
     _guards: list[Answer] = field(default_factory=list)
     # What the change did, beside its parameters, for its row in the change log.
@@ -278,11 +296,99 @@ class Locked:
     def tell(self, what: str, **params: Any) -> None:
         """Ask for news of this change to be mailed (`what`: a kind the mail settler knows),
         once the clocks are settled, in the same transaction."""
-        self.told.append(settling.Told(what, params))
+        self.told.append(Told(what, params))
 
     def note(self, **what: Any) -> None:
         """Say what the change did (a move's notation, a result), for the change log."""
         self.logged.update({name: _json_safe(value) for name, value in what.items()})
+
+
+# --- what the door hands on ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Told:
+    """News a change asks the mail to carry: its kind ("after-move", "result", "ruling", …,
+    one per kind of mail the mail settler knows) and what the mail needs beyond the `Settled`
+    value (a seat, a reason, the position it speaks of)."""
+
+    what: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settled:
+    """A change as its settlers see it, once written: read-only, the same for every settler."""
+
+    match: Match
+    seats: tuple[Seat, ...]  # in seat order, their clocks settled by the door
+    change: Change
+    rules: GameRules
+    now: datetime
+    started: bool = False  # the match was created by this change
+    ended: bool = False  # the change ended the match (a result, or an abort)
+    movers: frozenset[int] = frozenset()
+    to_move_before: tuple[int, ...] = ()
+    to_move_after: tuple[int, ...] = ()
+    timed_out: frozenset[int] = frozenset()  # seats that lost by running out of time
+    told: tuple[Told, ...] = ()
+    # Seats not to mail "your turn" (a conditional answer of theirs followed at once), and
+    # sentences for a seat's mails about this change (its conditional moves played or cleared).
+    quiet: frozenset[int] = frozenset()
+    notes: Mapping[int, list[str]] = field(default_factory=dict)
+
+    def seat(self, number: int) -> Seat:
+        return next(row for row in self.seats if row.seat == number)
+
+
+Settler = Callable[[Settled], None]
+TurnMailFailed = Callable[[int, int], bool]
+
+
+class SettlersMissing(RuntimeError):
+    """A change reached the door before any settler was installed (a start-up forgot
+    `pbem.core.settlers.install()`): nothing is written, rather than a change without its
+    ratings or mail."""
+
+
+@dataclass(frozen=True)
+class _Installed:
+    settlers: tuple[Settler, ...]
+    turn_mail_failed: TurnMailFailed
+
+
+_installed: _Installed | None = None
+
+
+def install_settlers(settlers: Sequence[Settler], turn_mail_failed: TurnMailFailed) -> None:
+    """Set the settlers the door hands every change to, in this order (replacing any set
+    before: installing the same list again changes nothing)."""
+    global _installed
+    if not settlers:
+        raise ValueError("the door needs at least one settler")
+    _installed = _Installed(tuple(settlers), turn_mail_failed)
+
+
+def installed_settlers() -> tuple[Settler, ...]:
+    return _need().settlers
+
+
+def hand_on(settled: Settled) -> None:
+    """Hand `settled` to every installed settler, in order (inside the change's transaction)."""
+    for settler in _need().settlers:
+        settler(settled)
+
+
+def turn_mail_failed(match_id: int, seat: int) -> bool:
+    """Whether the seat's latest turn mail failed, or is being retried after failing."""
+    return _need().turn_mail_failed(match_id, seat)
+
+
+def _need() -> _Installed:
+    if _installed is None:
+        raise SettlersMissing("No settlers are installed: call pbem.core.settlers.install() "
+                              "when the program starts (the web app, the worker and the "
+                              "command line do). Nothing was changed.")
+    return _installed
 
 
 def apply_change(match_id: int, change: Change, now: datetime) -> Any:
@@ -418,7 +524,7 @@ def locked(match_id: int, now: datetime, trust_pending: bool = False) -> Locked:
 
 def finish_change(door: Locked, before: Iterable[int], change: Change) -> None:
     """Settle clocks, offers and open rulings from what changed, then hand the change on to
-    the settlers (settling.py)."""
+    the settlers."""
     if door.ended:
         deadlines.stop_all_clocks(door.match)
         if door.pending.draw_offer:
@@ -441,7 +547,7 @@ def finish_change(door: Locked, before: Iterable[int], change: Change) -> None:
             for number in door.movers:
                 deadlines.close_moot_entries(door.match, number, door.now,
                                              "the seat moved before a ruling")
-    settling.settle(settling.Settled(
+    hand_on(Settled(
         match=door.match, seats=tuple(door.seats), change=change, rules=door.rules,
         now=door.now, ended=door.ended, movers=frozenset(door.movers),
         to_move_before=tuple(before), to_move_after=tuple(door.match.to_move or ()),

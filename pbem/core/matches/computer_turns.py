@@ -18,8 +18,8 @@ from datetime import datetime
 from typing import Any
 
 from pbem.bots import choose_move
+from pbem.core.matches.changes import Settled
 from pbem.core.matches.models import ComputerJob, Match, Seat
-from pbem.core.matches.settling import Settled
 from pbem.games.base import GameRules
 
 log = logging.getLogger(__name__)
@@ -75,8 +75,8 @@ class StandIn:
 
 
 def settle_computer_turns(settled: Settled) -> None:
-    """The settler (settling.py): a change may have made it a computer seat's turn (its job
-    commits with it), or made a queued job moot (the match moved on or ended: the job goes).
-    A match without a computer seat has no jobs to queue or drop."""
+    """The settler (see `core/settlers.py`): a change may have made it a computer seat's turn
+    (its job commits with it), or made a queued job moot (the match moved on or ended: the job
+    goes). A match without a computer seat has no jobs to queue or drop."""
     if any(row.computer_level is not None for row in settled.seats):
         queue_computer_turns(settled.match, settled.seats, settled.now)

@@ -13,8 +13,8 @@ from pbem.core.accounts.computers import COMPUTER_DOMAIN, computer_player
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.prepared import Prepared
-from pbem.core.matches import deadlines, settling
-from pbem.core.matches.changes import Change, Channel
+from pbem.core.matches import deadlines
+from pbem.core.matches.changes import Change, Channel, Settled, Told, hand_on
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import ChangeLog, Match, MatchStatus, Move, Position, Seat
@@ -105,8 +105,8 @@ def create_match(
                                      if computers else {})}, at=now)
         # Its settlers as for any change: the players' tallies, the welcome or first turn
         # mail, the computer's first move.
-        told = settling.Told("match-started" if announce else "turn-notices", {"state": state})
-        settling.settle(settling.Settled(
+        told = Told("match-started" if announce else "turn-notices", {"state": state})
+        hand_on(Settled(
             match=match, seats=tuple(seats), change=StartMatch(via=Channel.WEB), rules=rules,
             now=now, started=True, to_move_after=tuple(match.to_move), told=(told,)))
     return CreatedMatch(match, tuple(tokens))
@@ -232,8 +232,8 @@ def thin_snapshots(match: Match) -> None:
     Position.delete().where(Position.match == match, Position.ply.not_in(kept)).execute()
 
 
-def thin_when_ended(settled: settling.Settled) -> None:
-    """The settler (settling.py): an ended match keeps one position in SNAPSHOT_EVERY."""
+def thin_when_ended(settled: Settled) -> None:
+    """The settler (see `core/settlers.py`): an ended match keeps one position in SNAPSHOT_EVERY."""
     if settled.ended:
         thin_snapshots(settled.match)
 

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from pbem.core.db.prepared import add_row, update_columns
 from pbem.core.db.text import check_text
-from pbem.core.matches import conditional, endings, offers
+from pbem.core.matches import conditional, offers
 from pbem.core.matches.changes import (
     PLAYER,
     SERVER,
@@ -25,6 +25,7 @@ from pbem.core.matches.changes import (
     Locked,
     apply_change,
 )
+from pbem.core.matches.lifecycle import result_columns
 from pbem.core.matches.models import (
     ComputerJob,
     Match,
@@ -240,7 +241,7 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
     changes = {"ply": ply + 1, "turn": turn if same_decision else turn + 1,
                "state": rules.dump(transition.state), "to_move": sorted(after)}
     if outcome is not None:
-        changes.update(endings.result_columns(now, outcome))  # the rules' own result
+        changes.update(result_columns(now, outcome))  # the rules' own result
     door.write(**changes)
     door.note(move=canonical, ply=ply + 1, **({"result": outcome.reason} if outcome else {}))
     door.movers.add(seat)

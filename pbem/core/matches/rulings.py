@@ -16,10 +16,10 @@ from typing import Any, ClassVar
 
 from pbem import i18n
 from pbem.core.db.text import check_text
-from pbem.core.matches import deadlines, endings
+from pbem.core.matches import deadlines
 from pbem.core.matches.changes import UNLOGGED, Change, Channel, Locked, apply_change
 from pbem.core.matches.computer_turns import StandIn
-from pbem.core.matches.endings import finish, lose
+from pbem.core.matches.lifecycle import abort_match, finish, lose
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match
 from pbem.core.matches.play import answer_to, move_in
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
@@ -136,7 +136,7 @@ def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, no
         finish(door, frozenset(range(count)), [1 / count] * count,
                f"drawn by the adjudicator: {reason}")
     elif ruling == "abort":
-        endings.abort(door, None, tell=False)  # the ruling's own mail says so
+        abort_match(door, None, tell=False)  # the ruling's own mail says so
     elif ruling == "extend":
         if extension is None:
             raise InvalidRequestError(_("An extension needs a length: how long the late seat "

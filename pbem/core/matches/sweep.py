@@ -25,8 +25,7 @@ import peewee
 
 from pbem.core.db.connection import UNAVAILABLE, write_transaction
 from pbem.core.db.retry import is_transient, retrying
-from pbem.core.matches import settling
-from pbem.core.matches.changes import UNLOGGED, Change, Locked, apply_change
+from pbem.core.matches.changes import UNLOGGED, Change, Locked, apply_change, turn_mail_failed
 from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import (
@@ -174,7 +173,7 @@ class Timeout(Change):
         seat.version += 1
         seat.save()
         door.touch()
-        if settling.turn_mail_failed(door.match.id, number):
+        if turn_mail_failed(door.match.id, number):
             # The player may never have been told: an admin looks before anything happens.
             open_entry(door, number, "undelivered")
             door.note(settled="held", cause="undelivered")

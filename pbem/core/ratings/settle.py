@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pbem.core.db.connection import locking
+from pbem.core.matches.changes import Settled
 from pbem.core.matches.models import Match, MatchStatus, Seat
-from pbem.core.matches.settling import Settled
 from pbem.core.ratings import model
 from pbem.core.ratings.models import Rating, RatingEvent
 

@@ -2,7 +2,7 @@
 
 `settle` turns a match's stored result into per-seat outcomes; whatever ends a match with a
 result (a final move, a ruling, a forfeit, an import) calls it in the same transaction: the
-door through its settler (`settle_standings`, see `core/matches/settling.py`).
+door through its settler (`settle_standings`, see `core/settlers.py`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 import peewee
 
 from pbem.core.accounts.models import FormerName, Player
+from pbem.core.matches.changes import Settled
 from pbem.core.matches.models import Match, MatchStatus, Seat
-from pbem.core.matches.settling import Settled
 from pbem.core.records.models import PlayerTally
 from pbem.errors import NotFoundError
 from pbem.games import REGISTRY

@@ -26,7 +26,7 @@ from pbem.core.db.text import check_text
 from pbem.core.matches.changes import Change, Channel, Locked, apply_within
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.deadlines import TimeoutPolicy
-from pbem.core.matches.endings import finish
+from pbem.core.matches.lifecycle import finish
 from pbem.core.matches.models import Match, MatchStatus
 from pbem.core.matches.rulings import Forfeit
 from pbem.core.tournaments.models import (

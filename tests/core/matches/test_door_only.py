@@ -6,7 +6,7 @@ Every call that writes a `match` or `seat` row (`Match.update`, `Seat.create`, a
 - a function that takes the locked match (a parameter annotated `Locked`): it runs inside a
   change, under the door's locks (every change's `apply`, and what they call); or a settler
   (a parameter annotated `Settled`), which the door (or a match's creation) calls with a
-  change it has just written (`core/matches/settling.py`);
+  change it has just written (`core/matches/changes.py`);
 - a helper in `DOOR_HELPERS`, whose every call is itself in one of these places (checked);
 - one of the few `BORN_OR_ASIDE` writers, each with its reason.
 A new write anywhere else fails here: route it through a change, or add it with a reason.

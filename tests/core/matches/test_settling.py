@@ -15,14 +15,13 @@ from pbem.core import settlers
 from pbem.core.db.connection import database
 from pbem.core.mailout import settler as mail_settler
 from pbem.core.mailout.models import OutboxMessage
-from pbem.core.matches import settling
-from pbem.core.matches.changes import Change
+from pbem.core.matches import changes
+from pbem.core.matches.changes import Change, Settled, SettlersMissing, Told
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.lifecycle import ClaimVictory, Resign
 from pbem.core.matches.models import ChangeLog, Match, Move
 from pbem.core.matches.play import MakeMove, submit_move
 from pbem.core.matches.rulings import Forfeit, Ruling
-from pbem.core.matches.settling import Settled, SettlersMissing, Told
 from pbem.core.matches.sweep import Timeout
 from pbem.core.tournaments.service import TournamentAdjudication
 from tests.conftest import START
@@ -51,9 +50,9 @@ def test_the_settlers_are_named_in_one_list_in_their_order() -> None:
 def test_installing_again_changes_nothing(reinstalled: None) -> None:
     settlers.install()
     settlers.install()
-    assert settling.installed() == settlers.SETTLERS
+    assert changes.installed_settlers() == settlers.SETTLERS
     with pytest.raises(ValueError, match="at least one settler"):
-        settling.install([], mail_settler.turn_mail_failed)
+        changes.install_settlers([], mail_settler.turn_mail_failed)
 
 
 def test_settlers_run_in_order_inside_the_change_s_transaction(db_url: str,
@@ -68,7 +67,7 @@ def test_settlers_run_in_order_inside_the_change_s_transaction(db_url: str,
         assert OutboxMessage.select().where(OutboxMessage.ply == settled.match.ply).exists()
         seen.append(("last", settled.change.kind, database.in_transaction(), settled.ended))
 
-    settling.install([first, *settlers.SETTLERS, last], mail_settler.turn_mail_failed)
+    changes.install_settlers([first, *settlers.SETTLERS, last], mail_settler.turn_mail_failed)
     match = create_match("nim", PAIR, {"pile": "2"}, "k", START).match
     submit_move(match.id, 0, "take 2", 0, START)  # takes the last counter: the match ends
     assert seen == [("first", "create", True, False), ("last", "create", True, False),
@@ -83,7 +82,7 @@ def test_a_settler_that_raises_rolls_the_whole_change_back(db_url: str,
     def broken(settled: Settled) -> None:
         raise RuntimeError("the ratings are down")
 
-    settling.install([*settlers.SETTLERS, broken], mail_settler.turn_mail_failed)
+    changes.install_settlers([*settlers.SETTLERS, broken], mail_settler.turn_mail_failed)
     with pytest.raises(RuntimeError, match="ratings are down"):
         submit_move(match.id, 0, "take 1", 0, START + timedelta(minutes=1))
     assert Match.get_by_id(match.id).ply == 0
@@ -95,7 +94,7 @@ def test_a_settler_that_raises_rolls_the_whole_change_back(db_url: str,
 def test_the_door_refuses_to_work_without_settlers(db_url: str, reinstalled: None,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     match = create_match("nim", PAIR, {}, "k", START).match
-    monkeypatch.setattr(settling, "_installed", None)
+    monkeypatch.setattr(changes, "_installed", None)
     with pytest.raises(SettlersMissing, match=r"settlers\.install"):
         submit_move(match.id, 0, "take 1", 0, START)
     with pytest.raises(SettlersMissing):
@@ -123,11 +122,11 @@ def test_every_news_a_change_tells_is_one_the_mail_settler_knows() -> None:
 
 
 def test_only_the_endings_end_a_match() -> None:
-    """Every end of a match writes its status through `endings` (lila's Finisher): no other
-    module names a finished or aborted status in a write of the match row."""
+    """Every end of a match writes its status through the endings in `lifecycle` (lila's
+    Finisher): no other module names a finished or aborted status in a write of the match."""
     writers = []
     for path in (ROOT / "core").rglob("*.py"):
-        if "migrations" in path.parts or path.name == "endings.py":
+        if "migrations" in path.parts or path == ROOT / "core/matches/lifecycle.py":
             continue
         text = path.read_text(encoding="utf-8")
         if "status=MatchStatus.FINISHED" in text or "status=MatchStatus.ABORTED" in text:
