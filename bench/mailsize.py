@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.config import load_settings
+from pbem.core import settlers
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import migrate
 from pbem.core.mailout.models import OutboxMessage
@@ -85,6 +86,10 @@ def play(game: str, plies: int, settings: object) -> tuple[int, datetime]:
             continue
         move = chooser.choice(list(rules.legal_moves(state, seat)))
         submit_move(match.id, seat, rules.format_move(state, move), match.ply, now)
+
+
+# The door hands every change to its settlers, as pbem's own start-ups install them.
+settlers.install()
 
 
 def main() -> None:

@@ -49,6 +49,7 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pbem.config import load_settings
+from pbem.core import settlers
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import migrate
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
@@ -144,6 +145,10 @@ def time_raw(host: str, port: int, messages: list[object]) -> Timed:
             for message in messages:
                 smtp.send_message(message)  # type: ignore[arg-type]
     return timed(send, len(messages))
+
+
+# The door hands every change to its settlers, as pbem's own start-ups install them.
+settlers.install()
 
 
 def main() -> None:

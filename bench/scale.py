@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pbem.config import load_settings  # noqa: E402
+from pbem.core import settlers  # noqa: E402
 from pbem.core.db.connection import bind_database, database  # noqa: E402
 from pbem.core.db.migrations import migrate  # noqa: E402
 from pbem.core.matches.creation import create_match  # noqa: E402
@@ -39,6 +40,10 @@ NOW = datetime(2026, 6, 1, 12, 0)
 SMALL = 1_000
 DUE = 100
 SWEEP_GRACE = timedelta(days=365)  # no outage extension in the timed sweeps
+
+
+# The door hands every change to its settlers, as pbem's own start-ups install them.
+settlers.install()
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from pbem.core import settlers
 from pbem.core.accounts.models import Player
 from pbem.core.admin.models import Heartbeat
 from pbem.core.db.connection import bind_database, database, open_database
@@ -88,6 +89,10 @@ def time_sweep(due: int) -> float:
     elapsed = time.perf_counter() - started
     assert report.settled == due and Adjudication.select().count() == due
     return elapsed
+
+
+# The door hands every change to its settlers, as pbem's own start-ups install them.
+settlers.install()
 
 
 def main() -> None:

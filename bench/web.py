@@ -92,6 +92,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pbem.clock import utcnow  # noqa: E402
+from pbem.core import settlers  # noqa: E402
 from pbem.core.accounts import api_tokens, sessions  # noqa: E402
 from pbem.core.accounts.models import Player, SessionKind  # noqa: E402
 from pbem.core.db.connection import bind_database, database  # noqa: E402
@@ -302,6 +303,10 @@ BARE_APP = textwrap.dedent("""
                         "ratings": len(ratings), "tournament": tournament is not None,
                         "chat": len(chat)})
 """)
+
+
+# The door hands every change to its settlers, as pbem's own start-ups install them.
+settlers.install()
 
 
 def main() -> None:

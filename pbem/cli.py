@@ -44,6 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # APScheduler logs every run of every job at INFO: keep the log for what happened.
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    from pbem.core import settlers
+
+    settlers.install()  # what every change to a match sets going (core/settlers.py)
     try:
         if not getattr(args, "needs_settings", True):
             return args.handler(args, None)

@@ -26,6 +26,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from pbem.bots import choose_move
 from pbem.clock import utcnow
 from pbem.config import Settings
+from pbem.core import settlers
 from pbem.core.accounts.sessions import SessionPolicy
 from pbem.core.admin.digest import DigestReport, send_if_due
 from pbem.core.admin.operations import record_run
@@ -68,6 +69,7 @@ class Worker:
     def __init__(self, settings: Settings, sender: Sender | None = None,
                  clock: Callable[[], datetime] = utcnow,
                  extra_template_dirs: tuple[str, ...] = ()) -> None:
+        settlers.install()  # what every change to a match sets going (core/settlers.py)
         self.settings = settings
         self.sender = sender or sender_for(settings)
         self.composer = Composer(settings, extra_template_dirs)

@@ -31,6 +31,7 @@ from jinja2.bccache import Bucket, BytecodeCache
 from playhouse.pool import PooledDatabase
 
 from pbem.config import Settings, load_settings
+from pbem.core import settlers
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.memo import forget_all
 from pbem.core.db.migrations import migrate
@@ -340,6 +341,7 @@ def db_url(request: pytest.FixtureRequest, backends: dict[str, _Backend],
     backend = backends[request.param]
     url = backend.fresh_url(tmp_path)
     bind_database(url)
+    settlers.install()  # as every start-up does (the web app, the worker, the command line)
     # The same URL may hold another test's rows under the same ids (MariaDB's TRUNCATE
     # starts them again): nothing derived per match version may carry over.
     forget_all()

@@ -170,9 +170,9 @@ def test_adjudicate_lists_the_queue_and_rules_from_the_shell(env, capsys) -> Non
     assert main(["adjudicate", "1", "banish", "--reason", "x"]) == 2
     assert main(["adjudicate", "1", "extend", "--extend", "2d", "--reason", "flu"]) == 0
     assert "extend" in capsys.readouterr().out
-    from pbem.core.admin.models import AuditEntry
+    from pbem.core.admin.audit import AuditFilter, search
 
-    ruled = AuditEntry.get(AuditEntry.action.startswith("ruling"))
+    (ruled,) = search(AuditFilter(action="ruling"))
     assert (ruled.actor, ruled.reason) == ("shell", "flu")
     assert main(["match", "create", "--game", "mimic", "--player", "a@b.org", "--player",
                  "c@d.org", "--clock", "soon"]) == 2

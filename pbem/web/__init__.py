@@ -17,6 +17,7 @@ from werkzeug.datastructures import ImmutableMultiDict
 from pbem import templating
 from pbem.clock import Clock, utcnow
 from pbem.config import Settings, load_settings
+from pbem.core import settlers
 from pbem.core.db.connection import bind_database, release
 from pbem.keys import Purpose, purpose_key
 from pbem.latest import Latest
@@ -212,6 +213,7 @@ def create_app(settings: Settings | None = None,
     app.jinja_env.globals["url_for"] = _remembering_url_for()
     app.jinja_env.globals["page_poll_seconds"] = settings.page_poll_seconds
     bind_database(settings.database_url)
+    settlers.install()  # what every change to a match sets going (core/settlers.py)
     if settings.trusted_proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

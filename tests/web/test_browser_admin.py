@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, expect
 from werkzeug.serving import make_server
 
 from pbem.core.accounts.admins import create_admin
-from pbem.core.admin.models import AuditEntry
+from pbem.core.admin.audit import AuditFilter, search
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import migrate
 from pbem.core.matches.creation import create_match
@@ -88,7 +88,7 @@ def test_an_admin_rules_a_timeout_from_the_queue_on_a_phone(browser: Browser,  #
         assert wide == 0 and page.evaluate("document.documentElement.scrollWidth") <= 390, path
     with database.connection_context():
         assert Match.get_by_id(match.id).result["winners"] == [1]
-        ruled = AuditEntry.get(AuditEntry.action == "ruling:award")
+        (ruled,) = search(AuditFilter(action="ruling:award"))
         assert ruled.actor == "ref@club.org" and ruled.reason == "Ann did not move in time"
     assert problems == []
     context.close()

@@ -1,23 +1,24 @@
-"""An admin's actions, each with its audit entry written in the same transaction: on a match
-(through the door, changes.py) hold and release the clocks, extend a seat, abort; on the
-outbox, retry an email now.
+"""An admin's actions: on a match (through the door, changes.py) hold and release the clocks,
+extend a seat, abort, void for ratings, each kept in the match's change log (the audit view
+reads it there); on the outbox, retry an email now, with its audit entry.
 
-Each takes the form's one-time `action_key` (audit.py): a form posted twice acts once.
+Each takes the form's one-time `action_key`: a form posted twice acts once (the door keeps a
+match change's key on its log row; audit.py keeps the others').
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ClassVar
 
 from pbem.core.admin import audit
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.text import check_text
-from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches import deadlines
-from pbem.core.matches.changes import UNLOGGED, Change, Channel, Locked, apply_change
+from pbem.core.matches.changes import Change, Channel, Locked, apply_change
+from pbem.core.matches.lifecycle import abort_match
 from pbem.core.matches.models import MatchStatus
 from pbem.core.matches.rulings import MAX_EXTENSION
 from pbem.core.ratings.rebuild import remove_from_ratings
@@ -64,10 +65,8 @@ def abort(match_id: int, actor: str, reason: str, now: datetime,
 class Pause(Change):
     kind: ClassVar[str] = "pause"
     reason: str
-    action_key: str | None = field(default=None, metadata=UNLOGGED)
 
     def apply(self, door: Locked) -> None:
-        audit.check_fresh(self.action_key)
         _check_live(door)
         if door.match.paused_at is not None:
             raise ConflictError(_("Match %(match)s's clocks are already paused.",
@@ -78,18 +77,14 @@ class Pause(Change):
                 seat.deadline = seat.remind_at = None
                 seat.version += 1
                 seat.save()
-        audit.record(self.by, "pause", door.now, self.reason, door.match.id, {},
-                     self.action_key)
 
 
 @dataclass(frozen=True, kw_only=True)
 class Resume(Change):
     kind: ClassVar[str] = "resume"
     reason: str
-    action_key: str | None = field(default=None, metadata=UNLOGGED)
 
     def apply(self, door: Locked) -> None:
-        audit.check_fresh(self.action_key)
         _check_live(door)
         paused_at, now = door.match.paused_at, door.now
         if paused_at is None:
@@ -102,8 +97,6 @@ class Resume(Change):
                 deadlines.refresh_deadline(seat, now)
         paused = int((now - paused_at).total_seconds())
         door.note(paused_seconds=paused)
-        audit.record(self.by, "resume", now, self.reason, door.match.id,
-                     {"paused_seconds": paused}, self.action_key)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -113,10 +106,8 @@ class Extension(Change):
     kind: ClassVar[str] = "extension"
     reason: str
     extension: timedelta
-    action_key: str | None = field(default=None, metadata=UNLOGGED)
 
     def apply(self, door: Locked) -> None:
-        audit.check_fresh(self.action_key)
         _check_live(door)
         seat = self.seat if self.seat is not None else -1
         row = door.seat(seat)
@@ -130,9 +121,6 @@ class Extension(Change):
             row.version += 1
             row.save()
         door.touch()
-        audit.record(self.by, "extend-seat", door.now, self.reason, door.match.id,
-                     {"seat": seat, "extension_seconds": int(self.extension.total_seconds())},
-                     self.action_key)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -141,16 +129,10 @@ class AdminAbort(Change):
 
     kind: ClassVar[str] = "abort"
     reason: str
-    action_key: str | None = field(default=None, metadata=UNLOGGED)
 
     def apply(self, door: Locked) -> None:
-        audit.check_fresh(self.action_key)
         _check_live(door)
-        door.write(status=MatchStatus.ABORTED, finished_at=door.now, to_move=[],
-                   paused_at=None)
-        door.then(lambda: lifecycle_mail.queue_aborted(door, None))
-        audit.record(self.by, "abort", door.now, self.reason, door.match.id, {},
-                     self.action_key)
+        abort_match(door, None, paused_at=None)
 
 
 def void(match_id: int, actor: str, reason: str, now: datetime,
@@ -168,10 +150,8 @@ class VoidForRatings(Change):
 
     kind: ClassVar[str] = "void"
     reason: str
-    action_key: str | None = field(default=None, metadata=UNLOGGED)
 
     def apply(self, door: Locked) -> None:
-        audit.check_fresh(self.action_key)
         match = door.match
         if match.status != MatchStatus.FINISHED:
             raise ConflictError(_("Match %(match)s has not finished: only a result can be "
@@ -185,7 +165,6 @@ class VoidForRatings(Change):
         # Ratings are recomputed whole: a later result of any of these players was computed
         # from the ratings this match had given them (a few seconds per 10,000 rated matches).
         remove_from_ratings(match.id)
-        audit.record(self.by, "void", door.now, self.reason, match.id, {}, self.action_key)
 
 
 def _check_live(door: Locked) -> None:

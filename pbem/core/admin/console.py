@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.core.accounts.models import Player
-from pbem.core.admin.models import AuditEntry
+from pbem.core.admin import audit
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.retry import retrying
 from pbem.core.mailin.models import InboundMessage
@@ -218,8 +218,8 @@ def full_record(match: Match, now: datetime) -> dict[str, Any]:
                               "offers": offers.history(match),
                               "entries": list(Adjudication.select().where(
                                   Adjudication.match == match).order_by(Adjudication.id)),
-                              "audit": list(AuditEntry.select().where(
-                                  AuditEntry.match == match).order_by(AuditEntry.id)),
+                              "audit": list(reversed(audit.search(
+                                  audit.AuditFilter(match_id=match.id), limit=None))),
                               "clocks": [clock_state(match, seat, now) for seat in seats]}
     try:
         rules = rules_for(match)

@@ -1,4 +1,5 @@
-"""The admin side's tables: the audit log, the worker's heartbeat and its job runs.
+"""The admin side's tables: the audit log and the worker's job runs (its heartbeat, read here
+too, is the deadline sweep's: core/matches).
 """
 
 from __future__ import annotations
@@ -6,7 +7,9 @@ from __future__ import annotations
 import peewee
 
 from pbem.core.db.base import BaseModel, JSONField
-from pbem.core.matches.models import Match
+from pbem.core.matches.models import Heartbeat, Match
+
+__all__ = ["AuditEntry", "Heartbeat", "JobRun"]  # the heartbeat is the deadline sweep's table
 
 
 class AuditEntry(BaseModel):
@@ -22,13 +25,6 @@ class AuditEntry(BaseModel):
     # The one-time key of the admin form that asked for this action: a second post of the
     # same form finds it and does nothing (unique, so racing posts cannot both act).
     action_key = peewee.CharField(max_length=64, null=True, unique=True)
-
-
-class Heartbeat(BaseModel):
-    """The worker's last tick, to tell an outage from a quiet night."""
-
-    name = peewee.CharField(max_length=40, unique=True)
-    seen_at = peewee.DateTimeField()
 
 
 class JobRun(BaseModel):

@@ -1,51 +1,52 @@
 """Mail about a match's life outside its moves: draw offers and answers, an abort, a win that
 may be claimed. Rows are queued like every other notification (notify.py): one per
 recipient, naming the seats' labels in `params`; the rest is rendered from that recipient's
-own view (mailviews.py)."""
+own view (mailviews.py). The mail settler (settler.py) calls these from what a change told."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from pbem.core.mailout import notify
-from pbem.core.matches.changes import Locked
-from pbem.core.matches.models import DrawOffer
+from pbem.core.matches.models import Match
+from pbem.games.base import GameRules
 
 
-def queue_draw_offer(door: Locked, offer: DrawOffer) -> None:
-    others = len(door.seats) - 1
-    _tell(door, (s.seat for s in door.seats if s.seat != offer.seat), "draw_offer",
-          offerer_label=_label(door, offer.seat), everyone_must_accept=others > 1,
-          offerer=offer.seat)
+def queue_draw_offer(match: Match, rules: GameRules, state: Any, seats: Iterable[int],
+                     offerer: int, now: datetime) -> None:
+    numbers = list(seats)
+    _tell(match, now, (s for s in numbers if s != offerer), "draw_offer",
+          offerer_label=rules.seat_label(state, offerer),
+          everyone_must_accept=len(numbers) - 1 > 1, offerer=offerer)
 
 
-def queue_draw_declined(door: Locked, offer: DrawOffer, by: int, how: str) -> None:
-    _tell(door, (s.seat for s in door.seats if s.seat != by), "draw_declined",
-          offerer_label=_label(door, offer.seat), by_label=_label(door, by),
-          moved_instead=how == "moved instead", offerer=offer.seat)
+def queue_draw_declined(match: Match, rules: GameRules, state: Any, seats: Iterable[int],
+                        offerer: int, by: int, how: str, now: datetime) -> None:
+    _tell(match, now, (s for s in seats if s != by), "draw_declined",
+          offerer_label=rules.seat_label(state, offerer), by_label=rules.seat_label(state, by),
+          moved_instead=how == "moved instead", offerer=offerer)
 
 
-def queue_aborted(door: Locked, by: int | None) -> None:
-    _tell(door, (s.seat for s in door.seats), "aborted",
-          by_label=None if by is None else _label(door, by))
+def queue_aborted(match: Match, label: str | None, seats: Iterable[int], now: datetime) -> None:
+    """`label`: the seat that aborted, as the game names it (None: an admin did)."""
+    _tell(match, now, seats, "aborted", by_label=label)
 
 
-def queue_claim_available(door: Locked, late: int) -> None:
-    _tell(door, (s.seat for s in door.seats if s.seat != late), "claim_available",
-          late_label=_label(door, late))
+def queue_claim_available(match: Match, rules: GameRules, state: Any, seats: Iterable[int],
+                          late: int, now: datetime) -> None:
+    _tell(match, now, (s for s in seats if s != late), "claim_available",
+          late_label=rules.seat_label(state, late))
 
 
-def _label(door: Locked, seat: int) -> str:
-    return door.rules.seat_label(door.state, seat)
-
-
-def _tell(door: Locked, recipients: Iterable[int], template: str, **extra: Any) -> None:
+def _tell(match: Match, now: datetime, recipients: Iterable[int], template: str,
+          **extra: Any) -> None:
     wanted = set(recipients)
-    for seat in door.match.seat_rows():
+    for seat in match.seat_rows():
         if seat.seat not in wanted:
             continue
         params = dict(extra)
         if "offerer" in extra:
             params["offer_was_yours"] = extra["offerer"] == seat.seat
-        notify.queue_for(door.match, seat, template, door.now, params)
+        notify.queue_for(match, seat, template, now, params)

@@ -14,7 +14,9 @@ which
    and writes through `Locked.write`, a conditional update on `Match.version` that every change
    bumps (a forfeit changes no ply, so the ply cannot be the guard);
 3. settles the seats' clocks from what changed (who moved, who owes a move now, whether the
-   match ended) and then runs the mail the change queued, inside the same transaction.
+   match ended), and hands what happened (`Settled`) to the settlers the packages above
+   installed (standings, ratings, snapshots, mail, computer turns), in the same transaction.
+   The door imports none of them (see "Settlers" below).
 
 On PostgreSQL the door's statements travel together (`pbem.core.db.pipeline`): its three
 reads in one round trip, and the rows a change writes (the match, the move, clocks, mail, the
@@ -22,11 +24,32 @@ change log) in one more, their guard checked once they have all been answered.
 
 A change is a **value**: a frozen dataclass naming its kind, the seat it concerns, who made it
 (`by`: "player", an admin's address, or "server") and through which channel (`via`: web, api,
-mail, worker, admin, cli), with its own parameters; its `apply` makes it on the locked match.
+mail, worker, admin, cli), with its own parameters; its `apply` makes it on the locked match,
+and what people should hear of it is said as data (`Locked.tell`), which the mail settler turns
+into outbox rows. A change from a one-time form carries its key (`action_key`): the key is kept
+on the change's log row (unique per match), so the same form posted twice acts once.
 Every change that writes is stored as one row of the match's **change log** (`ChangeLog`),
 in the same transaction: its kind, seat, who, channel, what it did (`payload`) and when. The
 log is the match's history: the record export, the admin's view and the public page's list
 of events read it, and nothing can change a match without leaving a row there.
+
+**Settlers.** After a change is written (and its clocks settled), the door builds one small
+value, `Settled`: the match and its seats as they now are, the change, whether it ended the
+match, who moved, whose turn it was before and is now, who lost by running out of time, and
+what the change asked to be told to people (`Told`: a kind of news and its parameters, never a
+rendered mail). It hands that value, in the same transaction and in a fixed order, to every
+**settler** installed here (`install_settlers`): standings, ratings, snapshots, mail, computer
+turns (the list is `pbem.core.settlers`, written once above every package, as the games'
+registry is). A settler that raises rolls the whole change back, so a change and its
+consequences commit together.
+
+`matches` imports none of the settlers: the adapters (the web app, the worker, the command
+line, the tests) install the list when they start. A change made before that raises
+`SettlersMissing` instead of silently skipping ratings or mail.
+
+The door also asks the packages above one question it cannot answer from its own tables:
+whether a seat's latest turn mail failed (`turn_mail_failed`; the sweep holds a timeout for an
+admin then). It is installed with the settlers.
 
 A lost race, a deadlock or a serialization failure is retried here (`pbem.core.db.retry`, the
 one retry the project has), a bounded number of times with jittered back-off; callers never
@@ -37,7 +60,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -50,10 +73,7 @@ from pbem.core.db.connection import database, locking
 from pbem.core.db.pipeline import pipelined_transaction, pipelining
 from pbem.core.db.prepared import Answer, Prepared, Shapes, add_row
 from pbem.core.db.retry import LostRace, is_transient, retrying
-from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
-from pbem.core.matches.computer_turns import queue_computer_turns
-from pbem.core.matches.creation import thin_snapshots
 from pbem.core.matches.models import (
     Adjudication,
     AdjudicationStatus,
@@ -65,9 +85,7 @@ from pbem.core.matches.models import (
     MatchStatus,
     Seat,
 )
-from pbem.core.ratings.settle import settle_ratings
-from pbem.core.records import standings
-from pbem.errors import NotFoundError
+from pbem.errors import ConflictError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules
 from pbem.i18n import _
@@ -101,9 +119,17 @@ class Change:
     seat: int | None = None
     by: str = SERVER
     via: Channel = Channel.WORKER
+    # A one-time form's key (an admin's ruling or action): kept on the log row, so the same
+    # form posted twice acts once (`AlreadyDoneError`). Never in the payload.
+    action_key: str | None = field(default=None, metadata={"unlogged": True})
 
     def apply(self, door: Locked) -> Any:
         raise NotImplementedError
+
+    def timed_out(self, logged: dict[str, Any]) -> frozenset[int]:
+        """The seats this change took away for running out of time, when it ended the match
+        (`logged`: what applying it noted). None for most; the ratings read them."""
+        return frozenset()
 
     def follow_up(self, door: Locked, result: Any) -> Change | None:
         """A change that must follow this one in the same transaction (a conditional answer
@@ -122,13 +148,23 @@ class Change:
     def payload(self) -> dict[str, Any]:
         """The change's own parameters, JSON-safe, for its row in the change log."""
         own = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-               if f.name not in ("seat", "by", "via") and not f.metadata.get("unlogged")}
+               if f.name not in ("seat", "by", "via", "action_key")
+               and not f.metadata.get("unlogged")}
         return {name: _json_safe(value) for name, value in own.items() if value is not None}
 
 
 # A field's metadata for what a change needs but the log does not keep (a form's one-time key,
 # a policy object): `field(default=None, metadata=UNLOGGED)`.
 UNLOGGED = {"unlogged": True}
+MAX_KEY = 64  # a one-time form key's length, as the change log keeps it
+
+
+class AlreadyDoneError(ConflictError):
+    """This form was already posted: its action was done once and is not done again."""
+
+    def __init__(self) -> None:
+        super().__init__(_("That was already done (the form was sent twice); nothing more "
+                           "was changed."))
 
 
 @dataclass
@@ -164,13 +200,12 @@ class Locked:
     ended: bool = False
     _rules: GameRules | None = None
     _state: Any = None
-    _after: list[Callable[[], None]] = field(default_factory=list)
+    # What the change asked to be told (mail), in order, for the settlers.
+    told: list[Told] = field(default_factory=list)
     # The guarded writes of the match row, each to have changed one row (`check_writes`).
     _guards: list[Answer] = field(default_factory=list)
     # What the change did, beside its parameters, for its row in the change log.
     logged: dict[str, Any] = field(default_factory=dict)
-    # Seats that lost the match by running out of time (the ratings' vanished-player guard).
-    timed_out: frozenset[int] = frozenset()
     # Seats not to mail "your turn" (a conditional answer of theirs follows at once), and
     # sentences for a seat's mails about this change (its conditional moves were cleared).
     quiet: set[int] = field(default_factory=set)
@@ -258,13 +293,102 @@ class Locked:
         still bumps the version, so every change is visible to the guard."""
         self.write()
 
-    def then(self, action: Callable[[], None]) -> None:
-        """Run `action` (queue mail) after the clocks are settled, in the same transaction."""
-        self._after.append(action)
+    def tell(self, what: str, **params: Any) -> None:
+        """Ask for news of this change to be mailed (`what`: a kind the mail settler knows),
+        once the clocks are settled, in the same transaction."""
+        self.told.append(Told(what, params))
 
     def note(self, **what: Any) -> None:
         """Say what the change did (a move's notation, a result), for the change log."""
         self.logged.update({name: _json_safe(value) for name, value in what.items()})
+
+
+# --- what the door hands on ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Told:
+    """News a change asks the mail to carry: its kind ("after-move", "result", "ruling", …,
+    one per kind of mail the mail settler knows) and what the mail needs beyond the `Settled`
+    value (a seat, a reason, the position it speaks of)."""
+
+    what: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settled:
+    """A change as its settlers see it, once written: read-only, the same for every settler."""
+
+    match: Match
+    seats: tuple[Seat, ...]  # in seat order, their clocks settled by the door
+    change: Change
+    rules: GameRules
+    now: datetime
+    started: bool = False  # the match was created by this change
+    ended: bool = False  # the change ended the match (a result, or an abort)
+    movers: frozenset[int] = frozenset()
+    to_move_before: tuple[int, ...] = ()
+    to_move_after: tuple[int, ...] = ()
+    timed_out: frozenset[int] = frozenset()  # seats that lost by running out of time
+    told: tuple[Told, ...] = ()
+    # Seats not to mail "your turn" (a conditional answer of theirs followed at once), and
+    # sentences for a seat's mails about this change (its conditional moves played or cleared).
+    quiet: frozenset[int] = frozenset()
+    notes: Mapping[int, list[str]] = field(default_factory=dict)
+
+    def seat(self, number: int) -> Seat:
+        return next(row for row in self.seats if row.seat == number)
+
+
+Settler = Callable[[Settled], None]
+TurnMailFailed = Callable[[int, int], bool]
+
+
+class SettlersMissing(RuntimeError):
+    """A change reached the door before any settler was installed (a start-up forgot
+    `pbem.core.settlers.install()`): nothing is written, rather than a change without its
+    ratings or mail."""
+
+
+@dataclass(frozen=True)
+class _Installed:
+    settlers: tuple[Settler, ...]
+    turn_mail_failed: TurnMailFailed
+
+
+_installed: _Installed | None = None
+
+
+def install_settlers(settlers: Sequence[Settler], turn_mail_failed: TurnMailFailed) -> None:
+    """Set the settlers the door hands every change to, in this order (replacing any set
+    before: installing the same list again changes nothing)."""
+    global _installed
+    if not settlers:
+        raise ValueError("the door needs at least one settler")
+    _installed = _Installed(tuple(settlers), turn_mail_failed)
+
+
+def installed_settlers() -> tuple[Settler, ...]:
+    return _need().settlers
+
+
+def hand_on(settled: Settled) -> None:
+    """Hand `settled` to every installed settler, in order (inside the change's transaction)."""
+    for settler in _need().settlers:
+        settler(settled)
+
+
+def turn_mail_failed(match_id: int, seat: int) -> bool:
+    """Whether the seat's latest turn mail failed, or is being retried after failing."""
+    return _need().turn_mail_failed(match_id, seat)
+
+
+def _need() -> _Installed:
+    if _installed is None:
+        raise SettlersMissing("No settlers are installed: call pbem.core.settlers.install() "
+                              "when the program starts (the web app, the worker and the "
+                              "command line do). Nothing was changed.")
+    return _installed
 
 
 def apply_change(match_id: int, change: Change, now: datetime) -> Any:
@@ -286,11 +410,11 @@ def apply_within(match_id: int, change: Change, now: datetime, *,
     before = list(door.match.to_move)
     version = door.match.version
     try:
+        if change.action_key:
+            _check_fresh(match_id, change.action_key)
         result = change.apply(door)
-        if door.ended:
-            door.timed_out = _timed_out_seats(door, change)
         follow = change.follow_up(door, result)
-        finish_change(door, before)
+        finish_change(door, before, change)
         _log(door, change, version)
     except peewee.DatabaseError as error:
         door.check_writes(after=error)
@@ -398,17 +522,10 @@ def locked(match_id: int, now: datetime, trust_pending: bool = False) -> Locked:
     return Locked(match, seats, now, pending if trust_pending else Pending())
 
 
-def finish_change(door: Locked, before: Iterable[int]) -> None:
-    """Settle clocks from what changed, then run the queued mail."""
+def finish_change(door: Locked, before: Iterable[int], change: Change) -> None:
+    """Settle clocks, offers and open rulings from what changed, then hand the change on to
+    the settlers."""
     if door.ended:
-        # Whatever ended the match with a result (a final move, a resignation, an agreed draw,
-        # a ruling, a forfeit, a claim), each seat's win, loss or draw is written with it.
-        standings.settle(door.match.id)
-        standings.tally_ended(door.match.id)
-        # A rated result moves ratings here, once, in this transaction (core/ratings).
-        settle_ratings(door.match, door.seats, door.now, door.timed_out)
-        thin_snapshots(door.match)
-        notify.forget_finished_turns(door.match)
         deadlines.stop_all_clocks(door.match)
         if door.pending.draw_offer:
             (DrawOffer.update(status=DrawOfferStatus.LAPSED, answered_at=door.now,
@@ -430,12 +547,12 @@ def finish_change(door: Locked, before: Iterable[int]) -> None:
             for number in door.movers:
                 deadlines.close_moot_entries(door.match, number, door.now,
                                              "the seat moved before a ruling")
-    for action in door._after:
-        action()
-    if any(row.computer_level is not None for row in door.seats):
-        # The change may have made it a computer seat's turn (its job commits with it), or
-        # made a queued job moot (the match moved on or ended: the job goes).
-        queue_computer_turns(door.match, door.seats, door.now)
+    hand_on(Settled(
+        match=door.match, seats=tuple(door.seats), change=change, rules=door.rules,
+        now=door.now, ended=door.ended, movers=frozenset(door.movers),
+        to_move_before=tuple(before), to_move_after=tuple(door.match.to_move or ()),
+        timed_out=change.timed_out(door.logged) if door.ended else frozenset(),
+        told=tuple(door.told), quiet=frozenset(door.quiet), notes=door.mail_notes))
 
 
 def _apply_once(match_id: int, change: Change, now: datetime) -> Any:
@@ -450,25 +567,29 @@ def _log(door: Locked, change: Change, version: int) -> None:
     reminder already sent, leaves none)."""
     if door.match.version == version:
         return
-    add_row(ChangeLog, match=door.match.id, version=door.match.version, kind=change.kind,
-            seat=change.seat, actor=change.by, channel=str(change.via),
-            payload=change.logged_payload(door.logged), at=door.now)
+    row = dict(match=door.match.id, version=door.match.version, kind=change.kind,
+               seat=change.seat, actor=change.by, channel=str(change.via),
+               payload=change.logged_payload(door.logged), at=door.now)
+    if not change.action_key:
+        add_row(ChangeLog, **row)
+        return
+    # A keyed change (an admin's form) waits for its row's answer: the key's unique index
+    # settles two posts of one form that raced past `_check_fresh`.
+    try:
+        with database.atomic():
+            ChangeLog.create(**row, action_key=change.action_key[:MAX_KEY])
+    except peewee.IntegrityError as error:
+        raise AlreadyDoneError from error
 
 
-def _timed_out_seats(door: Locked, change: Change) -> frozenset[int]:
-    """The seats this ending took away for running out of time: a timeout settled by
-    forfeit, a forfeit, a claim on time, an adjudicator's award against a timed-out seat."""
-    late = door.logged.get("late")
-    if change.kind == "timeout" and door.logged.get("policy") == "forfeit":
-        return frozenset({change.seat} if change.seat is not None else ())
-    if change.kind == "forfeit" and change.seat is not None:
-        return frozenset({change.seat})
-    if change.kind == "claim" and isinstance(late, list):
-        return frozenset(late)
-    if (change.kind == "ruling" and getattr(change, "ruling", None) == "award"
-            and isinstance(late, int)):
-        return frozenset({late})
-    return frozenset()
+def _check_fresh(match_id: int, action_key: str) -> None:
+    """Refuse a form whose change was already made (its key is on the match's change log)."""
+    if _KEY_USED.first(match_id, action_key[:MAX_KEY]) is not None:
+        raise AlreadyDoneError
+
+
+_KEY_USED = Prepared(lambda match_id, key: ChangeLog.select(ChangeLog.id)
+                     .where(ChangeLog.match == match_id, ChangeLog.action_key == key).limit(1))
 
 
 def _json_safe(value: Any) -> Any:

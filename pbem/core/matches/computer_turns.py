@@ -1,5 +1,6 @@
-"""Queueing the computer's moves: whenever a change leaves a computer seat owing a move, the
-door writes one `computer_job` row in the same transaction (core/computer runs them).
+"""Queueing the computer's moves: whenever a change leaves a computer seat owing a move, its
+settler (`settle_computer_turns`, the last the door hands a change to) writes one
+`computer_job` row in the same transaction (core/computer runs them).
 
 A job is one row per (match, seat, turn), inserted with "ignore if there": a change that
 leaves the same computer seat owing the same decision (a reminder to another seat, a draw
@@ -17,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.bots import choose_move
+from pbem.core.matches.changes import Settled
 from pbem.core.matches.models import ComputerJob, Match, Seat
 from pbem.games.base import GameRules
 
@@ -70,3 +72,11 @@ class StandIn:
             log.exception("match %s: the computer could not choose a move for seat %s; "
                           "the game's default move is made instead", match_id, seat)
             return rules.default_move(state, seat)
+
+
+def settle_computer_turns(settled: Settled) -> None:
+    """The settler (see `core/settlers.py`): a change may have made it a computer seat's turn
+    (its job commits with it), or made a queued job moot (the match moved on or ended: the job
+    goes). A match without a computer seat has no jobs to queue or drop."""
+    if any(row.computer_level is not None for row in settled.seats):
+        queue_computer_turns(settled.match, settled.seats, settled.now)

@@ -6,21 +6,19 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from pbem.addresses import check_address
 from pbem.core.accounts.computers import COMPUTER_DOMAIN, computer_player
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.prepared import Prepared
-from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
+from pbem.core.matches.changes import Change, Channel, Settled, Told, hand_on
 from pbem.core.matches.clocks import TimeControl
-from pbem.core.matches.computer_turns import queue_computer_turns
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import ChangeLog, Match, MatchStatus, Move, Position, Seat
 from pbem.core.matches.seat_links import seat_token, token_hash
-from pbem.core.records import standings
 from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import GameRules
@@ -30,6 +28,14 @@ MAX_SEED = 2**62
 # A finished match keeps the position after every fiftieth move (see `state_after`): at most
 # 49 moves are replayed to show any position of it, a few milliseconds at most.
 SNAPSHOT_EVERY = 50
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartMatch(Change):
+    """A match's creation as its settlers see it (`Settled.started`): the first row of its
+    change log. It is not applied through the door: there is no match to lock before it."""
+
+    kind: ClassVar[str] = "create"
 
 
 @dataclass(frozen=True)
@@ -70,22 +76,10 @@ def create_match(
     if on_timeout not in TimeoutPolicy.ALL:
         raise InvalidRequestError(_("%(policy)r is not a timeout policy (one of: %(known)s)",
                                     policy=on_timeout, known=", ".join(TimeoutPolicy.ALL)))
-    addresses = [check_address(email) for email in emails]
-    if any(address.lower().endswith("@" + COMPUTER_DOMAIN) for address in addresses):
-        raise InvalidRequestError(_("That address is the computer's own: give the computer a "
-                                    "seat by its level instead (a computer seat)."))
-    computers = dict(computers or {})
+    addresses, computers = _checked_players(rules, emails, computers)
     count = len(addresses) + len(computers)
-    if any(not 0 <= number < count for number in computers):
-        raise InvalidRequestError(_("A computer seat must be one of seats 0 to %(last)s.",
-                                    last=count - 1))
-    rules.check_player_count(count)
     resolved = rules.resolve_options(options)
-    if seed is None:
-        seed = secrets.randbelow(MAX_SEED)
-    elif not 0 <= seed < MAX_SEED:
-        raise InvalidRequestError(_("the seed must be a whole number from 0 to %(last)s",
-                                    last=MAX_SEED - 1))
+    seed = _checked_seed(seed)
     state = rules.new_game(count, resolved, seed)
     with write_transaction():
         people = iter(addresses)
@@ -98,19 +92,8 @@ def create_match(
             time_control=str(control), on_timeout=on_timeout, created_at=now, updated_at=now,
             has_computer=bool(computers), rated=rated and not computers,
         )
-        tokens, seats = [], []
-        for number, player in enumerate(players):
-            token = seat_token(secret_key, match.id, number, 1)
-            seat = Seat.create(match=match, seat=number, player=player,
-                               token_hash=token_hash(token), token_generation=1,
-                               allowance_seconds=int(control.bank.total_seconds()),
-                               computer_level=computers.get(number))
-            if number in rules.to_move(state):
-                deadlines.start_clock(match, seat, now)
-            tokens.append(token)
-            seats.append(seat)
-        # One more seat in play for each player, in the per-player tally (records).
-        standings.tally_started(game, [seat.player_id for seat in seats])
+        tokens, seats = _seat(match, players, computers, control, rules.to_move(state),
+                              secret_key, now)
         # A match's history begins with its creation (the door logs every later change).
         ChangeLog.create(match=match, version=match.version, kind="create", seat=None,
                          actor="server", channel="web",
@@ -120,12 +103,56 @@ def create_match(
                                   **({"computers": {str(n): level for n, level
                                                     in sorted(computers.items())}}
                                      if computers else {})}, at=now)
-        if announce:
-            notify.queue_match_started(match, rules, state, now)
-        else:
-            notify.queue_turn_notices(match, rules, state, rules.to_move(state), (), now)
-        queue_computer_turns(match, seats, now)
+        # Its settlers as for any change: the players' tallies, the welcome or first turn
+        # mail, the computer's first move.
+        told = Told("match-started" if announce else "turn-notices", {"state": state})
+        hand_on(Settled(
+            match=match, seats=tuple(seats), change=StartMatch(via=Channel.WEB), rules=rules,
+            now=now, started=True, to_move_after=tuple(match.to_move), told=(told,)))
     return CreatedMatch(match, tuple(tokens))
+
+
+def _checked_players(rules: GameRules, emails: Sequence[str],
+                     computers: Mapping[int, int] | None) -> tuple[list[str], dict[int, int]]:
+    """The people's addresses and the computer seats, refused clearly if they cannot play."""
+    addresses = [check_address(email) for email in emails]
+    if any(address.lower().endswith("@" + COMPUTER_DOMAIN) for address in addresses):
+        raise InvalidRequestError(_("That address is the computer's own: give the computer a "
+                                    "seat by its level instead (a computer seat)."))
+    seated = dict(computers or {})
+    count = len(addresses) + len(seated)
+    if any(not 0 <= number < count for number in seated):
+        raise InvalidRequestError(_("A computer seat must be one of seats 0 to %(last)s.",
+                                    last=count - 1))
+    rules.check_player_count(count)
+    return addresses, seated
+
+
+def _checked_seed(seed: int | None) -> int:
+    if seed is None:
+        return secrets.randbelow(MAX_SEED)
+    if not 0 <= seed < MAX_SEED:
+        raise InvalidRequestError(_("the seed must be a whole number from 0 to %(last)s",
+                                    last=MAX_SEED - 1))
+    return seed
+
+
+def _seat(match: Match, players: list[Player], computers: Mapping[int, int],
+          control: TimeControl, to_move: frozenset[int], secret_key: str, now: datetime
+          ) -> tuple[list[str], list[Seat]]:
+    """Each player's seat, its link token, and the clocks of the seats to move."""
+    tokens, seats = [], []
+    for number, player in enumerate(players):
+        token = seat_token(secret_key, match.id, number, 1)
+        seat = Seat.create(match=match, seat=number, player=player,
+                           token_hash=token_hash(token), token_generation=1,
+                           allowance_seconds=int(control.bank.total_seconds()),
+                           computer_level=computers.get(number))
+        if number in to_move:
+            deadlines.start_clock(match, seat, now)
+        tokens.append(token)
+        seats.append(seat)
+    return tokens, seats
 
 
 def get_match(match_id: int) -> Match:
@@ -203,6 +230,12 @@ def thin_snapshots(match: Match) -> None:
     position only (a fiftieth of the space its positions took while it was played)."""
     kept = list(range(0, match.ply + 1, SNAPSHOT_EVERY))
     Position.delete().where(Position.match == match, Position.ply.not_in(kept)).execute()
+
+
+def thin_when_ended(settled: Settled) -> None:
+    """The settler (see `core/settlers.py`): an ended match keeps one position in SNAPSHOT_EVERY."""
+    if settled.ended:
+        thin_snapshots(settled.match)
 
 
 def initial_state(match: Match) -> Any:

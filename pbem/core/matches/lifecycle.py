@@ -13,6 +13,14 @@ with the reason).
 - **Abort** before every seat has made its first move: no result. Afterwards it is refused.
 - **Claim victory** under the `claim` timeout policy, once another seat's time has run out
   and it still has not moved: that seat loses as it would by forfeit.
+
+Every end of a match has its home here too (lila's `Finisher`): `finish` (a result: a
+resignation, a forfeit, a claim on time, an agreed draw, a ruling, an organiser's decision),
+`lose` (the losers last, the others ranked), `abort` (no result) and `result_columns` (the
+rules' own result after a move, written with the move). A change that ends a match only
+decides *that* it ends and with what result; the columns an ending writes and the news it
+tells are written here. What follows an end (standings, ratings, thinning the positions, clocks
+stopped, the result mail) is the door's and its settlers' work: they see `Settled.ended`.
 """
 
 from __future__ import annotations
@@ -20,17 +28,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pbem import i18n
 from pbem.core.db.prepared import Prepared
-from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches import offers
 from pbem.core.matches.changes import PLAYER, Change, Channel, Locked, apply_change
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Match, MatchStatus, Move, Seat
-from pbem.core.matches.rulings import finish, lose
 from pbem.errors import ConflictError
+from pbem.games.base import KeepsScore, Outcome
 from pbem.i18n import N_, _
 
 ACTIONS = ("move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort",
@@ -95,8 +102,7 @@ class Abort(Change):
         seat = _seat(self)
         door.seat(seat)
         check_abortable(door.match)
-        door.write(status=MatchStatus.ABORTED, finished_at=door.now, to_move=[])
-        door.then(lambda: lifecycle_mail.queue_aborted(door, seat))
+        abort_match(door, seat)
         return _("The match is aborted: it has no result.")
 
 
@@ -113,6 +119,10 @@ class ClaimVictory(Change):
         lose(door, late, f"{names} ran out of time; {claimer} claimed the win")
         door.note(late=sorted(late))
         return _("You claimed the win. Every player has been told the result.")
+
+    def timed_out(self, logged: dict[str, Any]) -> frozenset[int]:
+        late = logged.get("late")
+        return frozenset(late) if isinstance(late, list) else frozenset()
 
 
 def resign(match_id: int, seat: int, now: datetime, via: Channel = Channel.WEB) -> str:
@@ -217,3 +227,54 @@ def _require(condition: bool, reason: str) -> None:
 
 _MOVERS = Prepared(lambda match_id: Move.select(Move.seat).distinct()
                    .where(Move.match == match_id))
+
+
+# --- endings: every end of a match ----------------------------------------------------------
+
+def result_columns(now: datetime, outcome: Outcome) -> dict[str, Any]:
+    """The match row's columns for an end with `outcome` (to write with the change's own)."""
+    return {"status": MatchStatus.FINISHED, "finished_at": now, "to_move": [],
+            "result": {"winners": sorted(outcome.winners), "scores": list(outcome.scores),
+                       "reason": outcome.reason}}
+
+
+def finish(door: Locked, winners: frozenset[int], scores: list[float], reason: str) -> None:
+    """End a live match with this result; every player is told it."""
+    if not door.match.is_live:
+        raise ConflictError(_("The match is no longer in play."))
+    outcome = Outcome(winners, tuple(scores), reason)
+    door.write(**result_columns(door.now, outcome))
+    state = door.readable_state()
+    if state is not None:
+        door.tell("result", state=state, outcome=outcome)
+
+
+def lose(door: Locked, losers: set[int], reason: str) -> None:
+    """End the match with `losers` last: with two seats the other wins; with three or four the
+    others are ranked by the game's scores so far, a shared win on equal scores."""
+    rules, state = door.rules, door.state
+    count = len(door.seats)
+    scores = list(rules.current_scores(state) if isinstance(rules, KeepsScore)
+                  else (0.0,) * count)
+    others = [s for s in range(count) if s not in losers]
+    best = max(scores[s] for s in others)
+    winners = frozenset(s for s in others if scores[s] == best)
+    if count == 2:
+        final = [1.0 if s in winners else 0.0 for s in range(count)]
+    else:
+        # The losing seats are last whatever they had: below everyone else's score.
+        floor = min(scores[s] for s in others) - 1
+        final = [float(floor) if s in losers else float(scores[s]) for s in range(count)]
+    finish(door, winners, final, reason)
+
+
+def abort_match(door: Locked, by: int | None, *, tell: bool = True, **columns: Any) -> None:
+    """End a live match with no result (`by`: the seat that aborted it, None for an admin).
+    `tell`: every player is mailed the abort (a ruling says so in its own mail instead)."""
+    if not door.match.is_live:
+        raise ConflictError(_("The match is no longer in play."))
+    door.write(status=MatchStatus.ABORTED, finished_at=door.now, to_move=[], **columns)
+    if tell:
+        # Only a seat's abort names it (from the position): an admin may abort a match whose
+        # stored position cannot be read.
+        door.tell("aborted", by=by, **({"state": door.state} if by is not None else {}))

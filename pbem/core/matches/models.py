@@ -185,10 +185,13 @@ class ChangeLog(BaseModel):
     channel = peewee.CharField(max_length=8)
     payload = JSONField(default=dict)
     at = SecondsField()  # the log reads in `version` order; a row a move
+    # An admin form's one-time key (changes.py `action_key`): unique per match, so a form
+    # posted twice acts once. None for every other change.
+    action_key = peewee.CharField(max_length=64, null=True)
 
     class Meta:
         table_name = "change_log"
-        indexes = ((("match", "version"), False),)
+        indexes = ((("match", "version"), False), (("match", "action_key"), True))
 
 
 class ConditionalTree(BaseModel):
@@ -293,3 +296,11 @@ class DrawOffer(BaseModel):
 # A match's seats with their players, in seat order: read by nearly every page and mail.
 _SEAT_ROWS = Prepared(lambda match_id: Seat.select(Seat, Player).join(Player)
                       .where(Seat.match == match_id).order_by(Seat.seat))
+
+
+class Heartbeat(BaseModel):
+    """The worker's last tick, to tell an outage from a quiet night: the deadline sweep
+    (sweep.py) claims each silence once through it; the admin's status pages read it."""
+
+    name = peewee.CharField(max_length=40, unique=True)
+    seen_at = peewee.DateTimeField()

@@ -13,7 +13,6 @@ from typing import Any
 
 from pbem.core.db.memo import VersionMemo
 from pbem.core.db.prepared import Prepared
-from pbem.core.mailout import lifecycle as lifecycle_mail
 from pbem.core.matches.changes import Locked
 from pbem.core.matches.models import DrawOffer, DrawOfferStatus, Match, Move
 from pbem.errors import ConflictError
@@ -90,7 +89,7 @@ def offer(door: Locked, seat: int) -> DrawOffer:
                             offered_at=door.now, accepted_by=[])
     door.pending.draw_offer = True
     door.touch()
-    door.then(lambda: lifecycle_mail.queue_draw_offer(door, made))
+    door.tell("draw-offer", offerer=seat, state=door.state)
     return made
 
 
@@ -151,4 +150,4 @@ def _close(found: DrawOffer, seat: int, how: str, door: Locked) -> None:
     (DrawOffer.update(status=DrawOfferStatus.DECLINED, answered_by=seat, how=how,
                       answered_at=door.now).where(DrawOffer.id == found.id).execute())
     door.touch()
-    door.then(lambda: lifecycle_mail.queue_draw_declined(door, found, seat, how))
+    door.tell("draw-declined", offerer=found.seat, by=seat, how=how, state=door.state)

@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 
 from pbem.core.db.prepared import add_row, update_columns
 from pbem.core.db.text import check_text
-from pbem.core.mailout import notify
 from pbem.core.matches import conditional, offers
 from pbem.core.matches.changes import (
     PLAYER,
@@ -26,10 +25,10 @@ from pbem.core.matches.changes import (
     Locked,
     apply_change,
 )
+from pbem.core.matches.lifecycle import result_columns
 from pbem.core.matches.models import (
     ComputerJob,
     Match,
-    MatchStatus,
     Move,
     Position,
     event_parts,
@@ -177,17 +176,9 @@ class ConditionalAnswer(MakeMove):
             door.mail_notes.setdefault(seat.seat, []).append(said)
         result = move_in(door, owner, self.text, self.expected_ply, note="conditional")
         if door.match.is_live:
-            match, now, notes, rows = door.match, door.now, door.mail_notes, door.seats
             # A seat whose turn it now is hears it in its "your turn" mail, and one whose own
-            # next answer follows at once hears it from that change; every other is told here.
-
-            def tell() -> None:
-                for row in rows:
-                    if (row.seat not in door.quiet and row.seat not in match.to_move
-                            and notes.get(row.seat)):
-                        notify.queue_for(match, row, "conditional_played", now,
-                                         {"cond": notes[row.seat]})
-            door.then(tell)
+            # next answer follows at once hears it from that change; every other is told.
+            door.tell("conditional-played")
         return result
 
 
@@ -250,9 +241,7 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
     changes = {"ply": ply + 1, "turn": turn if same_decision else turn + 1,
                "state": rules.dump(transition.state), "to_move": sorted(after)}
     if outcome is not None:
-        changes.update(status=MatchStatus.FINISHED, finished_at=now,
-                       result={"winners": sorted(outcome.winners),
-                               "scores": list(outcome.scores), "reason": outcome.reason})
+        changes.update(result_columns(now, outcome))  # the rules' own result
     door.write(**changes)
     door.note(move=canonical, ply=ply + 1, **({"result": outcome.reason} if outcome else {}))
     door.movers.add(seat)
@@ -266,12 +255,10 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
             visible_to=None if readers is None else sorted(readers),
             events=stored_events(transition.events), note=autoplayed or note, created_at=now)
     add_row(Position, match=match, ply=ply + 1, state=changes["state"])
-    newly_to_move = after if not same_decision else frozenset()
-    # Read when the mail is queued, after the door has asked for a conditional answer: a
-    # seat whose answer follows at once is not told it is its turn.
-    door.then(lambda: notify.queue_after_move(match, rules, transition.state,
-                                              newly_to_move - door.quiet, transition.events,
-                                              now, door.seats, door.mail_notes))
+    # The mail leaves out a seat whose conditional answer follows at once (`Settled.quiet`:
+    # known once the door has asked for one).
+    door.tell("after-move", state=transition.state, events=transition.events,
+              newly_to_move=after if not same_decision else frozenset())
     mine = tuple(rules.describe_event(e) for e in transition.events if e.is_visible_to(seat))
     return MoveResult(match, canonical, mine)
 

@@ -4,7 +4,8 @@ Each is a change through the door (changes.py), so a ruling acts once: the match
 before the open entry is read, and a repeated ruling finds the entry already ruled.
 
 Every ruling needs a reason, emails every player, shows on the public match page (through the
-adjudication entry) and is kept in the audit log with who made it and when.
+adjudication entry) and is kept in the match's change log with who made it and when (the
+admin's audit view reads it there).
 """
 
 from __future__ import annotations
@@ -14,17 +15,17 @@ from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from pbem import i18n
-from pbem.core.admin import audit
 from pbem.core.db.text import check_text
-from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.changes import UNLOGGED, Change, Channel, Locked, apply_change
 from pbem.core.matches.computer_turns import StandIn
-from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, MatchStatus
+from pbem.core.matches.lifecycle import abort_match, finish, lose
+from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match
 from pbem.core.matches.play import answer_to, move_in
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
-from pbem.games.base import KeepsScore, Outcome
 from pbem.i18n import N_, _
+
+__all__ = ["finish", "lose"]  # the endings rulings make, where callers long found them
 
 MAX_EXTENSION = timedelta(days=30)
 # What each ruling does, in words (marked here, translated where shown: `_(RULINGS[r])`).
@@ -95,20 +96,23 @@ class Ruling(Change):
     reason: str
     extension: timedelta | None = None
     entry_id: int | None = None
-    action_key: str | None = field(default=None, metadata=UNLOGGED)
     stand_in: StandIn = field(default_factory=StandIn, metadata=UNLOGGED)
 
     def apply(self, door: Locked) -> int:
-        audit.check_fresh(self.action_key)
         entry = _entry_to_rule(door.match, self.entry_id)
         apply_ruling(door, entry, self.ruling, self.reason, door.now, self.extension,
                      self.stand_in)
         if self.ruling == "computer":
             door.note(level=self.stand_in.level)
-        _record(door, entry, self.ruling, self.reason, self.by, door.now, self.extension,
-                self.action_key)
+        _record(door, entry, self.ruling, self.reason, self.by, door.now)
         door.note(entry=entry.id, late=entry.seat)
         return entry.id
+
+    def timed_out(self, logged: dict[str, Any]) -> frozenset[int]:
+        # An award against the late seat is a loss on time; a draw or an abort is not.
+        late = logged.get("late")
+        return frozenset({late}) if self.ruling == "award" and isinstance(late, int) else (
+            frozenset())
 
     def follow_up(self, door: Locked, result: Any) -> Change | None:
         # A move the adjudicator had made for the late seat is its opponent's to answer, with
@@ -132,9 +136,7 @@ def apply_ruling(door: Locked, entry: Adjudication, ruling: str, reason: str, no
         finish(door, frozenset(range(count)), [1 / count] * count,
                f"drawn by the adjudicator: {reason}")
     elif ruling == "abort":
-        if not match.is_live:
-            raise ConflictError(_("The match is no longer in play."))
-        door.write(status=MatchStatus.ABORTED, finished_at=now, to_move=[])
+        abort_match(door, None, tell=False)  # the ruling's own mail says so
     elif ruling == "extend":
         if extension is None:
             raise InvalidRequestError(_("An extension needs a length: how long the late seat "
@@ -192,24 +194,8 @@ class Forfeit(Change):
             raise ConflictError(_("A forfeit needs the seat that forfeits."))
         forfeit(door, self.seat, self.reason)
 
-
-def lose(door: Locked, losers: set[int], reason: str) -> None:
-    """End the match with `losers` last: with two seats the other wins; with three or four the
-    others are ranked by the game's scores so far, a shared win on equal scores."""
-    rules, state = door.rules, door.state
-    count = len(door.seats)
-    scores = list(rules.current_scores(state) if isinstance(rules, KeepsScore)
-                  else (0.0,) * count)
-    others = [s for s in range(count) if s not in losers]
-    best = max(scores[s] for s in others)
-    winners = frozenset(s for s in others if scores[s] == best)
-    if count == 2:
-        final = [1.0 if s in winners else 0.0 for s in range(count)]
-    else:
-        # The losing seats are last whatever they had: below everyone else's score.
-        floor = min(scores[s] for s in others) - 1
-        final = [float(floor) if s in losers else float(scores[s]) for s in range(count)]
-    finish(door, winners, final, reason)
+    def timed_out(self, logged: dict[str, Any]) -> frozenset[int]:
+        return frozenset({self.seat} if self.seat is not None else ())
 
 
 def autoplay_in(door: Locked, seat: int, reason: str,
@@ -267,18 +253,6 @@ def autoplay(match_id: int, seat: int, now: datetime, reason: str,
     return played
 
 
-def finish(door: Locked, winners: frozenset[int], scores: list[float], reason: str) -> None:
-    """End a live match with this result; every player is emailed it."""
-    if not door.match.is_live:
-        raise ConflictError(_("The match is no longer in play."))
-    door.write(status=MatchStatus.FINISHED, finished_at=door.now, to_move=[],
-               result={"winners": sorted(winners), "scores": scores, "reason": reason})
-    match, rules, state, now = door.match, door.rules, door.readable_state(), door.now
-    if state is not None:
-        door.then(lambda: notify.queue_result(match, rules, state,
-                                              Outcome(winners, tuple(scores), reason), (), now))
-
-
 def _entry_to_rule(match: Match, entry_id: int | None) -> Adjudication:
     query = Adjudication.select().where(Adjudication.match == match)
     if entry_id is not None:
@@ -306,23 +280,14 @@ def _entry_to_rule(match: Match, entry_id: int | None) -> Adjudication:
 
 
 def _record(door: Locked, entry: Adjudication, ruling: str, reason: str, actor: str,
-            now: datetime, extension: timedelta | None, action_key: str | None = None) -> None:
+            now: datetime) -> None:
     entry.status = AdjudicationStatus.RULED
     entry.ruling, entry.reason, entry.ruled_by, entry.ruled_at = ruling, reason, actor, now
     entry.save()
-    detail = {"seat": entry.seat, "cause": entry.cause, "entry": entry.id}
-    if extension is not None:
-        detail["extension_seconds"] = int(extension.total_seconds())
-    audit.record(actor, f"ruling:{ruling}", now, reason, entry.match_id, detail, action_key)
     if ruling in ("award", "draw"):
         return  # the result email already gives the ruling and its reason
-    match = door.match
-
-    def tell() -> None:
-        state = door.readable_state()
-        if state is None:
-            return
-        new_deadline = door.seat(entry.seat).deadline if ruling == "extend" else None
-        notify.queue_ruling(match, door.rules, state, entry.seat, ruling, RULINGS[ruling],
-                            reason, now, new_deadline=new_deadline)
-    door.then(tell)
+    state = door.readable_state()
+    if state is not None:
+        door.tell("ruling", state=state, late=entry.seat, ruling=ruling,
+                  ruling_text=RULINGS[ruling], reason=reason,
+                  extended=entry.seat if ruling == "extend" else None)

@@ -23,17 +23,19 @@ from typing import Any, ClassVar
 
 import peewee
 
-from pbem.core.admin import audit
-from pbem.core.admin.models import Heartbeat
 from pbem.core.db.connection import UNAVAILABLE, write_transaction
 from pbem.core.db.retry import is_transient, retrying
-from pbem.core.mailout import lifecycle as lifecycle_mail
-from pbem.core.mailout import notify
-from pbem.core.mailout.models import MessageStatus, OutboxMessage
-from pbem.core.matches.changes import UNLOGGED, Change, Locked, apply_change
+from pbem.core.matches.changes import UNLOGGED, Change, Locked, apply_change, turn_mail_failed
 from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.deadlines import TimeoutPolicy
-from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Move, Seat
+from pbem.core.matches.models import (
+    Adjudication,
+    AdjudicationStatus,
+    Heartbeat,
+    Match,
+    Move,
+    Seat,
+)
 from pbem.core.matches.rulings import autoplay_in, forfeit
 
 log = logging.getLogger(__name__)
@@ -147,8 +149,7 @@ class Reminder(Change):
             # Time is already up: the timeout settles the seat; a reminder would say
             # "still your turn" about a turn that is over.
             return False
-        door.then(lambda: notify.queue_reminder(door.match, door.rules, door.state,
-                                                number, now))
+        door.tell("reminder", seat=number, state=door.state)
         return True
 
 
@@ -172,7 +173,7 @@ class Timeout(Change):
         seat.version += 1
         seat.save()
         door.touch()
-        if _turn_email_undelivered(door.match, number):
+        if turn_mail_failed(door.match.id, number):
             # The player may never have been told: an admin looks before anything happens.
             open_entry(door, number, "undelivered")
             door.note(settled="held", cause="undelivered")
@@ -181,28 +182,26 @@ class Timeout(Change):
         if policy == TimeoutPolicy.AUTOPLAY and _autoplay_streak(door.match, number,
                                                                  limits.autoplay_limit):
             policy, cause = limits.after_limit, "autoplay-limit"
-        detail = {"seat": number, "cause": cause}
         door.note(policy=policy, cause=cause)
         if policy == TimeoutPolicy.AUTOPLAY:
-            autoplay_why = "the clock ran out (autoplay policy)"
-            played = autoplay_in(door, number, autoplay_why, limits.stand_in)
-            audit.record(audit.SYSTEM_ACTOR, "autoplay", now, autoplay_why, door.match.id,
-                         {**detail, "move": played})
+            autoplay_in(door, number, "the clock ran out (autoplay policy)", limits.stand_in)
         elif policy == TimeoutPolicy.FORFEIT:
             why = _forfeit_reason(door, number, cause, limits)
             forfeit(door, number, why)
-            audit.record(audit.SYSTEM_ACTOR, "forfeit", now,
-                         why or "the clock ran out (forfeit policy)", door.match.id, detail)
         elif policy == TimeoutPolicy.CLAIM:
             seat.out_of_time_at = now
             seat.save()
-            door.then(lambda: lifecycle_mail.queue_claim_available(door, number))
-            audit.record(audit.SYSTEM_ACTOR, "out-of-time", now,
-                         "the clock ran out (claim policy): the others may claim the win",
-                         door.match.id, detail)
+            door.tell("claim-available", late=number, state=door.state)
         else:
             open_entry(door, number, cause)
         return "settled"
+
+    def timed_out(self, logged: dict[str, Any]) -> frozenset[int]:
+        # Only a forfeit ends the match on time here (an autoplayed move may end it too, on
+        # the board: that is no loss on time).
+        if logged.get("policy") == TimeoutPolicy.FORFEIT and self.seat is not None:
+            return frozenset({self.seat})
+        return frozenset()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,9 +225,7 @@ class SweepFailure(Change):
             entry = Adjudication.create(match=door.match, seat=number, cause="error",
                                         opened_at=door.now)
             door.pending.rulings = True
-            audit.record(audit.SYSTEM_ACTOR, "queued", door.now,
-                         "sent to the admin queue: the sweep could not settle the seat",
-                         door.match.id, {"seat": number, "cause": "error", "entry": entry.id})
+            door.note(entry=entry.id, cause="error")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -273,10 +270,8 @@ def _clear_stray_times(seat: Seat) -> None:
 def open_entry(door: Locked, seat: int, cause: str) -> None:
     entry = Adjudication.create(match=door.match, seat=seat, cause=cause, opened_at=door.now)
     door.pending.rulings = True
-    audit.record(audit.SYSTEM_ACTOR, "queued", door.now, f"sent to the admin queue ({cause})",
-                 door.match.id, {"seat": seat, "cause": cause, "entry": entry.id})
-    door.then(lambda: notify.queue_adjudication_opened(door.match, door.rules, door.state,
-                                                       seat, cause, door.now))
+    door.note(entry=entry.id)
+    door.tell("adjudication-opened", late=seat, cause=cause, state=door.state)
 
 
 def _open_error_entry(due: _Due, now: datetime) -> None:
@@ -300,18 +295,6 @@ def _forfeit_reason(door: Locked, seat: int, cause: str, limits: Limits) -> str 
     return f"{name} ran out of time {times} in a row, was moved for, and now forfeits"
 
 
-def _turn_email_undelivered(match: Match, seat: int) -> bool:
-    """The seat's latest turn email failed, or is being retried after failing. (One merely
-    queued is not: if the worker itself is down, the outage rule protects the seat.)"""
-    latest = (OutboxMessage.select(OutboxMessage.status, OutboxMessage.attempts)
-              .where(OutboxMessage.match == match, OutboxMessage.seat == seat,
-                     OutboxMessage.template == "your_turn")
-              .order_by(OutboxMessage.id.desc()).first())
-    if latest is None or latest.status == MessageStatus.SENT:
-        return False
-    return latest.status == MessageStatus.FAILED or latest.attempts > 0
-
-
 # --- outages --------------------------------------------------------------------------------
 
 def _extend_for_outage(now: datetime, grace: timedelta) -> int:
@@ -333,15 +316,5 @@ def _extend_for_outage(now: datetime, grace: timedelta) -> int:
     outage = now - last
     matches = [row.match_id for row in Seat.select(Seat.match).distinct()
                .where(Seat.deadline >= last).order_by(Seat.match)]
-    extended = sum(apply_change(match_id, OutageCredit(outage=outage, since=last), now)
-                   for match_id in matches)
-    retrying(lambda: _audit_outage(now, last, outage, extended))
-    return extended
-
-
-def _audit_outage(now: datetime, last: datetime, outage: timedelta, extended: int) -> None:
-    with write_transaction():
-        audit.record(audit.SYSTEM_ACTOR, "outage-extension", now,
-                     f"the worker was silent for {outage}: running deadlines pushed back",
-                     None, {"seats": extended, "outage_seconds": int(outage.total_seconds()),
-                            "since": last.isoformat()})
+    return sum(apply_change(match_id, OutageCredit(outage=outage, since=last), now)
+               for match_id in matches)

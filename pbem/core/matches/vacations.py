@@ -11,7 +11,6 @@ with the change, which their mail preferences may leave out (a vacation notice i
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -21,7 +20,6 @@ from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.prepared import Prepared
 from pbem.core.db.retry import retrying
-from pbem.core.mailout import notify
 from pbem.core.matches import deadlines
 from pbem.core.matches.changes import (
     PLAYER,
@@ -232,9 +230,8 @@ def _recompute_and_tell(door: Locked, player: int, name: str, starts: datetime,
     for seat in door.seats:
         if seat.player_id == player:
             door.note(seat=seat.seat)
-            door.then(functools.partial(
-                notify.queue_vacation, door.match, door.rules, door.state, seat.seat, name,
-                starts, ends, door.now, cancelled=cancelled))
+            door.tell("vacation", state=door.state, away_seat=seat.seat, away_name=name,
+                      starts=starts, ends=ends, cancelled=cancelled)
 
 
 def _vacations(player_id: int) -> list[Vacation]:

@@ -1,5 +1,6 @@
-"""Settling ratings when a rated match ends: called by the door (`matches/changes.py`) in the
-same transaction as the change that ended the match, so a rating changes exactly once.
+"""Settling ratings when a rated match ends: a settler the door (`matches/changes.py`) hands
+every change to, in the same transaction as the change that ended the match, so a rating
+changes exactly once.
 
 The players' `Rating` rows are created if missing and then locked in player-id order (every
 settlement takes them in that order, so two matches ending at once queue instead of
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pbem.core.db.connection import locking
+from pbem.core.matches.changes import Settled
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.ratings import model
 from pbem.core.ratings.models import Rating, RatingEvent
@@ -47,6 +49,12 @@ def outcome_of(rank: int, ranks: list[int]) -> str:
     if all(r == 1 for r in ranks):
         return "draw"
     return "win" if rank == 1 else "loss"
+
+
+def settle_ended(settled: Settled) -> None:
+    """The settler: a change that ended a match rates it (if it counts)."""
+    if settled.ended:
+        settle_ratings(settled.match, list(settled.seats), settled.now, settled.timed_out)
 
 
 def settle_ratings(match: Match, seats: list[Seat], now: datetime,

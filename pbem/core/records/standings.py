@@ -1,7 +1,8 @@
 """Results as the archive counts them: each seat's win, loss or draw, and a player's record.
 
 `settle` turns a match's stored result into per-seat outcomes; whatever ends a match with a
-result (a final move, a ruling, a forfeit, an import) calls it in the same transaction.
+result (a final move, a ruling, a forfeit, an import) calls it in the same transaction: the
+door through its settler (`settle_standings`, see `core/settlers.py`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import peewee
 
 from pbem.core.accounts.models import FormerName, Player
 from pbem.core.accounts.players import find_player
+from pbem.core.matches.changes import Settled
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.core.records.models import PlayerTally
 from pbem.errors import NotFoundError
@@ -20,6 +22,16 @@ from pbem.games import REGISTRY
 from pbem.i18n import _
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
+
+
+def settle_standings(settled: Settled) -> None:
+    """The settler: a new match is one more seat in play for each player; whatever ended a
+    match with a result writes each seat's win, loss or draw and moves the tallies."""
+    if settled.started:
+        tally_started(settled.match.game, [seat.player_id for seat in settled.seats])
+    if settled.ended:
+        settle(settled.match.id)
+        tally_ended(settled.match.id)
 
 
 def settle(match_id: int) -> None:

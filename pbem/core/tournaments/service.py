@@ -26,8 +26,9 @@ from pbem.core.db.text import check_text
 from pbem.core.matches.changes import Change, Channel, Locked, apply_within
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.core.matches.lifecycle import finish
 from pbem.core.matches.models import Match, MatchStatus
-from pbem.core.matches.rulings import Forfeit, finish
+from pbem.core.matches.rulings import Forfeit
 from pbem.core.tournaments.models import (
     EntryStatus,
     Pairing,
@@ -345,8 +346,7 @@ class TournamentAdjudication(Change):
         share = 1 / len(winners)
         finish(door, winners, [share if s in winners else 0.0 for s in range(count)],
                f"adjudicated by the tournament's organiser: {self.reason}")
-        audit.record(self.by, "tournament:adjudicate", door.now, self.reason, door.match.id,
-                     {"winners": sorted(winners)})
+        door.note(winners=sorted(winners))
 
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:

@@ -5,7 +5,9 @@ Every call that writes a `match` or `seat` row (`Match.update`, `Seat.create`, a
 `.save()`, `update_columns(seat, …)`, …) must be in one of these places:
 - the door itself (`core/matches/changes.py`);
 - a function that takes the locked match (a parameter annotated `Locked`): it runs inside a
-  change, under the door's locks (every change's `apply`, and what they call);
+  change, under the door's locks (every change's `apply`, and what they call); or a settler
+  (a parameter annotated `Settled`), which the door (or a match's creation) calls with a
+  change it has just written (`core/matches/changes.py`);
 - a helper in `DOOR_HELPERS`, whose every call is itself in one of these places (checked);
 - one of the few `BORN_OR_ASIDE` writers, each with its reason.
 A new write anywhere else fails here: route it through a change, or add it with a reason.
@@ -43,6 +45,7 @@ DOOR_HELPERS = {
 BORN_OR_ASIDE = {
     # A match is born: its creation is the first row of its change log.
     ("core/matches/creation.py", "create_match"): "creation",
+    ("core/matches/creation.py", "_seat"): "creation: the new match's seats",
     ("core/records/imports.py", "import_record"): "an imported match is born likewise",
     ("core/records/imports.py", "_write_history"): "with the history its record tells",
     # The seat's link credential (its generation): not the match's state, no history.
@@ -53,7 +56,7 @@ BORN_OR_ASIDE = {
 
 
 def _functions() -> list[tuple[str, ast.FunctionDef, bool]]:
-    """Every function: (module path, node, takes a `Locked`)."""
+    """Every function: (module path, node, takes a `Locked` or a `Settled`)."""
     found = []
     for path in sorted(ROOT.rglob("*.py")):
         if "migrations" in path.parts:
@@ -62,7 +65,9 @@ def _functions() -> list[tuple[str, ast.FunctionDef, bool]]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FunctionDef):
                 arguments = node.args.args + node.args.kwonlyargs
-                locked = any(a.annotation is not None and "Locked" in ast.unparse(a.annotation)
+                locked = any(a.annotation is not None
+                             and ("Locked" in ast.unparse(a.annotation)
+                                  or ast.unparse(a.annotation).endswith("Settled"))
                              for a in arguments)
                 found.append((module, node, locked))
     return found

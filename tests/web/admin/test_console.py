@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from pbem.core.accounts.admins import create_admin
+from pbem.core.admin.audit import AuditFilter, search
 from pbem.core.admin.models import AuditEntry
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
@@ -135,7 +136,7 @@ def test_a_ruling_posted_twice_acts_and_is_logged_once(settings, client, clock) 
     second = client.post(f"/admin/adjudications/{entry.id}", data=data)
     assert first.status_code == second.status_code == 303
     assert "already done" in client.get("/admin").data.decode()
-    assert AuditEntry.select().where(AuditEntry.actor == "ref@club.org").count() == 1
+    assert len(search(AuditFilter(actor="ref@club.org"))) == 1
     assert OutboxMessage.select().where(OutboxMessage.template == "ruling").count() == 2
     # The change log names the ruled seat as the pages do ("First"), not by its index.
     page = client.get(f"/admin/matches/{_match.id}").data.decode()
@@ -152,7 +153,7 @@ def test_match_actions_posted_twice_act_once(settings, client, clock, action: st
     for _ in range(2):
         reply = client.post(f"/admin/matches/{match.id}/{action}", data=data)
         assert reply.status_code == 303
-    rows = list(AuditEntry.select().where(AuditEntry.actor == "ref@club.org"))
+    rows = search(AuditFilter(actor="ref@club.org"))
     assert [r.action for r in rows] == [{"extend": "extend-seat"}.get(action, action)]
     deadline = Seat.get(Seat.match == match, Seat.seat == 0).deadline
     if action == "extend":
