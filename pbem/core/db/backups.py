@@ -148,13 +148,17 @@ def _schema() -> str:
 
 def _conninfo(url: str) -> str:
     """libpq's connection string for `url` (without its password, given by PGPASSWORD)."""
-    from psycopg.conninfo import make_conninfo
-
     parts = parse(url)
     keys = {"dbname": parts.get("database"), "user": parts.get("user"),
             "host": parts.get("host"), "port": parts.get("port"),
             "options": parts.get("options"), "sslmode": parts.get("sslmode")}
-    return make_conninfo(**{key: str(value) for key, value in keys.items() if value})
+    return " ".join(f"{key}={_quoted(str(value))}" for key, value in keys.items() if value)
+
+
+def _quoted(value: str) -> str:
+    # libpq's keyword=value syntax: a value in single quotes, its quotes and backslashes
+    # escaped by a backslash (psycopg, which says the same, is only the postgres extra's).
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _run(command: list[str], url: str) -> None:

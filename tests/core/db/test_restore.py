@@ -109,3 +109,15 @@ def test_a_backup_restored_under_a_running_server_is_what_it_shows(
         assert moves_of(call(url)) == [first, other]
     page = call(f"{served}/play/{tokens[0]}")
     assert other in page and later not in page
+
+
+def test_the_connection_string_for_the_client_tools_reads_back_as_the_url_says() -> None:
+    from psycopg.conninfo import conninfo_to_dict
+
+    from pbem.core.db.backups import _conninfo
+
+    url = ("postgresql://ann@db.example:6543/pbem"
+           "?options=-c%20search_path%3Dit%27s%5Cx&sslmode=require")
+    assert conninfo_to_dict(_conninfo(url)) == {
+        "dbname": "pbem", "user": "ann", "host": "db.example", "port": "6543",
+        "options": "-c search_path=it's\\x", "sslmode": "require"}
