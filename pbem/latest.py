@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from contextlib import suppress
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -37,3 +37,31 @@ class Latest(OrderedDict[Hashable, T]):
         except KeyError:
             return None
         return self.get(key)  # (None if another thread dropped it meanwhile)
+
+
+class Kept(Generic[T]):
+    """A cache of what was made lately, by key, in a `Latest` (the least used dropped first):
+    the base of the process's kept match derivations, fragments, pages and JSON answers, which
+    differ only in their key and in when a value made may be kept."""
+
+    def __init__(self, size: int) -> None:
+        self._made: Latest[T] = Latest(size)
+
+    def made(self, key: Hashable, make: Callable[[], T], keep: Callable[[T], bool]) -> T:
+        """The value kept for `key`, else what `make` makes, kept when `keep` says so of it
+        (asked after making: making may tell that the value is for this caller alone)."""
+        try:
+            self._made.move_to_end(key)
+            return self._made[key]
+        except KeyError:  # not kept, or another thread dropped it meanwhile
+            pass
+        value = make()
+        if keep(value):
+            self._made.keep(key, value)
+        return value
+
+    def clear(self) -> None:
+        self._made.clear()
+
+    def __len__(self) -> int:
+        return len(self._made)

@@ -5,15 +5,12 @@ registry lists."""
 from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
-from pbem.games.eximo import board, clicks
 from pbem.games.eximo.hints import EximoHints
 from pbem.games.eximo.rules import EximoRules, EximoState
 
-GAME = GameType(
+GAME = GameType.from_folder(
     rules=EximoRules(),
     notation="the full path: `c2-c3`, jumps `c1-c3-c5`, captures `e4xe6xg6`, drops after `drop`",
-    template_globals={"eximo_pieces": board.pieces, "eximo_cells": board.cells},
-    clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=21),
     conditional_moves=True,
     bot_hints=EximoHints(),

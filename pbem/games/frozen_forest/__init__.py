@@ -5,14 +5,11 @@ registry lists."""
 from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
-from pbem.games.frozen_forest import board, clicks
 from pbem.games.frozen_forest.rules import ForestState, FrozenForestRules
 
-GAME = GameType(
+GAME = GameType.from_folder(
     rules=FrozenForestRules(),
     notation="the destination square, `e4`",
-    template_globals={"frozen_forest_pieces": board.pieces, "frozen_forest_cells": board.cells},
-    clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=38),
     conditional_moves=True,
 )

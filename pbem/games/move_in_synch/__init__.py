@@ -5,15 +5,12 @@ summary), its board drawing (`board.py`), its click data (`clicks.py`) and its d
 from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
-from pbem.games.move_in_synch import board, clicks
 from pbem.games.move_in_synch.hints import MoveInSynchHints
 from pbem.games.move_in_synch.rules import MoveInSynchRules, SynchState
 
-GAME = GameType(
+GAME = GameType.from_folder(
     rules=MoveInSynchRules(),
     notation="a placement is a square, `e4`; `synch` or `opposition`; a direction",
-    template_globals={"move_in_synch_pieces": board.pieces, "move_in_synch_cells": board.cells},
-    clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=31),
     conditional_moves=True,
     bot_hints=MoveInSynchHints(),
