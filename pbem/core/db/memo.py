@@ -37,8 +37,10 @@ class Versioned(Protocol):
 
 class VersionMemo(Kept[T]):
     """At most `size` values, each for one match version and `detail` (a seat, a language…),
-    the least used dropped first. Safe for threads: a value made twice at once is kept once,
-    and both are equal."""
+    oldest dropped first. Safe for threads: a value made twice at once is kept once, and both
+    are equal."""
+
+    renews = False
 
     def __init__(self, size: int) -> None:
         super().__init__(size)
