@@ -1,6 +1,5 @@
-"""EXIMO: the game's folder. Its rules (`rules.py`, with the rules summary), its board
-drawing (`board.py`), its click data (`clicks.py`) and its description, `GAME`, which the
-registry lists."""
+"""EXIMO, checkers for two that jump their own and capture the other's: its description,
+`GAME`, which the registry lists (the rules and their summary are in `rules.py`)."""
 
 from __future__ import annotations
 

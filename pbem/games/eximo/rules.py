@@ -114,7 +114,6 @@ class EximoRules(RulesBase):
     slug = "eximo"
     board_picture = True
     title = "EXIMO"
-    options = ()
     seat_names = (N_("Black"), N_("White"))
 
     # -- game flow -----------------------------------------------------------------------------

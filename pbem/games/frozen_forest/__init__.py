@@ -1,6 +1,5 @@
-"""Frozen Forest: the game's folder. Its rules (`rules.py`, with the rules summary), its board
-drawing (`board.py`), its click data (`clicks.py`) and its description, `GAME`, which the
-registry lists."""
+"""Frozen Forest, where Yuki the yeti seeks and Mina hides behind trees, described for the
+registry as `GAME`; `rules.py` holds its rules and their summary."""
 
 from __future__ import annotations
 

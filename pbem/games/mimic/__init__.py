@@ -1,6 +1,5 @@
-"""Mimic: the game's folder. Its rules (`rules.py`, with the rules summary), its board
-drawing (`board.py`), its click data (`clicks.py`) and its description, `GAME`, which the
-registry lists."""
+"""Mimic, a race to the far row while the opponent copies each move: `GAME` describes it
+to the registry, and `rules.py` holds its rules summary."""
 
 from __future__ import annotations
 

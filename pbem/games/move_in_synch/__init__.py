@@ -1,6 +1,5 @@
-"""Move In Synch, In Opposition: the game's folder. Its rules (`rules.py`, with the rules
-summary), its board drawing (`board.py`), its click data (`clicks.py`) and its description,
-`GAME`, which the registry lists."""
+"""Move In Synch, In Opposition: two markers move together, the same way or opposite ways,
+and claim the squares they reach. Its description is `GAME`; its rules, `rules.py`."""
 
 from __future__ import annotations
 
