@@ -14,7 +14,7 @@ import logging
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -80,31 +80,40 @@ def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_backup(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.core.db.backups import BackupFailed, backup
+    from pbem.core.db.backups import backup
 
-    bind_database(settings.database_url)
-    try:
-        with database.connection_context():
-            backup(settings.database_url, Path(args.file))
-    except BackupFailed as error:
-        return _fail(str(error), FAILURE)
+    failed = _backups_step(backup, settings, args.file)
+    if failed is not None:
+        return _fail(failed, FAILURE)
     print(f"wrote {args.file}")
     return 0
 
 
 def cmd_restore(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.core.db.backups import BackupFailed, restore
+    from pbem.core.db.backups import restore
 
-    bind_database(settings.database_url)
-    try:
-        with database.connection_context():
-            restore(settings.database_url, Path(args.file))
-    except BackupFailed as error:
-        return _fail(f"{error}; the database is as it was", FAILURE)
+    failed = _backups_step(restore, settings, args.file)
+    if failed is not None:
+        return _fail(f"{failed}; the database is as it was", FAILURE)
     done = _migrate(settings)
     applied = f", then applied {', '.join(done)}" if done else ""
     print(f"restored {args.file}{applied}: running processes show it from their next request")
     return 0
+
+
+def _backups_step(step: Callable[[str, Path], object], settings: Settings,
+                  file: str) -> str | None:
+    """Run a backup or a restore (`step`) of the configured database with `file`; what went
+    wrong, in words, when it refused or failed."""
+    from pbem.core.db.backups import BackupFailed
+
+    bind_database(settings.database_url)
+    try:
+        with database.connection_context():
+            step(settings.database_url, Path(file))
+    except BackupFailed as error:
+        return str(error)
+    return None
 
 
 def cmd_generation_bump(args: argparse.Namespace, settings: Settings) -> int:

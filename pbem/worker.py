@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import peewee
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -83,8 +83,7 @@ class Worker:
         second (5/s at the old defaults) however fast a batch went; draining keeps up with
         whatever comes in, and several workers share the load (each claims its own batch)."""
         def work() -> DrainReport:
-            started = time.monotonic()
-            slice_ends = started + self.settings.outbox_slice_seconds
+            slice_ends = time.monotonic() + self.settings.outbox_slice_seconds
             report = DrainReport()
             while True:
                 batch = deliver_due(self.settings, self.sender, self.composer, self.clock(),
@@ -97,10 +96,9 @@ class Worker:
                 if (not batch.claimed or self.stopping.is_set()
                         or time.monotonic() >= slice_ends):
                     break
-            record_run("outbox", time.monotonic() - started, self.clock(),
-                       {"sent": report.sent, "failed": report.failed})
             return report
-        report = _guarded("outbox", DrainReport(), work)
+        report = self._timed("outbox", DrainReport(), work,
+                             lambda done: {"sent": done.sent, "failed": done.failed})
         if report.sent or report.retrying or report.failed:
             log.info("outbox: %s sent, %s to retry, %s failed",
                      report.sent, report.retrying, report.failed)
@@ -110,14 +108,9 @@ class Worker:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
         limits = Limits(self.settings.autoplay_limit, self.settings.after_autoplay_limit,
                         StandIn(self.settings.autoplay_level, time.monotonic))
-
-        def work() -> SweepReport:
-            started = time.monotonic()
-            report = sweep(self.clock(), grace, limits=limits)
-            record_run("deadlines", time.monotonic() - started, self.clock(),
-                       {"settled": report.settled, "failed": report.failed})
-            return report
-        report = _guarded("deadlines", SweepReport(), work)
+        report = self._timed("deadlines", SweepReport(),
+                             lambda: sweep(self.clock(), grace, limits=limits),
+                             lambda done: {"settled": done.settled, "failed": done.failed})
         if any(vars(report).values()):
             log.info("deadlines: %s", vars(report))
         return report
@@ -125,12 +118,8 @@ class Worker:
     def run_tournaments(self) -> AdvanceReport:
         """Start tournaments that are due or full, pair each round whose last is over, bring
         round deadlines down on late matches, and end finished tournaments."""
-        def work() -> AdvanceReport:
-            started = time.monotonic()
-            report = advance(self.settings.secret_key, self.clock())
-            record_run("tournaments", time.monotonic() - started, self.clock(), vars(report))
-            return report
-        report = _guarded("tournaments", AdvanceReport(), work)
+        report = self._timed("tournaments", AdvanceReport(),
+                             lambda: advance(self.settings.secret_key, self.clock()), vars)
         if any(vars(report).values()):
             log.info("tournaments: %s", vars(report))
         return report
@@ -139,20 +128,30 @@ class Worker:
         """The computer's due moves: each job claimed by one worker, thought about outside
         any transaction (within its level's time budget), moved through the door."""
         lease = timedelta(seconds=self.settings.computer_lease_seconds)
-
-        def work() -> ComputerReport:
-            started = time.monotonic()
-            report = run_due(self.clock, choose_move, time.monotonic, lease,
-                             stopping=self.stopping.is_set)
-            if report.moved or report.dropped or report.failed:
-                record_run("computer", time.monotonic() - started, self.clock(),
-                           {"moved": report.moved, "failed": report.failed})
-            return report
-        report = _guarded("computer", ComputerReport(), work)
+        report = self._timed(
+            "computer", ComputerReport(),
+            lambda: run_due(self.clock, choose_move, time.monotonic, lease,
+                            stopping=self.stopping.is_set),
+            # A run is recorded only when it did something.
+            lambda done: ({"moved": done.moved, "failed": done.failed}
+                          if done.moved or done.dropped or done.failed else None))
         if report.moved or report.dropped or report.failed:
             log.info("computer: %s moved, %s moot, %s failed",
                      report.moved, report.dropped, report.failed)
         return report
+
+    def _timed(self, name: str, empty: Report, work: Callable[[], Report],
+               recorded: Callable[[Report], dict[str, Any] | None]) -> Report:
+        """A job's work, guarded (`_guarded`), and its run recorded for the console: how long
+        it took and what `recorded` says it did (None: nothing worth a record)."""
+        def timed() -> Report:
+            started = time.monotonic()
+            report = work()
+            facts = recorded(report)
+            if facts is not None:
+                record_run(name, time.monotonic() - started, self.clock(), facts)
+            return report
+        return _guarded(name, empty, timed)
 
     def mail_admins(self) -> DigestReport:
         """The daily mail to admins about queue entries waiting over a day."""

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from pbem.latest import Latest
+from pbem.latest import Kept, Latest
 
 
 def test_it_keeps_the_latest_and_what_was_used_again() -> None:
@@ -43,3 +43,18 @@ def test_threads_keeping_at_once_pass_its_size_only_for_a_moment() -> None:
 def test_it_keeps_at_least_one() -> None:
     with pytest.raises(ValueError, match="at least one"):
         Latest(0)
+
+
+def test_kept_makes_once_and_keeps_only_what_it_is_told_to() -> None:
+    kept: Kept[int | None] = Kept(2)
+    calls: list[str] = []
+
+    def make(key: str, value: int | None) -> int | None:
+        return kept.made(key, lambda: calls.append(key) or value, lambda made: key != "mine")
+
+    assert make("a", 1) == 1 and make("a", 2) == 1  # kept: made once
+    assert make("none", None) is None and make("none", 3) is None  # a None is kept too
+    assert make("mine", 4) == 4 and make("mine", 5) == 5  # made for its caller alone
+    assert calls == ["a", "none", "mine", "mine"] and len(kept) == 2
+    kept.clear()
+    assert len(kept) == 0 and make("a", 6) == 6

@@ -39,3 +39,17 @@ def test_a_tick_skipped_while_its_job_still_runs_is_not_logged(tmp_path: Path,
         scheduler_log.warning("Run time of job %s was missed by %s", "outbox", "0:05:00")
     assert [record.getMessage() for record in caplog.records] == [
         "Run time of job outbox was missed by 0:05:00"]
+
+
+def test_the_timed_jobs_record_their_runs_and_the_computer_only_what_it_did(worker) -> None:
+    """What the console's metrics read: each job's last run, with what it did."""
+    from dataclasses import asdict
+
+    from pbem.core.admin.operations import last_run
+    from pbem.core.tournaments.running import AdvanceReport
+
+    worker.run_once()
+    assert last_run("deadlines").detail == {"settled": 0, "failed": 0}
+    assert last_run("outbox").detail == {"sent": 0, "failed": 0}
+    assert last_run("tournaments").detail == asdict(AdvanceReport())
+    assert last_run("computer") is None  # nothing to move: no row

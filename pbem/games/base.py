@@ -332,6 +332,7 @@ class RulesBase:
 
     slug: str = ""
     title: str = ""
+    # A game states these only where it differs: its first rules, for two players, no options.
     rules_version: int = 1
     player_counts: frozenset[int] = frozenset({2})
     options: tuple[Option, ...] = ()

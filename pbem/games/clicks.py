@@ -55,6 +55,12 @@ def squares(files: Any, ranks: Any) -> tuple[str, ...]:
     return square_names(*counts(files, ranks))
 
 
+def all_said_empty(view: Mapping[str, Any]) -> dict[str, str]:
+    """Every square of the view's board said to be "empty", for a game's `about` to say what
+    stands on the others."""
+    return dict.fromkeys(squares(view["files"], view["ranks"]), _("empty"))
+
+
 def counts(files: Any, ranks: Any) -> tuple[int, int]:
     """A view's board size, given as counts or as the files' and ranks' names."""
     return (files if isinstance(files, int) else len(files),

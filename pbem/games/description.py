@@ -3,12 +3,15 @@ name, seats, options, capabilities) and what the framework needs to show it (its
 a line, the board-drawing functions its templates call, its click data) and to test it (its
 fixtures). The framework and the shared tests read descriptions, never a game's name.
 
-A game's folder (`pbem/games/<game>/`) ends in its `__init__.py` with one `GAME = GameType(…)`;
+A game's folder (`pbem/games/<game>/`) ends in its `__init__.py` with one
+`GAME = GameType.from_folder(…)` (or `GameType(…)`, naming its drawing and click data itself);
 `pbem/games/__init__.py` lists every `GAME`, one line each.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +45,25 @@ class GameType:
     # What the computer opponent may know of the game (its `hints.py`: a playout policy, an
     # evaluation; see pbem/bots/hints.py for the members). None: plain random playouts.
     bot_hints: Any = None
+
+    @classmethod
+    def from_folder(cls, rules: GameRules, notation: str, fixtures: Fixtures,
+                    conditional_moves: bool = False, bot_hints: Any = None) -> GameType:
+        """The description of a game whose folder is laid out as pbem's games are: what its
+        templates call is every public function defined in its `board.py`, named
+        `<folder>_<function>` (`eximo_pieces`), and its click data is its `clicks.py`'s
+        `CLICKS`. The rest differs from game to game, so it is stated."""
+        folder = type(rules).__module__.rpartition(".")[0]
+        board = importlib.import_module(f"{folder}.board")
+        clicks = importlib.import_module(f"{folder}.clicks")
+        prefix = folder.rpartition(".")[2]
+        drawing = {f"{prefix}_{name}": value for name, value in vars(board).items()
+                   if callable(value) and not inspect.isclass(value)
+                   and getattr(value, "__module__", None) == board.__name__
+                   and not name.startswith("_")}
+        return cls(rules=rules, notation=notation, template_globals=drawing,
+                   clicks=clicks.CLICKS, fixtures=fixtures, conditional_moves=conditional_moves,
+                   bot_hints=bot_hints)
 
     @property
     def slug(self) -> str:

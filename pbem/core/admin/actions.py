@@ -13,7 +13,6 @@ from datetime import datetime, timedelta
 from typing import ClassVar
 
 from pbem.core.admin import audit
-from pbem.core.db.connection import write_transaction
 from pbem.core.db.text import check_text
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches import deadlines
@@ -182,8 +181,7 @@ def _reason(reason: str) -> str:
 def retry_mail(message_id: int, actor: str, now: datetime,
                action_key: str | None = None) -> None:
     """Send a failed or waiting email at the worker's next tick, with fresh attempts."""
-    with write_transaction():
-        audit.check_fresh(action_key)
+    with audit.fresh_action(action_key):
         message = OutboxMessage.get_or_none(OutboxMessage.id == message_id)
         if message is None:
             raise NotFoundError(_("There is no email %(id)s.", id=message_id))

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 import peewee
 
 from pbem.core.admin.models import AuditEntry
+from pbem.core.db.connection import write_transaction
 from pbem.core.matches.changes import SERVER, AlreadyDoneError
 from pbem.core.matches.models import ChangeLog
 
@@ -36,6 +38,15 @@ def check_fresh(action_key: str | None) -> None:
     the unique key in `record` settles a race between two posts that both pass here."""
     if action_key and AuditEntry.select().where(AuditEntry.action_key == action_key).exists():
         raise AlreadyDoneError
+
+
+@contextmanager
+def fresh_action(action_key: str | None) -> Iterator[None]:
+    """The write transaction of an admin's action on what is not a match (a player, a mail,
+    a chat report), refused when its form was already acted on (`check_fresh`)."""
+    with write_transaction():
+        check_fresh(action_key)
+        yield
 
 
 def record(actor: str, action: str, now: datetime, reason: str = "",

@@ -9,8 +9,8 @@ from datetime import datetime
 
 from pbem.core.accounts.models import Player
 from pbem.core.admin import audit
+from pbem.core.admin.players import find_player
 from pbem.core.conversation.models import ChatMessage, ChatReport
-from pbem.core.db.connection import write_transaction
 from pbem.errors import ConflictError, InvalidRequestError, NotFoundError
 from pbem.i18n import _
 
@@ -19,13 +19,8 @@ def hide(report_id: int, actor: str, reason: str, now: datetime,
          action_key: str | None = None) -> ChatMessage:
     """Hide the reported message from everyone (pages, API, mails not yet sent); every open
     report of it is resolved with it."""
-    with write_transaction():
-        audit.check_fresh(action_key)
-        found = _open(report_id)
-        message = ChatMessage.get_by_id(found.message_id)
-        if message.hidden_at is None:
-            ChatMessage.update(hidden_at=now, hidden_by=actor).where(
-                ChatMessage.id == message.id).execute()
+    with audit.fresh_action(action_key):
+        found, message = _hide_reported(report_id, actor, now)
         _resolve(ChatReport.message == message.id, actor, "hidden", now)
         audit.record(actor, "chat-hide", now, _reason(reason), message.match_id,
                      {"message": message.id, "report": found.id,
@@ -37,13 +32,8 @@ def bar(report_id: int, actor: str, reason: str, now: datetime,
         action_key: str | None = None) -> Player:
     """Bar the reported message's writer from every chat (they still play); the message is
     hidden too."""
-    with write_transaction():
-        audit.check_fresh(action_key)
-        found = _open(report_id)
-        message = ChatMessage.get_by_id(found.message_id)
-        if message.hidden_at is None:
-            ChatMessage.update(hidden_at=now, hidden_by=actor).where(
-                ChatMessage.id == message.id).execute()
+    with audit.fresh_action(action_key):
+        found, message = _hide_reported(report_id, actor, now)
         Player.update(chat_barred_at=now).where(Player.id == message.author_id,
                                                 Player.chat_barred_at.is_null()).execute()
         _resolve(ChatReport.message == message.id, actor, "barred", now)
@@ -55,8 +45,7 @@ def bar(report_id: int, actor: str, reason: str, now: datetime,
 
 def dismiss(report_id: int, actor: str, reason: str, now: datetime,
             action_key: str | None = None) -> None:
-    with write_transaction():
-        audit.check_fresh(action_key)
+    with audit.fresh_action(action_key):
         found = _open(report_id)
         _resolve(ChatReport.id == found.id, actor, "dismissed", now)
         audit.record(actor, "chat-report-dismiss", now, _reason(reason), None,
@@ -66,11 +55,8 @@ def dismiss(report_id: int, actor: str, reason: str, now: datetime,
 def set_barred(player_id: int, barred: bool, actor: str, reason: str, now: datetime,
                action_key: str | None = None) -> None:
     """Bar or lift the bar from the player's page in the console."""
-    with write_transaction():
-        audit.check_fresh(action_key)
-        player = Player.get_or_none(Player.id == player_id)
-        if player is None:
-            raise NotFoundError(_("There is no player %(id)s.", id=player_id))
+    with audit.fresh_action(action_key):
+        player = find_player(player_id)
         if (player.chat_barred_at is not None) == barred:
             raise ConflictError(_("The player is already barred from the chat.") if barred
                                 else _("The player is already free to write in the chat."))
@@ -78,6 +64,16 @@ def set_barred(player_id: int, barred: bool, actor: str, reason: str, now: datet
             Player.id == player.id).execute()
         audit.record(actor, "chat-bar" if barred else "chat-unbar", now, _reason(reason),
                      None, {"player": player.id}, action_key)
+
+
+def _hide_reported(report_id: int, actor: str, now: datetime) -> tuple[ChatReport, ChatMessage]:
+    """The open report and its message, hidden from everyone (if it was not already)."""
+    found = _open(report_id)
+    message = ChatMessage.get_by_id(found.message_id)
+    if message.hidden_at is None:
+        ChatMessage.update(hidden_at=now, hidden_by=actor).where(
+            ChatMessage.id == message.id).execute()
+    return found, message
 
 
 def _open(report_id: int) -> ChatReport:

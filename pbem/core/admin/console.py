@@ -19,14 +19,12 @@ from pbem.core.matches.clocks import describe_left
 from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.models import (
-    CONDITIONAL_NOTE,
     Adjudication,
     AdjudicationStatus,
     Match,
     Move,
     Seat,
     Vacation,
-    autoplay_reason,
 )
 from pbem.core.matches.play import stored_event
 from pbem.core.matches.rulings import make_ruling
@@ -235,8 +233,7 @@ def full_record(match: Match, now: datetime) -> dict[str, Any]:
         "hidden_from": None if move.visible_to is None else
         [labels[s] for s in labels if s not in move.visible_to],
         "events": [rules.describe_event(stored_event(item)) for item in move.events],
-        "at": move.created_at, "autoplayed": autoplay_reason(move.note),
-        "conditional": move.note == CONDITIONAL_NOTE,
+        "at": move.created_at, **move.how_made(),
     } for move in Move.select(Move.ply, Move.seat, Move.text, Move.visible_to, Move.events,
                               Move.note, Move.created_at)
         .where(Move.match == match).order_by(Move.ply)]

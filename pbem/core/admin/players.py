@@ -8,7 +8,6 @@ from datetime import datetime
 from pbem.core.accounts.models import Player, Session
 from pbem.core.accounts.players import clear_undeliverable as clear_undeliverable_mark
 from pbem.core.admin import audit
-from pbem.core.db.connection import write_transaction
 from pbem.core.mailout.accounts import reissue_seat_link
 from pbem.core.matches.models import Match, MatchStatus, Seat
 from pbem.errors import ConflictError, NotFoundError, PbemError
@@ -31,9 +30,8 @@ def resend_links(secret_key: str, player_id: int, actor: str, now: datetime,
                  action_key: str | None = None) -> int:
     """Replace the link of every seat the player holds in a live match and email the new
     ones (the old links stop working). Returns how many were sent."""
-    with write_transaction():
-        audit.check_fresh(action_key)
-        player = _player(player_id)
+    with audit.fresh_action(action_key):
+        player = find_player(player_id)
         seats = list(Seat.select(Seat.match, Seat.seat).join(Match)
                      .where(Seat.player == player, Match.status == MatchStatus.ACTIVE))
         for seat in seats:
@@ -46,8 +44,7 @@ def resend_links(secret_key: str, player_id: int, actor: str, now: datetime,
 
 def reissue_link(secret_key: str, match_id: int, seat: int, actor: str, reason: str,
                  now: datetime, action_key: str | None = None) -> None:
-    with write_transaction():
-        audit.check_fresh(action_key)
+    with audit.fresh_action(action_key):
         reissue_seat_link(secret_key, match_id, seat, now)
         audit.record(actor, "reissue-link", now, reason or "link re-issued", match_id,
                      {"seat": seat}, action_key)
@@ -55,9 +52,8 @@ def reissue_link(secret_key: str, match_id: int, seat: int, actor: str, reason: 
 
 def revoke_sessions(player_id: int, actor: str, now: datetime,
                     action_key: str | None = None) -> int:
-    with write_transaction():
-        audit.check_fresh(action_key)
-        player = _player(player_id)
+    with audit.fresh_action(action_key):
+        player = find_player(player_id)
         ended = Session.delete().where(Session.player == player).execute()
         audit.record(actor, "player-revoke-sessions", now, f"{ended} sessions ended", None,
                      {"player": player.id}, action_key)
@@ -66,9 +62,8 @@ def revoke_sessions(player_id: int, actor: str, now: datetime,
 
 def set_blocked(player_id: int, blocked: bool, actor: str, reason: str, now: datetime,
                 action_key: str | None = None) -> None:
-    with write_transaction():
-        audit.check_fresh(action_key)
-        player = _player(player_id)
+    with audit.fresh_action(action_key):
+        player = find_player(player_id)
         if (player.challenges_blocked_at is not None) == blocked:
             raise ConflictError(_("The player is already blocked.") if blocked else
                                 _("The player is already free to start challenges."))
@@ -79,7 +74,8 @@ def set_blocked(player_id: int, blocked: bool, actor: str, reason: str, now: dat
                      None, {"player": player.id}, action_key)
 
 
-def _player(player_id: int) -> Player:
+def find_player(player_id: int) -> Player:
+    """The player, or NotFoundError naming the id an admin's form gave."""
     player = Player.get_or_none(Player.id == player_id)
     if player is None:
         raise NotFoundError(_("There is no player %(id)s.", id=player_id))
@@ -89,9 +85,8 @@ def _player(player_id: int) -> Player:
 def clear_undeliverable(player_id: int, actor: str, now: datetime,
                         action_key: str | None = None) -> None:
     """The admin knows the address works again: mail to it is sent as before."""
-    with write_transaction():
-        audit.check_fresh(action_key)
-        player = _player(player_id)
+    with audit.fresh_action(action_key):
+        player = find_player(player_id)
         if player.undeliverable_at is None:
             raise ConflictError(_("The address is not marked undeliverable."))
         clear_undeliverable_mark(player.id)

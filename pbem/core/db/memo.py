@@ -19,14 +19,13 @@ when that moves.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Generic, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from pbem.core.db import generation
 from pbem.core.db.connection import database, on_rebind
-from pbem.latest import Latest
+from pbem.latest import Kept
 
 T = TypeVar("T")
-_MISSING = object()
 
 
 class Versioned(Protocol):
@@ -36,13 +35,15 @@ class Versioned(Protocol):
     version: int
 
 
-class VersionMemo(Generic[T]):
+class VersionMemo(Kept[T]):
     """At most `size` values, each for one match version and `detail` (a seat, a language…),
     oldest dropped first. Safe for threads: a value made twice at once is kept once, and both
     are equal."""
 
+    renews = False
+
     def __init__(self, size: int) -> None:
-        self._items: Latest[T] = Latest(size)
+        super().__init__(size)
         _ALL.append(self)
 
     def remember(self, match: Versioned, make: Callable[[], T], *detail: Hashable) -> T:
@@ -50,20 +51,12 @@ class VersionMemo(Generic[T]):
         era = generation.current()
         if era is None:  # begun under another database generation: keep and take nothing
             return make()
-        key = (era, match.id, match.version, *detail)
-        found = self._items.get(key, _MISSING)
-        if found is not _MISSING:
-            return found  # type: ignore[return-value]
-        made = make()
-        if database.obj is None or not database.in_transaction():
-            self._items.keep(key, made)
-        return made
+        return self.made((era, match.id, match.version, *detail), make, _committed)
 
-    def clear(self) -> None:
-        self._items.clear()
 
-    def __len__(self) -> int:
-        return len(self._items)
+def _committed(_value: object) -> bool:
+    """Whether what was just read is committed (see the module's text)."""
+    return database.obj is None or not database.in_transaction()
 
 
 _ALL: list[VersionMemo] = []

@@ -85,40 +85,12 @@ def create_challenge(settings: LobbyPolicy, challenger: Player, request: Challen
     check_may_challenge(challenger)
     rules = get_rules(request.game)
     control = TimeControl.parse(request.clock)
-    if request.on_timeout not in TimeoutPolicy.ALL:
-        raise InvalidRequestError(_("%(given)s is not a timeout policy (one of: %(known)s)",
-                                    given=repr(request.on_timeout),
-                                    known=", ".join(TimeoutPolicy.ALL)))
-    if request.seat_order not in SEAT_ORDERS:
-        raise InvalidRequestError(_("The seat order is %(known)s, not %(given)s.",
-                                    known=_(" or ").join(SEAT_ORDERS),
-                                    given=repr(request.seat_order)))
-    if not isinstance(request.rated, bool):
-        raise InvalidRequestError(_('"rated" is true or false.'))
-    if not request.opponents:
-        raise InvalidRequestError(_("Name at least one opponent's email address."))
-    if len(request.opponents) > MAX_OPPONENTS:
-        raise InvalidRequestError(_("A challenge names at most %(most)s opponents.",
-                                    most=MAX_OPPONENTS))
-    addresses = [normalize_email(text) for text in request.opponents]
-    if len(set(addresses)) != len(addresses):
-        raise UnprocessableError(_("An opponent is listed twice."))
-    if challenger.email in addresses:
-        raise InvalidRequestError(_("You cannot challenge yourself."))
+    _check_terms(request)
+    addresses = _opponent_addresses(challenger, request)
     computers = check_computers(request.computers)
     rules.check_player_count(1 + len(addresses) + len(computers))
     options = rules.resolve_options(request.options)
-    for address in addresses:
-        if account_mail.is_suppressed(address):
-            raise InvalidRequestError(_("%(address)s has asked not to receive invitations "
-                                        "from this server; no invitation was sent.",
-                                        address=address))
-    pending = Challenge.select().where(Challenge.challenger == challenger,
-                                       Challenge.status == ChallengeStatus.PENDING).count()
-    if pending >= settings.max_pending_challenges:
-        raise ConflictError(
-            _("You have %(count)s challenges waiting for answers, the most allowed; wait for "
-              "them or cancel one first.", count=pending))
+    _check_may_invite(settings, challenger, addresses)
     daily = Limit("invitations", settings.invitations_per_day, timedelta(days=1),
                   N_("invitations today"))
     counted = daily.reserve([f"player:{challenger.id}"] * len(addresses), now)
@@ -135,21 +107,75 @@ def create_challenge(settings: LobbyPolicy, challenger: Player, request: Challen
                 players = [challenger] + [Player.for_email(a, now) for a in addresses]
                 challenge.seating = [player.id for player in players]
                 challenge.save()
-            invites = []
-            for position, address in enumerate(addresses, start=1):
-                invite = Invite.create(challenge=challenge, player=Player.for_email(address, now),
-                                       position=position, nonce=secrets.token_hex(16),
-                                       token_hash=secrets.token_hex(32))
-                invite.token_hash = token_hash(invite_token(settings.secret_key, invite))
-                invite.save()
-                invites.append(invite)
-            for invite in invites:
-                account_mail.queue(invite.player.email, "invitation",
-                                   _mail_context(challenge, rules.title, invite=invite), now)
+            _invite(settings, challenge, rules.title, addresses, now)
     except Exception:
         release(counted)
         raise
     return challenge
+
+
+def _check_terms(request: ChallengeRequest) -> None:
+    """The terms a challenge is made on: its timeout policy, seat order and rating."""
+    if request.on_timeout not in TimeoutPolicy.ALL:
+        raise InvalidRequestError(_("%(given)s is not a timeout policy (one of: %(known)s)",
+                                    given=repr(request.on_timeout),
+                                    known=", ".join(TimeoutPolicy.ALL)))
+    if request.seat_order not in SEAT_ORDERS:
+        raise InvalidRequestError(_("The seat order is %(known)s, not %(given)s.",
+                                    known=_(" or ").join(SEAT_ORDERS),
+                                    given=repr(request.seat_order)))
+    if not isinstance(request.rated, bool):
+        raise InvalidRequestError(_('"rated" is true or false.'))
+
+
+def _opponent_addresses(challenger: Player, request: ChallengeRequest) -> list[str]:
+    """The opponents' addresses, normalized: at least one, at most MAX_OPPONENTS, each once,
+    and never the challenger's own."""
+    if not request.opponents:
+        raise InvalidRequestError(_("Name at least one opponent's email address."))
+    if len(request.opponents) > MAX_OPPONENTS:
+        raise InvalidRequestError(_("A challenge names at most %(most)s opponents.",
+                                    most=MAX_OPPONENTS))
+    addresses = [normalize_email(text) for text in request.opponents]
+    if len(set(addresses)) != len(addresses):
+        raise UnprocessableError(_("An opponent is listed twice."))
+    if challenger.email in addresses:
+        raise InvalidRequestError(_("You cannot challenge yourself."))
+    return addresses
+
+
+def _check_may_invite(settings: LobbyPolicy, challenger: Player,
+                      addresses: Sequence[str]) -> None:
+    """No invitee has asked not to be mailed, and the challenger has room for one more
+    challenge waiting for answers."""
+    for address in addresses:
+        if account_mail.is_suppressed(address):
+            raise InvalidRequestError(_("%(address)s has asked not to receive invitations "
+                                        "from this server; no invitation was sent.",
+                                        address=address))
+    pending = Challenge.select().where(Challenge.challenger == challenger,
+                                       Challenge.status == ChallengeStatus.PENDING).count()
+    if pending >= settings.max_pending_challenges:
+        raise ConflictError(
+            _("You have %(count)s challenges waiting for answers, the most allowed; wait for "
+              "them or cancel one first.", count=pending))
+
+
+def _invite(settings: LobbyPolicy, challenge: Challenge, title: str,
+            addresses: Sequence[str], now: datetime) -> None:
+    """One invite a person, each with its own link, and the invitation mails queued (inside
+    the challenge's transaction: all of them or none)."""
+    invites = []
+    for position, address in enumerate(addresses, start=1):
+        invite = Invite.create(challenge=challenge, player=Player.for_email(address, now),
+                               position=position, nonce=secrets.token_hex(16),
+                               token_hash=secrets.token_hex(32))
+        invite.token_hash = token_hash(invite_token(settings.secret_key, invite))
+        invite.save()
+        invites.append(invite)
+    for invite in invites:
+        account_mail.queue(invite.player.email, "invitation",
+                           _mail_context(challenge, title, invite=invite), now)
 
 
 def invite_for_token(token: str) -> Invite:

@@ -35,26 +35,6 @@ def queue_match_started(match: Match, rules: GameRules, state: Any, now: datetim
     queue_turn_notices(match, rules, state, rules.to_move(state), (), now)
 
 
-def queue_after_move(
-    match: Match,
-    rules: GameRules,
-    state: Any,
-    newly_to_move: Iterable[int],
-    events: Sequence[Event],
-    now: datetime,
-    seats: Sequence[Seat] | None = None,
-    notes: Mapping[int, list[str]] | None = None,
-) -> None:
-    """`seats`: the match's seat rows with their clocks settled, if the caller holds them (the
-    door does). A result is told from rows read afresh: the end rewrote every seat. `notes`:
-    sentences for a seat's mail (a conditional move played or cleared)."""
-    outcome = rules.outcome(state)
-    if outcome is not None:
-        queue_result(match, rules, state, outcome, events, now, notes)
-    else:
-        queue_turn_notices(match, rules, state, newly_to_move, events, now, seats, notes)
-
-
 def queue_turn_notices(
     match: Match,
     rules: GameRules,
@@ -66,7 +46,9 @@ def queue_turn_notices(
     notes: Mapping[int, list[str]] | None = None,
 ) -> None:
     """`events` are those of the move at `match.ply` (the mail describes what each seat may
-    see of them); an empty sequence means nothing to describe."""
+    see of them); an empty sequence means nothing to describe. `seats`: the match's seat rows
+    with their clocks settled, if the caller holds them (the door does). `notes`: sentences
+    for a seat's mail (a conditional move played or cleared)."""
     telling = set(seats_to_tell)
     for seat in match.seat_rows() if seats is None else seats:
         if seat.seat in telling:

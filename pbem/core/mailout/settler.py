@@ -53,9 +53,15 @@ def _turn_notices(s: Settled, p: Params) -> None:
 
 
 def _after_move(s: Settled, p: Params) -> None:
+    state = p["state"]
+    outcome = s.rules.outcome(state)
+    if outcome is not None:
+        # Told from seat rows read afresh: the end rewrote every seat.
+        notify.queue_result(s.match, s.rules, state, outcome, p["events"], s.now, s.notes)
+        return
     # A seat whose conditional answer followed at once is not told it is its turn.
-    notify.queue_after_move(s.match, s.rules, p["state"], p["newly_to_move"] - s.quiet,
-                            p["events"], s.now, s.seats, s.notes)
+    notify.queue_turn_notices(s.match, s.rules, state, p["newly_to_move"] - s.quiet,
+                              p["events"], s.now, s.seats, s.notes)
 
 
 def _conditional_played(s: Settled, p: Params) -> None:

@@ -82,9 +82,7 @@ def create_match(
     seed = _checked_seed(seed)
     state = rules.new_game(count, resolved, seed)
     with write_transaction():
-        people = iter(addresses)
-        players = [computer_player(computers[number], now) if number in computers
-                   else Player.for_email(next(people), now) for number in range(count)]
+        players = _players(addresses, computers, now)
         match = Match.create(
             game=game, rules_version=rules.rules_version, options=resolved, seed=seed,
             status=MatchStatus.ACTIVE, ply=0, turn=0, to_move=sorted(rules.to_move(state)),
@@ -94,15 +92,7 @@ def create_match(
         )
         tokens, seats = _seat(match, players, computers, control, rules.to_move(state),
                               secret_key, now)
-        # A match's history begins with its creation (the door logs every later change).
-        ChangeLog.create(match=match, version=match.version, kind="create", seat=None,
-                         actor="server", channel="web",
-                         payload={"game": game, "players": count,
-                                  "options": resolved, "clock": str(control),
-                                  "on_timeout": on_timeout,
-                                  **({"computers": {str(n): level for n, level
-                                                    in sorted(computers.items())}}
-                                     if computers else {})}, at=now)
+        _log_creation(match, count, computers, now)
         # Its settlers as for any change: the players' tallies, the welcome or first turn
         # mail, the computer's first move.
         told = Told("match-started" if announce else "turn-notices", {"state": state})
@@ -110,6 +100,29 @@ def create_match(
             match=match, seats=tuple(seats), change=StartMatch(via=Channel.WEB), rules=rules,
             now=now, started=True, to_move_after=tuple(match.to_move), told=(told,)))
     return CreatedMatch(match, tuple(tokens))
+
+
+def _players(addresses: Sequence[str], computers: Mapping[int, int],
+             now: datetime) -> list[Player]:
+    """The match's players in seat order: the computer's at its seats, the people in the
+    order given at the others."""
+    people = iter(addresses)
+    return [computer_player(computers[number], now) if number in computers
+            else Player.for_email(next(people), now)
+            for number in range(len(addresses) + len(computers))]
+
+
+def _log_creation(match: Match, count: int, computers: Mapping[int, int],
+                  now: datetime) -> None:
+    """A match's history begins with its creation (the door logs every later change)."""
+    ChangeLog.create(match=match, version=match.version, kind="create", seat=None,
+                     actor="server", channel="web",
+                     payload={"game": match.game, "players": count,
+                              "options": match.options, "clock": match.time_control,
+                              "on_timeout": match.on_timeout,
+                              **({"computers": {str(n): level for n, level
+                                                in sorted(computers.items())}}
+                                 if computers else {})}, at=now)
 
 
 def _checked_players(rules: GameRules, emails: Sequence[str],

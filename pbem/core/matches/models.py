@@ -143,6 +143,13 @@ class Move(BaseModel):
     class Meta:
         indexes = ((("match", "ply"), True),)
 
+    def how_made(self) -> dict[str, Any]:
+        """How the move was made, as its note tells (the admin's view and the export list
+        it): `autoplayed`, the server's reason for playing it, and `conditional`, whether it
+        was its player's stored answer."""
+        return {"autoplayed": autoplay_reason(self.note),
+                "conditional": self.note == CONDITIONAL_NOTE}
+
 
 def event_parts(stored: Any) -> tuple[str, dict[str, Any], list[int] | None]:
     """A stored event (`Move.events`): its kind, its data and the seats that may read it

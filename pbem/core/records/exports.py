@@ -16,13 +16,11 @@ from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import rules_for
 from pbem.core.matches.history import public_changes
 from pbem.core.matches.models import (
-    CONDITIONAL_NOTE,
     Adjudication,
     AdjudicationStatus,
     Match,
     Move,
     Seat,
-    autoplay_reason,
 )
 from pbem.core.ratings.queries import match_changes
 from pbem.core.records.archive import STATUS_WORDS, seats_of
@@ -54,9 +52,8 @@ def match_record(match: Match) -> dict[str, Any]:
             "at": _iso(move.created_at),
             "events": [rules.describe_event(event) for event in map(stored_event, move.events)
                        if over or event.is_visible_to(None)],
-            **({"autoplayed": autoplay_reason(move.note)} if autoplay_reason(move.note)
-               else {}),
-            **({"conditional": True} if move.note == CONDITIONAL_NOTE else {}),
+            # Only what is so: a move its player made says neither.
+            **{fact: said for fact, said in move.how_made().items() if said},
         })
     result = None
     if match.result:

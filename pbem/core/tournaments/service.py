@@ -44,6 +44,7 @@ from pbem.errors import (
     UnprocessableError,
 )
 from pbem.games import get_rules
+from pbem.games.base import GameRules
 from pbem.i18n import _
 
 FORMATS = ("round-robin", "double-round-robin", "swiss", "knockout", "tables")
@@ -84,36 +85,10 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
     fmt = spec.get("format")
     if fmt not in FORMATS:
         raise InvalidRequestError(_('"format" is one of: %(known)s.', known=", ".join(FORMATS)))
-    rules = get_rules(str(spec.get("game") or ""))
-    counts = rules.player_counts
-    if fmt == "tables" and not {3, 4} <= counts:
-        raise UnprocessableError(_("%(game)s is not played at tables of three and four; "
-                                   "choose another format.", game=rules.title))
-    if fmt != "tables" and 2 not in counts:
-        raise UnprocessableError(_("%(game)s is not a two-player game: its tournaments use "
-                                   "the tables format.", game=rules.title))
-    options = spec.get("options", {})
-    if not isinstance(options, Mapping):
-        raise InvalidRequestError(_('"options" is an object of the game\'s options.'))
-    resolved = rules.resolve_options(options)
+    rules, resolved = _checked_game(spec, fmt)
     control = TimeControl.parse(str(spec.get("clock", "3d")))
-    on_timeout = spec.get("on_timeout", TimeoutPolicy.FORFEIT)
-    if on_timeout == "":  # a form's empty choice
-        on_timeout = TimeoutPolicy.FORFEIT
-    if on_timeout not in TimeoutPolicy.ALL:
-        raise InvalidRequestError(_('"on_timeout" is one of: %(known)s.',
-                                    known=", ".join(TimeoutPolicy.ALL)))
-    smallest = 3 if fmt == "tables" else 2
-    min_players = _whole(spec.get("min_players", smallest), "min_players", smallest, MAX_PLAYERS)
-    max_players = _whole(spec.get("max_players", max(min_players, 8)), "max_players",
-                         min_players, MAX_PLAYERS)
-    rounds = None
-    if fmt in ("swiss", "tables"):
-        given = spec.get("rounds")
-        rounds = _whole(5 if given is None else given, "rounds", 1, MAX_ROUNDS)
-    elif spec.get("rounds") not in (None, 0):
-        raise UnprocessableError(_('A %(format)s tournament sets its own rounds from the '
-                                   'number of players: leave "rounds" out.', format=fmt))
+    on_timeout = _checked_timeout_policy(spec)
+    min_players, max_players, rounds = _checked_size(spec, fmt)
     round_days = _whole(spec.get("round_days", 14), "round_days", 1, 365)
     max_replays = _whole(spec.get("max_replays", 2), "max_replays", 0, 10)
     starts_at = _start(spec.get("starts_at"), now)
@@ -135,6 +110,48 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
             min_players=min_players, max_players=max_players, rated=spec.get("rated", False),
             invitation_only=invitation_only, invited=invited, starts_at=starts_at,
             round_days=round_days, max_replays=max_replays, created_at=now)
+
+
+def _checked_game(spec: Mapping[str, Any], fmt: str) -> tuple[GameRules, dict[str, Any]]:
+    """The game's rules and its resolved options, if the game is played in the format."""
+    rules = get_rules(str(spec.get("game") or ""))
+    counts = rules.player_counts
+    if fmt == "tables" and not {3, 4} <= counts:
+        raise UnprocessableError(_("%(game)s is not played at tables of three and four; "
+                                   "choose another format.", game=rules.title))
+    if fmt != "tables" and 2 not in counts:
+        raise UnprocessableError(_("%(game)s is not a two-player game: its tournaments use "
+                                   "the tables format.", game=rules.title))
+    options = spec.get("options", {})
+    if not isinstance(options, Mapping):
+        raise InvalidRequestError(_('"options" is an object of the game\'s options.'))
+    return rules, rules.resolve_options(options)
+
+
+def _checked_timeout_policy(spec: Mapping[str, Any]) -> str:
+    on_timeout = spec.get("on_timeout", TimeoutPolicy.FORFEIT)
+    if on_timeout == "":  # a form's empty choice
+        on_timeout = TimeoutPolicy.FORFEIT
+    if on_timeout not in TimeoutPolicy.ALL:
+        raise InvalidRequestError(_('"on_timeout" is one of: %(known)s.',
+                                    known=", ".join(TimeoutPolicy.ALL)))
+    return str(on_timeout)
+
+
+def _checked_size(spec: Mapping[str, Any], fmt: str) -> tuple[int, int, int | None]:
+    """The least and most players, and the rounds (a format that sets its own: None)."""
+    smallest = 3 if fmt == "tables" else 2
+    min_players = _whole(spec.get("min_players", smallest), "min_players", smallest, MAX_PLAYERS)
+    max_players = _whole(spec.get("max_players", max(min_players, 8)), "max_players",
+                         min_players, MAX_PLAYERS)
+    rounds = None
+    if fmt in ("swiss", "tables"):
+        given = spec.get("rounds")
+        rounds = _whole(5 if given is None else given, "rounds", 1, MAX_ROUNDS)
+    elif spec.get("rounds") not in (None, 0):
+        raise UnprocessableError(_('A %(format)s tournament sets its own rounds from the '
+                                   'number of players: leave "rounds" out.', format=fmt))
+    return min_players, max_players, rounds
 
 
 def get_tournament(tournament_id: int) -> Tournament:

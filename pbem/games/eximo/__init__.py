@@ -1,19 +1,15 @@
-"""EXIMO: the game's folder. Its rules (`rules.py`, with the rules summary), its board
-drawing (`board.py`), its click data (`clicks.py`) and its description, `GAME`, which the
-registry lists."""
+"""EXIMO, checkers for two that jump their own and capture the other's: its description,
+`GAME`, which the registry lists (the rules and their summary are in `rules.py`)."""
 
 from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
-from pbem.games.eximo import board, clicks
 from pbem.games.eximo.hints import EximoHints
 from pbem.games.eximo.rules import EximoRules, EximoState
 
-GAME = GameType(
+GAME = GameType.from_folder(
     rules=EximoRules(),
     notation="the full path: `c2-c3`, jumps `c1-c3-c5`, captures `e4xe6xg6`, drops after `drop`",
-    template_globals={"eximo_pieces": board.pieces, "eximo_cells": board.cells},
-    clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=21),
     conditional_moves=True,
     bot_hints=EximoHints(),

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from itertools import permutations
 from typing import Any
 
-from pbem.games.clicks import ClickData, Clicks, Notes, square_notes, squares
+from pbem.games.clicks import ClickData, Clicks, Notes, all_said_empty, square_notes
 from pbem.i18n import N_, _
 
 _PATH_STEP = re.compile(r"[-x]")
@@ -59,7 +59,7 @@ def _refusal(piece: Mapping[str, Any], mine: int | None, labels: Sequence[str],
 
 def about(view: Mapping[str, Any]) -> Notes:
     labels = [seat["label"] for seat in view["seats"]]
-    said = dict.fromkeys(squares(view["files"], view["ranks"]), _("empty"))
+    said = all_said_empty(view)
     for piece in view["pieces"]:
         said[piece["square"]] = _("%(seat)s checker", seat=labels[piece["seat"]])
     return said

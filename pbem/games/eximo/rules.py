@@ -114,9 +114,6 @@ class EximoRules(RulesBase):
     slug = "eximo"
     board_picture = True
     title = "EXIMO"
-    rules_version = 1
-    player_counts = frozenset({2})
-    options = ()
     seat_names = (N_("Black"), N_("White"))
 
     # -- game flow -----------------------------------------------------------------------------

@@ -1,18 +1,14 @@
-"""Frozen Forest: the game's folder. Its rules (`rules.py`, with the rules summary), its board
-drawing (`board.py`), its click data (`clicks.py`) and its description, `GAME`, which the
-registry lists."""
+"""Frozen Forest, where Yuki the yeti seeks and Mina hides behind trees, described for the
+registry as `GAME`; `rules.py` holds its rules and their summary."""
 
 from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
-from pbem.games.frozen_forest import board, clicks
 from pbem.games.frozen_forest.rules import ForestState, FrozenForestRules
 
-GAME = GameType(
+GAME = GameType.from_folder(
     rules=FrozenForestRules(),
     notation="the destination square, `e4`",
-    template_globals={"frozen_forest_pieces": board.pieces, "frozen_forest_cells": board.cells},
-    clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=38),
     conditional_moves=True,
 )

@@ -85,8 +85,6 @@ class FrozenForestRules(RulesBase):
     slug = "frozen-forest"
     board_picture = True
     title = "Frozen Forest"
-    rules_version = 1
-    player_counts = frozenset({2})
     options = (
         Option("forest_size", 10, N_("trees per side of the forest; smaller forests cover "
                                      "the outer trees with discs before play"),

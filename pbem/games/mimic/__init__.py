@@ -1,19 +1,15 @@
-"""Mimic: the game's folder. Its rules (`rules.py`, with the rules summary), its board
-drawing (`board.py`), its click data (`clicks.py`) and its description, `GAME`, which the
-registry lists."""
+"""Mimic, a race to the far row while the opponent copies each move: `GAME` describes it
+to the registry, and `rules.py` holds its rules summary."""
 
 from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
-from pbem.games.mimic import board, clicks
 from pbem.games.mimic.hints import MimicHints
 from pbem.games.mimic.rules import MimicRules, MimicState
 
-GAME = GameType(
+GAME = GameType.from_folder(
     rules=MimicRules(),
     notation="a move is from-to, `e2-e3`; the mimic is automatic",
-    template_globals={"mimic_pieces": board.pieces, "mimic_cells": board.cells},
-    clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=10),
     conditional_moves=True,
     bot_hints=MimicHints(),

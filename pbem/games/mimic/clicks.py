@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.games.clicks import ClickData, Clicks, Notes, square_notes, squares
+from pbem.games.clicks import ClickData, Clicks, Notes, all_said_empty, square_notes
 from pbem.i18n import N_, _
 
 
@@ -34,7 +34,7 @@ def _refusal(entry: Mapping[str, Any], mine: int | None, names: Sequence[str]) -
 
 def about(view: Mapping[str, Any]) -> Notes:
     names = [seat["name"] for seat in view["seats"]]
-    said = dict.fromkeys(squares(view["files"], view["ranks"]), _("empty"))
+    said = all_said_empty(view)
     for entry in view["stacks"]:
         stack = [names[s] for s in entry["stack"]]
         text = (_("%(seat)s checker", seat=stack[0]) if len(stack) == 1 else

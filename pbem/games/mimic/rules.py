@@ -93,8 +93,6 @@ class MimicRules(RulesBase):
     slug = "mimic"
     board_picture = True
     title = "Mimic"
-    rules_version = 1
-    player_counts = frozenset({2})
     options = (
         Option("mimic_goal_wins", True,
                N_("a checker mimicked onto its owner's goal row wins for its owner "

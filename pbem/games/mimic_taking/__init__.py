@@ -30,16 +30,13 @@ when only one legal card fits); `take O4 G4` (cards in trick order), `take none`
 """
 
 from pbem.games.description import Fixtures, GameType
-from pbem.games.mimic_taking import board, clicks
 from pbem.games.mimic_taking.hints import MimicTakingHints
 from pbem.games.mimic_taking.rules import MimicTakingRules, Move
 from pbem.games.mimic_taking.state import MimicTakingState
 
-GAME = GameType(
+GAME = GameType.from_folder(
     rules=MimicTakingRules(),
     notation="a card `O7` or `M`; `take O4 G4`, `take none`, `take all`; `add` or `discard`",
-    template_globals={"mimic_taking_card": board.card, "mimic_taking_cards": board.cards},
-    clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=18),
     bot_hints=MimicTakingHints(),
 )

@@ -1,19 +1,15 @@
-"""Move In Synch, In Opposition: the game's folder. Its rules (`rules.py`, with the rules
-summary), its board drawing (`board.py`), its click data (`clicks.py`) and its description,
-`GAME`, which the registry lists."""
+"""Move In Synch, In Opposition: two markers move together, the same way or opposite ways,
+and claim the squares they reach. Its description is `GAME`; its rules, `rules.py`."""
 
 from __future__ import annotations
 
 from pbem.games.description import Fixtures, GameType
-from pbem.games.move_in_synch import board, clicks
 from pbem.games.move_in_synch.hints import MoveInSynchHints
 from pbem.games.move_in_synch.rules import MoveInSynchRules, SynchState
 
-GAME = GameType(
+GAME = GameType.from_folder(
     rules=MoveInSynchRules(),
     notation="a placement is a square, `e4`; `synch` or `opposition`; a direction",
-    template_globals={"move_in_synch_pieces": board.pieces, "move_in_synch_cells": board.cells},
-    clicks=clicks.CLICKS,
     fixtures=Fixtures(short_seed=31),
     conditional_moves=True,
     bot_hints=MoveInSynchHints(),

@@ -131,8 +131,6 @@ class MoveInSynchRules(RulesBase):
     slug = "move-in-synch"
     board_picture = True
     title = "Move In Synch, In Opposition"
-    rules_version = 1
-    player_counts = frozenset({2})
     options = (
         Option("size", 8, N_("board size n: the board has n x n squares"),
                minimum=MIN_SIZE, maximum=MAX_SIZE, label_text=N_("board size")),

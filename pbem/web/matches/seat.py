@@ -172,7 +172,7 @@ def vacation(token: str) -> Response:
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error))
     return redirect_with(_("Vacation saved: your clocks stop from %(first)s to %(last)s.",
-                           first=first, last=last) + " " + _who_was_told(len(declared.matches)),
+                           first=first, last=last) + " " + _who_hears(len(declared.matches), True),
                          "play.show", section="vacation", token=token)
 
 
@@ -183,7 +183,7 @@ def cancel_vacation(token: str, vacation_id: int) -> Response:
         cancelled = vacations.cancel(seat.player_id, vacation_id, now())
     except PbemError as error:
         return page(seat, record_for(seat), status=error.status, error=str(error))
-    told = _who_hears_it_is_off(len(cancelled.matches))
+    told = _who_hears(len(cancelled.matches), False)
     if cancelled.ended:
         flash_in("vacation", _("Welcome back: your vacation ended now, and your clocks run "
                                "again.") + " " + told)
@@ -284,20 +284,17 @@ def _date(text: str, refusal: str) -> date:
         raise InvalidRequestError(refusal) from None
 
 
-def _who_was_told(matches: int) -> str:
+def _who_hears(matches: int, declared: bool) -> str:
+    """Who hears of a vacation `declared` or called off, by how many matches are in play."""
     # Vacation notices are news: only players who chose every email are mailed them
     # (preferences.CATEGORIES), while the match pages show the vacation to everyone.
     if matches == 0:
         return _("You have no match in play, so nobody was told.")
-    return ngettext("Your opponents in %(num)s match in play see it on its page; those who "
-                    "chose every email are also mailed.",
-                    "Your opponents in %(num)s matches in play see it on their pages; those "
-                    "who chose every email are also mailed.", matches)
-
-
-def _who_hears_it_is_off(matches: int) -> str:
-    if matches == 0:
-        return _("You have no match in play, so nobody was told.")
+    if declared:
+        return ngettext("Your opponents in %(num)s match in play see it on its page; those who "
+                        "chose every email are also mailed.",
+                        "Your opponents in %(num)s matches in play see it on their pages; "
+                        "those who chose every email are also mailed.", matches)
     return ngettext("Your match in play notes it in its history, and opponents who chose "
                     "every email are mailed.",
                     "Your %(num)s matches in play note it in their history, and opponents who "

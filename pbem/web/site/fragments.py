@@ -29,7 +29,7 @@ from flask import Flask, current_app, request
 from markupsafe import Markup
 
 from pbem import i18n
-from pbem.latest import Latest
+from pbem.latest import Kept
 
 # What a fragment may call besides its inputs: translations, number formatting, the
 # addresses (keyed by the mount point), the lists' and boards' builders. Each answer depends
@@ -48,7 +48,7 @@ KEPT = 512
 LARGEST = 16_384
 
 
-class Fragments:
+class Fragments(Kept[Markup]):
     """The fragments rendered lately, the least used dropped first. Safe for threads: a
     fragment rendered twice at once is kept once, and both are equal.
 
@@ -58,24 +58,14 @@ class Fragments:
     players write."""
 
     def __init__(self, size: int = KEPT) -> None:
-        self._made: Latest[Markup] = Latest(size)
+        super().__init__(size)
 
     def __call__(self, name: str, **inputs: Any) -> Markup:
         refuse_functions(f"fragment {name!r}", inputs)
         key = (name, i18n.current(), i18n.zone_name(), request.script_root, value_key(inputs))
-        found = self._made.used(key)
-        if found is not None:
-            return found
-        made = Markup(current_app.jinja_env.get_template(name).render(inputs))
-        if request.method in ("GET", "HEAD") and len(made) <= LARGEST:
-            self._made.keep(key, made)
-        return made
-
-    def clear(self) -> None:
-        self._made.clear()
-
-    def __len__(self) -> int:
-        return len(self._made)
+        return self.made(
+            key, lambda: Markup(current_app.jinja_env.get_template(name).render(inputs)),
+            lambda made: request.method in ("GET", "HEAD") and len(made) <= LARGEST)
 
 
 def value_key(value: Any) -> bytes:

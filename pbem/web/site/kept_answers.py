@@ -17,7 +17,7 @@ from typing import Any
 from flask import Flask, current_app, request
 from werkzeug.wrappers import Response
 
-from pbem.latest import Latest
+from pbem.latest import Kept
 from pbem.web.site.fragments import value_key
 
 # Answers kept per worker, and the largest kept (bytes): a seat's record is a few KB, the
@@ -26,12 +26,12 @@ KEPT = 32
 LARGEST = 64 * 1024
 
 
-class KeptAnswers:
+class KeptAnswers(Kept[bytes]):
     """The JSON answers encoded lately, the least used dropped first. Safe for threads, as
     `Latest` is."""
 
     def __init__(self, size: int = KEPT) -> None:
-        self._made: Latest[bytes] = Latest(size)
+        super().__init__(size)
 
     def answer(self, value: Any, follows_from: Any = None) -> Response:
         """`value` as JSON (as `jsonify` writes it), with its ETag; 304 when the request's
@@ -39,20 +39,11 @@ class KeptAnswers:
         smaller value that is equal exactly when `value` is (a seat's record by its largest
         parts' digest and the rest, `seat.record_key`)."""
         key = value_key(value if follows_from is None else follows_from)
-        body = self._made.used(key)
-        if body is None:
-            body = (current_app.json.dumps(value) + "\n").encode()
-            if len(body) <= LARGEST:
-                self._made.keep(key, body)
+        body = self.made(key, lambda: (current_app.json.dumps(value) + "\n").encode(),
+                         lambda body: len(body) <= LARGEST)
         response: Response = current_app.response_class(body, mimetype="application/json")
         response.set_etag(key[:16].hex())
         return response.make_conditional(request)
-
-    def clear(self) -> None:
-        self._made.clear()
-
-    def __len__(self) -> int:
-        return len(self._made)
 
 
 def kept_answer(value: Any, follows_from: Any = None) -> Response:

@@ -40,7 +40,7 @@ from flask.globals import request_ctx
 
 from pbem import i18n
 from pbem.core.db import generation
-from pbem.latest import Latest
+from pbem.latest import Kept
 from pbem.web.accounts.auth import current_admin, current_player, quietly
 from pbem.web.site.csrf import FIELD as CSRF_FIELD
 from pbem.web.site.fragments import refuse_functions, value_key
@@ -71,12 +71,12 @@ REQUEST_READS = {
 REQUEST_ATTRIBUTES = frozenset({"path", "full_path", "view_args"})
 
 
-class KeptPages:
+class KeptPages(Kept[bytes]):
     """The pages rendered lately, the least used dropped first. Safe for threads, as
     `Latest` is: a page rendered twice at once is kept once, and both are equal."""
 
     def __init__(self, size: int = KEPT) -> None:
-        self._made: Latest[bytes] = Latest(size)
+        super().__init__(size)
 
     def render(self, template: str, derived_from: Hashable, derived: Mapping[str, Any],
                **inputs: Any) -> bytes:
@@ -94,21 +94,11 @@ class KeptPages:
         key = (template, era, derived_from, i18n.current(), i18n.zone_name(),
                request.script_root, request.path, quietly(current_admin)() is not None,
                value_key(inputs))
-        found = self._made.used(key)
-        if found is not None:
-            return found
-        made = render_template(template, **derived, **inputs).encode()
         # Rendering that left a mark on the request (a CSRF token shown, the session changed)
         # made a page for this request alone.
-        if len(made) <= LARGEST and not session.modified and CSRF_FIELD not in g:
-            self._made.keep(key, made)
-        return made
-
-    def clear(self) -> None:
-        self._made.clear()
-
-    def __len__(self) -> int:
-        return len(self._made)
+        return self.made(
+            key, lambda: render_template(template, **derived, **inputs).encode(),
+            lambda made: len(made) <= LARGEST and not session.modified and CSRF_FIELD not in g)
 
 
 def _keepable() -> bool:

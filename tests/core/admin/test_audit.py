@@ -90,3 +90,12 @@ def test_the_key_s_unique_index_settles_posts_that_passed_the_check(
                                   action_key="raced")
     assert Seat.get(Seat.match == match, Seat.seat == 0).allowance_seconds == 2 * 3600
     assert Match.get_by_id(match.id).version == version
+
+
+def test_a_repeated_key_acts_once_on_what_is_not_a_match(db_url: str) -> None:
+    ann = Player.for_email("ann@example.org", START)
+    player_admin.set_blocked(ann.id, True, "ref", "spam", START, action_key="block-1")
+    with pytest.raises(AlreadyDoneError):
+        player_admin.set_blocked(ann.id, False, "ref", "undo", START, action_key="block-1")
+    assert Player.get_by_id(ann.id).challenges_blocked_at is not None
+    assert AuditEntry.select().where(AuditEntry.action_key == "block-1").count() == 1

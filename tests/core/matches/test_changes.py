@@ -123,3 +123,11 @@ def test_the_record_carries_the_history_without_hidden_moves(db_url: str) -> Non
     assert [c["kind"] for c in changes] == ["create", "move", "resign"]
     assert "move" not in changes[1] and changes[1]["ply"] == 1  # the moves list has the text
     assert all(c["by"] in ("player", "server", "admin") for c in changes)
+
+
+def test_a_moves_note_tells_how_it_was_made() -> None:
+    from pbem.core.matches.models import CONDITIONAL_NOTE, Move
+
+    assert Move(note=None).how_made() == {"autoplayed": None, "conditional": False}
+    assert Move(note=CONDITIONAL_NOTE).how_made() == {"autoplayed": None, "conditional": True}
+    assert Move(note="late").how_made() == {"autoplayed": "late", "conditional": False}
