@@ -64,12 +64,14 @@ def main() -> None:
 def _build(folder: Path, requests: int) -> Path:
     """The matches, built natively in a SQLite file; their tokens beside it, as JSON."""
     sys.path.insert(0, str(ROOT / "bench"))
-    import web  # bench/web.py, which builds the matches its timed runs read
+    # bench/web.py builds the matches its timed runs read.
+    from web import SECRET
+    from web import _build as build
 
     database = folder / "pbem.sqlite3"
-    fixtures = web._build(f"sqlite:///{database}", posts=requests + WARM_UP,
-                          firsts=requests + WARM_UP)
-    (folder / "fixtures.json").write_text(json.dumps({**fixtures, "secret": web.SECRET}))
+    fixtures = build(f"sqlite:///{database}", posts=requests + WARM_UP,
+                     firsts=requests + WARM_UP)
+    (folder / "fixtures.json").write_text(json.dumps({**fixtures, "secret": SECRET}))
     return database
 
 
