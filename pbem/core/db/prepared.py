@@ -84,6 +84,8 @@ class Prepared:
         self._share_joined = share_joined
         self._arity = len(signature(build).parameters) if arity is None else arity
         self._compiled: dict[int, tuple[peewee.Database, Any, str, list[Any]]] = {}
+        # By the compiled query's id: how its rows are made (None: by peewee).
+        self._shapes: dict[int, _Shape | None] = {}
         self._lock = threading.Lock()
 
     def rows(self, *values: Any) -> list[Any]:
@@ -123,8 +125,19 @@ class Prepared:
         self._execute(values)
 
     def rows_of(self, query: Any, cursor: Any) -> list[Any]:
-        """The rows of `cursor`, an answer to `query`'s compiled SQL, built by peewee."""
-        found = list(query.clone().execute(_Sent(cursor)))
+        """The rows of `cursor`, an answer to `query`'s compiled SQL: made by the query's
+        `_Shape` once one is known, else by peewee (whose first rows find the shape)."""
+        shape = self._shapes.get(id(query), _UNKNOWN)
+        if shape is None:
+            found = list(query.clone().execute(_Sent(cursor)))
+        elif shape is not _UNKNOWN:
+            found = shape.rows(cursor.fetchall())
+        else:
+            read = cursor.fetchall()
+            wrapper = query.clone().execute(_Sent(_Fetched(cursor.description, read)))
+            found = list(wrapper)
+            if found:  # the shape is found (or refused) on rows, never on an empty answer
+                self._shapes[id(query)] = _Shape.of(query, wrapper, read, found)
         if self._share_joined and found:
             _share_joined(query, found)
         return found
@@ -152,6 +165,7 @@ class Prepared:
             # Databases are few (one in production; tests bind a new one now and then).
             if len(self._compiled) > 8:
                 self._compiled.clear()
+                self._shapes.clear()
             self._compiled[id(db)] = entry
             return entry
 
@@ -190,6 +204,142 @@ class _Sent:
 
     def execute(self, query: Any, **_options: Any) -> Any:
         return self.cursor
+
+
+class _Fetched:
+    """A cursor's answer already read, for peewee to build its rows from."""
+
+    __slots__ = ("description", "rows")
+
+    def __init__(self, description: Any, rows: list[tuple[Any, ...]]) -> None:
+        self.description = description
+        self.rows = iter(rows)
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        return next(self.rows, None)
+
+    def close(self) -> None:
+        """peewee closes a cursor it has read to the end; this one holds nothing open."""
+
+
+_UNKNOWN: Any = object()
+
+
+class _Shape:
+    """How to make the rows of a SELECT from the driver's tuples, with peewee's public parts
+    only: each column through its field's `python_value`, each model's row made by its own
+    constructor (`Model(**columns)`), each joined row set on the foreign key that leads to
+    it. peewee works the same out again from the cursor on every query, which cost a
+    posted move a third more instructions.
+
+    Only plain shapes are made: `.tuples()` of any columns, or rows of whole models joined
+    on required foreign keys of the first model, with expressions selected beside them
+    (`EXISTS (…) AS name`) set on the first model's row. `of` returns None for the rest,
+    and for any shape whose first rows differ from peewee's; peewee builds those."""
+
+    def __init__(self, converters: list[Callable[[Any], Any] | None],
+                 models: list[tuple[type[peewee.Model], list[tuple[int, str]]]] | None,
+                 links: list[tuple[int, str]]) -> None:
+        self.converters = [(number, converter) for number, converter in enumerate(converters)
+                           if converter is not None]
+        self.models = models  # None: tuples
+        self.links = links  # (model number, the first model's foreign key to it)
+
+    @classmethod
+    def of(cls, query: Any, wrapper: Any, read: list[tuple[Any, ...]],
+           found: list[Any]) -> _Shape | None:
+        """The shape of `query`'s rows, if plain and if its rows are `found`, peewee's."""
+        selected = list(query.selected_columns)
+        converters = [_converter(node) for node in selected]
+        shape: _Shape | None
+        if type(wrapper) is peewee.ModelTupleCursorWrapper:
+            shape = cls(converters, None, [])
+        elif type(wrapper) in (peewee.ModelCursorWrapper, peewee.ModelObjectCursorWrapper):
+            shape = cls._of_models(query.model, selected, converters, wrapper.cursor)
+            if shape is not None and shape.links and type(wrapper) is not (
+                    peewee.ModelCursorWrapper):
+                return None  # `.objects()`: peewee puts every column on the one row
+        else:
+            return None
+        return shape if shape is not None and shape.made_alike(read, found) else None
+
+    @classmethod
+    def _of_models(cls, model: type[peewee.Model], selected: list[Any],
+                   converters: list[Callable[[Any], Any] | None], cursor: Any) -> _Shape | None:
+        names = [column[0] for column in cursor.description]
+        owners: list[type[peewee.Model]] = [model]
+        columns: list[list[tuple[int, str]]] = [[]]
+        for number, node in enumerate(selected):
+            owner = node.model if isinstance(node, peewee.Field) else model
+            if owner not in owners:
+                owners.append(owner)
+                columns.append([])
+            name = node.name if isinstance(node, peewee.Field) else names[number]
+            columns[owners.index(owner)].append((number, name))
+        for owner, made in zip(owners, columns, strict=True):
+            if not isinstance(owner, type) or not set(owner._meta.fields) <= {
+                    name for _, name in made}:
+                return None  # a model alias, or a model not selected whole
+        links = []
+        for number, owner in enumerate(owners[1:], start=1):
+            keys = [field for field in model._meta.sorted_fields
+                    if isinstance(field, peewee.ForeignKeyField) and field.rel_model is owner]
+            if len(keys) != 1 or keys[0].null:
+                return None
+            links.append((number, keys[0].name))
+        return cls(converters, list(zip(owners, columns, strict=True)), links)
+
+    def rows(self, read: list[tuple[Any, ...]]) -> list[Any]:
+        converted = [self._converted(row) for row in read] if self.converters else read
+        if self.models is None:
+            return [tuple(row) for row in converted]
+        return [self._made(row) for row in converted]
+
+    def _converted(self, row: tuple[Any, ...]) -> list[Any]:
+        values = list(row)
+        for number, converter in self.converters:
+            value = values[number]
+            if value is not None:
+                values[number] = converter(value)
+        return values
+
+    def _made(self, row: Any) -> Any:
+        made = [owner(**{name: row[number] for number, name in columns})
+                for owner, columns in self.models or ()]
+        first = made[0]
+        for number, key in self.links:
+            setattr(first, key, made[number])
+        return first
+
+    def made_alike(self, read: list[tuple[Any, ...]], found: list[Any]) -> bool:
+        """Whether this shape makes of `read` the rows peewee made (`found`)."""
+        mine = self.rows(read)
+        if self.models is None:
+            return mine == found
+        return [_seen(row, self.models, self.links) for row in mine] == [
+            _seen(row, self.models, self.links) for row in found]
+
+
+def _seen(row: Any, models: list[tuple[type[peewee.Model], list[tuple[int, str]]]],
+          links: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    """A row as public API reads it: its columns and its other attributes, and its joined
+    rows' columns."""
+    rows = [row] + [getattr(row, key) for _, key in links]
+    return [{name: getattr(made, name) for _, name in columns}
+            for made, (_, columns) in zip(rows, [models[0]] + [models[n] for n, _ in links],
+                                          strict=True)]
+
+
+def _converter(node: Any) -> Callable[[Any], Any] | None:
+    """What peewee converts a selected column's value with: a field's `python_value`, and a
+    function of a field (`MAX(created_at)`) its field's."""
+    inner = node.node if isinstance(node, peewee.Alias) else node
+    if isinstance(inner, peewee.Field):
+        return inner.python_value
+    if isinstance(inner, peewee.Function) and inner.arguments and isinstance(
+            inner.arguments[0], peewee.Field):
+        return inner.arguments[0].python_value
+    return None
 
 
 def _share_joined(query: Any, rows: list[peewee.Model]) -> None:
