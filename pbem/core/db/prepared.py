@@ -10,9 +10,10 @@ The values are passed to the driver as they are (no field conversion), so give t
 database stores them: integers, strings, datetimes. `insert_row` and `update_columns` do that
 conversion themselves, for writes whose columns vary.
 
-Only the SQL is compiled ahead (peewee's own `sql()` of the query); the rows are built by
-peewee, through the query's public `execute`, as for any query (`_Sent`). Only the hot paths
-listed in tests/test_layers.py use it.
+The SQL is compiled by peewee's own `sql()` of the query. The first rows are built by peewee,
+through the query's public `execute` (`_Sent`); a plain shape's later rows are made from
+what peewee showed with peewee's public parts (`_Shape`). Nothing here touches peewee's
+private state. Only the hot paths listed in tests/test_layers.py use it.
 """
 
 from __future__ import annotations
