@@ -151,3 +151,41 @@ def test_an_inserted_row_is_the_row_create_makes(settings) -> None:
                           token_hash=f"link {len(seen)}")
         seen.append(seat.id)
         assert Seat.get_by_id(seat.id).player_id == ann.id
+
+
+def test_a_plain_shape_is_made_without_peewee_after_its_first_rows(settings,
+                                                                  monkeypatch) -> None:
+    """Tuples, and whole models joined on required foreign keys, are built by peewee only
+    until an answer has rows; a partial model (its other columns unknown) always is."""
+    import peewee
+
+    match_id = create_match("nim", [ANN, BEN], {}, settings.secret_key, START).match.id
+    built: list[object] = []
+    real = peewee.CursorWrapper.__init__
+
+    def counting(self, cursor) -> None:
+        built.append(self)
+        real(self, cursor)
+    monkeypatch.setattr(peewee.CursorWrapper, "__init__", counting)
+
+    def table(match_id: int):
+        return (Seat.select(Seat, Match, Player).join(Match).switch(Seat).join(Player)
+                .where(Seat.match == match_id).order_by(Seat.seat))
+
+    def pairs(match_id: int):
+        return Seat.select(Seat.seat, Seat.player).where(Seat.match == match_id).tuples()
+
+    def partial(match_id: int):
+        return Match.select(Match.id, Match.game).where(Match.id == match_id)
+
+    def seen(rows: list[Any]) -> list[Any]:
+        return rows if rows and isinstance(rows[0], tuple) else _described(rows)
+
+    for build, by_peewee in ((table, 1), (pairs, 1), (partial, 3)):
+        prepared = Prepared(build, share_joined=build is table)
+        built.clear()
+        assert prepared.rows(-1) == []  # no rows: the shape is not known yet
+        for _ in range(3):
+            assert seen(prepared.rows(match_id)) == seen(list(build(match_id)))
+        # Built by peewee: the empty answer, ours, and the three compared with.
+        assert len(built) == 1 + by_peewee + 3, build
