@@ -128,17 +128,18 @@ class Prepared:
     def rows_of(self, query: Any, cursor: Any) -> list[Any]:
         """The rows of `cursor`, an answer to `query`'s compiled SQL: made by the query's
         `_Shape` once one is known, else by peewee (whose first rows find the shape)."""
+        read = cursor.fetchall()
+        if not read:  # no rows to build (a first read's chat, notes, ratings)
+            return []
         shape = self._shapes.get(id(query), _UNKNOWN)
         if shape is None:
-            found = list(query.clone().execute(_Sent(cursor)))
+            found = list(query.clone().execute(_Sent(_Fetched(cursor.description, read))))
         elif shape is not _UNKNOWN:
-            found = shape.rows(cursor.fetchall())
+            found = shape.rows(read)
         else:
-            read = cursor.fetchall()
             wrapper = query.clone().execute(_Sent(_Fetched(cursor.description, read)))
             found = list(wrapper)
-            if found:  # the shape is found (or refused) on rows, never on an empty answer
-                self._shapes[id(query)] = _Shape.of(query, wrapper, read, found)
+            self._shapes[id(query)] = _Shape.of(query, wrapper, read, found)
         if self._share_joined and found:
             _share_joined(query, found)
         return found
@@ -233,9 +234,10 @@ class _Shape:
     it. peewee works the same out again from the cursor on every query, which cost a
     posted move a third more instructions.
 
-    Only plain shapes are made: `.tuples()` of any columns, or rows of whole models joined
-    on required foreign keys of the first model, with expressions selected beside them
-    (`EXISTS (…) AS name`) set on the first model's row. `of` returns None for the rest,
+    Only plain shapes are made: `.tuples()` of any columns, or rows of a model (whole, or
+    with every column that has a default) joined to whole models on required foreign keys of
+    the first model, with expressions selected beside them (`EXISTS (…) AS name`) set on
+    the first model's row. `of` returns None for the rest,
     and for any shape whose first rows differ from peewee's; peewee builds those."""
 
     def __init__(self, converters: list[Callable[[Any], Any] | None],
@@ -277,10 +279,15 @@ class _Shape:
                 columns.append([])
             name = node.name if isinstance(node, peewee.Field) else names[number]
             columns[owners.index(owner)].append((number, name))
-        for owner, made in zip(owners, columns, strict=True):
-            if not isinstance(owner, type) or not set(owner._meta.fields) <= {
-                    name for _, name in made}:
-                return None  # a model alias, or a model not selected whole
+        for number, (owner, made) in enumerate(zip(owners, columns, strict=True)):
+            if not isinstance(owner, type):
+                return None  # a model alias
+            unselected = set(owner._meta.fields) - {name for _, name in made}
+            # A joined row is selected whole; the first may leave out columns without a
+            # default (its constructor would fill those in, which peewee's rows leave unset).
+            if unselected and (number > 0 or any(
+                    owner._meta.fields[name] in owner._meta.defaults for name in unselected)):
+                return None
         links = []
         for number, owner in enumerate(owners[1:], start=1):
             keys = [field for field in model._meta.sorted_fields
