@@ -22,6 +22,7 @@ from pbem.paths import TEMPLATES
 from pbem.web import admin, ratings
 from pbem.web.accounts import api as api_players
 from pbem.web.accounts import auth, me, signin
+from pbem.web.flask_reach import SessionJSON
 from pbem.web.games import rules as games
 from pbem.web.lobby import challenges, computer, seeks
 from pbem.web.mail import preferences as mailprefs
@@ -82,7 +83,10 @@ class _Environment(templating.QuickLookups, flask.templating.Environment):
 
 class _Sessions(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions, with the signer made once per key rather than on every
-    request (making one runs a trial serialisation, a few percent of a small request's cost)."""
+    request (making one runs a trial serialisation, a few percent of a small request's cost),
+    and values tagged by their type at once (`SessionJSON`)."""
+
+    serializer = SessionJSON()
 
     def __init__(self) -> None:
         self._made: tuple[tuple[Any, ...], URLSafeTimedSerializer | None] | None = None
