@@ -240,10 +240,11 @@ class _Shape:
     the first model's row. `of` returns None for the rest,
     and for any shape whose first rows differ from peewee's; peewee builds those."""
 
-    def __init__(self, converters: list[Callable[[Any], Any] | None],
+    def __init__(self, converters: list[tuple[Any, Callable[[Any], Any] | None]],
                  models: list[tuple[type[peewee.Model], list[tuple[int, str]]]] | None,
                  links: list[tuple[int, str]]) -> None:
-        self.converters = [(number, converter) for number, converter in enumerate(converters)
+        self.converters = [(number, converter, _kept_as_read(node))
+                           for number, (node, converter) in enumerate(converters)
                            if converter is not None]
         self.models = models  # None: tuples
         self.links = links  # (model number, the first model's foreign key to it)
@@ -253,7 +254,7 @@ class _Shape:
            found: list[Any]) -> _Shape | None:
         """The shape of `query`'s rows, if plain and if its rows are `found`, peewee's."""
         selected = list(query.selected_columns)
-        converters = [_converter(node) for node in selected]
+        converters = [(node, _converter(node)) for node in selected]
         shape: _Shape | None
         if type(wrapper) is peewee.ModelTupleCursorWrapper:
             shape = cls(converters, None, [])
@@ -268,7 +269,8 @@ class _Shape:
 
     @classmethod
     def _of_models(cls, model: type[peewee.Model], selected: list[Any],
-                   converters: list[Callable[[Any], Any] | None], cursor: Any) -> _Shape | None:
+                   converters: list[tuple[Any, Callable[[Any], Any] | None]],
+                   cursor: Any) -> _Shape | None:
         names = [column[0] for column in cursor.description]
         owners: list[type[peewee.Model]] = [model]
         columns: list[list[tuple[int, str]]] = [[]]
@@ -305,9 +307,9 @@ class _Shape:
 
     def _converted(self, row: tuple[Any, ...]) -> list[Any]:
         values = list(row)
-        for number, converter in self.converters:
+        for number, converter, kept in self.converters:
             value = values[number]
-            if value is not None:
+            if value is not None and type(value) is not kept:
                 values[number] = converter(value)
         return values
 
@@ -336,6 +338,22 @@ def _seen(row: Any, models: list[tuple[type[peewee.Model], list[tuple[int, str]]
     return [{name: getattr(made, name) for _, name in columns}
             for made, (_, columns) in zip(rows, [models[0]] + [models[n] for n, _ in links],
                                           strict=True)]
+
+
+# Fields of these exact types give back a value of this type as it is (their `python_value`
+# is peewee's `adapt`, `int(value)` or `str(value)`): such a value is taken without the call.
+_KEPT_AS_READ: dict[type[peewee.Field], type] = {
+    **dict.fromkeys((peewee.AutoField, peewee.BigAutoField, peewee.IntegerField,
+                     peewee.BigIntegerField, peewee.SmallIntegerField), int),
+    **dict.fromkeys((peewee.CharField, peewee.TextField, peewee.FixedCharField), str)}
+
+
+def _kept_as_read(node: Any) -> type | None:
+    """The type a selected field's values keep through its converter (a foreign key's: its
+    key field's), or None."""
+    if type(node) is peewee.ForeignKeyField:
+        node = node.rel_field
+    return _KEPT_AS_READ.get(type(node))
 
 
 def _converter(node: Any) -> Callable[[Any], Any] | None:
@@ -405,20 +423,35 @@ def insert_row(model: type[M], **values: Any) -> M:
 def add_row(model: type[BaseModel], **values: Any) -> None:
     """`insert_row` for a row whose id no one needs: it reads no answer from the database, so
     inside `pipelined()` it travels with the statements around it instead of waiting."""
-    _, names, stored = _new_row(model, values)
-    _ADDS(model, names).send(*stored)
+    fields, given = _set_fields(model, values)
+    _ADDS(model, tuple(field.name for field in fields)).send(*[
+        field.db_value(given[field.name] if field.name in given else _default(model, field))
+        for field in fields])
+
+
+def _set_fields(model: type[BaseModel], values: dict[str, Any]
+                ) -> tuple[list[peewee.Field], dict[str, Any]]:
+    """The columns but the id that `model(**values)` sets (given by name or column name, or
+    with a default), and the values given, by field name."""
+    meta = model._meta
+    given = {meta.combined[name].name: value for name, value in values.items()
+             if name in meta.combined}
+    return [field for field in meta.sorted_fields if field.name != "id"
+            and (field.name in given or field in meta.defaults)], given
+
+
+def _default(model: type[BaseModel], field: peewee.Field) -> Any:
+    default = model._meta.defaults[field]
+    return default() if callable(default) else default
 
 
 def _new_row(model: type[M], values: dict[str, Any]) -> tuple[M, tuple[str, ...], list[Any]]:
-    """The row `values` make with the model's defaults, its columns but the id that are set
-    (given, or with a default), and their values as the database stores them."""
+    """The row `values` make with the model's defaults, its columns but the id that are set,
+    and their values as the database stores them."""
     row = model(**values)
-    meta = model._meta
-    given = {meta.combined[name].name for name in values if name in meta.combined}
-    fields = [field for field in meta.sorted_fields if field.name != "id"
-              and (field.name in given or field in meta.defaults)]
+    fields, _ = _set_fields(model, values)
     return row, tuple(field.name for field in fields), [
-        field.db_value(getattr(row, getattr(field, "object_id_name", field.name)))
+        field.db_value(getattr(row, str(getattr(field, "object_id_name", field.name))))
         for field in fields]
 
 

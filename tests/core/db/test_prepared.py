@@ -9,7 +9,7 @@ from typing import Any
 from playhouse.shortcuts import model_to_dict
 
 from pbem.core.accounts.models import Player
-from pbem.core.db.prepared import Planned, Prepared, insert_row
+from pbem.core.db.prepared import Planned, Prepared, add_row, insert_row
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match, Seat
 from tests.conftest import START
@@ -190,3 +190,19 @@ def test_a_plain_shape_is_made_without_peewee_after_its_first_rows(settings,
             assert seen(prepared.rows(match_id)) == seen(list(build(match_id)))
         # Built by peewee: ours, and the three compared with (an empty answer builds none).
         assert len(built) == by_peewee + 3, build
+
+
+def test_an_added_row_is_the_row_create_makes(settings) -> None:
+    """`add_row` writes what `insert_row` writes: the columns given (a foreign key as a row
+    or as its id) and the model's defaults, called where they are functions."""
+    ann = Player.create(email=ANN, created_at=START)
+    add_row(Player, email=BEN, created_at=START)
+    match_id = create_match("nim", [ANN, CAL], {}, settings.secret_key, START).match.id
+    add_row(Seat, match=match_id, seat=7, player=ann, token_hash="link 7")
+    add_row(Seat, match_id=match_id, seat=8, player_id=ann.id, token_hash="link 8")
+    made = Player.get(Player.email == BEN)
+    expected = model_to_dict(Player(email=BEN, created_at=START), recurse=False)
+    assert {**model_to_dict(made, recurse=False), "id": None} == expected
+    seats = Seat.select().where(Seat.match == match_id, Seat.seat >= 7).order_by(Seat.seat)
+    assert [(seat.seat, seat.player_id, seat.token_generation) for seat in seats] == [
+        (7, ann.id, 1), (8, ann.id, 1)]
