@@ -332,12 +332,18 @@ class _Shape:
 
 def _seen(row: Any, models: list[tuple[type[peewee.Model], list[tuple[int, str]]]],
           links: list[tuple[int, str]]) -> list[dict[str, Any]]:
-    """A row as public API reads it: its columns and its other attributes, and its joined
-    rows' columns."""
+    """A row as public API reads it, asking the database nothing: its columns (a foreign key
+    as its id) and its other attributes, and its joined rows' columns."""
     rows = [row] + [getattr(row, key) for _, key in links]
-    return [{name: getattr(made, name) for _, name in columns}
-            for made, (_, columns) in zip(rows, [models[0]] + [models[n] for n, _ in links],
-                                          strict=True)]
+    owners = [models[0]] + [models[number] for number, _ in links]
+    return [{name: getattr(made, _stored_as(owner, name)) for _, name in columns}
+            for made, (owner, columns) in zip(rows, owners, strict=True)]
+
+
+def _stored_as(model: type[peewee.Model], name: str) -> str:
+    """The attribute that holds a column's value as read: a foreign key's id, not its row."""
+    field = model._meta.fields.get(name)
+    return str(field.object_id_name) if isinstance(field, peewee.ForeignKeyField) else name
 
 
 # Fields of these exact types give back a value of this type as it is (their `python_value`
