@@ -18,6 +18,7 @@ private state. Only the hot paths listed in tests/test_layers.py use it.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
@@ -376,14 +377,8 @@ def _converter(node: Any) -> Callable[[Any], Any] | None:
 
 def _share_joined(query: Any, rows: list[peewee.Model]) -> None:
     """Make each joined row that several rows carry (the same primary key) one object: the
-    first row's. A joined row is one a foreign key of the query's model leads to whose
-    model's columns the query selects."""
-    model = query.model
-    selected = {getattr(column, "model", None) for column in query.selected_columns}
-    links = [field for field in model._meta.sorted_fields
-             if isinstance(field, peewee.ForeignKeyField) and field.rel_model in selected
-             and field.rel_model is not model]
-    for field in links:
+    first row's."""
+    for field in _joined_keys(query):
         seen: dict[Any, Any] = {}
         for row in rows:
             key = getattr(row, field.object_id_name)
@@ -392,6 +387,17 @@ def _share_joined(query: Any, rows: list[peewee.Model]) -> None:
             first = seen.setdefault(key, getattr(row, field.name))
             if first is not getattr(row, field.name):
                 setattr(row, field.name, first)
+
+
+@functools.lru_cache(maxsize=256)
+def _joined_keys(query: Any) -> list[peewee.ForeignKeyField]:
+    """The foreign keys of the query's model that lead to a model whose columns it selects
+    (its compiled queries are few, kept with their `Prepared`)."""
+    model = query.model
+    selected = {getattr(column, "model", None) for column in query.selected_columns}
+    return [field for field in model._meta.sorted_fields
+            if isinstance(field, peewee.ForeignKeyField) and field.rel_model in selected
+            and field.rel_model is not model]
 
 
 class Planned:
