@@ -10,7 +10,9 @@ What stays here pays for itself or is needed for correctness:
   `_connect`): PostgreSQL's cursors that answer inside a pipeline;
 - peewee's mapping of a driver's errors to its own (`AS_PEEWEES`);
 - a forked child's start without its parent's connections (`forget_connections`, peewee's
-  per-thread state and the pool's lists), the fork-safety fix.
+  per-thread state and the pool's lists), the fork-safety fix;
+- whether a row holds the row a foreign key leads to, read with it (`joined_row`, peewee's
+  `__rel__`): reading the attribute would ask the database when it does not.
 """
 
 from __future__ import annotations
@@ -98,3 +100,10 @@ def forget_connections(db: peewee.Database, keep: Callable[[Any], None]) -> None
         for used in getattr(db, "_in_use", {}).values():
             keep(used.connection)
     db.dispose()
+
+
+def joined_row(row: peewee.Model, key: str) -> Any:
+    """The row that `row`'s foreign key `key` leads to, if it was read with `row` (joined or
+    set); None if reading it would ask the database. Reads only."""
+    found = row.__rel__.get(key)
+    return found if isinstance(found, peewee.Model) else None

@@ -42,3 +42,31 @@ def test_importing_the_reaches_under_another_peewee_fails_loudly() -> None:
     assert ran.returncode != 0
     assert "LibraryVersionError" in ran.stderr
     assert "written for peewee 4.5.x, but peewee 4.6.0 is installed" in ran.stderr
+
+
+def test_a_joined_row_is_read_without_asking_the_database(settings) -> None:
+    """`joined_row` gives the row a foreign key leads to only when it was read with its
+    row; otherwise None, and no query runs."""
+    from pbem.core.accounts.models import Player
+    from pbem.core.db.connection import database
+    from pbem.core.matches.creation import create_match
+    from pbem.core.matches.models import Seat
+    from tests.conftest import START
+
+    create_match("nim", ["ann@example.org", "ben@example.org"], {}, settings.secret_key,
+                 START)
+    joined = Seat.select(Seat, Player).join(Player).order_by(Seat.seat).first()
+    alone = Seat.select().order_by(Seat.seat).first()
+    ran: list[str] = []
+    real = database.obj.execute_sql
+
+    def counting(sql: str, params=None, *args, **kwargs):
+        ran.append(sql)
+        return real(sql, params, *args, **kwargs)
+    database.obj.execute_sql = counting
+    try:
+        assert peewee_reach.joined_row(joined, "player").email == "ann@example.org"
+        assert peewee_reach.joined_row(alone, "player") is None
+    finally:
+        del database.obj.execute_sql
+    assert ran == []
