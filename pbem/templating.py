@@ -10,9 +10,7 @@ from datetime import datetime
 from typing import Any
 
 import jinja2
-from jinja2 import nodes
 from jinja2.nodes import EvalContext
-from jinja2.visitor import NodeTransformer
 from markupsafe import Markup, escape
 
 from pbem import i18n
@@ -172,66 +170,6 @@ class QuickLookups:
         return super().get_template(name, parent)  # type: ignore[misc]
 
 
-    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
-        """Jinja's parse, with each `_("literal")` of an autoescaped template read from
-        `pbem_words` (`_Words`) instead of called: Jinja calls a global through
-        `context.call`, which inspects the function on every call, and a play page says over
-        seventy such words. The answer is the same Markup `_gettext` gives."""
-        tree = super()._parse(source, name, filename)  # type: ignore[misc]
-        autoescape = self.autoescape  # type: ignore[attr-defined]
-        if callable(autoescape) and name is not None:
-            autoescape = autoescape(name)
-        # Not where `_` may mean something else (a variable, a loop's, a macro's parameter)
-        # or where escaping is switched (`{% autoescape %}`): `_` then gives plain text.
-        rebinds = any(node.name == "_" and node.ctx in ("store", "param")
-                      for node in tree.find_all(nodes.Name)) or any(
-            node.target == "_" for node in tree.find_all(nodes.Import)) or any(
-            "_" in [name if isinstance(name, str) else name[-1] for name in node.names]
-            for node in tree.find_all(nodes.FromImport))
-        if autoescape is not True or rebinds or tree.find(nodes.EvalContextModifier):
-            return tree
-        return _LiteralWords().visit(tree)
-
-
-class _LiteralWords(NodeTransformer):
-    """Rewrites `_("literal")` (no variables) as `pbem_words["literal"]`."""
-
-    def visit_Call(self, node: nodes.Call) -> nodes.Node:
-        if (isinstance(node.node, nodes.Name) and node.node.name == "_"
-                and len(node.args) == 1 and isinstance(node.args[0], nodes.Const)
-                and isinstance(node.args[0].value, str) and not node.kwargs
-                and node.dyn_args is None and node.dyn_kwargs is None):
-            return nodes.Getitem(nodes.Name("pbem_words", "load", lineno=node.lineno),
-                                 node.args[0], "load", lineno=node.lineno)
-        return self.generic_visit(node)
-
-
-class _Words:
-    """`pbem_words[message]`: what `_(message)` is under autoescape in the language in force,
-    worked out once per message and language."""
-
-    def __init__(self) -> None:
-        self._by_language: dict[str, dict[str, Markup]] = {}
-
-    def __getitem__(self, message: str) -> Markup:
-        code = i18n.current()
-        words = self._by_language.get(code)
-        if words is None:
-            words = self._by_language.setdefault(code, {})
-        found = words.get(message)
-        if found is None:
-            text = Markup(i18n.translations(code).gettext(message))
-            # As `_filled`: a text with `%` is read as a format string (`%%` is `%`). A
-            # placeholder without its variable is a template's bug, said as such (Jinja would
-            # take a KeyError here for a missing item).
-            try:
-                found = words[message] = text % {} if "%" in text else text
-            except (KeyError, TypeError, ValueError) as error:
-                raise jinja2.TemplateRuntimeError(
-                    f"_({message!r}) needs its variables ({error!r})") from None
-        return found
-
-
 class Environment(QuickLookups, jinja2.Environment):
     """The mail's Jinja environment."""
 
@@ -266,8 +204,7 @@ def install_i18n(env: jinja2.Environment) -> None:
     # The same answers as the extension's newstyle callables, in one call each: those go
     # through `context.call` three times a word (`_` looks `gettext` up, which calls the
     # translating function), and a play page translates over a hundred words.
-    env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext,
-                       pbem_words=_Words())
+    env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext)
     env.globals.update(current_language=i18n.current, languages=i18n.LANGUAGES,
                        format_number=i18n.format_number)
 

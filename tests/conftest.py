@@ -66,31 +66,6 @@ STRONG_KEY = "npCGVmO7dqn3XR98eeFN_f4PfB7CGI-swbLp61S-z6c"
 
 # --- apps ------------------------------------------------------------------------------------
 
-def _remember_url_builders() -> None:
-    """Most tests make an app of their own (fresh settings, database and clock), and four
-    fifths of making one went into werkzeug writing and compiling a Python function to build
-    each route's URLs: the same ~140 functions every time. Each is now made once per run. The
-    function is the route's own (its text, parts and defaults are the key) and takes the rule
-    as an argument, so sharing it between apps shares no state."""
-    from werkzeug.routing import Rule
-
-    made: dict[tuple[Any, ...], Any] = {}
-    write = Rule._compile_builder
-
-    def remembered(self: Rule, append_unknown: bool = True) -> Any:
-        key = (self.rule, self.host, self.subdomain, tuple(self._trace),
-               repr(sorted((self.defaults or {}).items())), append_unknown)
-        builder = made.get(key)
-        if builder is None:
-            builder = made[key] = write(self, append_unknown)
-        return builder
-
-    Rule._compile_builder = remembered  # type: ignore[method-assign]
-
-
-_remember_url_builders()
-
-
 class _SharedBytecode(BytecodeCache):
     """Compiled templates kept in memory for every environment of one kind in this run."""
 

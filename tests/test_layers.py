@@ -196,14 +196,6 @@ def test_prepared_queries_stay_on_the_hot_paths() -> None:
     assert users - HOT_PATHS == set()
 
 
-def test_peewee_is_the_minor_version_the_prepared_layer_was_written_for() -> None:
-    import peewee
-
-    from pbem.core.db import prepared
-
-    assert peewee.__version__.split(".")[:2] == prepared.PEEWEE_MINOR.split(".")
-
-
 def test_production_code_asserts_nothing() -> None:
     """`python -O` drops an `assert`: a condition that can happen is raised as an error."""
     found = [f"{module}:{node.lineno}" for module, path in MODULES.items()

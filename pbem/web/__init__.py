@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import flask.templating
-from flask import Flask, Response, request, url_for
-from flask.json.tag import TaggedJSONSerializer
-from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask import Flask, request, url_for
+from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 from jinja2 import FileSystemLoader, StrictUndefined
 from werkzeug.datastructures import ImmutableMultiDict
@@ -25,6 +23,7 @@ from pbem.paths import TEMPLATES
 from pbem.web import admin, ratings
 from pbem.web.accounts import api as api_players
 from pbem.web.accounts import auth, me, signin
+from pbem.web.flask_reach import SessionJSON
 from pbem.web.games import rules as games
 from pbem.web.lobby import challenges, computer, seeks
 from pbem.web.mail import preferences as mailprefs
@@ -83,54 +82,15 @@ class _Environment(templating.QuickLookups, flask.templating.Environment):
     """Flask's Jinja environment with pbem's quicker lookups (see `QuickLookups`)."""
 
 
-class _SessionJSON(TaggedJSONSerializer):
-    """Flask's session serializer, writing plain JSON when the session holds only what JSON
-    holds, a message's (category, text) pair written as a list: tagging walks every value in
-    Python, and was a third of writing the cookie a posted move sets. Anything else (a
-    Markup message, bytes, a date, a dict that reads as a tag) is tagged as Flask tags it.
-    Reading is Flask's, which reads both."""
-
-    def dumps(self, value: Any) -> str:
-        try:
-            plain = self._plain(value)
-        except _NotPlain:
-            return super().dumps(value)
-        # ASCII, as Flask writes it: a lone surrogate stays an escape, never unencodable.
-        return json.dumps(plain, separators=(",", ":"))
-
-    def _plain(self, value: Any) -> Any:
-        kind = type(value)
-        if kind is str or kind is int or kind is bool or value is None:
-            return value
-        if kind is list or kind is tuple:
-            return [self._plain(item) for item in value]
-        if kind is dict and all(type(key) is str for key in value) and not (
-                len(value) == 1 and next(iter(value)) in self.tags):
-            return {key: self._plain(item) for key, item in value.items()}
-        raise _NotPlain
-
-
-class _NotPlain(Exception):
-    """A session value plain JSON does not hold as it is."""
-
-
 class _Sessions(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions, with the signer made once per key rather than on every
-    request (making one runs a trial serialisation, a few percent of a small request's cost)."""
+    request (making one runs a trial serialisation, a few percent of a small request's cost),
+    and values tagged by their type at once (`SessionJSON`)."""
 
-    serializer = _SessionJSON()
+    serializer = SessionJSON()
 
     def __init__(self) -> None:
         self._made: tuple[tuple[Any, ...], URLSafeTimedSerializer | None] | None = None
-
-    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
-        # Most answers carry no session at all (an empty one, left as it was): Flask's own
-        # would first look up all seven cookie settings, to use none of them.
-        if not session and not session.modified:
-            if session.accessed:
-                response.vary.add("Cookie")
-            return
-        super().save_session(app, session, response)
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), self.salt)
@@ -160,24 +120,6 @@ class _Request(flask.Request):
 class _App(Flask):
     jinja_environment = _Environment
     request_class = _Request
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # Flask asks of every hook and view, on every request, whether it is a coroutine
-        # function (a dozen asks a request); the answer for each function is kept instead.
-        self._synced: dict[Callable[..., Any], Callable[..., Any]] = {}
-
-    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
-        synced = self._synced
-        found = synced.get(func)
-        if found is None:
-            if len(synced) > _SYNCED:  # hooks and views are few; never let odd callers grow it
-                synced.clear()
-            found = synced[func] = super().ensure_sync(func)
-        return found
-
-
-_SYNCED = 1024
 
 
 def create_app(settings: Settings | None = None,

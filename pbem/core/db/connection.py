@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,13 @@ from playhouse.pool import (
     PooledMySQLDatabase,
     PooledPostgresqlDatabase,
     PooledSqliteDatabase,
+)
+
+from pbem.core.db.peewee_reach import (
+    AS_PEEWEES,
+    ConnectHook,
+    TrustRecentlyReturned,
+    forget_connections,
 )
 
 database = peewee.DatabaseProxy()
@@ -51,49 +57,14 @@ SQLITE_PRAGMAS = {
 }
 
 
-# A pooled connection handed back this recently is taken again without the pool's check.
-TRUST_RETURNED_SECONDS = 5.0
-
-
-class _TrustRecentlyReturned:
-    """A pool that checks a connection before reuse (PostgreSQL: a `SELECT 1` round trip,
-    MariaDB: a ping) only when it has sat idle: a busy web worker would otherwise pay that
-    round trip on every request, for a connection it handed back milliseconds before. A
-    server that restarted in those seconds shows as one unavailable request (a 503 the
-    player is asked to retry, a job retried next tick); its connection is then discarded."""
-
-    _returned: dict[int, float]
-
-    def _close(self, conn: Any, close_conn: bool = False) -> Any:
-        returned = self.__dict__.setdefault("_returned", {})
-        if close_conn:
-            returned.pop(id(conn), None)
-        else:
-            returned[id(conn)] = time.monotonic()
-        return super()._close(conn, close_conn)  # type: ignore[misc]
-
-    def _is_closed(self, conn: Any) -> bool:
-        returned = self.__dict__.get("_returned", {}).get(id(conn))
-        if returned is not None and time.monotonic() - returned < TRUST_RETURNED_SECONDS:
-            # What the driver already knows, without asking the server: psycopg's `closed`,
-            # PyMySQL's `open`.
-            return bool(getattr(conn, "closed", False)) or not getattr(conn, "open", True)
-        return bool(super()._is_closed(conn))  # type: ignore[misc]
-
-
-# peewee's own mapping of a driver's errors to its classes (not in its type stubs).
-AS_PEEWEES: Any = getattr(peewee, "__exception_wrapper__")  # noqa: B009
-
-
-class _AnsweringCursors:
+class _AnsweringCursors(ConnectHook):
     """PostgreSQL connections whose cursors answer inside a pipeline as outside one
     (`pbem/core/db/pipeline.py`). There psycopg meets a statement's answer only when it is
     read: its `rowcount` is -1 until then (a caller would read "no row changed"), and its
     error is raised by the read, as psycopg's, where peewee raises its own from `execute_sql`.
     These cursors' count waits for its answer, and a read raises peewee's error."""
 
-    def _connect(self) -> Any:
-        connection = super()._connect()  # type: ignore[misc]
+    def on_connect(self, connection: Any) -> Any:
         # A pool hands back connections it made before, already answering.
         if not getattr(connection.cursor_factory, "answers", False):
             connection.cursor_factory = _answering(connection.cursor_factory)
@@ -134,12 +105,12 @@ class AnsweringPostgresqlDatabase(_AnsweringCursors, peewee.PostgresqlDatabase):
     pass
 
 
-class TrustingPooledPostgresqlDatabase(_TrustRecentlyReturned, _AnsweringCursors,
+class TrustingPooledPostgresqlDatabase(TrustRecentlyReturned, _AnsweringCursors,
                                        PooledPostgresqlDatabase):
     pass
 
 
-class TrustingPooledMySQLDatabase(_TrustRecentlyReturned, PooledMySQLDatabase):
+class TrustingPooledMySQLDatabase(TrustRecentlyReturned, PooledMySQLDatabase):
     pass
 
 
@@ -282,13 +253,8 @@ def _forget_inherited_connections() -> None:
     nothing closes them later either. Runs for any fork: a test's worker processes, a server
     that forks workers after its master touched the database."""
     db = database.obj
-    if db is None:
-        return
-    _inherited.append(db._state.conn)
-    if isinstance(db, PooledDatabase):
-        _inherited.extend(entry[-1] for entry in getattr(db, "_connections", ()))
-        _inherited.extend(used.connection for used in getattr(db, "_in_use", {}).values())
-    db.dispose()
+    if db is not None:
+        forget_connections(db, _inherited.append)
 
 
 os.register_at_fork(after_in_child=_forget_inherited_connections)
@@ -358,7 +324,7 @@ def reclaim_space() -> int:
         # runs it to the end.
         # (peewee's wrapper turns the driver's errors into peewee's, as `execute_sql` does,
         # so a read-only or full database is reported like any other.)
-        with peewee.__exception_wrapper__:  # type: ignore[attr-defined]
+        with AS_PEEWEES:
             database.connection().executescript("PRAGMA incremental_vacuum;")
         # In WAL mode the shrunken pages reach the file at the next checkpoint: make it now.
         database.execute_sql("PRAGMA wal_checkpoint(PASSIVE)").fetchall()

@@ -10,13 +10,15 @@ The values are passed to the driver as they are (no field conversion), so give t
 database stores them: integers, strings, datetimes. `insert_row` and `update_columns` do that
 conversion themselves, for writes whose columns vary.
 
-It reads peewee's internals (a query's cursor wrapper, a model's metadata), so peewee is pinned
-to the minor version below in pyproject.toml, a test holds the two together, and only the hot
-paths listed in tests/test_layers.py use it.
+The SQL is compiled by peewee's own `sql()` of the query. The first rows are built by peewee,
+through the query's public `execute` (`_Sent`); a plain shape's later rows are made from
+what peewee showed with peewee's public parts (`_Shape`). Nothing here touches peewee's
+private state. Only the hot paths listed in tests/test_layers.py use it.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
@@ -29,9 +31,6 @@ from pbem.core.db.connection import database
 
 if TYPE_CHECKING:
     from pbem.core.db.base import BaseModel
-
-# The peewee release this layer was written and tested against (major.minor).
-PEEWEE_MINOR = "4.5"
 
 M = TypeVar("M", bound="BaseModel")
 
@@ -87,7 +86,8 @@ class Prepared:
         self._share_joined = share_joined
         self._arity = len(signature(build).parameters) if arity is None else arity
         self._compiled: dict[int, tuple[peewee.Database, Any, str, list[Any]]] = {}
-        self._plans: dict[int, _RowPlan | _TuplePlan | None] = {}
+        # By the compiled query's id: how its rows are made (None: by peewee).
+        self._shapes: dict[int, _Shape | None] = {}
         self._lock = threading.Lock()
 
     def rows(self, *values: Any) -> list[Any]:
@@ -126,21 +126,23 @@ class Prepared:
         """Send a write whose answer no one reads (inside `pipelined()` it does not wait)."""
         self._execute(values)
 
-    def _rows(self, query: Any, cursor: Any) -> list[Any]:
-        plan = self._plans.get(id(database.obj))
-        if plan is not None:
-            if self._share_joined:
-                seen: dict[tuple[int, Any], Any] = {}
-                return [plan.build(row, seen) for row in cursor.fetchall()]
-            return [plan.build(row) for row in cursor.fetchall()]
-        if id(database.obj) in self._plans:  # a shape peewee builds: it was asked already
-            return list(query._get_cursor_wrapper(cursor))
-        # The query object only describes the columns and joins to build rows from; once
-        # peewee has worked out how (on the first rows), the plan is kept.
-        wrapper = query._get_cursor_wrapper(cursor)
-        found = list(wrapper)
-        if wrapper.initialized or _described(wrapper):
-            self._plans[id(database.obj)] = _RowPlan.of(wrapper, self._share_joined)
+    def rows_of(self, query: Any, cursor: Any) -> list[Any]:
+        """The rows of `cursor`, an answer to `query`'s compiled SQL: made by the query's
+        `_Shape` once one is known, else by peewee (whose first rows find the shape)."""
+        read = cursor.fetchall()
+        if not read:  # no rows to build (a first read's chat, notes, ratings)
+            return []
+        shape = self._shapes.get(id(query), _UNKNOWN)
+        if shape is None:
+            found = list(query.clone().execute(_Sent(_Fetched(cursor.description, read))))
+        elif shape is not _UNKNOWN:
+            found = shape.rows(read)
+        else:
+            wrapper = query.clone().execute(_Sent(_Fetched(cursor.description, read)))
+            found = list(wrapper)
+            self._shapes[id(query)] = _Shape.of(query, wrapper, read, found)
+        if self._share_joined and found:
+            _share_joined(query, found)
         return found
 
     def _execute(self, values: tuple[Any, ...]) -> tuple[Any, Any]:
@@ -161,14 +163,13 @@ class Prepared:
                 # leaves it out (an INSERT sent with `send`, whose id no one reads).
                 query = query.returning(
                     *([query.model._meta.primary_key] if self._returning else []))
-            sql, template = db.get_sql_context().sql(query).query()
+            sql, template = query.sql()
             entry = (db, query, sql, list(template))
             # Databases are few (one in production; tests bind a new one now and then).
             if len(self._compiled) > 8:
                 self._compiled.clear()
-                self._plans.clear()
+                self._shapes.clear()
             self._compiled[id(db)] = entry
-            self._plans.pop(id(db), None)
             return entry
 
 
@@ -184,7 +185,7 @@ class Answer:
         self._cursor = cursor
 
     def rows(self) -> list[Any]:
-        return self._prepared._rows(self._query, self._cursor)
+        return self._prepared.rows_of(self._query, self._cursor)
 
     def first(self) -> Any:
         found = self.rows()
@@ -194,202 +195,218 @@ class Answer:
         return int(self._cursor.rowcount)
 
 
-class Planned:
-    """Rows of a SELECT whose SQL varies from call to call (an IN list of ids, say) but whose
-    columns and joins do not: peewee compiles it each time, but its rows are built by the
-    plan kept from the first call (see `_RowPlan`), not by peewee's cursor wrapper. A batch
-    of mails reads a few hundred match, seat and player rows this way."""
+class _Sent:
+    """Stands for the database in peewee's `execute`, for a statement already sent: peewee
+    asks it to run the query and gets the cursor holding its answer, from which peewee then
+    builds the rows as it builds any query's."""
 
-    def __init__(self) -> None:
-        self._plans: dict[int, _RowPlan | _TuplePlan | None] = {}
+    __slots__ = ("cursor",)
 
-    def rows(self, query: Any) -> list[Any]:
-        cursor = database.execute(query)
-        key = id(database.obj)
-        if key in self._plans:
-            plan = self._plans[key]
-            if plan is not None:
-                return [plan.build(row) for row in cursor.fetchall()]
-            return list(query._get_cursor_wrapper(cursor))
-        wrapper = query._get_cursor_wrapper(cursor)
-        found = list(wrapper)
-        if wrapper.initialized or _described(wrapper):
-            if len(self._plans) > 8:  # databases are few; tests bind a new one now and then
-                self._plans.clear()
-            self._plans[key] = _RowPlan.of(wrapper)
-        return found
+    def __init__(self, cursor: Any) -> None:
+        self.cursor = cursor
+
+    def execute(self, query: Any, **_options: Any) -> Any:
+        return self.cursor
 
 
-def _described(wrapper: Any) -> bool:
-    """Set up a cursor wrapper that met no row, as peewee sets one up on its first row, when
-    its cursor still describes the columns (SQLite's and PyMySQL's do; psycopg's, closed, do
-    not): a read that answers nothing (no chat yet, no rating) is then planned like one that
-    answered, not left to peewee's wrapper on every call until a row comes."""
-    if getattr(wrapper.cursor, "description", None) is None:
-        return False
-    wrapper.initialize()
-    wrapper.initialized = True
-    return True
+class _Fetched:
+    """A cursor's answer already read, for peewee to build its rows from."""
+
+    __slots__ = ("description", "rows")
+
+    def __init__(self, description: Any, rows: list[tuple[Any, ...]]) -> None:
+        self.description = description
+        self.rows = iter(rows)
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        return next(self.rows, None)
+
+    def close(self) -> None:
+        """peewee closes a cursor it has read to the end; this one holds nothing open."""
 
 
-class _RowPlan:
-    """How to make model rows of a compiled SELECT from the driver's tuples: which model and
-    field each column fills (and its converter), and which joined row each FK holds.
+_UNKNOWN: Any = object()
 
-    Read once from peewee's own cursor wrapper, which otherwise works it out again for every
-    query and then sets each column through the model's descriptors; for a page's handful of
-    reads that was as much as the reading itself. Only plain shapes are planned (one model,
-    or models joined on their foreign keys, and on the first model any selected expression
-    under a name of its own, `EXISTS (…) AS name`); `of` returns None for others, which
-    peewee keeps building.
-    """
 
-    def __init__(self, models: list[type[peewee.Model]],
-                 columns: list[tuple[int, str, Callable[[Any], Any] | None, bool]],
-                 links: list[tuple[int, str, int]], share_joined: bool = False) -> None:
-        # The plan lives on only as the function written for it.
-        self.build = _row_builder(models, columns, links, share_joined)
+class _Shape:
+    """How to make the rows of a SELECT from the driver's tuples, with peewee's public parts
+    only: each column through its field's `python_value`, each model's row made by its own
+    constructor (`Model(**columns)`), each joined row set on the foreign key that leads to
+    it. peewee works the same out again from the cursor on every query, which cost a
+    posted move a third more instructions.
+
+    Only plain shapes are made: `.tuples()` of any columns, or rows of a model (whole, or
+    with every column that has a default) joined to whole models on required foreign keys of
+    the first model, with expressions selected beside them (`EXISTS (…) AS name`) set on
+    the first model's row. `of` returns None for the rest,
+    and for any shape whose first rows differ from peewee's; peewee builds those."""
+
+    def __init__(self, converters: list[tuple[Any, Callable[[Any], Any] | None]],
+                 models: list[tuple[type[peewee.Model], list[tuple[int, str]]]] | None,
+                 links: list[tuple[int, str]]) -> None:
+        self.converters = [(number, converter, _kept_as_read(node))
+                           for number, (node, converter) in enumerate(converters)
+                           if converter is not None]
+        self.models = models  # None: tuples
+        self.links = links  # (model number, the first model's foreign key to it)
 
     @classmethod
-    def of(cls, wrapper: Any, share_joined: bool = False) -> _RowPlan | _TuplePlan | None:
-        """The plan of the rows `wrapper` read. `share_joined`: a joined row read again in
-        the same answer (the same primary key) is the row already made, not made again."""
+    def of(cls, query: Any, wrapper: Any, read: list[tuple[Any, ...]],
+           found: list[Any]) -> _Shape | None:
+        """The shape of `query`'s rows, if plain and if its rows are `found`, peewee's."""
+        selected = list(query.selected_columns)
+        converters = [(node, _converter(node)) for node in selected]
+        shape: _Shape | None
         if type(wrapper) is peewee.ModelTupleCursorWrapper:
-            return _TuplePlan(list(wrapper.converters))
-        # A selected expression that is no field (`EXISTS (…) AS name`, say) is set on the
-        # main row as a plain attribute, as peewee does. Not planned: one on a joined row, or
-        # one named like something the model has (peewee would set that field instead).
-        extras = [field is None for field in wrapper.fields]
-        if type(wrapper) is peewee.ModelObjectCursorWrapper and wrapper.is_model:
-            columns = [(0, wrapper.unique_columns[i], wrapper.converters[i], extras[i])
-                       for i in range(wrapper.ncols)]
-            return cls([wrapper.constructor], columns, []) if _plain_extras(
-                [wrapper.constructor], columns) else None
-        if type(wrapper) is not peewee.ModelCursorWrapper:
+            shape = cls(converters, None, [])
+        elif type(wrapper) in (peewee.ModelCursorWrapper, peewee.ModelObjectCursorWrapper):
+            shape = cls._of_models(query.model, selected, converters, wrapper.cursor)
+            if shape is not None and shape.links and type(wrapper) is not (
+                    peewee.ModelCursorWrapper):
+                return None  # `.objects()`: peewee puts every column on the one row
+        else:
             return None
-        joined: Any = wrapper  # its join set-up is not in peewee's type stubs
-        keys = [joined.model] + [key for key, _, _ in joined._constructor_list
-                                 if key is not joined.model]
-        if not all(isinstance(key, type) and issubclass(key, peewee.Model) for key in keys):
-            return None
-        index = {key: number for number, key in enumerate(keys)}
-        links = []
-        for source, attr, dest, is_dict, is_outer, is_fk in joined.src_to_dest:
-            if is_dict or is_outer or not is_fk:
+        return shape if shape is not None and shape.made_alike(read, found) else None
+
+    @classmethod
+    def _of_models(cls, model: type[peewee.Model], selected: list[Any],
+                   converters: list[tuple[Any, Callable[[Any], Any] | None]],
+                   cursor: Any) -> _Shape | None:
+        names = [column[0] for column in cursor.description]
+        owners: list[type[peewee.Model]] = [model]
+        columns: list[list[tuple[int, str]]] = [[]]
+        for number, node in enumerate(selected):
+            owner = node.model if isinstance(node, peewee.Field) else model
+            if owner not in owners:
+                owners.append(owner)
+                columns.append([])
+            name = node.name if isinstance(node, peewee.Field) else names[number]
+            columns[owners.index(owner)].append((number, name))
+        for number, (owner, made) in enumerate(zip(owners, columns, strict=True)):
+            if not isinstance(owner, type):
+                return None  # a model alias
+            unselected = set(owner._meta.fields) - {name for _, name in made}
+            # A joined row is selected whole; the first may leave out columns without a
+            # default (its constructor would fill those in, which peewee's rows leave unset).
+            if unselected and (number > 0 or any(
+                    owner._meta.fields[name] in owner._meta.defaults for name in unselected)):
                 return None
-            links.append((index[source], attr, index[dest]))
-        columns = [(index[key], column, converter, extra) for (_, key, column, converter), extra
-                   in zip(joined._row_spec, extras, strict=True)]
-        return (cls(keys, columns, links, share_joined) if _plain_extras(keys, columns)
-                else None)
+        links = []
+        for number, owner in enumerate(owners[1:], start=1):
+            keys = [field for field in model._meta.sorted_fields
+                    if isinstance(field, peewee.ForeignKeyField) and field.rel_model is owner]
+            if len(keys) != 1 or keys[0].null:
+                return None
+            links.append((number, keys[0].name))
+        return cls(converters, list(zip(owners, columns, strict=True)), links)
+
+    def rows(self, read: list[tuple[Any, ...]]) -> list[Any]:
+        converted = [self._converted(row) for row in read] if self.converters else read
+        if self.models is None:
+            return [tuple(row) for row in converted]
+        return [self._made(row) for row in converted]
+
+    def _converted(self, row: tuple[Any, ...]) -> list[Any]:
+        values = list(row)
+        for number, converter, kept in self.converters:
+            value = values[number]
+            if value is not None and type(value) is not kept:
+                values[number] = converter(value)
+        return values
+
+    def _made(self, row: Any) -> Any:
+        made = [owner(**{name: row[number] for number, name in columns})
+                for owner, columns in self.models or ()]
+        first = made[0]
+        for number, key in self.links:
+            setattr(first, key, made[number])
+        return first
+
+    def made_alike(self, read: list[tuple[Any, ...]], found: list[Any]) -> bool:
+        """Whether this shape makes of `read` the rows peewee made (`found`)."""
+        mine = self.rows(read)
+        if self.models is None:
+            return mine == found
+        return [_seen(row, self.models, self.links) for row in mine] == [
+            _seen(row, self.models, self.links) for row in found]
 
 
-def _row_builder(models: list[type[peewee.Model]],
-                 columns: list[tuple[int, str, Callable[[Any], Any] | None, bool]],
-                 links: list[tuple[int, str, int]],
-                 share_joined: bool = False) -> Callable[..., Any]:
-    """A plan's rows as one function written for its columns: each model row made as peewee's
-    Model.__init__ would (without its defaults and descriptors), each column put straight
-    into its row's data, through its converter if it has one, each joined row linked to the
-    row whose foreign key holds it. Looping over the plan for every column of every row was
-    about a third of reading a play page's rows. The function is written as `dataclasses`
-    writes an `__init__`: its text is made here from the plan's positions, and every name in
-    it is a string literal (`repr`), never code; the models and converters are passed in as
-    values. (Converters run model by model here, not strictly in column order; none has a
-    side effect.)
-
-    With `share_joined`, the function takes a dict as well, kept for one answer's rows: a
-    joined row whose primary key it has seen is that row, not made (and converted) again (a
-    match's seats read with their match carry the match's columns once per seat)."""
-    names: dict[str, Any] = {f"_model{number}": model for number, model in enumerate(models)}
-    lines = ["def build(row, seen=None):",
-             f"    if len(row) != {len(columns)}:",
-             f"        raise ValueError(f'a row of {{len(row)}} columns, not {len(columns)}')"]
-    if share_joined:
-        lines.append("    seen = {} if seen is None else seen")
-    data: list[list[str]] = [[] for _ in models]
-    extras: list[str] = []
-    for place, (number, name, converter, extra) in enumerate(columns):
-        value = f"row[{place}]"
-        if converter is not None:
-            names[f"_convert{place}"] = converter
-            value = f"_convert{place}({value})"
-            kept_as_read = _kept_as_read(converter)
-            if kept_as_read is not None:
-                # A value the converter would return unchanged is taken as it is.
-                names[f"_type{place}"] = kept_as_read
-                value = (f"(_v if (_v := row[{place}]) is None or type(_v) is _type{place} "
-                         f"else _convert{place}(_v))")
-        (extras if extra else data[number]).append(f"{name!r}: {value}")
-    for number, model in enumerate(models):
-        made = [f"made{number} = _model{number}.__new__(_model{number})",
-                f"made{number}.__data__ = {{{', '.join(data[number])}}}",
-                f"made{number}._dirty = set()",
-                f"made{number}.__rel__ = {{}}"]
-        key = next((place for place, (owner, name, _, extra) in enumerate(columns)
-                    if owner == number and not extra
-                    and name == getattr(model._meta.primary_key, "name", None)), None)
-        if not share_joined or number == 0 or key is None:
-            lines += [f"    {line}" for line in made]
-            continue
-        lines += [f"    key{number} = ({number}, row[{key}])",
-                  f"    made{number} = seen.get(key{number})",
-                  f"    if made{number} is None:",
-                  *[f"        {line}" for line in made],
-                  f"        seen[key{number}] = made{number}"]
-    if extras:
-        lines.append(f"    made0.__dict__.update({{{', '.join(extras)}}})")
-    lines += [f"    made{source}.__rel__[{attr!r}] = made{dest}" for source, attr, dest in links]
-    lines.append("    return made0")
-    exec(compile("\n".join(lines), "<pbem row plan>", "exec"), names)
-    return names["build"]
+def _seen(row: Any, models: list[tuple[type[peewee.Model], list[tuple[int, str]]]],
+          links: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    """A row as public API reads it, asking the database nothing: its columns (a foreign key
+    as its id) and its other attributes, and its joined rows' columns."""
+    rows = [row] + [getattr(row, key) for _, key in links]
+    owners = [models[0]] + [models[number] for number, _ in links]
+    return [{name: getattr(made, _stored_as(owner, name)) for _, name in columns}
+            for made, (owner, columns) in zip(rows, owners, strict=True)]
 
 
-def _kept_as_read(converter: Callable[[Any], Any]) -> type | None:
-    """The type whose values (and None) `converter` returns unchanged, when it is a plain
-    integer or text field's (or a foreign key's to one): peewee's `python_value` then calls
-    `adapt`, which returns an `int` or a `str` as it is; a column of the row's ints and
-    strings took two calls each to stay what it was. None for any other converter (a field
-    that overrides either method, JSON, times, booleans)."""
-    field = getattr(converter, "__self__", None)
-    if not isinstance(field, peewee.Field) or converter != field.python_value:
-        return None
-    kind = type(field)
-    if isinstance(field, peewee.ForeignKeyField) and (
-            kind.python_value is peewee.ForeignKeyField.python_value):
-        field = field.rel_field  # an int is no row of the model: it goes to the key's field
-        kind = type(field)
-    if kind.python_value is not peewee.Field.python_value:
-        return None
-    if kind.adapt is peewee.IntegerField.adapt:
-        return int
-    if kind.adapt is peewee._StringField.adapt:
-        return str
+def _stored_as(model: type[peewee.Model], name: str) -> str:
+    """The attribute that holds a column's value as read: a foreign key's id, not its row."""
+    field = model._meta.fields.get(name)
+    return str(field.object_id_name) if isinstance(field, peewee.ForeignKeyField) else name
+
+
+# Fields of these exact types give back a value of this type as it is (their `python_value`
+# is peewee's `adapt`, `int(value)` or `str(value)`): such a value is taken without the call.
+_KEPT_AS_READ: dict[type[peewee.Field], type] = {
+    **dict.fromkeys((peewee.AutoField, peewee.BigAutoField, peewee.IntegerField,
+                     peewee.BigIntegerField, peewee.SmallIntegerField), int),
+    **dict.fromkeys((peewee.CharField, peewee.TextField, peewee.FixedCharField), str)}
+
+
+def _kept_as_read(node: Any) -> type | None:
+    """The type a selected field's values keep through its converter (a foreign key's: its
+    key field's), or None."""
+    if type(node) is peewee.ForeignKeyField:
+        node = node.rel_field
+    return _KEPT_AS_READ.get(type(node))
+
+
+def _converter(node: Any) -> Callable[[Any], Any] | None:
+    """What peewee converts a selected column's value with: a field's `python_value`, and a
+    function of a field (`MAX(created_at)`) its field's."""
+    inner = node.node if isinstance(node, peewee.Alias) else node
+    if isinstance(inner, peewee.Field):
+        return inner.python_value
+    if isinstance(inner, peewee.Function) and inner.arguments and isinstance(
+            inner.arguments[0], peewee.Field):
+        return inner.arguments[0].python_value
     return None
 
 
-def _plain_extras(models: list[type[peewee.Model]],
-                  columns: list[tuple[int, str, Callable[[Any], Any] | None, bool]]) -> bool:
-    """Whether every selected expression goes on the first row, under a name its model lacks."""
-    return all(number == 0 and not hasattr(models[0], name)
-               for number, name, _, extra in columns if extra)
+def _share_joined(query: Any, rows: list[peewee.Model]) -> None:
+    """Make each joined row that several rows carry (the same primary key) one object: the
+    first row's."""
+    for field in _joined_keys(query):
+        seen: dict[Any, Any] = {}
+        for row in rows:
+            key = getattr(row, field.object_id_name)
+            if key is None:
+                continue
+            first = seen.setdefault(key, getattr(row, field.name))
+            if first is not getattr(row, field.name):
+                setattr(row, field.name, first)
 
 
-class _TuplePlan:
-    """`_RowPlan` for a `.tuples()` SELECT: each column through its field's converter, as
-    peewee's tuple wrapper does, without working out the converters again for every query."""
+@functools.lru_cache(maxsize=256)
+def _joined_keys(query: Any) -> list[peewee.ForeignKeyField]:
+    """The foreign keys of the query's model that lead to a model whose columns it selects
+    (its compiled queries are few, kept with their `Prepared`)."""
+    model = query.model
+    selected = {getattr(column, "model", None) for column in query.selected_columns}
+    return [field for field in model._meta.sorted_fields
+            if isinstance(field, peewee.ForeignKeyField) and field.rel_model in selected
+            and field.rel_model is not model]
 
-    def __init__(self, converters: list[Callable[[Any], Any] | None]) -> None:
-        self.converted = [(number, converter) for number, converter in enumerate(converters)
-                          if converter is not None]
 
-    def build(self, row: tuple[Any, ...], seen: Any = None) -> tuple[Any, ...]:
-        if not self.converted:
-            return tuple(row)
-        values = list(row)
-        for number, converter in self.converted:
-            values[number] = converter(values[number])
-        return tuple(values)
+class Planned:
+    """Rows of a SELECT whose SQL varies from call to call (an IN list of ids, say): peewee
+    compiles it and builds its rows each time. (Once the rows were built by a plan kept from
+    the first call; kept as a name for the callers.)"""
+
+    def rows(self, query: Any) -> list[Any]:
+        return list(query.execute())
 
 
 class Shapes:
@@ -412,25 +429,42 @@ def insert_row(model: type[M], **values: Any) -> M:
     filled in here, as `create` does, so none is frozen into the compiled SQL."""
     row, names, stored = _new_row(model, values)
     row.id = _INSERTS(model, names).insert(*stored)
-    row._dirty.clear()  # type: ignore[attr-defined]  # as after `create`
     return row
 
 
 def add_row(model: type[BaseModel], **values: Any) -> None:
     """`insert_row` for a row whose id no one needs: it reads no answer from the database, so
     inside `pipelined()` it travels with the statements around it instead of waiting."""
-    _, names, stored = _new_row(model, values)
-    _ADDS(model, names).send(*stored)
+    fields, given = _set_fields(model, values)
+    _ADDS(model, tuple(field.name for field in fields)).send(*[
+        field.db_value(given[field.name] if field.name in given else _default(model, field))
+        for field in fields])
+
+
+def _set_fields(model: type[BaseModel], values: dict[str, Any]
+                ) -> tuple[list[peewee.Field], dict[str, Any]]:
+    """The columns but the id that `model(**values)` sets (given by name or column name, or
+    with a default), and the values given, by field name."""
+    meta = model._meta
+    given = {meta.combined[name].name: value for name, value in values.items()
+             if name in meta.combined}
+    return [field for field in meta.sorted_fields if field.name != "id"
+            and (field.name in given or field in meta.defaults)], given
+
+
+def _default(model: type[BaseModel], field: peewee.Field) -> Any:
+    default = model._meta.defaults[field]
+    return default() if callable(default) else default
 
 
 def _new_row(model: type[M], values: dict[str, Any]) -> tuple[M, tuple[str, ...], list[Any]]:
-    """The row `values` make with the model's defaults, its columns but the id, and their
-    values as the database stores them."""
+    """The row `values` make with the model's defaults, its columns but the id that are set,
+    and their values as the database stores them."""
     row = model(**values)
-    data = row.__data__
-    names = tuple(name for name in data if name != "id")
-    fields = model._meta.fields
-    return row, names, [fields[name].db_value(data[name]) for name in names]
+    fields, _ = _set_fields(model, values)
+    return row, tuple(field.name for field in fields), [
+        field.db_value(getattr(row, str(getattr(field, "object_id_name", field.name))))
+        for field in fields]
 
 
 def update_columns(row: BaseModel, names: Iterable[str]) -> None:

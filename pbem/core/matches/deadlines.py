@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem.core.db.peewee_reach import joined_row
 from pbem.core.db.prepared import Prepared, update_columns
 from pbem.core.matches.clocks import TimeControl, deadline, reminder_lead, running_time
 from pbem.core.matches.models import Adjudication, AdjudicationStatus, Match, Seat, Vacation
@@ -86,7 +87,7 @@ def pauses_for(seat: Seat, since: datetime) -> list[tuple[datetime, datetime]]:
     """The seat's player's vacations that end after `since`: its clock stops in them."""
     # The door reads each seat's player with it; that row tells when the player's last
     # vacation ends, so most clocks never read the vacation table.
-    player = seat.__rel__.get("player")
+    player = joined_row(seat, "player")
     if player is not None and (player.away_until is None or player.away_until <= since):
         return []
     return [(row.starts_at, row.ends_at) for row in _VACATIONS.rows(seat.player_id)

@@ -101,16 +101,12 @@ def seat_and_table(token: str) -> tuple[Seat, list[Seat]]:
     digest = _lookup_hash(token)
     table = _TABLE_BY_TOKEN.rows(digest)
     seat = _found(next((row for row in table if row.token_hash == digest), None))
-    for row in table:
-        # One match object for all (each row read it again); set as peewee's join sets it,
-        # so the row stays unchanged for a later save.
-        row.__rel__["match"] = seat.match
     return seat, table
 
 
 _OPENED = Seat.alias()
-# Every seat row carries the match's columns: its match is made once, for the first (and a
-# player seated twice, the computer at one level in two seats, is one row too).
+# Every seat row carries the match's columns: all hold one match object, the first row's (and
+# a player seated twice, the computer at one level in two seats, is one row too).
 _TABLE_BY_TOKEN = Prepared(lambda digest: Seat.select(Seat, Match, Player).join(Match)
                            .switch(Seat).join(Player)
                            .where(Seat.match.in_(_OPENED.select(_OPENED.match)

@@ -35,7 +35,7 @@ from pbem.latest import Kept
 # addresses (keyed by the mount point), the lists' and boards' builders. Each answer depends
 # only on its arguments, the language and the time zone, which the key holds.
 PURE_GLOBALS = frozenset({
-    "_", "gettext", "ngettext", "pgettext", "pbem_words", "url_for", "options", "move_rows",
+    "_", "gettext", "ngettext", "pgettext", "url_for", "options", "move_rows",
     "current_language", "languages", "format_number", "range", "loop", "true", "false",
     "none", "True", "False", "None", "dict", "cycler", "joiner", "namespace",
 })

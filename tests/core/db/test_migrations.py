@@ -102,12 +102,13 @@ def test_a_pool_checks_only_a_connection_that_sat_idle(db_url: str, monkeypatch)
     # A connection handed back moments ago is reused without a round trip to the server; one
     # idle for longer is checked first, and a dead one is replaced, not handed out.
     from pbem.core.db import connection as db_module
+    from pbem.core.db import peewee_reach
 
     scheme, rest = db_url.split("://", 1)
     pooled = db_module.bind_database(f"{scheme.removesuffix('+pool')}+pool://{rest}")
     if db_url.startswith("sqlite"):
         # No server to ask: SQLite's pool keeps playhouse's own local check.
-        assert not isinstance(pooled, db_module._TrustRecentlyReturned)
+        assert not isinstance(pooled, peewee_reach.TrustRecentlyReturned)
         pooled.close_all()
         db_module.bind_database(db_url)
         return
@@ -123,7 +124,7 @@ def test_a_pool_checks_only_a_connection_that_sat_idle(db_url: str, monkeypatch)
             database.execute_sql("SELECT 1")
             database.close()
         assert checks == []
-        monkeypatch.setattr(db_module, "TRUST_RETURNED_SECONDS", 0.0)
+        monkeypatch.setattr(peewee_reach, "TRUST_RETURNED_SECONDS", 0.0)
         database.connect(reuse_if_open=True)
         first = database.connection()
         database.close()
