@@ -22,7 +22,7 @@ def settle_mail(settled: Settled) -> None:
     if settled.ended:
         notify.forget_finished_turns(settled.match)
     for told in settled.told:
-        tell = _KINDS.get(told.what)
+        tell = NEWS_KINDS.get(told.what)
         if tell is None:
             raise ValueError(f"no mail knows how to tell {told.what!r}")
         tell(settled, told.params)
@@ -118,7 +118,7 @@ def _numbers(s: Settled) -> list[int]:
     return [row.seat for row in s.seats]
 
 
-_KINDS: dict[str, Callable[[Settled, Params], None]] = {
+NEWS_KINDS: dict[str, Callable[[Settled, Params], None]] = {
     "match-started": _match_started,
     "turn-notices": _turn_notices,
     "after-move": _after_move,

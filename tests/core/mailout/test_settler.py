@@ -40,7 +40,7 @@ def test_every_news_a_change_tells_is_one_the_mail_settler_knows() -> None:
             if named in ("tell", "Told"):  # a kind, or a choice of kinds ("a" if … else "b")
                 told |= {part.value for part in ast.walk(node.args[0])
                          if isinstance(part, ast.Constant) and isinstance(part.value, str)}
-    assert {"after-move", "match-started", "ruling"} <= told <= set(mail_settler._KINDS)
+    assert {"after-move", "match-started", "ruling"} <= told <= set(mail_settler.NEWS_KINDS)
 
 
 def test_a_turn_mail_failed_once_it_failed_or_is_being_retried(db_url: str) -> None:
