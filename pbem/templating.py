@@ -140,9 +140,8 @@ class QuickLookups:
         """`x.name` where `x` is a plain dict (what views are made of): Jinja tries
         `getattr(x, "name")` first and `x["name"]` after, and on a plain dict the first
         always raises AttributeError (unless `name` is one of a dict's own attributes), an
-        exception raised and caught on each lookup in a mail's view: 3% of rendering a Mimic
-        mail (context included), about 10% of a Mimic Taking mail, whose board reads its view
-        most. Looking in the dict first gives the same answer for every other name."""
+        exception raised and caught on every lookup in a mail's view. Looking in the dict
+        first gives the same answer for every other name, without the exception."""
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
             try:
                 return obj[attribute]
