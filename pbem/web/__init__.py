@@ -45,6 +45,7 @@ from pbem.web.site import (
     language,
     openapi,
     security,
+    steps,
 )
 from pbem.web.site.errors import connect_or_unavailable
 from pbem.web.tournaments import api as tournaments_api
@@ -164,14 +165,14 @@ def create_app(settings: Settings | None = None,
 
     inputs.init_app(app)
 
-    @app.before_request
+    @steps.before_request(app)
     def _connect() -> None:
         # Static files need no database, so the stylesheet still loads on the 503 page.
         # /healthz reports a database outage itself, as JSON.
         if request.endpoint not in ("static", "health.healthz"):
             connect_or_unavailable()
 
-    @app.teardown_request
+    @steps.teardown_request(app)
     def _close(_exc: BaseException | None) -> None:
         # `pbem serve` runs each request on a thread of its own (PBEM_THREAD_PER_REQUEST).
         release(thread_ends=app.config.get("PBEM_THREAD_PER_REQUEST", False))

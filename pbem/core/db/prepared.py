@@ -136,7 +136,8 @@ class Prepared:
         if shape is None:
             found = list(query.clone().execute(_Sent(_Fetched(cursor.description, read))))
         elif shape is not _UNKNOWN:
-            found = shape.rows(read)
+            # A shared joined row is made once (`_share_joined` has nothing left to do).
+            return shape.rows(read, shared=self._share_joined)
         else:
             wrapper = query.clone().execute(_Sent(_Fetched(cursor.description, read)))
             found = list(wrapper)
@@ -249,6 +250,9 @@ class _Shape:
                            if converter is not None]
         self.models = models  # None: tuples
         self.links = links  # (model number, the first model's foreign key to it)
+        # Where each joined row's primary key is read (None: not selected), to make a row
+        # that several share once.
+        self.keys = [_key_column(*models[number]) for number, _ in links] if models else []
 
     @classmethod
     def of(cls, query: Any, wrapper: Any, read: list[tuple[Any, ...]],
@@ -300,11 +304,14 @@ class _Shape:
             links.append((number, keys[0].name))
         return cls(converters, list(zip(owners, columns, strict=True)), links)
 
-    def rows(self, read: list[tuple[Any, ...]]) -> list[Any]:
+    def rows(self, read: list[tuple[Any, ...]], shared: bool = False) -> list[Any]:
+        """The rows of `read`; `shared`: each joined row that several carry (the same
+        primary key) is one object, made once."""
         converted = [self._converted(row) for row in read] if self.converters else read
         if self.models is None:
             return [tuple(row) for row in converted]
-        return [self._made(row) for row in converted]
+        made: dict[tuple[int, Any], Any] | None = {} if shared else None
+        return [self._made(row, made) for row in converted]
 
     def _converted(self, row: tuple[Any, ...]) -> list[Any]:
         values = list(row)
@@ -314,12 +321,21 @@ class _Shape:
                 values[number] = converter(value)
         return values
 
-    def _made(self, row: Any) -> Any:
-        made = [owner(**{name: row[number] for number, name in columns})
-                for owner, columns in self.models or ()]
-        first = made[0]
-        for number, key in self.links:
-            setattr(first, key, made[number])
+    def _made(self, row: Any, made: dict[tuple[int, Any], Any] | None = None) -> Any:
+        """The row's first model, its joined rows set on it; with `made`, a joined row
+        already made (by model number and primary key) is taken from there."""
+        models = self.models or []
+        owner, columns = models[0]
+        first = owner(**{name: row[number] for number, name in columns})
+        for (number, key), at in zip(self.links, self.keys, strict=True):
+            shared = (number, row[at]) if at is not None else None
+            joined = made.get(shared) if made is not None and shared else None
+            if joined is None:
+                owner, columns = models[number]
+                joined = owner(**{name: row[column] for column, name in columns})
+                if made is not None and shared:
+                    made[shared] = joined
+            setattr(first, key, joined)
         return first
 
     def made_alike(self, read: list[tuple[Any, ...]], found: list[Any]) -> bool:
@@ -329,6 +345,12 @@ class _Shape:
             return mine == found
         return [_seen(row, self.models, self.links) for row in mine] == [
             _seen(row, self.models, self.links) for row in found]
+
+
+def _key_column(model: type[peewee.Model], columns: list[tuple[int, str]]) -> int | None:
+    """Where a model's primary key is in the rows (None: not selected)."""
+    key = getattr(model._meta.primary_key, "name", None)
+    return next((number for number, name in columns if name == key), None)
 
 
 def _seen(row: Any, models: list[tuple[type[peewee.Model], list[tuple[int, str]]]],

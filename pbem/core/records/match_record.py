@@ -7,6 +7,7 @@ so a page or API answer cannot show a hidden hand or a secret choice.
 from __future__ import annotations
 
 from datetime import datetime
+from itertools import starmap
 from typing import Any, NamedTuple
 
 from pbem.core.accounts.models import Player
@@ -224,7 +225,7 @@ def _moves_page(match: Match, rules: GameRules, state: Any, reader: int | None,
     first, last = window
     finished = not match.is_live
     # Only the listed plies, and never the snapshots: the page costs the same at any length.
-    rows = _LISTED_MOVES.rows(match.id, first, last)
+    rows = starmap(_ListedMove, _LISTED_MOVES.rows(match.id, first, last))
     revealed = 0 if finished else revealed_through(match, rules, first)
     listed = []
     for move in rows:
@@ -258,10 +259,10 @@ def revealed_through(match: Match, rules: GameRules, first: int) -> int:
     revealing: frozenset[str] = getattr(rules, "reveal_events", frozenset())
     if not revealing:
         return 0
-    for move in _LATER_MOVES.rows(match.id, first, match.ply):
+    for ply, events in _LATER_MOVES.rows(match.id, first, match.ply):
         if any(kind in revealing and readers is None
-               for kind, _data, readers in map(event_parts, move.events)):
-            return move.ply
+               for kind, _data, readers in map(event_parts, events)):
+            return ply
     return 0
 
 
@@ -369,12 +370,27 @@ def _days(vacation: Vacation) -> dict[str, str]:
             "text": format_days(vacation.starts_at, vacation.ends_at)}
 
 
+class _ListedMove(NamedTuple):
+    """A listed move's columns, as `Move` reads them: a page lists them and writes nothing
+    back, so no model row is made for each (a first read lists up to a page of moves)."""
+
+    ply: int
+    seat: int
+    text: str
+    visible_to: list[int] | None
+    events: list[Any]
+    note: str | None
+    created_at: datetime
+
+
+# The columns of a `_ListedMove`, in its order.
 _LISTED_MOVES = Prepared(lambda match_id, first, last: Move.select(
     Move.ply, Move.seat, Move.text, Move.visible_to, Move.events, Move.note, Move.created_at)
-    .where(Move.match == match_id, Move.ply >= first, Move.ply <= last).order_by(Move.ply))
+    .where(Move.match == match_id, Move.ply >= first, Move.ply <= last).order_by(Move.ply)
+    .tuples())
 _LATER_MOVES = Prepared(lambda match_id, first, last: Move.select(Move.ply, Move.events)
                         .where(Move.match == match_id, Move.ply >= first, Move.ply <= last)
-                        .order_by(Move.ply.desc()))
+                        .order_by(Move.ply.desc()).tuples())
 _RULINGS = Prepared(lambda match_id: Adjudication.select()
                     .where(Adjudication.match == match_id,
                            Adjudication.status == AdjudicationStatus.RULED)

@@ -27,6 +27,7 @@ from pbem.core.accounts.models import Admin, Player, Session, SessionKind
 from pbem.core.db.connection import UNAVAILABLE
 from pbem.errors import PbemError
 from pbem.i18n import _
+from pbem.web.site import steps
 from pbem.web.site.clock import now
 
 COOKIES: dict[str, str] = {SessionKind.PLAYER: "pbem_player", SessionKind.ADMIN: "pbem_admin"}
@@ -184,7 +185,7 @@ def init_app(app: Flask) -> None:
     app.context_processor(lambda: {"current_player": quietly(current_player),
                                    "current_admin": quietly(current_admin)})
 
-    @app.after_request
+    @steps.after_request(app)
     def _set_cookies(response: Response) -> Response:
         settings = app.config["PBEM_SETTINGS"]
         for name, value in g.get("pbem_cookies", {}).items():

@@ -22,6 +22,8 @@ from flask import Flask, current_app, g, request, session
 from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
 from werkzeug.exceptions import BadRequest
 
+from pbem.web.site import steps
+
 log = logging.getLogger(__name__)
 
 FIELD = "csrf_token"
@@ -86,7 +88,7 @@ def init_app(app: Flask, exempt_blueprints: frozenset[str]) -> None:
     app.config.setdefault("CSRF_ENABLED", True)
     app.jinja_env.globals["csrf_token"] = csrf_token
 
-    @app.before_request
+    @steps.before_request(app)
     def _check() -> None:
         if (request.method not in UNSAFE_METHODS or not app.config["CSRF_ENABLED"]
                 or request.endpoint is None or request.blueprint in exempt_blueprints):

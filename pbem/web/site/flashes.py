@@ -15,6 +15,8 @@ from typing import Any
 from flask import Flask, flash, get_flashed_messages, redirect, request, session, url_for
 from werkzeug.wrappers import Response
 
+from pbem.web.site import steps
+
 _SEPARATOR = "@"
 # The messages a session keeps waiting, the latest: a client that posts form after form
 # without following the redirects (a script, a cookie jar) never reads them, and their cookie
@@ -66,7 +68,7 @@ def _flashes() -> list[tuple[str, str, str]]:
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(section_flashes=section_flashes, page_flashes=page_flashes)
 
-    @app.after_request
+    @steps.after_request(app)
     def _keep_the_latest(response: Response) -> Response:
         # Only a request that changed the session can have added one (reading the session
         # on every request would mark every answer as varying by its cookie).

@@ -23,6 +23,7 @@ from werkzeug.routing import IntegerConverter
 from pbem.core.db.text import storable
 from pbem.errors import InvalidRequestError
 from pbem.i18n import N_, _, lazy_gettext
+from pbem.web.site import steps
 
 # Row ids are 32-bit on PostgreSQL (SERIAL) and MariaDB (INT).
 MAX_ID = 2**31 - 1
@@ -106,7 +107,7 @@ def init_converters(app: Flask) -> None:
 
 
 def init_app(app: Flask) -> None:
-    @app.before_request
+    @steps.before_request(app)
     def _refuse_unstorable_text() -> None:
         if request.endpoint == "static":
             return

@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response
 from pbem import i18n, templating
 from pbem.core.accounts import players
 from pbem.web.accounts.auth import current_player, safe_next
+from pbem.web.site import steps
 
 COOKIE = "pbem_lang"
 bp = Blueprint("language", __name__)
@@ -74,17 +75,17 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=i18n.current, timezone_selector=i18n.zone_name,
           default_translation_directories=str(i18n.CATALOGS))
 
-    @app.before_request
+    @steps.before_request(app)
     def _speak() -> None:
         speak_now()
 
-    @app.teardown_request
+    @steps.teardown_request(app)
     def _silence(_exc: BaseException | None) -> None:
         token = g.pop("pbem_language_token", None)
         if token is not None:
             i18n.restore(token)
 
-    @app.after_request
+    @steps.after_request(app)
     def _vary(response: Response) -> Response:
         # A page's words depend on the browser's languages and the switch's cookie.
         # (Looked for by iterating: werkzeug's lookup of a missing header raises inside.)

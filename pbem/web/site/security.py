@@ -11,6 +11,8 @@ from __future__ import annotations
 from flask import Flask, Response, make_response
 from werkzeug.wrappers import Response as AnyResponse
 
+from pbem.web.site import steps
+
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -42,7 +44,7 @@ def init_app(app: Flask) -> None:
 
     lowered = {name.lower(): (name, value) for name, value in headers.items()}
 
-    @app.after_request
+    @steps.after_request(app)
     def _add_headers(response: Response) -> Response:
         # Those a view set itself stay. (Not `setdefault` per header: werkzeug's lookup of a
         # missing header raises and catches an exception, one per header on every response.)

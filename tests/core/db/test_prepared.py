@@ -123,6 +123,32 @@ def test_a_joined_row_read_again_in_one_answer_is_shared_when_asked(settings) ->
     assert shared.rows(ids[0])[0].match is not shared.rows(ids[0])[0].match
 
 
+def test_a_shared_joined_row_is_made_once(settings, monkeypatch) -> None:
+    """Once the shape of its rows is known, `share_joined` makes a match read with each of
+    its seats once an answer, not once a seat (and without it, once a seat)."""
+    match_id = create_match("nim", [ANN, BEN], {}, settings.secret_key, START).match.id
+
+    def table(match_id: int):
+        return (Seat.select(Seat, Match, Player).join(Match).switch(Seat).join(Player)
+                .where(Seat.match == match_id).order_by(Seat.seat))
+
+    shared, apart = Prepared(table, share_joined=True), Prepared(table)
+    shared.rows(match_id), apart.rows(match_id)  # the first answers find the shape
+    made: list[Match] = []
+    make = Match.__init__
+
+    def counted(self: Match, *args: Any, **kwargs: Any) -> None:
+        made.append(self)
+        make(self, *args, **kwargs)
+
+    monkeypatch.setattr(Match, "__init__", counted)
+    rows = shared.rows(match_id)
+    assert len(made) == 1 and made[0] is rows[0].match is rows[1].match
+    made.clear()
+    rows = apart.rows(match_id)
+    assert len(made) == 2 and made[0] is rows[0].match and made[1] is rows[1].match
+
+
 def test_a_player_seated_twice_is_one_row_of_the_table(settings) -> None:
     """The seat table shares every joined row read twice: the computer at one level in both
     seats is one player row, as its match is one match row."""
