@@ -130,8 +130,23 @@ def create_app(settings: Settings | None = None,
     app = _App(__name__, template_folder=str(TEMPLATES))
     app.session_interface = _Sessions()
     inputs.init_converters(app)
-    if extra_template_dirs:
-        app.jinja_loader = FileSystemLoader([str(TEMPLATES), *extra_template_dirs])
+    _configure(app, settings, extra_template_dirs, clock)
+    _set_up_templates(app, settings, extra_template_dirs)
+    bind_database(settings.database_url)
+    settlers.install()  # what every change to a match sets going (core/settlers.py)
+    if settings.trusted_proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies,  # type: ignore[method-assign]
+                                x_proto=settings.trusted_proxies)
+    inputs.init_app(app)
+    _connect_each_request(app)
+    _add_features(app, settings)
+    return app
+
+
+def _configure(app: Flask, settings: Settings, extra_template_dirs: tuple[str, ...],
+               clock: Clock) -> None:
     app.config.update(
         PBEM_SETTINGS=settings,
         # Cookies and CSRF tokens get their own keys, so nothing signed for a browser can be
@@ -150,21 +165,20 @@ def create_app(settings: Settings | None = None,
     # JSON answers keep the order the code builds (records read top-down: match, seat, clocks),
     # and skip sorting every key of a record, most of `jsonify`'s cost on the API.
     app.json.sort_keys = False  # type: ignore[attr-defined]
+
+
+def _set_up_templates(app: Flask, settings: Settings,
+                      extra_template_dirs: tuple[str, ...]) -> None:
+    if extra_template_dirs:
+        app.jinja_loader = FileSystemLoader([str(TEMPLATES), *extra_template_dirs])
     # A missing variable is a bug to see in tests, never a silently blank board.
     app.jinja_env.undefined = StrictUndefined
     templating.register(app.jinja_env)
     app.jinja_env.globals["url_for"] = _remembering_url_for()
     app.jinja_env.globals["page_poll_seconds"] = settings.page_poll_seconds
-    bind_database(settings.database_url)
-    settlers.install()  # what every change to a match sets going (core/settlers.py)
-    if settings.trusted_proxies > 0:
-        from werkzeug.middleware.proxy_fix import ProxyFix
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies,  # type: ignore[method-assign]
-                                x_proto=settings.trusted_proxies)
 
-    inputs.init_app(app)
-
+def _connect_each_request(app: Flask) -> None:
     @steps.before_request(app)
     def _connect() -> None:
         # Static files need no database, so the stylesheet still loads on the 503 page.
@@ -177,6 +191,8 @@ def create_app(settings: Settings | None = None,
         # `pbem serve` runs each request on a thread of its own (PBEM_THREAD_PER_REQUEST).
         release(thread_ends=app.config.get("PBEM_THREAD_PER_REQUEST", False))
 
+
+def _add_features(app: Flask, settings: Settings) -> None:
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
@@ -205,4 +221,3 @@ def create_app(settings: Settings | None = None,
     csrf.init_app(app, exempt_blueprints=frozenset({
         "play", "lifecycle", "api", "api_players", "api_tournaments", "devmail", "inbound",
         "mailprefs", "seat_talk", "talk_api", "language"}))
-    return app

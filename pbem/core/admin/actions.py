@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pbem.core.admin import audit
 from pbem.core.db.text import check_text
@@ -28,15 +28,13 @@ from pbem.i18n import _
 def pause(match_id: int, actor: str, reason: str, now: datetime,
           action_key: str | None = None) -> None:
     """Hold every clock of the match: no deadline or reminder falls until `resume`."""
-    apply_change(match_id, Pause(by=actor, via=Channel.ADMIN, reason=_reason(reason),
-                                 action_key=action_key), now)
+    _by_admin(match_id, Pause, actor, reason, now, action_key)
 
 
 def resume(match_id: int, actor: str, reason: str, now: datetime,
            action_key: str | None = None) -> None:
     """Start the clocks again; the time they were held is not charged to anyone."""
-    apply_change(match_id, Resume(by=actor, via=Channel.ADMIN, reason=_reason(reason),
-                                  action_key=action_key), now)
+    _by_admin(match_id, Resume, actor, reason, now, action_key)
 
 
 def extend_seat(match_id: int, seat: int, extension: timedelta, actor: str, reason: str,
@@ -49,15 +47,14 @@ def extend_seat(match_id: int, seat: int, extension: timedelta, actor: str, reas
     if extension > max_extension:
         raise InvalidRequestError(_("An extension is at most %(days)s days "
                                     "(setting max_extension_days).", days=max_extension.days))
-    apply_change(match_id, Extension(seat=seat, by=actor, via=Channel.ADMIN, reason=reason,
-                                     extension=extension, action_key=action_key), now)
+    _by_admin(match_id, Extension, actor, reason, now, action_key, seat=seat,
+              extension=extension)
 
 
 def abort(match_id: int, actor: str, reason: str, now: datetime,
           action_key: str | None = None) -> None:
     """End a live match with no result; every player is told."""
-    apply_change(match_id, AdminAbort(by=actor, via=Channel.ADMIN, reason=_reason(reason),
-                                      action_key=action_key), now)
+    _by_admin(match_id, AdminAbort, actor, reason, now, action_key)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,8 +136,7 @@ def void(match_id: int, actor: str, reason: str, now: datetime,
     """Void a finished rated match for ratings (collusion, a stolen account): its result
     stays on record, the match becomes unrated, and every rating is recomputed from the
     history without it, so the values are what they would have been had it never counted."""
-    apply_change(match_id, VoidForRatings(by=actor, via=Channel.ADMIN, reason=_reason(reason),
-                                          action_key=action_key), now)
+    _by_admin(match_id, VoidForRatings, actor, reason, now, action_key)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -164,6 +160,13 @@ class VoidForRatings(Change):
         # Ratings are recomputed whole: a later result of any of these players was computed
         # from the ratings this match had given them (a few seconds per 10,000 rated matches).
         remove_from_ratings(match.id)
+
+
+def _by_admin(match_id: int, kind: type[Change], actor: str, reason: str, now: datetime,
+              action_key: str | None, **params: Any) -> None:
+    """Make one of an admin's changes through the door, with its reason checked."""
+    apply_change(match_id, kind(by=actor, via=Channel.ADMIN, reason=_reason(reason),  # type: ignore[call-arg]
+                                action_key=action_key, **params), now)
 
 
 def _check_live(door: Locked) -> None:

@@ -60,23 +60,21 @@ def steps(app: Flask) -> RequestSteps:
 
 def before_request(app: Flask) -> Callable[[Step], Step]:
     """`@app.before_request`, as one of the app's steps."""
-    def add(step: Step) -> Step:
-        steps(app).before.append(step)
-        return step
-    return add
+    return _adding(app, "before")
 
 
 def after_request(app: Flask) -> Callable[[Step], Step]:
     """`@app.after_request`, as one of the app's steps."""
-    def add(step: Step) -> Step:
-        steps(app).after.append(step)
-        return step
-    return add
+    return _adding(app, "after")
 
 
 def teardown_request(app: Flask) -> Callable[[Step], Step]:
     """`@app.teardown_request`, as one of the app's steps."""
+    return _adding(app, "teardown")
+
+
+def _adding(app: Flask, kind: str) -> Callable[[Step], Step]:
     def add(step: Step) -> Step:
-        steps(app).teardown.append(step)
+        getattr(steps(app), kind).append(step)
         return step
     return add
