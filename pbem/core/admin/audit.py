@@ -110,7 +110,8 @@ def to_csv(entries: Iterable[AuditRow]) -> str:
 
 
 def _entries(filters: AuditFilter, limit: int | None) -> list[AuditRow]:
-    query = AuditEntry.select().order_by(AuditEntry.at.desc(), AuditEntry.id.desc())
+    query = (AuditEntry.select().where(_not_in_the_change_log())
+             .order_by(AuditEntry.at.desc(), AuditEntry.id.desc()))
     if filters.actor:
         query = query.where(AuditEntry.actor == filters.actor)
     if filters.action:
@@ -136,6 +137,16 @@ def _changes(filters: AuditFilter, limit: int | None) -> list[AuditRow]:
         query = query.limit(limit)
     rows = [_described(change) for change in query]
     return [row for row in rows if row.action.startswith(filters.action)]
+
+
+def _not_in_the_change_log() -> Any:
+    """Entries a release before this one wrote for a match change, beside its change-log row
+    (same match, same moment): the view shows that change once, from the change log. An
+    older entry with no such row (an outage's one entry for every match) still shows."""
+    logged = ChangeLog.select(peewee.SQL("1")).where(ChangeLog.match == AuditEntry.match,
+                                                     ChangeLog.at == AuditEntry.at)
+    return (AuditEntry.action.not_in(sorted(CHANGE_ACTIONS))
+            | AuditEntry.match.is_null() | ~peewee.fn.EXISTS(logged))
 
 
 def _within(query: Any, match: Any, at: Any, filters: AuditFilter) -> Any:

@@ -99,3 +99,18 @@ def test_a_repeated_key_acts_once_on_what_is_not_a_match(db_url: str) -> None:
         player_admin.set_blocked(ann.id, False, "ref", "undo", START, action_key="block-1")
     assert Player.get_by_id(ann.id).challenges_blocked_at is not None
     assert AuditEntry.select().where(AuditEntry.action_key == "block-1").count() == 1
+
+
+def test_a_match_change_audited_twice_by_an_older_release_shows_once(db_url: str) -> None:
+    # Releases before the change log was the one history wrote an audit entry beside the
+    # change's row (same match, same moment): an upgraded install shows that change once.
+    match = timed_out_match()
+    admin_actions.pause(match.id, "ref@club.org", "server move", LATER)
+    AuditEntry.create(at=LATER, actor="ref@club.org", action="pause", match=match.id,
+                      reason="server move", detail={})
+    # An older entry with no change-log row beside it still shows: an outage's one entry.
+    AuditEntry.create(at=LATE, actor="pbem", action="outage-extension", match=None,
+                      reason="the worker was silent", detail={})
+    shown = [(r.action, str(r.id).startswith("change-")) for r in search(AuditFilter())]
+    assert shown.count(("pause", True)) == 1 and ("pause", False) not in shown
+    assert ("outage-extension", False) in shown
