@@ -97,33 +97,8 @@ def test_no_import_runs_up_a_layer() -> None:
 
 
 def test_no_import_cycle() -> None:
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    cycles: list[list[str]] = []
-
-    def visit(node: str) -> None:  # Tarjan's strongly connected components
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        for target in GRAPH.get(node, []):
-            if target not in index:
-                visit(target)
-                low[node] = min(low[node], low[target])
-            elif target in stack:
-                low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                member = stack.pop()
-                component.append(member)
-                if member == node:
-                    break
-            if len(component) > 1:
-                cycles.append(sorted(component))
-
-    for module in GRAPH:
-        if module not in index:
-            visit(module)
+    cycles = [sorted(component)
+              for component in _cycles({module: set(targets) for module, targets in GRAPH.items()})]
     assert cycles == []
 
 
