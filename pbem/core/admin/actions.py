@@ -28,13 +28,13 @@ from pbem.i18n import _
 def pause(match_id: int, actor: str, reason: str, now: datetime,
           action_key: str | None = None) -> None:
     """Hold every clock of the match: no deadline or reminder falls until `resume`."""
-    _by_admin(match_id, Pause, actor, reason, now, action_key)
+    _by_admin(match_id, Pause, actor, _reason(reason), now, action_key)
 
 
 def resume(match_id: int, actor: str, reason: str, now: datetime,
            action_key: str | None = None) -> None:
     """Start the clocks again; the time they were held is not charged to anyone."""
-    _by_admin(match_id, Resume, actor, reason, now, action_key)
+    _by_admin(match_id, Resume, actor, _reason(reason), now, action_key)
 
 
 def extend_seat(match_id: int, seat: int, extension: timedelta, actor: str, reason: str,
@@ -54,7 +54,7 @@ def extend_seat(match_id: int, seat: int, extension: timedelta, actor: str, reas
 def abort(match_id: int, actor: str, reason: str, now: datetime,
           action_key: str | None = None) -> None:
     """End a live match with no result; every player is told."""
-    _by_admin(match_id, AdminAbort, actor, reason, now, action_key)
+    _by_admin(match_id, AdminAbort, actor, _reason(reason), now, action_key)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -136,7 +136,7 @@ def void(match_id: int, actor: str, reason: str, now: datetime,
     """Void a finished rated match for ratings (collusion, a stolen account): its result
     stays on record, the match becomes unrated, and every rating is recomputed from the
     history without it, so the values are what they would have been had it never counted."""
-    _by_admin(match_id, VoidForRatings, actor, reason, now, action_key)
+    _by_admin(match_id, VoidForRatings, actor, _reason(reason), now, action_key)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -164,8 +164,8 @@ class VoidForRatings(Change):
 
 def _by_admin(match_id: int, kind: type[Change], actor: str, reason: str, now: datetime,
               action_key: str | None, **params: Any) -> None:
-    """Make one of an admin's changes through the door, with its reason checked."""
-    apply_change(match_id, kind(by=actor, via=Channel.ADMIN, reason=_reason(reason),  # type: ignore[call-arg]
+    """Make one of an admin's changes through the door (`reason`: checked by `_reason`)."""
+    apply_change(match_id, kind(by=actor, via=Channel.ADMIN, reason=reason,  # type: ignore[call-arg]
                                 action_key=action_key, **params), now)
 
 
