@@ -31,7 +31,7 @@ import pbem
 ROOT = Path(pbem.__file__).resolve().parent
 LAYERS = (
     ("pbem.errors", "pbem.clock", "pbem.paths", "pbem.addresses", "pbem.keys", "pbem.i18n",
-     "pbem.latest"),
+     "pbem.latest", "pbem.library_versions"),
     ("pbem.games", "pbem.bots"),
     ("pbem.core",),
     ("pbem.config", "pbem.templating"),

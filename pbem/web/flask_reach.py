@@ -17,7 +17,7 @@ from typing import Any
 
 from flask.json.tag import TaggedJSONSerializer, TagTuple
 
-from pbem.core.db.peewee_reach import LibraryVersionError, check_version
+from pbem.library_versions import LibraryVersionError, check_version
 
 # The Flask release (major.minor) this module was written and tested against.
 WRITTEN_FOR = "3.1"

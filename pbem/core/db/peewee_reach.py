@@ -24,23 +24,10 @@ from typing import Any
 import peewee
 from playhouse.pool import PooledDatabase
 
+from pbem.library_versions import check_version
+
 # The peewee release (major.minor) these reaches were written and tested against.
 WRITTEN_FOR = "4.5"
-
-
-class LibraryVersionError(RuntimeError):
-    """A library's private state is reached into, and the installed release is not the one
-    the reaching code was written for."""
-
-
-def check_version(library: str, installed: str, written_for: str, module: str) -> None:
-    """Refuse a release of `library` whose major.minor is not `written_for`."""
-    if installed.split(".")[:2] != written_for.split("."):
-        raise LibraryVersionError(
-            f"{module} reaches into {library}'s private state and was written for "
-            f"{library} {written_for}.x, but {library} {installed} is installed: check each "
-            f"reach listed in its docstring against this release, then update its "
-            f"WRITTEN_FOR and the pin in pyproject.toml")
 
 
 check_version("peewee", peewee.__version__, WRITTEN_FOR, __name__)  # type: ignore[attr-defined]

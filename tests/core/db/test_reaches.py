@@ -3,17 +3,12 @@ written for: on another, importing it fails at once and says what to check."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import peewee
 import pytest
 
 from pbem.core.db import peewee_reach
-from pbem.core.db.peewee_reach import LibraryVersionError, check_version
-
-ROOT = Path(__file__).resolve().parents[3]
+from pbem.library_versions import LibraryVersionError, check_version
+from tests.support.reaches import refused_at_import
 
 
 def test_the_installed_peewee_is_the_release_the_reaches_were_written_for() -> None:
@@ -35,13 +30,8 @@ def test_a_patch_release_of_the_same_minor_is_taken(installed: str) -> None:
 def test_importing_the_reaches_under_another_peewee_fails_loudly() -> None:
     """The check runs at import, before anything relies on the reaches: pbem does not start
     (the database module imports the reaches) on a release nobody checked."""
-    script = ("import peewee; peewee.__version__ = '4.6.0'; "
-              "import pbem.core.db.connection")
-    ran = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                         text=True, env={"PYTHONPATH": str(ROOT)}, check=False)
-    assert ran.returncode != 0
-    assert "LibraryVersionError" in ran.stderr
-    assert "written for peewee 4.5.x, but peewee 4.6.0 is installed" in ran.stderr
+    refused_at_import("import peewee; peewee.__version__ = '4.6.0'; "
+                      "import pbem.core.db.connection", "peewee", "4.5", "4.6.0")
 
 
 def test_a_joined_row_is_read_without_asking_the_database(settings) -> None:

@@ -3,12 +3,9 @@ and its module runs only on the Flask release it was written for."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import uuid
 from datetime import UTC, datetime
 from importlib.metadata import version
-from pathlib import Path
 
 import pytest
 from flask.json.tag import TaggedJSONSerializer
@@ -17,8 +14,8 @@ from markupsafe import Markup
 from pbem.web import flask_reach
 from pbem.web.flask_reach import SessionJSON
 from tests.conftest import ON_SQLITE
+from tests.support.reaches import refused_at_import
 
-ROOT = Path(__file__).resolve().parents[3]
 VALUES = [
     {"_flashes": [("ok", "Dein Zug a1-b2 wurde gemacht."), ("error@chat", "…")],
      "csrf_token": "ab" * 20, "count": 3, "flag": True, "none": None, "ratio": 0.5},
@@ -54,8 +51,4 @@ def test_importing_it_under_another_flask_fails_loudly() -> None:
     script = ("import importlib.metadata as m; real = m.version; "
               "m.version = lambda name: '3.2.0' if name == 'flask' else real(name); "
               "import pbem.web.flask_reach")
-    ran = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                         text=True, env={"PYTHONPATH": str(ROOT)}, check=False)
-    assert ran.returncode != 0
-    assert "LibraryVersionError" in ran.stderr
-    assert "written for flask 3.1.x, but flask 3.2.0 is installed" in ran.stderr
+    refused_at_import(script, "flask", "3.1", "3.2.0")
