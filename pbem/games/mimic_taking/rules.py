@@ -22,6 +22,7 @@ from pbem.games.base import (
     Transition,
     in_english,
 )
+from pbem.games.dealing import DealStream, default_salt
 from pbem.games.mimic_taking.cards import (
     COLOURS,
     HAND_SIZE,
@@ -87,6 +88,16 @@ class MimicTakingRules(RulesBase):
             stacks=((),) * players, aside=(), leader=first_leader, trick=(), keeper=None,
             previous=None, choices=None, scores=(), scored=None,
         )
+
+    def new_committed_game(self, players: int, options: Mapping[str, Any],
+                           deal_seed: str) -> MimicTakingState:
+        """A game dealt by the committed scheme (`games/dealing.py`) from `deal_seed` and each
+        seat's default salt (see `docs/players/fair-play.md`)."""
+        self.check_player_count(players)
+        salts = tuple(default_salt(deal_seed, seat) for seat in range(players))
+        state = evolve(self.new_game(players, options, 0), deal_seed=deal_seed, salts=salts)
+        hands, first_leader = _deal_committed(state, 1)
+        return evolve(state, hands=hands, leader=first_leader)
 
     # -- whose turn, which moves ------------------------------------------------------------
 
@@ -297,8 +308,12 @@ class MimicTakingRules(RulesBase):
         if choices is not None:
             choices = tuple(c if s == seat or c is None else rng.choice((ADD, DISCARD))
                             for s, c in enumerate(choices))
+        # The future deals are unknown to every seat: a committed match's seed is redrawn too.
+        deal_seed = (None if state.deal_seed is None
+                     else f"{rng.getrandbits(256):064x}")
         return evolve(state, seed=rng.randrange(2**31), hands=tuple(hands),
-                       stacks=tuple(stacks), aside=tuple(pool), choices=choices)
+                       stacks=tuple(stacks), aside=tuple(pool), choices=choices,
+                       deal_seed=deal_seed)
 
 
 # -- transitions ------------------------------------------------------------------------------
@@ -393,7 +408,8 @@ def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
         events.append(Event("game_over", {
             "winners": [s for s, t in enumerate(totals) if t == best], "totals": totals}))
         return Transition(scored, tuple(events))
-    hands, _leader = _deal(state.players, state.seed, state.round + 1)
+    hands, _leader = (_deal(state.players, state.seed, state.round + 1)
+                      if state.deal_seed is None else _deal_committed(state, state.round + 1))
     new_round = evolve(scored, round=state.round + 1, hands=hands, leader=next_leader)
     events.append(Event("round_started", {"round": state.round + 1, "leader": next_leader}))
     return Transition(new_round, tuple(events))
@@ -553,6 +569,20 @@ def _deal(players: int, seed: int, round_number: int) -> tuple[tuple[tuple[str, 
     size = HAND_SIZE[players]
     hands = tuple(sort_cards(cards[i * size:(i + 1) * size]) for i in range(players))
     return hands, rng.randrange(players)
+
+
+def _deal_committed(state: MimicTakingState,
+                    round_number: int) -> tuple[tuple[tuple[str, ...], ...], int]:
+    """`_deal` by the committed scheme: the deck in its listed order shuffled by the round's
+    stream, then the first leader drawn from the same stream (`docs/players/fair-play.md`)."""
+    if state.deal_seed is None or state.salts is None:
+        raise RulesError("this position is inconsistent (a committed deal without its seed)")
+    stream = DealStream(state.deal_seed, state.salts, f"mimic-taking round {round_number}")
+    cards = deck(state.players)
+    stream.shuffle(cards)
+    size = HAND_SIZE[state.players]
+    hands = tuple(sort_cards(cards[i * size:(i + 1) * size]) for i in range(state.players))
+    return hands, stream.below(state.players)
 
 
 def _player_on_turn(state: MimicTakingState) -> Seat:
