@@ -19,7 +19,7 @@ The scheme (named `DEAL_SCHEME`; `docs/players/fair-play.md` says it for players
   big-endian unsigned number `w` below 2^32.
 - A number below `n` is drawn by **rejection**: words at or above `2^32 - (2^32 mod n)` are
   skipped, and the first word below it gives `w mod n`, so every answer is equally likely.
-- A **shuffle** is Fisher–Yates: for `i` from the last index down to 1, swap item `i` with
+- A **shuffle** is Fisher-Yates: for `i` from the last index down to 1, swap item `i` with
   item `j`, where `j` is a number below `i + 1`.
 """
 

@@ -24,6 +24,7 @@ from pbem.core.matches.models import (
 )
 from pbem.core.ratings.queries import match_changes
 from pbem.core.records.archive import STATUS_WORDS, seats_of
+from pbem.core.records.deals import deal_of
 from pbem.core.records.match_record import revealed_through, stored_event
 from pbem.errors import InvalidRequestError
 
@@ -65,6 +66,7 @@ def match_record(match: Match) -> dict[str, Any]:
         "game": match.game, "title": rules.title, "rules_version": match.rules_version,
         "options": match.options,
         "seed": match.seed if over else None,
+        **(deal_of(match, rules, state) or {}),
         "status": STATUS_WORDS.get(match.status, match.status),
         "players": [{"seat": p["seat"], "name": p["name"],
                      "label": rules.seat_label(state, p["seat"])} for p in players],

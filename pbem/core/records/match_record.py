@@ -30,6 +30,7 @@ from pbem.core.matches.models import (
     event_parts,
 )
 from pbem.core.matches.play import stored_event
+from pbem.core.records.deals import deal_of
 from pbem.errors import UnprocessableError
 from pbem.games.base import Event, GameRules, Outcome
 from pbem.i18n import _, format_days
@@ -296,6 +297,7 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: 
         "on_timeout": match.on_timeout,
         "rulings": _rulings(match, rules, state),
         "away": _away(match, seats, now),
+        "deal": deal_of(match, rules, state),
     }
 
 

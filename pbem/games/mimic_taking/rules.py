@@ -99,6 +99,9 @@ class MimicTakingRules(RulesBase):
         hands, first_leader = _deal_committed(state, 1)
         return evolve(state, hands=hands, leader=first_leader)
 
+    def deal_salts(self, state: MimicTakingState) -> tuple[str, ...]:
+        return state.salts or ()
+
     # -- whose turn, which moves ------------------------------------------------------------
 
     def to_move(self, state: MimicTakingState) -> frozenset[Seat]:
