@@ -90,20 +90,40 @@ def verify(record: dict) -> list[str]:
     players = len(record.get("players", []))
     salts = record.get("deal_salts")
     if players not in HAND_SIZE:
-        return problems + [f"a Mimic Taking match has 3 or 4 players, not {players}"]
+        return [*problems, f"a Mimic Taking match has 3 or 4 players, not {players}"]
     if not isinstance(salts, list) or len(salts) != players:
-        return problems + [f"deal_salts must list {players} salts, one per seat"]
+        return [*problems, f"deal_salts must list {players} salts, one per seat"]
     return problems + _check_plays(record["moves"], seed, salts, players)
+
+
+def _check_salts(moves: list, seed: bytes, salts: list[str]) -> list[str]:
+    """A salt move names the seat's own salt ("salt my text"), or ("salt") takes the one
+    the seed gave it: HMAC-SHA-256(seed, "pbem salt " + seat)'s first 16 hex digits."""
+    problems = []
+    for ply, move in enumerate(moves, start=1):
+        text, seat = move.get("text") or "", move.get("seat")
+        if text.split(" ", 1)[0] != "salt" or not isinstance(seat, int):
+            continue
+        own = text[len("salt"):].strip()
+        given = own or hmac.new(seed, b"pbem salt " + str(seat).encode("ascii"),
+                                hashlib.sha256).hexdigest()[:16]
+        if not 0 <= seat < len(salts) or salts[seat] != given:
+            problems.append(f"move {ply}: seat {seat}'s salt is {given!r}, but deal_salts "
+                            f"says {salts[seat] if 0 <= seat < len(salts) else None!r}")
+    return problems
 
 
 def _check_plays(moves: list, seed: bytes, salts: list[str], players: int) -> list[str]:
     per_round = players * (HAND_SIZE[players] - 1)
     round_number, played, choices = 1, 0, 0
     hands, leader = deal(seed, salts, players, 1)
-    if moves and moves[0].get("seat") != leader:
-        return [f"the deal drew seat {leader} to lead first, but move 1 is seat "
-                f"{moves[0].get('seat')}'s"]
-    for ply, move in enumerate(moves, start=1):
+    problems = _check_salts(moves, seed, salts)
+    dealt = [(ply, move) for ply, move in enumerate(moves, start=1)
+             if (move.get("text") or "").split(" ", 1)[0] != "salt"]
+    if dealt and dealt[0][1].get("seat") != leader:
+        return [*problems, f"the deal drew seat {leader} to lead first, but the first "
+                           f"card is seat {dealt[0][1].get('seat')}'s"]
+    for ply, move in dealt:
         text, seat = move.get("text") or "", move.get("seat")
         if text in ("add", "discard"):
             choices += 1
@@ -114,15 +134,17 @@ def _check_plays(moves: list, seed: bytes, salts: list[str], players: int) -> li
         if text.startswith("take"):
             continue
         if not isinstance(seat, int) or not 0 <= seat < players:
-            return [f"move {ply} names no seat"]
+            return [*problems, f"move {ply} names no seat"]
         if played >= per_round:
-            return [f"move {ply} ({text}) plays a card after round {round_number}'s last trick"]
+            return [*problems, f"move {ply} ({text}) plays a card after round "
+                               f"{round_number}'s last trick"]
         if text not in hands[seat]:
-            return [f"move {ply}: seat {seat} plays {text}, which round {round_number}'s deal "
-                    f"did not give it (its cards then: {' '.join(sorted(hands[seat]))})"]
+            return [*problems,
+                    f"move {ply}: seat {seat} plays {text}, which round {round_number}'s "
+                    f"deal did not give it (its cards then: {' '.join(sorted(hands[seat]))})"]
         hands[seat].remove(text)
         played += 1
-    return []
+    return problems
 
 
 def main(argv: list[str]) -> int:

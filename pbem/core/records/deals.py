@@ -1,12 +1,12 @@
-"""A committed deal's public parts, as records and the API show them, and the check an import
-or `pbem verify` makes of a record's (`games/dealing.py`; `docs/players/fair-play.md`)."""
+"""The check an import or `pbem verify` makes of a record's committed deal
+(`games/dealing.py`; `docs/players/fair-play.md`). What a record shows of it is
+`core/matches/deals.py`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from pbem.core.matches.models import Match
 from pbem.errors import InvalidRequestError
 from pbem.games.base import CommitsDeals, GameRules
 from pbem.games.dealing import DEAL_SCHEME, commitment, seed_bytes
@@ -20,18 +20,6 @@ class Deal(NamedTuple):
     commitment: str
     match_id: int
     salts: tuple[str, ...]
-
-
-def deal_of(match: Match, rules: GameRules, state: Any) -> dict[str, Any] | None:
-    """The scheme, the commitment and the salts always; the seed only once the match has
-    ended (before, it would tell every hidden card still to come). None for a match dealt
-    before deals were committed, or a game without hidden deals."""
-    if match.deal_commitment is None or not isinstance(rules, CommitsDeals):
-        return None
-    return {"deal_scheme": DEAL_SCHEME, "deal_commitment": match.deal_commitment,
-            "deal_match": match.deal_match or match.id,
-            "deal_salts": list(rules.deal_salts(state)),
-            "deal_seed": None if match.is_live else match.deal_seed}
 
 
 def read_deal(record: Mapping[str, Any], rules: GameRules) -> Deal | None:

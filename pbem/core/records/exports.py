@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import rules_for
+from pbem.core.matches.deals import deal_of
 from pbem.core.matches.history import public_changes
 from pbem.core.matches.models import (
     Adjudication,
@@ -24,7 +25,6 @@ from pbem.core.matches.models import (
 )
 from pbem.core.ratings.queries import match_changes
 from pbem.core.records.archive import STATUS_WORDS, seats_of
-from pbem.core.records.deals import deal_of
 from pbem.core.records.match_record import revealed_through, stored_event
 from pbem.errors import InvalidRequestError
 

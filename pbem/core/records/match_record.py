@@ -17,6 +17,7 @@ from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches import lifecycle, offers, vacations
 from pbem.core.matches.clocks import deadline_info, describe_allowance, describe_match_clock
 from pbem.core.matches.creation import rules_for, state_after
+from pbem.core.matches.deals import deal_of
 from pbem.core.matches.models import (
     CONDITIONAL_NOTE,
     Adjudication,
@@ -30,7 +31,6 @@ from pbem.core.matches.models import (
     event_parts,
 )
 from pbem.core.matches.play import stored_event
-from pbem.core.records.deals import deal_of
 from pbem.errors import UnprocessableError
 from pbem.games.base import Event, GameRules, Outcome
 from pbem.i18n import _, format_days

@@ -39,6 +39,7 @@ from pbem.games.mimic_taking.cards import (
     stack_points,
     trick_winner,
 )
+from pbem.games.mimic_taking.salts import SALT, is_salt_text, parse_salt, salt_view, with_salt
 from pbem.games.mimic_taking.state import (
     MimicTakingState,
     dump_state,
@@ -74,6 +75,11 @@ class MimicTakingRules(RulesBase):
                   "included) sees every stack; off, stacks stay face down until the round is "
                   "scored"),
                label_text=N_("face up")),
+        Option("salted", False,
+               N_("the first deal waits until every seat has added its own salt to the "
+                  "shuffle (or taken the one it was given), so nobody, the server included, "
+                  "can have chosen the cards"),
+               label_text=N_("salted deal")),
     )
     hidden_information = True  # hands, and choices made in secret (see shuffle_hidden)
 
@@ -94,12 +100,15 @@ class MimicTakingRules(RulesBase):
         """A game dealt by the committed scheme (`games/dealing.py`) from `deal_seed` and each
         seat's default salt (see `docs/players/fair-play.md`)."""
         self.check_player_count(players)
-        salts = tuple(default_salt(deal_seed, seat) for seat in range(players))
-        state = evolve(self.new_game(players, options, 0), deal_seed=deal_seed, salts=salts)
+        offered = tuple(default_salt(deal_seed, seat) for seat in range(players))
+        state = evolve(self.new_game(players, options, 0), deal_seed=deal_seed, salts=offered)
+        if self.resolve_options(options)["salted"]:
+            return evolve(state, hands=((),) * players, leader=0, salts=(None,) * players,
+                          offered=offered)
         hands, first_leader = _deal_committed(state, 1)
         return evolve(state, hands=hands, leader=first_leader)
 
-    def deal_salts(self, state: MimicTakingState) -> tuple[str, ...]:
+    def deal_salts(self, state: MimicTakingState) -> tuple[str | None, ...]:
         return state.salts or ()
 
     # -- whose turn, which moves ------------------------------------------------------------
@@ -107,6 +116,8 @@ class MimicTakingRules(RulesBase):
     def to_move(self, state: MimicTakingState) -> frozenset[Seat]:
         if state.finished:
             return frozenset()
+        if state.salting and state.salts is not None:
+            return frozenset(s for s, salt in enumerate(state.salts) if salt is None)
         if state.choices is not None:
             return frozenset(s for s, choice in enumerate(state.choices) if choice is None)
         if state.keeper is not None:
@@ -116,6 +127,8 @@ class MimicTakingRules(RulesBase):
     def legal_moves(self, state: MimicTakingState, seat: Seat) -> Sequence[Move]:
         if seat not in self.to_move(state):
             return []
+        if state.salting:
+            return [Move(SALT)]
         if state.choices is not None:
             return [Move(ADD), Move(DISCARD)]
         if state.keeper is not None:
@@ -129,6 +142,8 @@ class MimicTakingRules(RulesBase):
         moves = self.legal_moves(state, seat)
         if not moves:
             raise IllegalMoveError(_("there is no move to make for this seat now"))
+        if moves[0].kind == SALT:
+            return Move(SALT)
         if moves[0].kind == PLAY:
             return min(moves, key=lambda m: (number_of(m.cards[0]) or 99, card_key(m.cards[0])))
         if moves[0].kind == TAKE:
@@ -142,9 +157,15 @@ class MimicTakingRules(RulesBase):
             return move.cards[0]
         if move.kind == TAKE:
             return "take " + (" ".join(move.cards) if move.cards else "none")
+        if move.kind == SALT:
+            return " ".join((SALT, *move.cards))
         return move.kind
 
     def parse_move(self, state: MimicTakingState, seat: Seat, text: str) -> Move:
+        if state.salting or is_salt_text(text):
+            if state.finished:
+                self._check_turn(state, seat, SALT)
+            return Move(SALT, parse_salt(state, seat, text))
         kind, cards, number = _read(text)
         self._check_turn(state, seat, kind)
         if state.choices is not None:
@@ -188,6 +209,8 @@ class MimicTakingRules(RulesBase):
     # -- applying a move ----------------------------------------------------------------------
 
     def apply_move(self, state: MimicTakingState, seat: Seat, move: Move) -> Transition:
+        if move.kind == SALT:
+            return _salt(state, seat, move.cards)
         if move.kind == PLAY:
             return _play(state, seat, move.cards[0])
         if move.kind == TAKE:
@@ -202,8 +225,8 @@ class MimicTakingRules(RulesBase):
         # Kept cards go into a face-down stack, and the last-card choice stays secret until
         # everyone has chosen: only the mover may read those moves' notation. The round's
         # public summary then shows every stack.
-        if move.kind == PLAY or (move.kind == TAKE and state.face_up):
-            return None
+        if move.kind in (PLAY, SALT) or (move.kind == TAKE and state.face_up):
+            return None  # salts are published as they are set
         return frozenset({seat})
 
     def current_scores(self, state: MimicTakingState) -> tuple[float, ...]:
@@ -260,6 +283,7 @@ class MimicTakingRules(RulesBase):
             "chosen": [c is not None for c in choices] if choices is not None else None,
             "my_choice": choices[seat] if choices is not None and seat is not None else None,
             "hand": list(state.hands[seat]) if seat is not None else None,
+            **salt_view(state, seat),
             "round_scores": [list(row) for row in state.scores],
             "totals": list(state.totals),
             "last_round": summary,
@@ -320,6 +344,16 @@ class MimicTakingRules(RulesBase):
 
 
 # -- transitions ------------------------------------------------------------------------------
+
+def _salt(state: MimicTakingState, seat: Seat, given: tuple[str, ...]) -> Transition:
+    """A seat's salt; the last one deals round 1 (`salts.py`)."""
+    state, added = with_salt(state, seat, given)
+    if state.salting:
+        return Transition(state, (added,))
+    hands, leader = _deal_committed(state, 1)
+    return Transition(evolve(state, hands=hands, leader=leader),
+                      (added, Event("round_started", {"round": 1, "leader": leader})))
+
 
 def _play(state: MimicTakingState, seat: Seat, card: str) -> Transition:
     hand = list(state.hands[seat])
@@ -578,9 +612,10 @@ def _deal_committed(state: MimicTakingState,
                     round_number: int) -> tuple[tuple[tuple[str, ...], ...], int]:
     """`_deal` by the committed scheme: the deck in its listed order shuffled by the round's
     stream, then the first leader drawn from the same stream (`docs/players/fair-play.md`)."""
-    if state.deal_seed is None or state.salts is None:
+    salts = tuple(salt for salt in state.salts or () if salt is not None)
+    if state.deal_seed is None or len(salts) != state.players:
         raise RulesError("this position is inconsistent (a committed deal without its seed)")
-    stream = DealStream(state.deal_seed, state.salts, f"mimic-taking round {round_number}")
+    stream = DealStream(state.deal_seed, salts, f"mimic-taking round {round_number}")
     cards = deck(state.players)
     stream.shuffle(cards)
     size = HAND_SIZE[state.players]
@@ -595,6 +630,8 @@ def _player_on_turn(state: MimicTakingState) -> Seat:
 def _phase(state: MimicTakingState) -> str:
     if state.finished:
         return "over"
+    if state.salting:
+        return "salt"
     if state.choices is not None:
         return "last_card"
     return "keep" if state.keeper is not None else "play"

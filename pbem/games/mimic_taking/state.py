@@ -17,9 +17,10 @@ Position text: space-separated `key=value` fields, always written in this order:
 - `scores`: every finished round's scores, rounds separated by `/`, seats by `,`; or `-`.
 - `scored`: the final stacks of the last scored round (the public round summary), or `-`.
 - `faceup`: 1 for the face-up variant. `seed`: the match seed, which decides future deals.
-- `dealseed`, `salts`: only in a match dealt by the committed scheme (`games/dealing.py`), which
-  then decides the deals instead of `seed`: its 64-digit seed, and each seat's salt in
-  hexadecimal UTF-8, seats split by `/`.
+- `dealseed`, `salts`, `offered`: only in a match dealt by the committed scheme
+  (`games/dealing.py`), which then decides the deals instead of `seed`: its 64-digit seed,
+  each seat's salt in hexadecimal UTF-8 (`?`: not added yet), seats split by `/`, and in a
+  match whose deal waits for salts the salt each seat takes by adding none (else `-`).
 
 `from_position` accepts any subset of fields after `hands` (missing ones take the start-of-round
 defaults above: round 1, leader 0, nothing won, face-down, seed 0), so tests stay short.
@@ -57,7 +58,15 @@ class MimicTakingState:
     # A match dealt by the committed scheme (`games/dealing.py`): its seed (64 hexadecimal
     # digits) and every seat's salt. None: the scheme before it, deals from `seed`.
     deal_seed: str | None = None
-    salts: tuple[str, ...] | None = None
+    # A seat's salt is None until it adds one, in a match whose first deal waits for them
+    # (option `salted`); `offered` then holds the salt each seat takes by adding none.
+    salts: tuple[str | None, ...] | None = None
+    offered: tuple[str, ...] | None = None
+
+    @property
+    def salting(self) -> bool:
+        """Waiting for salts: nothing is dealt yet."""
+        return self.salts is not None and None in self.salts
 
     @property
     def rounds(self) -> int:
@@ -88,9 +97,9 @@ def evolve(state: MimicTakingState, **changes: Any) -> MimicTakingState:
 
 
 FIELDS = ("round", "leader", "hands", "stacks", "aside", "trick", "keeper", "prev", "choices",
-          "scores", "scored", "faceup", "seed", "dealseed", "salts")
+          "scores", "scored", "faceup", "seed", "dealseed", "salts", "offered")
 # Written only for a match dealt by the committed scheme.
-_COMMITTED_FIELDS = ("dealseed", "salts")
+_COMMITTED_FIELDS = ("dealseed", "salts", "offered")
 
 
 def dump_state(state: MimicTakingState) -> dict[str, Any]:
@@ -110,7 +119,8 @@ def dump_state(state: MimicTakingState) -> dict[str, Any]:
         "choices": list(state.choices) if state.choices is not None else None,
         "scores": [list(row) for row in state.scores],
         "scored": [list(stack) for stack in state.scored] if state.scored is not None else None,
-        **({"deal_seed": state.deal_seed, "salts": list(state.salts or ())}
+        **({"deal_seed": state.deal_seed, "salts": list(state.salts or ()),
+            "offered": list(state.offered) if state.offered is not None else None}
            if state.deal_seed is not None else {}),
     }
 
@@ -134,6 +144,7 @@ def load_state(data: Mapping[str, Any]) -> MimicTakingState:
         scored=tuple(tuple(s) for s in data["scored"]) if data["scored"] is not None else None,
         deal_seed=data.get("deal_seed"),
         salts=tuple(data["salts"]) if data.get("deal_seed") is not None else None,
+        offered=tuple(data["offered"]) if data.get("offered") is not None else None,
     )
 
 
@@ -159,7 +170,9 @@ def position_text(state: MimicTakingState) -> str:
         "seed": str(state.seed),
         "dealseed": state.deal_seed or "",
         # Hexadecimal UTF-8, as a salt may hold spaces and slashes.
-        "salts": "/".join(salt.encode().hex() for salt in state.salts or ()),
+        "salts": "/".join("?" if salt is None else salt.encode().hex()
+                          for salt in state.salts or ()),
+        "offered": "/".join(salt.encode().hex() for salt in state.offered or ()) or "-",
     }
     return " ".join(f"{key}={fields[key]}" for key in FIELDS
                     if state.deal_seed is not None or key not in _COMMITTED_FIELDS)
@@ -208,12 +221,16 @@ def _parse_committed(fields: Mapping[str, str], players: int) -> dict[str, Any]:
     if len(seed) != 64 or any(ch not in "0123456789abcdef" for ch in seed):
         raise RulesError("dealseed must be 64 lowercase hexadecimal digits")
     try:
-        salts = tuple(bytes.fromhex(part).decode() for part in fields.get("salts", "").split("/"))
+        salts = tuple(None if part == "?" else bytes.fromhex(part).decode()
+                      for part in fields.get("salts", "").split("/"))
+        offered_text = fields.get("offered", "-")
+        offered = (None if offered_text == "-" else
+                   tuple(bytes.fromhex(part).decode() for part in offered_text.split("/")))
     except ValueError as error:
-        raise RulesError("salts must be hexadecimal UTF-8, split by /") from error
-    if len(salts) != players:
-        raise RulesError(f"salts needs one salt per seat ({players})")
-    return {"deal_seed": seed, "salts": salts}
+        raise RulesError("salts and offered must be hexadecimal UTF-8, split by /") from error
+    if len(salts) != players or (offered is not None and len(offered) != players):
+        raise RulesError(f"salts and offered need one salt per seat ({players})")
+    return {"deal_seed": seed, "salts": salts, "offered": offered}
 
 
 def _check_consistent(state: MimicTakingState) -> None:

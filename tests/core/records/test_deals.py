@@ -16,6 +16,7 @@ import pytest
 from pbem.cli import main
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
+from pbem.core.matches.play import submit_move
 from pbem.core.records.exports import match_record
 from pbem.core.records.imports import import_record, verify_record
 from pbem.errors import InvalidRequestError
@@ -38,9 +39,12 @@ def _verifier() -> Any:
     return module
 
 
-def _finished(seats: int, seed: int) -> dict[str, Any]:
+def _finished(seats: int, seed: int, salted: bool = False) -> dict[str, Any]:
     emails = [f"p{n}@example.org" for n in range(seats)]
-    match = create_match("mimic-taking", emails, {}, SECRET, START, seed=seed).match
+    match = create_match("mimic-taking", emails, {"salted": salted}, SECRET, START,
+                         seed=seed).match
+    if salted:  # seat 0 adds its own salt; the others take theirs (play_randomly)
+        submit_move(match.id, 0, "salt  my own / salt ✓", 0, START)
     match = play_randomly(match.id, seed, START)
     assert not match.is_live
     return json.loads(json.dumps(match_record(Match.get_by_id(match.id))))
@@ -90,7 +94,8 @@ def _seed_and_commitment(record: dict[str, Any]) -> None:
 
 
 def _first_mover(record: dict[str, Any]) -> None:
-    record["moves"][0]["seat"] = (record["moves"][0]["seat"] + 1) % len(record["players"])
+    first = record["moves"][_cards(record)[0]]
+    first["seat"] = (first["seat"] + 1) % len(record["players"])
 
 
 # Twenty single changes, each of which a verifier must refuse.
@@ -117,8 +122,9 @@ def verifier() -> Any:
 def test_every_finished_record_verifies_and_each_change_is_refused(
         db_url: str, verifier: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert len(CHANGES) == 20
-    for seats, seed in ((3, 5), (4, 6)):
-        record = _finished(seats, seed)
+    for seats, seed, salted in ((3, 5, False), (4, 6, False), (3, 8, True)):
+        record = _finished(seats, seed, salted)
+        assert (record["deal_salts"][0] == "my own / salt ✓") is salted
         assert record["deal_seed"] and record["deal_commitment"]
         assert verify_record(record) is None
         assert verifier.verify(record) == []
