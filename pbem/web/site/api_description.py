@@ -249,6 +249,11 @@ SCHEMAS: dict[str, Any] = {
         version={**INTEGER, "description": N_("how often they were replaced; 0: none stored")},
         offered={**BOOLEAN, "description": N_("whether this game offers conditional moves")},
         moves=INTEGER),
+    "SaltRequest": {**_object(
+        salt={"type": "string", "maxLength": 64, "description": N_(
+            "any one line of text; empty or left out: take the salt you were given")},
+        ply={"type": "integer", "minimum": 0, "description": N_("the move number you saw")}),
+        "additionalProperties": False},
     "ConditionalRequest": {**_object(
         ("lines",),
         lines={"type": "array", "maxItems": 40,
@@ -495,6 +500,13 @@ PATHS: dict[str, Any] = {
     },
     **{f"/api/play/{{token}}/{path}": _seat_action(path, summary)
        for path, summary in _SEAT_ACTIONS},
+    "/api/play/{token}/salt": {"put": _operation(
+        N_("Add the seat's salt to a committed deal, while the first deal waits for salts "
+           "(a salt is public once added, and cannot be changed). Anything else is refused "
+           "(422) with the reason."),
+        {**_answer(N_("The seat's record after it."), _ref("SeatRecord")),
+         **_problems(400, 404, 409, 422)},
+        tag="Seat", body=_ref("SaltRequest"), parameters=[TOKEN], operation_id="salt_put")},
     "/api/play/{token}/conditional": {
         "get": _operation(N_("The seat's own conditional moves (nobody else ever sees them)."),
                           {**_answer(N_("The stored lines."), _ref("ConditionalLines")),
