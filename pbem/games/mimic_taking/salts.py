@@ -60,5 +60,5 @@ def salt_view(state: MimicTakingState, seat: Seat | None) -> dict[str, Any]:
     if state.salts is None:
         return {"salts": None, "my_offered_salt": None}
     offered = (state.offered[seat] if state.salting and state.offered is not None
-               and seat is not None else None)
+               and seat is not None and state.salts[seat] is None else None)
     return {"salts": list(state.salts), "my_offered_salt": offered}

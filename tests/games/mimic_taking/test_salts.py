@@ -30,6 +30,7 @@ def test_nothing_is_dealt_until_every_seat_has_a_salt() -> None:
         state = RULES.apply_move(state, seat, move).state
         assert state.hands == ((), (), ())
     assert RULES.view(state, 1)["salts"] == ["mine, all mine", None, default_salt(SEED, 2)]
+    assert RULES.view(state, 0)["my_offered_salt"] is None, "added: nothing more to offer"
     with pytest.raises(IllegalMoveError, match="already"):
         RULES.parse_move(state, 0, "salt again")
     with pytest.raises(IllegalMoveError, match="nothing is dealt yet"):
