@@ -22,8 +22,7 @@ from pbem.core.db.prepared import Planned
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches.clocks import TimeControl, deadline_info
-from pbem.core.matches.creation import state_after
-from pbem.core.matches.deals import deal_of
+from pbem.core.matches.creation import deal_of, state_after
 from pbem.core.matches.models import Match, Move, Seat
 from pbem.core.matches.play import stored_event
 from pbem.games import get_rules

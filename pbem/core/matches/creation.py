@@ -22,7 +22,7 @@ from pbem.core.matches.seat_links import seat_token, token_hash
 from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.games import get_rules
 from pbem.games.base import CommitsDeals, GameRules
-from pbem.games.dealing import commitment
+from pbem.games.dealing import DEAL_SCHEME, commitment
 from pbem.i18n import _
 
 MAX_SEED = 2**62
@@ -284,3 +284,15 @@ def replay(match: Match, ply: int) -> Any:
         parsed = rules.parse_move(state, move.seat, move.text)
         state = rules.apply_move(state, move.seat, parsed).state
     return state
+
+
+def deal_of(match: Match, rules: GameRules, state: Any) -> dict[str, Any] | None:
+    """The scheme, the commitment and the salts always; the seed only once the match has
+    ended (before, it would tell every hidden card still to come). None for a match dealt
+    before deals were committed, or a game without hidden deals."""
+    if match.deal_commitment is None or not isinstance(rules, CommitsDeals):
+        return None
+    return {"deal_scheme": DEAL_SCHEME, "deal_commitment": match.deal_commitment,
+            "deal_match": match.deal_match or match.id,
+            "deal_salts": list(rules.deal_salts(state)),
+            "deal_seed": None if match.is_live else match.deal_seed}

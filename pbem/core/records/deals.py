@@ -1,6 +1,6 @@
 """The check an import or `pbem verify` makes of a record's committed deal
 (`games/dealing.py`; `docs/players/fair-play.md`). What a record shows of it is
-`core/matches/deals.py`."""
+`core/matches/creation.py` (`deal_of`)."""
 
 from __future__ import annotations
 

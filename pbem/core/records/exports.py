@@ -13,8 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.core.matches.clocks import TimeControl
-from pbem.core.matches.creation import rules_for
-from pbem.core.matches.deals import deal_of
+from pbem.core.matches.creation import deal_of, rules_for
 from pbem.core.matches.history import public_changes
 from pbem.core.matches.models import (
     Adjudication,

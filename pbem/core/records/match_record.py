@@ -16,8 +16,7 @@ from pbem.core.db.prepared import Prepared
 from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches import lifecycle, offers, vacations
 from pbem.core.matches.clocks import deadline_info, describe_allowance, describe_match_clock
-from pbem.core.matches.creation import rules_for, state_after
-from pbem.core.matches.deals import deal_of
+from pbem.core.matches.creation import deal_of, rules_for, state_after
 from pbem.core.matches.models import (
     CONDITIONAL_NOTE,
     Adjudication,
