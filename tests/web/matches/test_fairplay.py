@@ -90,9 +90,14 @@ def test_the_seed_shows_nowhere_until_the_match_ends(settings, client, caplog,
     mails = list(OutboxMessage.select().order_by(OutboxMessage.id))
     assert len(mails) > 50
     final = max(mail.ply or 0 for mail in mails)
+    promise = commitment(seed, match_id)
     for mail in mails:
-        text = as_sent(settings, mail).as_string()
+        sent = as_sent(settings, mail)
+        text = sent.as_string() + "".join(part.get_content() for part in sent.walk()
+                                          if part.get_content_maintype() == "text")
         if (mail.ply or 0) < final:
             assert seed not in text, (mail.template, mail.ply)
+        if mail.template == "welcome" or (mail.template == "your_turn" and mail.ply == 0):
+            assert promise in text, "every seat's first mails carry the commitment"
     assert seed in client.get(f"/matches/{match_id}/record.json").get_data(as_text=True)
     assert seed in client.get(f"/matches/{match_id}").get_data(as_text=True)
