@@ -32,6 +32,10 @@ PUBLIC_DETAILS: dict[str, tuple[str, ...]] = {
     "tournament-adjudication": ("winners", "reason"), "round-deadline": ("round", "late"),
     # An admin took the finished match out of the ratings; the reason is the public's too.
     "void": ("reason",),
+    # Takebacks (core/takebacks): the ply asked about and who asked; what was taken back (a
+    # move's notation may be hidden) stays the admin's.
+    "takeback-request": ("ply",), "takeback-accept": ("ply", "requester"),
+    "takeback-decline": ("ply", "requester"),
 }
 # Kinds that are moves (the move list shows them) and ones the server makes routinely.
 MOVE_KINDS = frozenset({"move", "computer-move", "conditional-answer", "reminder"})
@@ -52,6 +56,8 @@ WORDS: dict[str, str] = {
     "tournament-adjudication": N_("decided by the tournament's organiser"),
     "round-deadline": N_("the tournament round's deadline came"),
     "void": N_("voided for ratings by an admin"),
+    "takeback-request": N_("asked to take back a move"),
+    "takeback-accept": N_("accepted a takeback"), "takeback-decline": N_("declined a takeback"),
 }
 
 

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from pbem.core.db.prepared import add_row, update_columns
 from pbem.core.db.text import check_text
-from pbem.core.matches import conditional, offers
+from pbem.core.matches import conditional, deadlines, offers
 from pbem.core.matches.changes import (
     PLAYER,
     SERVER,
@@ -25,9 +25,11 @@ from pbem.core.matches.changes import (
     Locked,
     apply_change,
 )
+from pbem.core.matches.creation import state_after
 from pbem.core.matches.lifecycle import result_columns
 from pbem.core.matches.models import (
     ComputerJob,
+    ConditionalTree,
     Match,
     Move,
     Position,
@@ -261,6 +263,34 @@ def move_in(door: Locked, seat: int, text: str, expected_ply: int | None,
               newly_to_move=after if not same_decision else frozenset())
     mine = tuple(rules.describe_event(e) for e in transition.events if e.is_visible_to(seat))
     return MoveResult(match, canonical, mine)
+
+
+def unmove(door: Locked, move: Move) -> dict[str, Any]:
+    """Undo `move`, the match's last, in a match the door has locked (a takeback,
+    core/takebacks): back to the position, ply, turn and to-move before it, the mover owing
+    the move again (its clock starts afresh, the others' stop). Returns what was undone, for
+    the change log: moves are never silently rewritten, so the log keeps the move's row."""
+    match, ply = door.match, door.match.ply
+    state = state_after(match, ply - 1)
+    rules = door.rules
+    before, after = set(match.to_move or ()), rules.to_move(state)
+    undone = {"seat": move.seat, "ply": ply, "turn": move.turn, "move": move.text,
+              "visible_to": move.visible_to, "events": move.events, "note": move.note,
+              "made_at": move.created_at.isoformat()}
+    door.write(ply=ply - 1, turn=move.turn, state=rules.dump(state), to_move=sorted(after))
+    Move.delete().where(Move.match == match.id, Move.ply == ply).execute()
+    Position.delete().where(Position.match == match.id, Position.ply == ply).execute()
+    # A computer's move thought out for the position after the move, and conditional moves
+    # stored against it, would be played into a position they were not meant for.
+    ComputerJob.delete().where(ComputerJob.match == match.id).execute()
+    ConditionalTree.delete().where(ConditionalTree.match == match.id).execute()
+    by_number = {row.seat: row for row in door.seats}
+    for number in sorted(before - after):
+        deadlines.stop_clock(match, by_number[number], door.now)
+    for number in sorted(after):
+        if by_number[number].owes_since is None:
+            deadlines.start_clock(match, by_number[number], door.now)
+    return undone
 
 
 def _check_fresh(match: Match, seat: int, expected_ply: int | None) -> None:
