@@ -43,6 +43,7 @@ from pbem.core.matches.seat_links import seat_and_table, seat_for_token, seat_re
 from pbem.core.matches.visits import note_visit, visit_due
 from pbem.core.ratings.queries import seat_ratings, shown_for_ahead
 from pbem.core.records.match_record import VERSION_PARTS, beyond_version, public_record, seat_record
+from pbem.core.takebacks import rules as takeback_rules
 from pbem.core.tournaments.table import tournament_of_match, tournament_of_match_ahead
 from pbem.errors import InvalidRequestError, PbemError
 from pbem.games import describe, get_rules
@@ -273,8 +274,11 @@ def as_grammar(lines: list[list[str]]) -> str:
 def record_for(seat: Seat, shown: int | None = None, seats: list[Seat] | None = None) -> dict:
     """The seat's record; its move list is the page holding `shown` when looking back."""
     settings = current_app.config["PBEM_SETTINGS"]
-    return seat_record(seat, now(), settings.vacation_days_per_year,
-                       requested_moves(seat.match.ply), shown, seats)
+    record = seat_record(seat, now(), settings.vacation_days_per_year,
+                         requested_moves(seat.match.ply), shown, seats)
+    # What the seat may do about a takeback now (core/takebacks: above the records' tier).
+    record["takeback"] = takeback_rules.can(seat.match, seat.seat) if seat.match.is_live else None
+    return record
 
 
 def _date(text: str, refusal: str) -> date:

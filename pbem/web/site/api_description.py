@@ -234,6 +234,15 @@ SCHEMAS: dict[str, Any] = {
             "claim-victory"]}},
         applied=_object(("move",), move=STRING, events={"type": "array", "items": STRING},
                         conditional_answer=_nullable(STRING)),
+        takeback=_nullable({**_object(
+            ("request", "refused", "answer", "standing"), request=BOOLEAN,
+            refused=_nullable(STRING), answer=BOOLEAN,
+            standing=_nullable(_object(("seat", "ply", "accepted_by"), seat=INTEGER,
+                                       ply=INTEGER,
+                                       accepted_by={"type": "array", "items": INTEGER}))),
+            "description": N_("What the seat may do about a takeback now: “request” (its "
+                              "last move), or why not (“refused”); “answer” a standing "
+                              "request (“standing”: who asked, the move number)")}),
         done=STRING)]},
     "MoveRequest": {**_object(("move", "ply"), move={"type": "string", "minLength": 1,
                                                       "maxLength": 200, "pattern": r"\S",
@@ -461,6 +470,10 @@ _SEAT_ACTIONS = (
     ("draw/no", N_("Decline the standing draw offer.")),
     ("abort", N_("Abort the match (only before it is under way).")),
     ("claim-victory", N_("Claim the win when an opponent's time has run out.")),
+    ("takeback", N_("Ask to take back your last move (only before anyone else has moved; "
+                    "never in rated or tournament matches).")),
+    ("takeback/accept", N_("Accept the standing takeback request.")),
+    ("takeback/decline", N_("Decline the standing takeback request.")),
 )
 
 
