@@ -8,8 +8,8 @@ every re-deal of the position before it that the mover could not tell from the r
 hand is dealt) gives a different view in almost every re-deal; playing a card from one's own
 hand gives the same view in all of them. A game without hidden information always passes.
 
-This is the pure half of takebacks; the request, the answer and the door's change are not
-built yet (docs/players/fair-play.md says so).
+This is the pure half of takebacks; the request, the answers and the door's change are
+`pbem/core/takebacks/` (docs/players/fair-play.md, "Takebacks").
 """
 
 from __future__ import annotations
