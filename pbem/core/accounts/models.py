@@ -44,6 +44,9 @@ class Player(BaseModel):
     # spell it, without the "Submit move" step (off by default: a slip of the finger on a
     # phone should not cost a move).
     submit_without_confirm = peewee.BooleanField(default=False)
+    # Takebacks in the player's matches (core/takebacks): "never", "casual" (unrated matches
+    # outside tournaments: the default) or "always" (every match that allows them).
+    takebacks = peewee.CharField(max_length=8, default="casual")
     # When the player's last vacation ends (null: never had one), kept with each vacation
     # declared: a clock or page reads the vacation table only when one may matter.
     away_until = peewee.DateTimeField(null=True)

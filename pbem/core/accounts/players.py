@@ -80,6 +80,18 @@ def update_settings(player: Player, name: str, zone: str, *,
     player.submit_without_confirm = submit_without_confirm
 
 
+TAKEBACK_CHOICES = ("never", "casual", "always")
+
+
+def set_takebacks(player: Player, choice: str) -> None:
+    """The player's takeback preference (`TAKEBACK_CHOICES`; core/takebacks reads it)."""
+    if choice not in TAKEBACK_CHOICES:
+        raise UnprocessableError(_("%(choice)r is not a takeback choice (never, casual, "
+                                   "always).", choice=choice[:16]))
+    Player.update(takebacks=choice).where(Player.id == player.id).execute()
+    player.takebacks = choice
+
+
 def set_language(player: Player, code: str | None) -> None:
     """The language pages and mails speak to the player (a code of `pbem.i18n.LANGUAGES`);
     None: the browser's choice on pages, English in mail."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.core.accounts.models import Player
 from pbem.core.matches.creation import state_after
 from pbem.core.matches.models import ChangeLog, Match, Move, Seat
 from pbem.core.tournaments.models import Pairing
@@ -34,6 +35,11 @@ def takebacks_allowed(match: Match) -> str | None:
     if Pairing.select().where(Pairing.match == match.id).exists():
         return _("This is a tournament match: tournament matches allow no takebacks.")
     # League and ladder matches (issue 52) join here with their own refusal, one test each.
+    # Each player's preference: "casual" and "always" allow every match that reaches here
+    # (the kinds above are refused whatever anyone chose); "never" refuses the whole match.
+    if (Player.select().join(Seat, on=(Seat.player == Player.id))
+            .where(Seat.match == match.id, Player.takebacks == "never").exists()):
+        return _("A player in this match has chosen never to take back moves.")
     return None
 
 

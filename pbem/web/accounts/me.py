@@ -98,6 +98,7 @@ def save_settings() -> Response:
                                             SUBMIT_WITHOUT_CONFIRM), now=now())
         # Empty: the browser's language on pages, English in mail.
         players.set_language(player, request.form.get("language") or None)
+        players.set_takebacks(player, request.form.get("takebacks") or player.takebacks)
     except PbemError as error:
         # Shown again as typed, so a refused time zone is corrected rather than retyped.
         return _settings_page(error=str(error), status=error.status,

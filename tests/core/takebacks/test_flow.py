@@ -166,3 +166,18 @@ def test_an_accept_racing_a_move_lets_exactly_one_win(db_url: str, attempt: int)
     after = fresh(match)
     assert after.ply == (0 if wins[0] else 2)
     assert Move.select().where(Move.match == match.id).count() == after.ply
+
+
+def test_a_player_who_chose_never_refuses_takebacks_in_their_matches(db_url: str) -> None:
+    from pbem.core.accounts.models import Player
+    from pbem.core.accounts.players import set_takebacks
+    match = nim()
+    submit_move(match.id, 0, "take 1", None, START)
+    ben = Player.get(Player.email == BEN)
+    set_takebacks(ben, "never")
+    with pytest.raises(ConflictError, match="chosen never"):
+        takebacks.request(match.id, 0, LATER)
+    set_takebacks(ben, "always")
+    takebacks.request(match.id, 0, LATER)
+    with pytest.raises(Exception, match="not a takeback choice"):
+        set_takebacks(ben, "sometimes")

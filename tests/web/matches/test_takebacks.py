@@ -70,3 +70,20 @@ def test_the_openapi_describes_the_three_endpoints(client) -> None:
     for path in ("takeback", "takeback/accept", "takeback/decline"):
         answers = paths[f"/api/play/{{token}}/{path}"]["post"]["responses"]
         assert "409" in answers and "404" in answers
+
+
+def test_the_settings_page_keeps_the_takeback_preference(settings, client, worker,
+                                                         smtp) -> None:
+    from pbem.core.accounts.models import Player
+    from tests.support.players import post_form, sign_in
+    _nim(settings)
+    sign_in(client, EMAILS[0], worker, smtp)
+    page = client.get("/me/settings").get_data(as_text=True)
+    assert 'name="takebacks"' in page and '<option value="casual" selected>' in page
+    saved = post_form(client, "/me/settings", takebacks="never", name="", timezone="",
+                      language="")
+    assert saved.status_code == 303
+    assert Player.get(Player.email == EMAILS[0]).takebacks == "never"
+    refused = post_form(client, "/me/settings", takebacks="often")
+    assert refused.status_code == 422 and "not a takeback choice" in refused.get_data(
+        as_text=True)
