@@ -10,10 +10,12 @@ league table, a feed, a push) is one more line here.
 
 from __future__ import annotations
 
+from pbem.core.mailin import replies
 from pbem.core.mailout import settler as mail
 from pbem.core.matches import changes, computer_turns, creation
 from pbem.core.ratings import settle as ratings
 from pbem.core.records import standings
+from pbem.core.takebacks import changes as takebacks
 
 SETTLERS: tuple[changes.Settler, ...] = (
     standings.settle_standings,  # each seat's win, loss or draw; the players' tallies
@@ -27,3 +29,4 @@ SETTLERS: tuple[changes.Settler, ...] = (
 def install() -> None:
     """Hand every change from now on to SETTLERS (cheap, and the same however often called)."""
     changes.install_settlers(SETTLERS, turn_mail_failed=mail.turn_mail_failed)
+    replies.install_commands(takebacks.MAIL_COMMANDS)  # reply commands from above mail-in

@@ -50,6 +50,14 @@ MAX_MESSAGE_ID = 200
 # sentence for the player.
 LIFECYCLE: dict[str, Callable[..., Any]] = {
     "resign": lifecycle.resign, "draw": lifecycle.draw_yes, "decline": lifecycle.draw_no}
+
+
+def install_commands(services: dict[str, Callable[..., Any]]) -> None:
+    """Add commands whose services live above mail-in's tier (takebacks: core/takebacks reads
+    tournaments), installed with the settlers (`pbem.core.settlers.install`)."""
+    LIFECYCLE.update(services)
+
+
 # What an answer says (translated when the answer is queued, in the seat's player's language).
 DONE = {"resign": N_("You resigned the match."),
         "draw": N_("Your draw offer (or your acceptance of the one offered) is recorded."),
@@ -414,7 +422,7 @@ def _run_command(seat: Seat, command: str, letter: Letter, policy: Policy,
 
 
 def _command(line: str) -> str | None:
-    word = line.strip().strip(".!?`'\"*").strip().lower()
+    word = " ".join(line.strip().strip(".!?`'\"*").strip().lower().split())
     return word if word in COMMANDS else None
 
 

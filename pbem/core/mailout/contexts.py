@@ -40,6 +40,10 @@ COMMANDS = {
     "board": N_("get the position and your legal moves again"),
     "moves": N_("get every legal move (a mail lists the first 30)"),
     "help": N_("get this help"),
+    # Takebacks (core/takebacks, installed into mailin by `pbem.core.settlers.install`).
+    "takeback": N_("ask to take back your last move"),
+    "accept takeback": N_("accept the takeback asked of you"),
+    "decline takeback": N_("decline the takeback asked of you"),
 }
 # A batch's rows, read with IN lists: built by kept plans (see `Planned`).
 _MATCHES, _SEATS, _MOVES = Planned(), Planned(), Planned()

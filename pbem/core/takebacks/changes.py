@@ -106,3 +106,8 @@ def decline(match_id: int, seat: int, now: datetime, via: Channel = Channel.WEB)
     result: str = apply_change(match_id, DeclineTakeback(seat=seat, by=PLAYER, via=via), now)
     return result
 
+
+# The email reply commands (their words are `mailout.contexts.COMMANDS`'), each a service
+# taking (match_id, seat, now, via).
+MAIL_COMMANDS = {"takeback": request, "accept takeback": accept, "decline takeback": decline}
+
