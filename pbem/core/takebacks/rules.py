@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.accounts.models import Player
+from pbem.core.db.memo import VersionMemo
 from pbem.core.matches.creation import state_after
 from pbem.core.matches.models import ChangeLog, Match, Move, Seat
 from pbem.core.tournaments.models import Pairing
@@ -35,8 +36,15 @@ def takebacks_allowed(match: Match) -> str | None:
     if Pairing.select().where(Pairing.match == match.id).exists():
         return _("This is a tournament match: tournament matches allow no takebacks.")
     # League and ladder matches (issue 52) join here with their own refusal, one test each.
-    # Each player's preference: "casual" and "always" allow every match that reaches here
-    # (the kinds above are refused whatever anyone chose); "never" refuses the whole match.
+    return None
+
+
+def preference_refusal(match: Match) -> str | None:
+    """Each player's preference: "casual" and "always" allow every match `takebacks_allowed`
+    lets through (the kinds it refuses stay refused whatever anyone chose); "never" refuses
+    the whole match. Checked when a request is made, not for showing the button: the play
+    page reads its players in one statement with the seats (see
+    tests/web/matches/test_submit_without_confirm.py), and this would be one more."""
     if (Player.select().join(Seat, on=(Seat.player == Player.id))
             .where(Seat.match == match.id, Player.takebacks == "never").exists()):
         return _("A player in this match has chosen never to take back moves.")
@@ -115,9 +123,10 @@ def reveals(match: Match, move: Move) -> bool:
     return not sees_nothing_new(rules, before, move.seat, parsed)
 
 
-def check_can_request(match: Match, seat: int) -> Move:
-    """Raise ConflictError saying why `seat` may not ask now; return the move it would undo."""
-    why = takebacks_allowed(match)
+def check_can_request(match: Match, seat: int, preferences: bool = True) -> Move:
+    """Raise ConflictError saying why `seat` may not ask now; return the move it would undo.
+    `preferences`: also the players' (see `preference_refusal`)."""
+    why = takebacks_allowed(match) or (preference_refusal(match) if preferences else None)
     if why is not None:
         raise ConflictError(why)
     found = standing(match)
@@ -159,7 +168,15 @@ def answerers(seats: list[Seat], requester: int) -> set[int]:
 
 
 def can(match: Match, seat: int) -> dict[str, Any]:
-    """What `seat` may do about takebacks now, for pages and the API."""
+    """What `seat` may do about takebacks now, for pages and the API: made once per match
+    version and seat (a page is read many times between two changes)."""
+    return _CAN.remember(match, lambda: _can(match, seat), seat)
+
+
+_CAN: VersionMemo[dict[str, Any]] = VersionMemo(256)
+
+
+def _can(match: Match, seat: int) -> dict[str, Any]:
     found = standing(match) if match.is_live else None
     refused = _refused(match, seat)
     return {"request": refused is None, "refused": refused,
@@ -171,7 +188,7 @@ def can(match: Match, seat: int) -> dict[str, Any]:
 
 def _refused(match: Match, seat: int) -> str | None:
     try:
-        check_can_request(match, seat)
+        check_can_request(match, seat, preferences=False)
     except ConflictError as error:
         return str(error)
     return None
