@@ -12,12 +12,21 @@ server, no sockets), on SQLite:
 - `POST move`: a move through the web form, each in a fresh match of its own;
 - `GET api, 1st`: `GET /api/play/<token>` at ply 10, each on a match of its own;
 - `GET api`: the same API read again on one match (what a polling client asks);
-- `GET play`: the play page read again on one match.
+- `GET play`: the play page read again on one match;
+- `whole move`: a move end to end: the POST, the opponent's first read of the new version,
+  and the outbox sending the opponent's turn mail over SMTP (to a loopback aiosmtpd sink in
+  a process of its own, not counted);
+- `bare …`: each one's baseline, bench/web.py's bare app doing the same I/O (`bare page,
+  1st`, `bare api, 1st`, `bare move`, `bare page`, `bare whole move`, whose mail is written
+  with the standard library and sent with `smtplib`); a kind's count is printed as the
+  share of it its baseline costs (the ratio bench/web.py's rates would show if instructions
+  were time), when both are counted in the run.
 
 The matches are built natively, as bench/web.py builds them, in one SQLite file. Then, for
-each kind, a process runs under callgrind on a fresh copy of that file: it makes the app, a
-few warm-up requests of every kind, and `--requests` requests of its kind; one more process
-makes the warm-up requests alone. The difference, divided by the requests, is a request's
+each kind, a process runs under callgrind on a fresh copy of that file: it makes both apps
+(pbem's and bench/web.py's bare app, in process through their test clients), a few warm-up
+requests of every kind counted in the run, and `--requests` requests of its kind; one more
+process makes the warm-up requests alone. The difference, divided by the requests, is a request's
 cost: importing, making the app and the warm-up are counted in both and cancel out.
 """
 
@@ -54,7 +63,7 @@ def main() -> None:
     parser.add_argument("--kind", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        _requests(Path(args.child), args.kind, args.requests)
+        _requests(Path(args.child), args.kind, args.requests, args.kinds)
         return
     with tempfile.TemporaryDirectory(prefix="pbem-instructions-") as folder:
         fixture = _build(Path(folder), args.requests)
@@ -62,12 +71,13 @@ def main() -> None:
                                  f"127.0.0.1:{_smtp_port(fixture)}", "-c",
                                  "aiosmtpd.handlers.Sink"])
         try:
-            alone = _counted(fixture, None, 0)
+            alone = _counted(fixture, None, 0, args.kinds)
             print(f"{'request':<16} instructions a request  ({args.requests} requests, "
                   f"{WARM_UP} warm-up of each kind: {alone / 1e6:.0f} M)")
             counts: dict[str, float] = {}
             for kind in args.kinds:
-                counts[kind] = (_counted(fixture, kind, args.requests) - alone) / args.requests
+                counts[kind] = (_counted(fixture, kind, args.requests, args.kinds) - alone
+                                ) / args.requests
                 base = BASELINES.get(kind)
                 beside = (f"   {counts[base] / counts[kind]:.2f} of {base}'s"
                           if base in counts else "")
@@ -98,7 +108,7 @@ def _smtp_port(fixture: Path) -> int:
     return int(json.loads(fixture.with_name("fixtures.json").read_text())["smtp_port"])
 
 
-def _counted(fixture: Path, kind: str | None, requests: int) -> int:
+def _counted(fixture: Path, kind: str | None, requests: int, kinds: list[str]) -> int:
     """The instructions a process under callgrind counted, making `requests` of `kind`
     after the warm-up, on a fresh copy of the fixture."""
     copy = fixture.with_name("run.sqlite3")
@@ -106,7 +116,7 @@ def _counted(fixture: Path, kind: str | None, requests: int) -> int:
     out = fixture.with_name("callgrind.out")
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                sys.executable, __file__, "--child", str(copy),
-               "--kind", kind or "", "--requests", str(requests)]
+               "--kind", kind or "", "--requests", str(requests), "--kinds", *kinds]
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": f"{fixture.parent}:{ROOT}",
            "BARE_DATABASE_URL": f"sqlite:///{copy}", "BARE_KEEP": "1"}
     subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL,
@@ -117,7 +127,7 @@ def _counted(fixture: Path, kind: str | None, requests: int) -> int:
     return int(found.group(1))
 
 
-def _requests(database: Path, kind: str, requests: int) -> None:
+def _requests(database: Path, kind: str, requests: int, kinds: list[str]) -> None:
     """The child's work: the app on `database`, the warm-up, then the requests counted."""
     # The bare app first: its peewee database is peewee's own, as in its own process
     # (pbem registers its database classes for the same URL schemes).
@@ -141,10 +151,10 @@ def _requests(database: Path, kind: str, requests: int) -> None:
     mail = Mail(settings)
     made = _endpoints(client, bare_app.app.test_client(), fixtures, mail)
     for _ in range(WARM_UP):
-        for made_kind, make in made.items():
+        for made_kind in kinds:  # the kinds counted in this run, each warmed alike
             if "whole" in made_kind:
                 mail.clear()
-            make()
+            made[made_kind]()
     mail.clear()
     for _ in range(requests):
         made[kind]()
