@@ -109,4 +109,4 @@ def test_every_rendered_cache_has_a_budget_in_bytes() -> None:
         **{name: memo.budget for name, memo in seat.RENDERED_MEMOS.items()},
     }
     assert all(budgets.values()), budgets
-    assert sum(budgets.values()) <= 8 * 1024 * 1024
+    assert sum(budgets.values()) <= 4 * 1024 * 1024

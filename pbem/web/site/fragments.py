@@ -46,7 +46,7 @@ PURE_FILTERS = frozenset({"utc", "day", "vacation_days", "timeout_words", "only"
 # together (bytes): a header or a page of short chat messages is a few thousand.
 KEPT = 512
 LARGEST = 16_384
-BUDGET = 2 * 1024 * 1024
+BUDGET = 1024 * 1024
 
 
 class Fragments(Kept[Markup]):

@@ -24,7 +24,7 @@ from pbem.web.site.fragments import value_key
 # largest boards' views make it tens; so at most 2 MiB.
 KEPT = 32
 LARGEST = 64 * 1024
-BUDGET = 1024 * 1024  # bytes, all kept answers together
+BUDGET = 512 * 1024  # bytes, all kept answers together
 
 
 class KeptAnswers(Kept[bytes]):

@@ -50,7 +50,7 @@ from pbem.web.site.fragments import refuse_functions, value_key
 # again unchanged soon or not at all (a reload, a second tab): the few latest suffice.
 KEPT = 16
 LARGEST = 128 * 1024
-BUDGET = 2 * 1024 * 1024  # bytes, all kept pages together
+BUDGET = 1024 * 1024  # bytes, all kept pages together
 # The templates kept pages are rendered from (the static check reads these).
 KEPT_TEMPLATES = ("play/play.html",)
 # What a kept template may read of the request beyond its inputs and the fragments' pure
