@@ -59,14 +59,13 @@ class Latest(OrderedDict[Hashable, T]):
         return value
 
     def _keep_weighed(self, key: Hashable, value: T) -> T:
-        weight = self.weigh(value)
-        assert self.budget is not None
-        if weight > self.budget:
+        weight, budget = self.weigh(value), self.budget or 0
+        if weight > budget:
             return value
         with self._lock:
             self.weight -= self._weights.pop(key, 0)
             self.pop(key, None)
-            while self and (len(self) >= self.size or self.weight + weight > self.budget):
+            while self and (len(self) >= self.size or self.weight + weight > budget):
                 dropped, _ = self.popitem(last=False)
                 self.weight -= self._weights.pop(dropped, 0)
             self[key] = value
