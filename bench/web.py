@@ -18,14 +18,24 @@ Procfile does, on the same database. The bare app has three endpoints:
   psycopg's pipeline as pbem does, waiting for the server as often (a bare app written with
   peewee's query builder, or waiting for every answer, is slower than pbem, and would
   flatter it).
+- a first read (`bare page, 1st`, `/page/<token>/first`): the bare page's reads with what a
+  first read of a match version adds, as pbem sends them: the visit noted (in a
+  transaction), the version's draw offers, latest page of moves and rulings shown; and the
+  API's first read (`bare api, 1st`, `/api/<token>/first`): the seat's table and those three.
+A whole move (`whole move` against `bare whole move`) is a posted move, the opponent's first
+read of the new version, and the opponent's turn mail sent over SMTP to a loopback aiosmtpd
+sink (a process of its own): pbem's by its outbox (`deliver_due`, as `pbem worker` sends
+it), the bare app's row read by hand, written with `EmailMessage` and sent with `smtplib`,
+then recorded as sent; the mail's CPU in this process is added to the server's.
 Then, in interleaved rounds, times sequential requests to each endpoint and prints each
 one's rate as a ratio to its baseline's rate in the same round (the median and the spread
 over rounds): a posted move against the bare move, a play page read again against the bare
-page on the same match (`bare page`, `bare page@500`), the rest against the bare row read:
-an API read again is one read, as the row read is; a first read (of a page or the API) also
-reads the draw offers and moves of a match version not read before, and a page's notes the
-visit, which no bare endpoint does. The other baselines' medians follow in brackets.
-tests/test_bench_baseline.py holds the claim that the bare move and page do pbem's I/O.
+page on the same match (`bare page`, `bare page@500`), a first read against its bare first
+read, a whole move against the bare whole move, the rest against the bare row read:
+an API read again is one read, as the row read is. The other baselines' medians follow in
+brackets (a first read's and a whole move's ratio to the row read too, as earlier rounds
+measured them). tests/test_bench_baseline.py holds the claim that the bare move, page and
+first reads do pbem's I/O.
 
 - `POST move`: a move through the web form (each request plays the first move of its own
   fresh match, so every POST does the full work of a move; the bare app's posted moves play
