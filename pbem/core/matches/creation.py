@@ -56,11 +56,13 @@ def create_match(
     computers: Mapping[int, int] | None = None,
     rated: bool = False,
     announce: bool = True,
+    competition: str | None = None,
 ) -> CreatedMatch:
     """Create a match, deal or set up the game, and queue the welcome and first-turn emails.
     With `announce` false (a tournament round sends each player one mail with all their new
     seats instead) there is no welcome, but the seats to move still get their turn mail: it
     carries the seat's reply address, so the first move can be made by email too.
+    `competition` marks a match a standing competition plays ("league", "ladder").
 
     `computers` maps seat numbers to computer levels: those seats are the computer's (its
     player "Computer (level N)"), the people in `emails` take the other seats in order, and
@@ -89,6 +91,7 @@ def create_match(
             state=rules.dump(state), thread_key=secrets.token_hex(8),
             time_control=str(control), on_timeout=on_timeout, created_at=now, updated_at=now,
             has_computer=bool(computers), rated=rated and not computers,
+            competition=competition,
         )
         tokens, seats = _seat(match, players, computers, control, rules.to_move(state),
                               secret_key, now)
