@@ -38,13 +38,13 @@ from pbem.core.db.connection import (
     reclaim_space,
     unavailable_reason,
 )
+from pbem.core.leagues import ladders as league_ladders
+from pbem.core.leagues import seasons as league_seasons
 from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
 from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.sweep import Limits, SweepReport, sweep
-from pbem.core.leagues import ladders as league_ladders
-from pbem.core.leagues import seasons as league_seasons
 from pbem.core.tournaments.running import AdvanceReport, advance
 from pbem.mail.compose import Composer
 from pbem.mail.inbound.imap import PollReport, poll

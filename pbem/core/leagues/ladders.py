@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.core.accounts.models import Player
+from pbem.core.accounts.players import find_player
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.db.connection import locking, write_transaction
 from pbem.core.leagues import plan, spec
@@ -147,9 +148,8 @@ def expire(now: datetime) -> int:
     """The worker's job: a challenge not accepted within `accept_days` counts as won by the
     challenger. Returns how many were decided."""
     decided = 0
-    rows = (LadderChallenge.select(LadderChallenge.id, LadderChallenge.ladder, Ladder.accept_days,
-                                   LadderChallenge.created_at).join(Ladder)
-            .where(LadderChallenge.status == ChallengeStatus.OPEN))
+    rows = list(LadderChallenge.select(LadderChallenge, Ladder).join(Ladder)
+                .where(LadderChallenge.status == ChallengeStatus.OPEN))
     for row in rows:
         if row.created_at + timedelta(days=row.ladder.accept_days) > now:
             continue
@@ -210,7 +210,7 @@ def _target(ordered: list[int], target: Mapping[str, Any]) -> int:
     name = target.get("player")
     if not isinstance(name, str) or not name.strip():
         raise InvalidRequestError(_('Name a "place" (a number) or a "player" (a name).'))
-    found = Player.get_or_none(Player.name == name.strip())
+    found = find_player(name)
     if found is None or found.id not in ordered:
         raise NotFoundError(_("%(name)s is not on this ladder.", name=name.strip()))
     return int(found.id)

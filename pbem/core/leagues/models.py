@@ -34,7 +34,7 @@ class League(BaseModel):
     time_control = peewee.CharField(max_length=40)
     on_timeout = peewee.CharField(max_length=16)
     rated = peewee.BooleanField(default=False)
-    division_size = peewee.IntegerField()  # players per division (tables: table size × tables)
+    division_size = peewee.IntegerField()  # players per division (tables: table size times tables)
     table_size = peewee.IntegerField(null=True)  # games for three or four: seats per table
     promote = peewee.IntegerField(default=2)
     relegate = peewee.IntegerField(default=2)

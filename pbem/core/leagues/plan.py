@@ -43,15 +43,15 @@ def schedule(players: Sequence[int], table_size: int | None, seed: int) -> list[
     met: Counter[tuple[int, int]] = Counter()
     firsts: Counter[int] = Counter()
     games: list[tuple[int, ...]] = []
-    for _ in range(len(players) - 1):
-        tried = []
-        for _ in range(TRIES):
+    for _round in range(len(players) - 1):
+        tried: list[tuple[int, list[tuple[int, ...]]]] = []
+        for _try in range(TRIES):
             order = list(players)
             rng.shuffle(order)
             ranked = [SwissPlayer(p, 0.0, seat_balance=firsts[p]) for p in order]
-            for seated in (tables_round(ranked, met), _greedy_tables(order, table_size, met)):
-                tried.append((sum((met[pair] + 1) ** 2 for table in seated
-                                  for pair in _pairs(table)), seated))
+            for seating in (tables_round(ranked, met), _greedy_tables(order, table_size, met)):
+                tried.append((sum((met[pair] + 1) ** 2 for table in seating
+                                  for pair in _pairs(table)), seating))
         for seated in min(tried, key=lambda t: t[0])[1]:
             # The first seat to whoever had it least.
             table = tuple(sorted(seated, key=lambda p: firsts[p]))

@@ -18,7 +18,6 @@ from peewee import (
 from pbem.core.db.migrations.helpers import add_column_once
 
 
-
 def up(migrator: Any, db: Any) -> None:
     add_column_once(migrator, db, "match", "competition", CharField(max_length=16, null=True))
 
