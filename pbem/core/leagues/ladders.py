@@ -122,11 +122,12 @@ def challenge(ladder_id: int, challenger: Player, target: Mapping[str, Any],
                                       defender=defender, created_at=now)
 
 
-def accept(challenge_id: int, defender: Player, secret_key: str, now: datetime) -> int:
+def accept(challenge_id: int, defender: Player, secret_key: str, now: datetime,
+           ladder_id: int | None = None) -> int:
     """The defender accepts: the game starts (the challenger takes the first seat). Returns
     the match's id."""
     found = LadderChallenge.get_or_none(LadderChallenge.id == challenge_id)
-    if found is None:
+    if found is None or ladder_id not in (None, found.ladder_id):
         raise NotFoundError(_("There is no challenge %(challenge)s.", challenge=challenge_id))
     with write_transaction():
         ladder = lock_ladder(found.ladder_id)
