@@ -455,6 +455,12 @@ SCHEMAS: dict[str, Any] = {
         incoming_limit={"type": "integer", "minimum": 1, "maximum": 20},
         accept_days={"type": "integer", "minimum": 1, "maximum": 60}),
         "additionalProperties": False},
+    "LadderChallengeRequest": {
+        **_object(place={"type": "integer", "minimum": 1, "maximum": 100000},
+                  player={"type": "string", "minLength": 1, "maxLength": 64}),
+        "minProperties": 1, "maxProperties": 1, "additionalProperties": False},
+    "LadderAcceptRequest": {**_object(("challenge",), challenge={
+        "type": "integer", "minimum": 1, "maximum": 2**31 - 1}), "additionalProperties": False},
     "Ladder": _object(
         ("id", "name", "game", "players"),
         id=INTEGER, name=STRING, game=STRING, title=STRING, organiser=STRING, clock=STRING,
@@ -794,17 +800,13 @@ PATHS: dict[str, Any] = {
         {**_answer(N_("The ladder as it is now, and the challenge's number."), _ref("Ladder"),
                    "201"), **_problems(400, 404, 409, 422)},
         tag="Leagues", bearer="play", parameters=[LADDER_ID], operation_id="ladder_challenge",
-        body={**_object(place={"type": "integer", "minimum": 1, "maximum": 100000},
-                        player={"type": "string", "minLength": 1, "maxLength": 64}),
-              "minProperties": 1, "maxProperties": 1, "additionalProperties": False})},
+        body=_ref("LadderChallengeRequest"))},
     "/api/ladders/{ladder_id}/accept": {"post": _operation(
         N_("Accept a challenge made to me: its game starts."),
         {**_answer(N_("The ladder as it is now, and the new match's number."),
                    _ref("Ladder")), **_problems(400, 404, 409)},
         tag="Leagues", bearer="play", parameters=[LADDER_ID], operation_id="ladder_accept",
-        body={**_object(("challenge",), challenge={"type": "integer", "minimum": 1,
-                                                    "maximum": 2**31 - 1}),
-              "additionalProperties": False})},
+        body=_ref("LadderAcceptRequest"))},
     "/api/seeks/{seek_id}/join": {"post": _operation(
         N_("Take a seat in a seek; the match starts when it is full."),
         {**_answer(N_("The seek as it is now."), _ref("Seek")), **_problems(404, 409)},
