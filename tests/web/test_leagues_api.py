@@ -69,16 +69,28 @@ def test_a_season_of_three_divisions_through_the_server(client, bearer, worker, 
     assert sum(len(d["matches"]) for d in divisions) == 36
     worker.send_outbox()
     assert _play_mailed_seats(client, smtp, set()) == 36
+    Player.update(language="ja").where(Player.email == PLAYERS[1]).execute()
     worker.run_leagues()
     found = client.get(f"/api/leagues/{league}").get_json()
     assert found["status"] == "break"
     for division in found["seasons"][0]["divisions"]:
         assert sorted(s["points"] for s in division["standings"]) == [3, 3, 3, 3]
         assert all(s["played"] == 6 for s in division["standings"])
+    worker.send_outbox()
+    # Each player's end-of-season mail says where they finished and where they go.
+    ended = {email: [m for m in smtp.to(email) if "season 1 is over" in m["Subject"]
+                     or "シーズン1" in str(m["Subject"])] for email in PLAYERS}
+    assert all(len(mails) == 1 for mails in ended.values()), ended
+    assert any("go up" in m["Subject"] or "go down" in m["Subject"]
+               for mails in ended.values() for m in mails)
+    assert "順位表" in text_of(ended[PLAYERS[1]][0])
     clock.advance(days=7)
     worker.run_leagues()
     found = client.get(f"/api/leagues/{league}").get_json()
     assert [s["number"] for s in found["seasons"]] == [2, 1]
+    worker.send_outbox()
+    assert all(any("season 2 has started" in m["Subject"] or "シーズン2" in str(m["Subject"])
+                   for m in smtp.to(email)) for email in PLAYERS)
     up = [s["player"] for s in found["seasons"][1]["divisions"][1]["standings"]
           if s["move"] == "up"]
     assert up and up[0] in found["seasons"][0]["divisions"][0]["players"]
@@ -103,6 +115,10 @@ def test_twenty_ladder_challenges_through_the_api(client, bearer, worker, smtp) 
                              json={"player": defender_name})
         assert answer.status_code == 201, answer.get_json()
         number = answer.get_json()["challenge"]
+        worker.send_outbox()
+        asked = [m for m in smtp.to(f"{defender_name}@example.org")
+                 if f"challenges you for place {at}" in m["Subject"]]
+        assert asked and f"/ladders/{ladder}" in text_of(asked[-1])
         accepted = client.post(f"/api/ladders/{ladder}/accept",
                                headers=bearer[f"{defender_name}@example.org"],
                                json={"challenge": number})

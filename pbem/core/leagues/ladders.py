@@ -18,7 +18,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.accounts.players import find_player
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.db.connection import locking, write_transaction
-from pbem.core.leagues import plan, spec
+from pbem.core.leagues import mail, plan, spec
 from pbem.core.leagues.models import (
     ChallengeStatus,
     Ladder,
@@ -118,8 +118,11 @@ def challenge(ladder_id: int, challenger: Player, target: Mapping[str, Any],
                 "You may challenge only players above you, at most %(range)s places up.",
                 range=ladder.challenge_range))
         _check_open(ladder, challenger.id, defender)
-        return LadderChallenge.create(ladder=ladder, challenger=challenger,
+        made = LadderChallenge.create(ladder=ladder, challenger=challenger,
                                       defender=defender, created_at=now)
+        mail.queue_challenge(ladder, challenger, Player.get_by_id(defender),
+                             state.places.index(defender) + 1, now)
+        return made
 
 
 def accept(challenge_id: int, defender: Player, secret_key: str, now: datetime,
@@ -184,7 +187,11 @@ def settle_challenge(settled: Settled) -> None:
         loser = row.defender_id if winner == row.challenger_id else row.challenger_id
         _event(ladder, "result", winner, loser, row.id, now)
     for seat in sorted(settled.timed_out):
-        _event(ladder, "timeout", seat_player[seat], None, row.id, now)
+        late = seat_player[seat]
+        _event(ladder, "timeout", late, None, row.id, now)
+        state = places(ladder)
+        if late in state.on_hold:
+            mail.queue_on_hold(ladder, Player.get_by_id(late), state.places.index(late) + 1, now)
     LadderChallenge.update(status=ChallengeStatus.DONE, decided_at=now).where(
         LadderChallenge.id == row.id).execute()
     refresh_places(ladder)

@@ -139,6 +139,17 @@ def next_divisions(tables: Sequence[Sequence[int]], promote: int, relegate: int,
     return seed_divisions(order, size)
 
 
+def moves(table: Sequence[int], division: int, divisions: int, promote: int,
+          relegate: int) -> dict[int, str]:
+    """Who of a division's standings (best first; division 1 the top) goes "up" or "down",
+    as `next_divisions` moves them."""
+    up = promote if division > 1 else 0
+    down = min(relegate if division < divisions else 0, max(0, len(table) - up))
+    found = {p: "up" for p in table[:up]}
+    found.update({p: "down" for p in table[len(table) - down:]})
+    return found
+
+
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     """Spearman's rank correlation (ties share their mean rank)."""
     rx, ry = _ranks(xs), _ranks(ys)

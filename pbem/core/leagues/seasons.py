@@ -22,7 +22,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.admin.players import check_may_challenge
 from pbem.core.db.connection import locking, write_transaction
 from pbem.core.db.retry import retrying
-from pbem.core.leagues import plan, spec
+from pbem.core.leagues import mail, plan, spec
 from pbem.core.leagues.models import (
     League,
     LeagueDivision,
@@ -172,19 +172,23 @@ def start_season(league: League, secret_key: str, now: datetime) -> int:
     season = LeagueSeason.create(league=league, number=number, started_at=now,
                                  ends_at=now + timedelta(days=league.season_days),
                                  on_hold=sorted(hold))
-    emails = {p.id: p.email for p in Player.select(Player.id, Player.email)
+    people = {p.id: p for p in Player.select()
               .where(Player.id.in_([p for d in drawn for p in d]))}
     made = 0
     for place, players in enumerate(drawn, start=1):
         division = LeagueDivision.create(season=season, number=place, players=players)
-        for seats in plan.schedule(players, league.table_size, season.id * 1000 + place):
-            created = create_match(league.game, [emails[p] for p in seats], league.options,
-                                   secret_key, now, time_control=league.time_control,
+        games = plan.schedule(players, league.table_size, season.id * 1000 + place)
+        for seats in games:
+            created = create_match(league.game, [people[p].email for p in seats],
+                                   league.options, secret_key, now,
+                                   time_control=league.time_control,
                                    on_timeout=league.on_timeout, rated=bool(league.rated),
                                    competition="league")
             LeagueGame.create(division=division, players=list(seats), match=created.match.id)
             made += 1
         refresh_division(division)
+        mail.queue_season_started(league, number, place, [people[p] for p in players],
+                                  len(games) * (league.table_size or 2) // len(players), now)
     _bump(league, season=number, status=LeagueStatus.RUNNING, next_season_at=None)
     return made
 
@@ -223,8 +227,17 @@ def close_season(league: League, now: datetime) -> None:
     season = current_season(league)
     if season is None:
         raise UnprocessableError(_("This league has no season to close."))
-    for division in divisions_of(season):
-        refresh_division(division)
+    hold = season_outcome(league, season)[1]
+    divisions = divisions_of(season)
+    for division in divisions:
+        rows = refresh_division(division)
+        moves = plan.moves([row["player"] for row in rows], division.number, len(divisions),
+                           league.promote, league.relegate)
+        moves.update({p: "hold" for p in hold if p in division.players})
+        people = {p.id: p for p in Player.select().where(Player.id.in_(division.players))}
+        mail.queue_season_ended(league, season.number, division.number,
+                                [(row["rank"], people[row["player"]], row["points"])
+                                 for row in rows], moves, now)
     LeagueSeason.update(finished_at=now).where(LeagueSeason.id == season.id).execute()
     _bump(league, status=LeagueStatus.BREAK,
           next_season_at=now + timedelta(days=league.break_days))

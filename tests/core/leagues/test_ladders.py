@@ -12,6 +12,7 @@ from pbem.core.accounts.models import Player
 from pbem.core.leagues import ladders
 from pbem.core.leagues.models import Ladder, LadderChallenge, LadderMember
 from pbem.core.leagues.rebuild import rebuild
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches import lifecycle
 from pbem.core.matches.models import Match
 from pbem.errors import ConflictError, UnprocessableError
@@ -73,6 +74,8 @@ def test_a_first_timeout_holds_the_place_and_joining_again_comes_back(settings, 
     state = ladders.places(ladder)
     assert state.on_hold == {players[2].id}
     assert state.places == [p.id for p in players]  # held, place kept
+    held = OutboxMessage.get(OutboxMessage.template == "ladder_on_hold")
+    assert held.to_address == players[2].email and held.params["place"] == 3
     assert ladders.join(ladder.id, players[2], clock()) == 3
     assert ladders.places(ladder).on_hold == set()
 
