@@ -12,7 +12,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pbem.core.tournaments.pairing import SwissPlayer, rank_points, round_robin, tables_round
+from pbem.core.tournaments.pairing import (
+    SwissPlayer,
+    rank_points,
+    round_robin,
+    table_sizes,
+    tables_round,
+)
 from pbem.core.tournaments.standings import Game, Standing, standings
 
 # --- Leagues ---------------------------------------------------------------------------------
@@ -29,6 +35,24 @@ def seed_divisions(players: Sequence[int], size: int) -> list[list[int]]:
     return divisions
 
 
+def playable(count: int, table_size: int | None) -> bool:
+    """Whether a division of `count` can play a season: two players at least for two-player
+    games; tables of three and four (never five, which cannot be seated) otherwise."""
+    if table_size is None:
+        return count >= 2
+    return count >= 3 and count != 5
+
+
+def fit_tables(divisions: list[list[int]]) -> list[list[int]]:
+    """Divisions for tables of three and four: a last division that cannot be seated (fewer
+    than three, or five) joins the one above it."""
+    fitted = [list(d) for d in divisions]
+    while len(fitted) > 1 and not playable(len(fitted[-1]), 3):
+        last = fitted.pop()
+        fitted[-1] += last
+    return fitted
+
+
 def schedule(players: Sequence[int], table_size: int | None, seed: int) -> list[tuple[int, ...]]:
     """A division's games for a season, each a tuple of players in seat order.
 
@@ -43,13 +67,17 @@ def schedule(players: Sequence[int], table_size: int | None, seed: int) -> list[
     met: Counter[tuple[int, int]] = Counter()
     firsts: Counter[int] = Counter()
     games: list[tuple[int, ...]] = []
+    sizes = _sizes(len(players), table_size)
     for _round in range(len(players) - 1):
         tried: list[tuple[int, list[tuple[int, ...]]]] = []
         for _try in range(TRIES):
             order = list(players)
             rng.shuffle(order)
             ranked = [SwissPlayer(p, 0.0, seat_balance=firsts[p]) for p in order]
-            for seating in (tables_round(ranked, met), _greedy_tables(order, table_size, met)):
+            candidates = [_greedy_tables(order, sizes, met)]
+            if sorted(table_sizes(len(order))) == sorted(sizes):
+                candidates.append(tables_round(ranked, met))
+            for seating in candidates:
                 tried.append((sum((met[pair] + 1) ** 2 for table in seating
                                   for pair in _pairs(table)), seating))
         for seated in min(tried, key=lambda t: t[0])[1]:
@@ -64,12 +92,20 @@ def schedule(players: Sequence[int], table_size: int | None, seed: int) -> list[
 TRIES = 24  # shuffled orders tried per round of tables
 
 
-def _greedy_tables(order: list[int], size: int, met: Counter[tuple[int, int]]
+def _sizes(count: int, table_size: int) -> list[int]:
+    """The tables of a round: all of `table_size` when that divides the division, else the
+    tournaments' mix of fours and threes."""
+    if count % table_size == 0:
+        return [table_size] * (count // table_size)
+    return table_sizes(count)
+
+
+def _greedy_tables(order: list[int], sizes: list[int], met: Counter[tuple[int, int]]
                    ) -> list[tuple[int, ...]]:
     """Tables filled one seat at a time with whoever has met the table's players least."""
     left = list(order)
     tables: list[tuple[int, ...]] = []
-    while left:
+    for size in sizes:
         table = [left.pop(0)]
         while len(table) < size and left:
             best = min(left, key=lambda p: sum(met[(p, q) if p < q else (q, p)] for q in table))

@@ -165,8 +165,9 @@ def start_season(league: League, secret_key: str, now: datetime) -> int:
     Returns how many games were made; a league with too few players waits another break."""
     number = league.season + 1
     drawn, hold = seating(league)
-    smallest = league.table_size or 2
-    if sum(len(d) for d in drawn) < max(smallest, 3 if league.table_size else 2):
+    if league.table_size:
+        drawn = plan.fit_tables(drawn)
+    if not drawn or any(not plan.playable(len(d), league.table_size) for d in drawn):
         _bump(league, next_season_at=now + timedelta(days=max(league.break_days, 1)))
         return 0
     season = LeagueSeason.create(league=league, number=number, started_at=now,

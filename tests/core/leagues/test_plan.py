@@ -14,9 +14,11 @@ from pbem.core.leagues.plan import (
     LadderStep,
     Result,
     division_standings,
+    fit_tables,
     ladder_places,
     may_challenge,
     next_divisions,
+    playable,
     schedule,
     seed_divisions,
     spearman,
@@ -63,6 +65,20 @@ def test_next_divisions_lose_and_double_nobody(sizes: list[int], promote: int, r
     assert set(flat) == (set(everyone) - leaving - hold) | set(arriving)
     if arriving:  # new players enter at the bottom, below everyone who played
         assert flat[-len(arriving):] == arriving
+
+
+@given(st.integers(min_value=3, max_value=60), st.sampled_from((6, 8, 9, 12)))
+def test_table_divisions_can_always_be_seated(count: int, size: int) -> None:
+    divisions = fit_tables(seed_divisions(list(range(count)), size))
+    if count != 5:
+        assert all(playable(len(d), 3) for d in divisions)
+        for d in divisions:
+            for table_size in (3, 4):
+                games = schedule(d, table_size, seed=count)
+                assert games and all(len(g) in (3, 4) for g in games)
+                if len(d) % table_size == 0:
+                    assert all(len(g) == table_size for g in games)
+    assert sorted(p for d in divisions for p in d) == list(range(count))
 
 
 def test_promotion_and_relegation_move_one_division() -> None:

@@ -126,3 +126,21 @@ def test_an_admins_void_moves_the_standings_and_the_rebuild_agrees(settings, wor
     assert rebuild().changed == 1
     assert seasons.divisions_of(season)[0].standings[0]["points"] == 3.0
     assert Seat.select().count() == 12
+
+
+def test_a_tables_league_seats_its_division_at_tables_of_three_and_four(settings, worker,
+                                                                        clock) -> None:
+    players = _players(7)
+    league = seasons.create_league(players[0], {
+        "name": "Card league", "game": "bids", "clock": "2d", "table_size": 4,
+        "tables_per_division": 2, "start_days": 0}, START)
+    assert league.division_size == 8
+    for player in players:
+        seasons.join(league.id, player, START)
+    worker.run_leagues()
+    season = LeagueSeason.get(LeagueSeason.league == league.id)
+    games = _games(season)
+    assert sorted(len(g.players) for g in games[:2]) == [3, 4]
+    plays = {p.id: sum(p.id in g.players for g in games) for p in players}
+    assert set(plays.values()) == {6}  # everyone at a table every round
+    assert {Match.get_by_id(g.match_id).game for g in games} == {"bids"}
