@@ -66,6 +66,8 @@ class LeagueSeason(BaseModel):
     started_at = peewee.DateTimeField()
     ends_at = peewee.DateTimeField()
     finished_at = peewee.DateTimeField(null=True)
+    # Set once `ends_at` has brought every live game's late seats due (`SeasonDeadline`).
+    deadline_applied = peewee.BooleanField(default=False)
     # Players sitting this season out (timed out of more than half their games last season).
     on_hold = JSONField(default=list)
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 from pbem.core.accounts.models import Player
 from pbem.core.admin.players import check_may_challenge
@@ -32,6 +32,7 @@ from pbem.core.leagues.models import (
     LeagueStatus,
 )
 from pbem.core.leagues.results import division_results, refresh_division
+from pbem.core.matches.changes import Change, Locked, apply_within
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match, MatchStatus
 from pbem.core.ratings.models import Rating
@@ -114,6 +115,7 @@ class SeasonReport:
     closed: int = 0
     games: int = 0
     expired: int = 0  # ladder challenges decided for not being accepted in time
+    deadlines: int = 0  # games whose late seats were made due at their season's end
 
 
 def advance(secret_key: str, now: datetime) -> SeasonReport:
@@ -132,6 +134,8 @@ def advance(secret_key: str, now: datetime) -> SeasonReport:
 def _advance_one(league_id: int, secret_key: str, now: datetime, report: SeasonReport) -> None:
     with write_transaction():
         league = lock_league(league_id)
+        if league.status == LeagueStatus.RUNNING:
+            report.deadlines += _season_deadline(league, now)
         if league.status == LeagueStatus.RUNNING and _season_over(league):
             close_season(league, now)
             report.closed += 1
@@ -158,6 +162,54 @@ def _season_over(league: League) -> bool:
     live = (LeagueGame.select().join(Match).join_from(LeagueGame, LeagueDivision)
             .where(LeagueDivision.season == season, Match.status == MatchStatus.ACTIVE))
     return not live.exists()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeasonDeadline(Change):
+    """The league season's last day has come: every seat of the game that owes a move is due
+    now, and the match's own timeout policy settles it at the next sweep (as for any late
+    seat), so a season ends within a sweep of `season_days`."""
+
+    kind: ClassVar[str] = "season-deadline"
+    season: int = 0
+
+    def apply(self, door: Locked) -> bool:
+        """True once applied (or the match is over); False while an admin has the match
+        paused: the season waits for it."""
+        if not door.match.is_live:
+            return True
+        if door.match.paused_at is not None:
+            return False
+        late = []
+        for seat in door.seats:
+            if seat.owes_since is not None and (seat.deadline is None
+                                                or seat.deadline > door.now):
+                seat.deadline = door.now
+                seat.version += 1
+                seat.save()
+                late.append(seat.seat)
+        door.touch()
+        door.note(late=late)
+        return True
+
+
+def _season_deadline(league: League, now: datetime) -> int:
+    """At the season's end (`ends_at`), bring every live game's late seats due, once."""
+    season = current_season(league)
+    if season is None or season.deadline_applied or season.ends_at > now:
+        return 0
+    live = (LeagueGame.select(LeagueGame.match).join(Match).join_from(LeagueGame, LeagueDivision)
+            .where(LeagueDivision.season == season, Match.status == MatchStatus.ACTIVE)
+            .order_by(LeagueGame.match))
+    touched, waiting = 0, False
+    for row in live:
+        if apply_within(row.match_id, SeasonDeadline(season=season.number), now):
+            touched += 1
+        else:
+            waiting = True
+    if not waiting:
+        LeagueSeason.update(deadline_applied=True).where(LeagueSeason.id == season.id).execute()
+    return touched
 
 
 def start_season(league: League, secret_key: str, now: datetime) -> int:

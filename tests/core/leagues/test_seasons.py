@@ -144,3 +144,24 @@ def test_a_tables_league_seats_its_division_at_tables_of_three_and_four(settings
     plays = {p.id: sum(p.id in g.players for g in games) for p in players}
     assert set(plays.values()) == {6}  # everyone at a table every round
     assert {Match.get_by_id(g.match_id).game for g in games} == {"bids"}
+
+
+def test_the_seasons_end_makes_late_seats_due_and_the_sweep_settles_them(settings, worker,
+                                                                       clock) -> None:
+    players = _players(3)
+    league = _league(players[0], division_size=3, season_days=7, on_timeout="forfeit",
+                     clock="30d")
+    for player in players:
+        seasons.join(league.id, player, START)
+    worker.run_leagues()
+    season = LeagueSeason.get(LeagueSeason.league == league.id)
+    clock.advance(days=6)
+    assert worker.run_leagues().deadlines == 0
+    clock.advance(days=1)
+    assert worker.run_leagues().deadlines == 6
+    assert worker.run_leagues().deadlines == 0  # once
+    # (One sweep only: a sweep after a day's jump of the test clock counts as an outage.)
+    worker.sweep_deadlines()
+    assert all(Match.get_by_id(g.match_id).status != MatchStatus.ACTIVE for g in _games(season))
+    worker.run_leagues()
+    assert League.get_by_id(league.id).status == "break"

@@ -70,6 +70,7 @@ def up(migrator: Any, db: Any) -> None:
         started_at = DateTimeField()
         ends_at = DateTimeField()
         finished_at = DateTimeField(null=True)
+        deadline_applied = BooleanField(default=False)
         on_hold = TextField()
 
         class Meta:
