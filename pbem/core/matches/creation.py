@@ -57,13 +57,12 @@ def create_match(
     computers: Mapping[int, int] | None = None,
     rated: bool = False,
     announce: bool = True,
-    competition: str | None = None,
+    competition: str | None = None,  # "league" or "ladder": a standing competition's game
 ) -> CreatedMatch:
     """Create a match, deal or set up the game, and queue the welcome and first-turn emails.
     With `announce` false (a tournament round sends each player one mail with all their new
     seats instead) there is no welcome, but the seats to move still get their turn mail: it
     carries the seat's reply address, so the first move can be made by email too.
-    `competition` marks a match a standing competition plays ("league", "ladder").
 
     `computers` maps seat numbers to computer levels: those seats are the computer's (its
     player "Computer (level N)"), the people in `emails` take the other seats in order, and
@@ -91,9 +90,8 @@ def create_match(
             deal_seed=deal_seed, status=MatchStatus.ACTIVE, ply=0, turn=0,
             to_move=sorted(rules.to_move(state)), state=rules.dump(state),
             thread_key=secrets.token_hex(8), time_control=str(control), on_timeout=on_timeout,
-            created_at=now, updated_at=now,
+            created_at=now, updated_at=now, competition=competition,
             has_computer=bool(computers), rated=rated and not computers,
-            competition=competition,
         )
         if deal_seed is not None:  # the commitment names the match: known only now
             match.deal_commitment = commitment(deal_seed, match.id)
