@@ -38,6 +38,8 @@ from pbem.core.db.connection import (
     reclaim_space,
     unavailable_reason,
 )
+from pbem.core.leagues import ladders as league_ladders
+from pbem.core.leagues import seasons as league_seasons
 from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
@@ -124,6 +126,19 @@ class Worker:
             log.info("tournaments: %s", vars(report))
         return report
 
+    def run_leagues(self) -> league_seasons.SeasonReport:
+        """Close each league season whose games are over, start each that is due (a break
+        after the last), and decide ladder challenges not accepted in time."""
+        def work() -> league_seasons.SeasonReport:
+            report = league_seasons.advance(self.settings.secret_key, self.clock())
+            report.expired = league_ladders.expire(self.clock())
+            return report
+
+        report = self._timed("leagues", league_seasons.SeasonReport(), work, vars)
+        if any(vars(report).values()):
+            log.info("leagues: %s", vars(report))
+        return report
+
     def computer_moves(self) -> ComputerReport:
         """The computer's due moves: each job claimed by one worker, thought about outside
         any transaction (within its level's time budget), moved through the door."""
@@ -197,7 +212,7 @@ class Worker:
     def run_once(self) -> dict[str, object]:
         inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
         return {"deadlines": self.sweep_deadlines(), "computer": self.computer_moves(),
-                "tournaments": self.run_tournaments(),
+                "tournaments": self.run_tournaments(), "leagues": self.run_leagues(),
                 "accounts": self.housekeeping(), **inbox,
                 "digests": self.queue_digests(),
                 "admin_digest": self.mail_admins(),
@@ -209,6 +224,7 @@ class Worker:
             (self.send_outbox, "outbox", self.settings.outbox_interval_seconds, 300),
             (self.sweep_deadlines, "deadlines", every, 300),
             (self.run_tournaments, "tournaments", every, 300),
+            (self.run_leagues, "leagues", every, 300),
             (self.computer_moves, "computer", self.settings.computer_interval_seconds, 300),
             (self.mail_admins, "admin-digest", 600, 3600),
             (self.housekeeping, "accounts", every, 300),

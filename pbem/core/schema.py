@@ -32,6 +32,17 @@ from pbem.core.db.base import BaseModel
 from pbem.core.db.connection import database
 from pbem.core.db.generation import DatabaseGeneration
 from pbem.core.db.migrations import runner
+from pbem.core.leagues.models import (
+    Ladder,
+    LadderChallenge,
+    LadderEvent,
+    LadderMember,
+    League,
+    LeagueDivision,
+    LeagueGame,
+    LeagueMember,
+    LeagueSeason,
+)
 from pbem.core.lobby.models import Challenge, Invite, Seek, SeekEntry
 from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.models import OutboxMessage, Suppression
@@ -58,6 +69,8 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree, ChatMessage, SeatNote,
     ChatReport, PlayerBlock, ChatMute,
     Tournament, TournamentEntry, TournamentRound, Pairing,
+    League, LeagueMember, LeagueSeason, LeagueDivision, LeagueGame,
+    Ladder, LadderMember, LadderChallenge, LadderEvent,
     ComputerJob, Position, DatabaseGeneration,
 )
 
