@@ -34,7 +34,7 @@ from pbem.core.db.generation import DatabaseGeneration
 from pbem.core.db.migrations import runner
 from pbem.core.lobby.models import Challenge, Invite, Seek, SeekEntry
 from pbem.core.mailin.models import InboundMessage
-from pbem.core.mailout.models import OutboxMessage, Suppression
+from pbem.core.mailout.models import MailThread, OutboxMessage, Suppression
 from pbem.core.matches.models import (
     Adjudication,
     ChangeLog,
@@ -58,7 +58,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree, ChatMessage, SeatNote,
     ChatReport, PlayerBlock, ChatMute,
     Tournament, TournamentEntry, TournamentRound, Pairing,
-    ComputerJob, Position, DatabaseGeneration,
+    ComputerJob, Position, DatabaseGeneration, MailThread,
 )
 
 
