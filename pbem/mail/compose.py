@@ -26,7 +26,7 @@ import jinja2
 
 from pbem import i18n
 from pbem.config import Settings
-from pbem.core.mailout import threads
+from pbem.core.mailout import threads, verp
 from pbem.core.mailout.contexts import RenderCache, context_for, recipient
 from pbem.core.mailout.links import preferences_token, unsubscribe_token
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
@@ -82,7 +82,7 @@ class Composer:
     def __init__(self, settings: Settings, extra_template_dirs: tuple[str, ...] = ()) -> None:
         self.settings = settings
         self.env = mail_environment(extra_template_dirs)
-        # The same for every mail: the From header and the envelope's sender (MAIL FROM).
+        # The same for every mail: the From header (the envelope's sender names each mail).
         name, self.envelope_from = parseaddr(settings.mail_from)
         # `formataddr` encodes a non-ASCII name (RFC 2047) but refuses a non-ASCII address,
         # which only SMTPUTF8 carries, written as it is (see `wire`).
@@ -187,8 +187,10 @@ class Composer:
         """The mail as the outbox sends it: its envelope and its bytes (see `wire`)."""
         rendered, headers = self._prepare(message, now, cache or RenderCache(), keep=True)
         # An address that is not ASCII goes as UTF-8 (SMTPUTF8: see `wire`).
-        utf8 = not (self.envelope_from + message.to_address).isascii()
-        return Outgoing(self.envelope_from, message.to_address,
+        # The envelope's sender names this mail, so a bounce coming back later finds it.
+        sender = verp.address_for(self.settings.secret_key, self.settings.bounce_base, message)
+        utf8 = not (sender + message.to_address).isascii()
+        return Outgoing(sender, message.to_address,
                         alternative(headers, rendered.text, rendered.html, utf8))
 
     def to_email(self, message: OutboxMessage, now: datetime,
