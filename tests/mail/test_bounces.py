@@ -198,3 +198,14 @@ def test_every_mail_leaves_with_its_own_signed_envelope_sender(settings, worker,
                for sender in smtp.senders)
     # The From header stays the server's own address.
     assert {mail["From"] for mail in smtp.messages} == {"pbem <pbem@pbem.test>"}
+
+
+def test_a_complaint_shows_on_the_admin_console(mail_settings, pipe, client) -> None:
+    from tests.web.admin.test_queue import log_in
+
+    mail = _mail_to_alice()
+    assert pipe(report("arf", mail, "verp")) == 0
+    log_in(client)
+    queue = client.get("/admin").get_data(as_text=True)
+    assert "Complaints" in queue and ALICE in queue and f"mail {mail.id} ({mail.template})" in queue
+    assert f'href="/admin/matches/{mail.match_id}"' in queue
