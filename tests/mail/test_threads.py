@@ -15,6 +15,7 @@ from pbem.core.mailout.threads import PART_LIMIT, RECENT
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
+from pbem.mail.compose import Composer
 from pbem.mail.inbound import handle
 from pbem.worker import Worker
 from tests.conftest import START, SUPPORT_TEMPLATES, Clock, SMTPRecorder, make_settings
@@ -119,6 +120,12 @@ def test_a_long_match_starts_a_new_thread_before_a_mail_client_would_split_it(
         chain = mail["References"].split()
         assert chain[0] == new_root and not old_ids & set(chain)
         assert mail["In-Reply-To"] == second[position - 1]["Message-ID"]
+    # Shown again (the admin's page, the dev mailbox), the first mail still says so.
+    first_row = OutboxMessage.select().where(OutboxMessage.seat == 0).order_by(
+        OutboxMessage.id).offset(PART_LIMIT).first()
+    again = Composer(settings, (SUPPORT_TEMPLATES,)).to_email(first_row, clock.now)
+    assert again["Subject"] == opening["Subject"] and again["References"] == new_root
+    assert "neuen Betreff (Teil 2)" in again.get_payload()[0].get_payload(decode=True).decode()
     parts = list(MailThread.select().where(MailThread.seat == 0).order_by(MailThread.part))
     assert [(p.part, p.subject) for p in parts] == [(0, SUBJECT), (1, f"{SUBJECT} (Teil 2)")]
 

@@ -16,7 +16,7 @@ order, so a mail rendered again (a retry, the admin's page) names the same threa
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import peewee
 
@@ -60,14 +60,22 @@ def place_of(message: OutboxMessage, match: Match, first_subject: Callable[[], s
         current = _started(match, message, 0, first_subject(), 0, keep)
         return _place(match, message, current, _earlier(message, 0))
     earlier = _earlier(message, current.first_message)
-    size = len(earlier) + sum(1 for row in earlier if row.template == "inbound_answer")
-    if size < PART_LIMIT or current is not parts[-1]:
-        return _place(match, message, current, earlier)
-    subject = _("%(subject)s (part %(part)s)", subject=parts[0].subject, part=current.part + 2)
-    started = _started(match, message, current.part + 1, subject, message.id, keep)
-    place = _place(match, message, started, _earlier(message, started.first_message))
-    return Place(place.part, place.subject, place.root, place.recent,
-                 starts=started.first_message == message.id, before=size)
+    if current is parts[-1] and _size(earlier) >= PART_LIMIT:
+        subject = _("%(subject)s (part %(part)s)", subject=parts[0].subject,
+                    part=current.part + 2)
+        current = _started(match, message, current.part + 1, subject, message.id, keep)
+        earlier = []
+    place = _place(match, message, current, earlier)
+    if current.part and current.first_message == message.id:
+        # The first mail of a later part (as sent, and every time it is shown again).
+        before = _size(_earlier(message, parts[current.part - 1].first_message))
+        return replace(place, starts=True, before=before)
+    return place
+
+
+def _size(earlier: list[OutboxMessage]) -> int:
+    """Mails in a thread: ours, and a player's reply for each answer we sent to one."""
+    return len(earlier) + sum(1 for row in earlier if row.template == "inbound_answer")
 
 
 def kept_subject(message: OutboxMessage) -> str | None:
