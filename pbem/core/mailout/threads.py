@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import peewee
 
 from pbem.core.db.connection import database
+from pbem.core.db.prepared import Prepared
 from pbem.core.mailout.models import MailThread, OutboxMessage
 from pbem.core.mailout.notify import message_key, thread_root_key
 from pbem.core.matches.models import Match
@@ -73,9 +74,9 @@ def place_of(message: OutboxMessage, match: Match, first_subject: Callable[[], s
     return place
 
 
-def _size(earlier: list[OutboxMessage]) -> int:
+def _size(earlier: list[tuple[int, str]]) -> int:
     """Mails in a thread: ours, and a player's reply for each answer we sent to one."""
-    return len(earlier) + sum(1 for row in earlier if row.template == "inbound_answer")
+    return len(earlier) + sum(1 for _id, kind in earlier if kind == "inbound_answer")
 
 
 def kept_subject(message: OutboxMessage) -> str | None:
@@ -90,18 +91,25 @@ def kept_subject(message: OutboxMessage) -> str | None:
 
 
 def _parts(match_id: int, seat: int) -> list[MailThread]:
-    return list(MailThread.select().where(MailThread.match == match_id, MailThread.seat == seat)
-                .order_by(MailThread.part))
+    return list(_PARTS.rows(match_id, seat))
 
 
-def _earlier(message: OutboxMessage, first: int) -> list[OutboxMessage]:
-    """The part's mails to the seat before `message`, oldest first (at most a part's worth)."""
-    rows = (OutboxMessage.select(OutboxMessage.id, OutboxMessage.template, OutboxMessage.seat,
-                                 OutboxMessage.created_at)
-            .where(OutboxMessage.match == message.match_id, OutboxMessage.seat == message.seat,
-                   OutboxMessage.id < message.id, OutboxMessage.id >= first)
-            .order_by(OutboxMessage.id.desc()).limit(PART_LIMIT + 1))
-    return list(reversed(list(rows)))
+def _earlier(message: OutboxMessage, first: int) -> list[tuple[int, str]]:
+    """The part's mails to the seat before `message` (id, kind), oldest first (at most a
+    part's worth): one compiled statement, run for every mail sent."""
+    rows = _EARLIER.rows(message.match_id, message.seat, message.id, first)
+    return list(reversed(rows))
+
+
+# The outbox's hot path: compiled once (`core/db/prepared.py`), rows as plain tuples.
+_EARLIER = Prepared(lambda match, seat, before, first: (
+    OutboxMessage.select(OutboxMessage.id, OutboxMessage.template)
+    .where(OutboxMessage.match == match, OutboxMessage.seat == seat,
+           OutboxMessage.id < before, OutboxMessage.id >= first)
+    .order_by(OutboxMessage.id.desc()).limit(PART_LIMIT + 1).tuples()))
+_PARTS = Prepared(lambda match, seat: (
+    MailThread.select().where(MailThread.match == match, MailThread.seat == seat)
+    .order_by(MailThread.part)))
 
 
 def _started(match: Match, message: OutboxMessage, part: int, subject: str, first: int,
@@ -126,12 +134,13 @@ def _started(match: Match, message: OutboxMessage, part: int, subject: str, firs
 
 
 def _place(match: Match, message: OutboxMessage, part: MailThread,
-           earlier: list[OutboxMessage]) -> Place:
+           earlier: list[tuple[int, str]]) -> Place:
     root = thread_root_key(match, message.seat or 0)
     if part.part:
         # A later part's root is named by every mail of it (no mail carries that id): mail
         # clients thread on the shared reference, apart from the part before.
         root = f"{root}.p{part.part}"
-    recent = tuple(message_key(row, match) for row in earlier[-RECENT:]
-                   if row.template != "welcome")
+    recent = tuple(message_key(OutboxMessage(id=row_id, template=kind, seat=message.seat),
+                               match)
+                   for row_id, kind in earlier[-RECENT:] if kind != "welcome")
     return Place(part.part, part.subject, root, recent)
