@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import peewee
 
 from pbem.core.db.connection import database
+from pbem.core.db.pipeline import read_ahead
 from pbem.core.db.prepared import Prepared
 from pbem.core.mailout.models import MailThread, OutboxMessage
 from pbem.core.mailout.notify import message_key, thread_root_key
@@ -54,13 +55,13 @@ def place_of(message: OutboxMessage, match: Match, first_subject: Callable[[], s
     shown as it would be. None for a mail to no seat."""
     if message.seat is None:
         return None
-    parts = _parts(match.id, message.seat)
+    parts, rows = _read(match.id, message.seat, message.id)
     current = next((part for part in reversed(parts) if part.first_message <= message.id),
                    None)
     if current is None:
         current = _started(match, message, 0, first_subject(), 0, keep)
-        return _place(match, message, current, _earlier(message, 0))
-    earlier = _earlier(message, current.first_message)
+        return _place(match, message, current, rows)
+    earlier = _since(rows, current.first_message)
     if current is parts[-1] and _size(earlier) >= PART_LIMIT:
         subject = _("%(subject)s (part %(part)s)", subject=parts[0].subject,
                     part=current.part + 2)
@@ -69,7 +70,7 @@ def place_of(message: OutboxMessage, match: Match, first_subject: Callable[[], s
     place = _place(match, message, current, earlier)
     if current.part and current.first_message == message.id:
         # The first mail of a later part (as sent, and every time it is shown again).
-        before = _size(_earlier(message, parts[current.part - 1].first_message))
+        before = _size(_since(rows, parts[current.part - 1].first_message))
         return replace(place, starts=True, before=before)
     return place
 
@@ -94,18 +95,23 @@ def _parts(match_id: int, seat: int) -> list[MailThread]:
     return list(_PARTS.rows(match_id, seat))
 
 
-def _earlier(message: OutboxMessage, first: int) -> list[tuple[int, str]]:
-    """The part's mails to the seat before `message` (id, kind), oldest first (at most a
-    part's worth): one compiled statement, run for every mail sent."""
-    rows = _EARLIER.rows(message.match_id, message.seat, message.id, first)
-    return list(reversed(rows))
+def _read(match_id: int, seat: int, before: int
+          ) -> tuple[list[MailThread], list[tuple[int, str]]]:
+    """The seat's threads, and its latest mails before `before` (id, kind; oldest first, at
+    most a part's worth and one): read for every mail sent, in one round trip on PostgreSQL."""
+    with read_ahead(_PARTS.ahead(match_id, seat), _EARLIER.ahead(match_id, seat, before)):
+        return _parts(match_id, seat), list(reversed(_EARLIER.rows(match_id, seat, before)))
+
+
+def _since(rows: list[tuple[int, str]], first: int) -> list[tuple[int, str]]:
+    return [row for row in rows if row[0] >= first]
 
 
 # The outbox's hot path: compiled once (`core/db/prepared.py`), rows as plain tuples.
-_EARLIER = Prepared(lambda match, seat, before, first: (
+_EARLIER = Prepared(lambda match, seat, before: (
     OutboxMessage.select(OutboxMessage.id, OutboxMessage.template)
     .where(OutboxMessage.match == match, OutboxMessage.seat == seat,
-           OutboxMessage.id < before, OutboxMessage.id >= first)
+           OutboxMessage.id < before)
     .order_by(OutboxMessage.id.desc()).limit(PART_LIMIT + 1).tuples()))
 _PARTS = Prepared(lambda match, seat: (
     MailThread.select().where(MailThread.match == match, MailThread.seat == seat)
