@@ -132,3 +132,32 @@ def test_a_long_match_starts_a_new_thread_before_a_mail_client_would_split_it(
 
 def _text(mail: EmailMessage) -> str:
     return mail.get_body(("plain",)).get_content()
+
+
+def test_two_workers_starting_one_thread_at_once_agree_on_its_subject(threaded) -> None:
+    """Two workers sending a player's first mails of a match at the same moment both store
+    the thread; the one that loses finds the winner's row (the unique index) and uses it."""
+    from pbem.core.mailout import threads
+    from tests.support.threads import race
+
+    settings, _clock, _worker = threaded
+    for _round in range(5):
+        match = create_match("nim", [ALICE, BOB], {}, settings.secret_key, START).match
+        mail = OutboxMessage.select().where(OutboxMessage.match == match.id,
+                                            OutboxMessage.seat == 0).first()
+        made = race(*(lambda subject=subject, mail=mail, match=match: threads.place_of(
+            mail, match, lambda: subject, True) for subject in ("one", "another")))
+        assert not any(isinstance(result, Exception) for result in made), made
+        assert len({place.subject for place in made}) == 1
+        assert MailThread.select().where(MailThread.match == match.id).count() == 1
+
+    def the_winner_stores_first() -> str:
+        # Another worker stores the thread after this one read none, before it stores its own.
+        MailThread.create(match=match.id, seat=1, part=0, subject="the winner's",
+                          first_message=0, created_at=START)
+        return "the loser's"
+
+    bob_mail = OutboxMessage.select().where(OutboxMessage.match == match.id,
+                                            OutboxMessage.seat == 1).first()
+    assert threads.place_of(bob_mail, match, the_winner_stores_first, True).subject == \
+        "the winner's"

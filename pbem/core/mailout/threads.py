@@ -127,7 +127,10 @@ def _started(match: Match, message: OutboxMessage, part: int, subject: str, firs
     if not keep:
         return row
     try:
-        with database.atomic():  # a savepoint: a lost race must not abort a transaction
+        if database.in_transaction():
+            with database.atomic():  # a savepoint: a lost race must not abort the transaction
+                row.save(force_insert=True)
+        else:  # the outbox: one autocommitted statement, not BEGIN, INSERT and COMMIT
             row.save(force_insert=True)
     except peewee.IntegrityError:
         stored = MailThread.get_or_none(MailThread.match == match.id,
