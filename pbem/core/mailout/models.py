@@ -25,8 +25,8 @@ class OutboxMessage(BaseModel):
     kind-specific `params`), never a rendered copy: the mail layer renders at send time from
     the match as it stood at `ply`, so no body, seat link or reply key is ever stored. After
     sending, the row keeps the record (recipient, kind, status, times; its Message-ID is
-    derived from the row, see `notify.message_key`; the subject only when it is not the
-    match's thread subject, which `Composer.thread_subject` gives again);
+    derived from the row, see `notify.message_key`; the subject only when it is not its
+    thread's, which `mail_thread` keeps: `threads.kept_subject`);
     `params` are dropped after the retention period (`mail_retention_days`).
     """
 
