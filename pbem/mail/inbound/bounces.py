@@ -142,7 +142,7 @@ def _status(message: Message, kind: str) -> str:
     if kind == Kind.COMPLAINT:
         feedback = _feedback(message)
         said = feedback.get("Feedback-Type", "abuse") if feedback is not None else "abuse"
-        return f"complaint ({str(said).strip()})"
+        return f"{str(said).strip().lower()} report"  # "abuse report", as RFC 5965 types it
     found = re.search(r"^status:[ \t]*([245]\.[0-9]{1,3}\.[0-9]{1,3})", _text(message),
                       re.IGNORECASE | re.MULTILINE)
     return f"{kind} ({found.group(1)})" if found else kind
