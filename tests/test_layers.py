@@ -163,6 +163,8 @@ HOT_PATHS = {
     "pbem.core.records.home", "pbem.core.lobby.challenges", "pbem.core.lobby.seeks",
     # The door's pipeline, and a page's reads sent ahead together (`read_ahead`).
     "pbem.core.db.pipeline",
+    # A mail's thread (its subject, the mails its References names): read for every mail sent.
+    "pbem.core.mailout.threads",
 }
 
 

@@ -45,7 +45,7 @@ from pbem.core.leagues.models import (
 )
 from pbem.core.lobby.models import Challenge, Invite, Seek, SeekEntry
 from pbem.core.mailin.models import InboundMessage
-from pbem.core.mailout.models import OutboxMessage, Suppression
+from pbem.core.mailout.models import MailThread, OutboxMessage, Suppression
 from pbem.core.matches.models import (
     Adjudication,
     ChangeLog,
@@ -71,7 +71,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     Tournament, TournamentEntry, TournamentRound, Pairing,
     League, LeagueMember, LeagueSeason, LeagueDivision, LeagueGame,
     Ladder, LadderMember, LadderChallenge, LadderEvent,
-    ComputerJob, Position, DatabaseGeneration,
+    ComputerJob, Position, DatabaseGeneration, MailThread,
 )
 
 
