@@ -34,6 +34,8 @@ from pbem.core.computer.jobs import ComputerReport, run_due
 from pbem.core.db import generation
 from pbem.core.db.connection import (
     database,
+    discard_connection,
+    is_read_only,
     is_unavailable,
     reclaim_space,
     unavailable_reason,
@@ -333,6 +335,8 @@ class _connection:
         self.opened = database.connect(reuse_if_open=True)
         generation.check()  # before the job's reads: what it keeps is keyed with it
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if isinstance(error, peewee.DatabaseError) and is_read_only(error):
+            discard_connection()  # the next tick's connection finds the primary
         if self.opened and not database.is_closed():
             database.close()

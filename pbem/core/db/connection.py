@@ -179,8 +179,44 @@ register_database(CauseKeepingSqliteDatabase, "sqlite")
 register_database(CauseKeepingPooledSqliteDatabase, "sqlite+pool")
 
 
+def one_host_form(url: str) -> str:
+    """`url` with a PostgreSQL host list written in its query: libpq's first form,
+    `postgresql://u@a:5432,b:5433/db`, as `postgresql://u@/db?host=a,b&port=5432,5433`, which
+    is what a URL parser reads (it takes one host and one port, and refused "5432,b:5433" as a
+    port). Any other URL is given back as it is."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or not scheme.startswith("postgres"):
+        return url
+    netloc, _slash, tail = rest.partition("/")
+    userinfo, at, hostlist = netloc.rpartition("@")
+    if "," not in hostlist:
+        return url
+    hosts, ports = [], []
+    for entry in hostlist.split(","):
+        host, port = _host_and_port(entry)
+        hosts.append(host)
+        ports.append(port)
+    path, _question, query = tail.partition("?")
+    extra = [f"host={','.join(hosts)}"]
+    if any(ports):
+        # libpq takes one port per host: a host without one gets the default.
+        extra.append("port=" + ",".join(port or "5432" for port in ports))
+    query = "&".join([part for part in (query,) if part] + extra)
+    return f"{scheme}://{userinfo}{at}/{path}?{query}"
+
+
+def _host_and_port(entry: str) -> tuple[str, str]:
+    """One entry of a host list: `host`, `host:port`, `[v6]` or `[v6]:port`."""
+    if entry.startswith("["):
+        host, _bracket, after = entry[1:].partition("]")
+        return host, after.removeprefix(":")
+    host, _colon, port = entry.partition(":")
+    return host, port
+
+
 def open_database(url: str) -> peewee.Database:
     """Make (but do not connect) a database for a URL, with our per-backend settings."""
+    url = one_host_form(url)
     scheme = url.split(":", 1)[0]
     kwargs: dict[str, Any] = {}
     if scheme.startswith("sqlite"):
@@ -251,6 +287,25 @@ def note_if_possible(write: Callable[[], object], what: str) -> None:
         if not is_unavailable(error):
             raise
         _log.warning("%s not noted: %s", what, unavailable_reason(error))
+
+
+def discard_connection() -> None:
+    """Close this thread's connection for good (a pool's is not handed back), after it
+    refused a write as read-only. After a failover a connection can stay open to a server that
+    no longer takes writes (the old primary come back as a standby, or a URL without
+    `target_session_attrs=read-write`), and a pool would lend it again and again: every write
+    refused until a restart. A new connection finds the primary by itself (libpq tries each
+    host of the URL's list and keeps the one that takes writes)."""
+    db = database.obj
+    if db is None or db.is_closed():
+        return
+    try:
+        if isinstance(db, PooledDatabase):
+            db.manual_close()
+        else:
+            db.close()
+    except peewee.PeeweeException:
+        _log.warning("a read-only connection could not be closed; it is left to the pool")
 
 
 def unavailable_reason(error: BaseException) -> str:
