@@ -3,7 +3,7 @@ form libpq documents first, `postgresql://u@a:p1,b:p2/db`, stopped `pbem init` w
 not be cast to integer value"), the first host that takes writes is used, and a connection
 that refused a write as read-only is not lent again, so the next one finds the primary.
 (The whole failover, with a real standby promoted under load, is `bench/failover.py`; its
-short run is `tests/bench/test_failover.py`.)"""
+short run is `tests/test_failover_bench.py`.)"""
 
 from __future__ import annotations
 
