@@ -78,15 +78,18 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--asynchronous", action="store_true",
                         help="asynchronous streaming replication (no synchronous standby)")
+    parser.add_argument("--lag", type=float, default=0.0,
+                        help="seconds the standby stops receiving just before the primary is "
+                             "lost (a slow network): the window asynchronous replication loses")
     parser.add_argument("--keep", action="store_true", help="keep the folder and its logs")
     args = parser.parse_args()
     result = run(args.minutes, synchronous=not args.asynchronous, keep=args.keep,
-                 say=(lambda _text: None) if args.json else print)
+                 say=(lambda _text: None) if args.json else print, lag=args.lag)
     print(json.dumps(result, indent=None if args.json else 2))
 
 
 def run(minutes: float, synchronous: bool = True, keep: bool = False,
-        say: Any = print) -> dict[str, Any]:
+        say: Any = print, lag: float = 0.0) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="pbem-failover-"))
     folder.chmod(0o777)  # the postgres user writes its clusters here
     cluster = Cluster(folder, synchronous)
@@ -104,13 +107,14 @@ def run(minutes: float, synchronous: bool = True, keep: bool = False,
         processes.start_workers()
         say(f"{len(plan)} matches; load for {minutes} min")
         load = Load(plan)
-        history = chaos(load, processes, cluster, minutes * 60, say)
+        history = chaos(load, processes, cluster, minutes * 60, say, lag)
         say("load stopped; waiting for the outbox to drain")
         drained = wait_for_quiet(180)
         processes.stop()
         result = check(load, sink, drained)
         result.update(history, replication="synchronous" if synchronous else "asynchronous",
-                      synchronous_commit="on", minutes=minutes, commit=_commit())
+                      synchronous_commit="on", minutes=minutes, standby_lag_seconds=lag,
+                      commit=_commit())
         return result
     finally:
         processes.stop()
@@ -165,8 +169,17 @@ class Cluster:
             self._psql("SELECT pg_reload_conf()")
             self._wait_for_sync()
 
-    def kill_primary(self) -> None:
-        """As a machine lost: no checkpoint, no goodbye to the standby."""
+    def kill_primary(self, lag: float = 0.0) -> None:
+        """As a machine lost: no checkpoint, no goodbye to the standby. With `lag`, the
+        primary's WAL sender is stopped that long first, as behind a slow network (stopping
+        the standby's receiver would not do: the primary's WAL waits in the loopback socket's
+        buffer and is read after)."""
+        sender = 0
+        if lag:
+            sender = int(self._psql("SELECT pid FROM pg_stat_replication").strip() or 0)
+            if sender:
+                os.kill(sender, signal.SIGSTOP)
+                time.sleep(lag)
         self._pg_ctl(self.primary, "stop", "-m", "immediate")
 
     def promote(self) -> None:
@@ -441,7 +454,7 @@ class Load:
 
 
 def chaos(load: Load, processes: Processes, cluster: Cluster, seconds: float,
-          say: Any) -> dict[str, Any]:
+          say: Any, lag: float = 0.0) -> dict[str, Any]:
     shares = [load.plan[number::DRIVERS] for number in range(DRIVERS)]
     drivers = [threading.Thread(target=load.drive, args=(share, number), daemon=True)
                for number, share in enumerate(shares)]
@@ -461,7 +474,7 @@ def chaos(load: Load, processes: Processes, cluster: Cluster, seconds: float,
     events["worker_killed"] = time.monotonic() - started
     at(0.5)
     killed = time.monotonic()
-    cluster.kill_primary()
+    cluster.kill_primary(lag)
     cluster.promote()
     events["primary_killed"] = killed - started
     say(f"primary stopped (immediate) and standby promoted in {time.monotonic() - killed:.1f} s")
