@@ -133,7 +133,7 @@ def verify_record(data: Any) -> str | None:
         rules, seed, names, options = _setup(record)
         result = _result(record.get("result"), len(names))
         _deal, moves, final = _replay_all(record, rules, seed, len(names), options)
-        _check_ending(rules.outcome(final), result, len(moves), len(names))
+        _check_ending(rules, final, result, len(moves), len(names))
     except InvalidRequestError as error:
         return str(error)
     return None
