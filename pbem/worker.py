@@ -24,7 +24,7 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbem.bots import choose_move
-from pbem.clock import utcnow
+from pbem.clock import think_clock, utcnow
 from pbem.config import Settings
 from pbem.core import settlers
 from pbem.core.accounts.sessions import SessionPolicy
@@ -107,7 +107,7 @@ class Worker:
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
         limits = Limits(self.settings.autoplay_limit, self.settings.after_autoplay_limit,
-                        StandIn(self.settings.autoplay_level, time.monotonic))
+                        StandIn(self.settings.autoplay_level, think_clock))
         report = self._timed("deadlines", SweepReport(),
                              lambda: sweep(self.clock(), grace, limits=limits),
                              lambda done: {"settled": done.settled, "failed": done.failed})
@@ -130,7 +130,7 @@ class Worker:
         lease = timedelta(seconds=self.settings.computer_lease_seconds)
         report = self._timed(
             "computer", ComputerReport(),
-            lambda: run_due(self.clock, choose_move, time.monotonic, lease,
+            lambda: run_due(self.clock, choose_move, think_clock, lease,
                             stopping=self.stopping.is_set),
             # A run is recorded only when it did something.
             lambda done: ({"moved": done.moved, "failed": done.failed}

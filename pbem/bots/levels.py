@@ -1,5 +1,6 @@
-"""The five levels: each an iteration budget (what decides the move) and a time budget (a cap
-that only a caller passing a clock enforces)."""
+"""The five levels: each an iteration budget (what decides the move) and a CPU-time cap (that
+only a caller passing a clock enforces: the worker passes a CPU clock, `pbem.clock.think_clock`,
+never wall time, so a busy machine plays at the same strength)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ class Level:
     number: int
     english_name: str  # marked with N_; `name` reads it in the reader's language
     iterations: int  # search iterations (one playout each) per move
-    seconds: float  # the most a move may take on one core; enforced only with a clock
+    # The most CPU time a move may take; enforced only with a clock. Set at about twice what
+    # the iteration budget takes in the slowest game, so the iterations decide the move.
+    seconds: float
     # Root look-ahead before the search (perfect-information games): 1 takes a win in one,
     # 2 also refuses a move that lets the next seat win at once.
     look_ahead: int = 2
@@ -29,11 +32,11 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, N_("beginner"), iterations=25, seconds=0.1, look_ahead=1),
-    2: Level(2, N_("casual"), iterations=200, seconds=0.5),
-    3: Level(3, N_("club"), iterations=800, seconds=1.5),
-    4: Level(4, N_("strong"), iterations=1500, seconds=3.0),
-    5: Level(5, N_("expert"), iterations=3500, seconds=5.0),
+    1: Level(1, N_("beginner"), iterations=25, seconds=0.2, look_ahead=1),
+    2: Level(2, N_("casual"), iterations=200, seconds=1.0),
+    3: Level(3, N_("club"), iterations=800, seconds=3.0),
+    4: Level(4, N_("strong"), iterations=1500, seconds=6.0),
+    5: Level(5, N_("expert"), iterations=3500, seconds=10.0),
 }
 
 

@@ -159,16 +159,24 @@ class Search:
         limit = MAX_PLAYOUT_PLIES
         if self.hints is not None and self.hints.playout_plies is not None:
             limit = self.hints.playout_plies
+        rules, policy = self.rules, self.policy
+        movers = rules.to_move(state)
         for _ in range(limit):
-            movers = self.rules.to_move(state)
             if not movers:
                 return self.rewards(state)
-            for mover in sorted(movers):
-                if mover in self.rules.to_move(state):
-                    moves = self.rules.legal_moves(state, mover)
-                    state = self.rules.apply_move(state, mover,
-                                                  self.policy(state, mover, moves)).state
-        if not self.rules.to_move(state):
+            if len(movers) == 1:
+                # The common case: one seat moves, and `to_move` is asked once per ply.
+                (mover,) = movers
+                state = rules.apply_move(state, mover,
+                                         policy(state, mover, rules.legal_moves(state, mover))
+                                         ).state
+            else:
+                for mover in sorted(movers):
+                    if mover in rules.to_move(state):
+                        moves = rules.legal_moves(state, mover)
+                        state = rules.apply_move(state, mover, policy(state, mover, moves)).state
+            movers = rules.to_move(state)
+        if not movers:
             return self.rewards(state)
         if self.hints is not None:
             estimate = self.hints.evaluate(state)
