@@ -4,6 +4,7 @@ never wall time, so a busy machine plays at the same strength)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pbem.i18n import N_, _
@@ -27,8 +28,13 @@ class Level:
 
     @property
     def label(self) -> str:
-        # The computer player's name: stored, and never translated (a player name).
+        # The computer player's name as stored (in records, the API and the database it stays
+        # English); pages and mails show `shown_name` of it, in the reader's language.
         return f"Computer (level {self.number})"
+
+    @property
+    def shown_label(self) -> str:
+        return _("Computer (level %(level)s)", level=self.number)
 
 
 LEVELS: dict[int, Level] = {
@@ -46,3 +52,18 @@ def level_of(number: int) -> Level:
         return LEVELS[number]
     except KeyError:
         raise ValueError(f"there is no level {number!r} (levels: 1 to {len(LEVELS)})") from None
+
+
+_LABEL = re.compile(r"Computer \(level ([1-9])\)")
+
+
+def shown_name(name: str) -> str:
+    """A player's name as a page or mail shows it: the computer's stored label in the reader's
+    language ("Computer (level 3)" is "Computer (Stufe 3)" in German), also inside a longer
+    name ("Red (Computer (level 3))"); anyone else's as is."""
+    return _LABEL.sub(_shown, name)
+
+
+def _shown(found: re.Match[str]) -> str:
+    number = int(found.group(1))
+    return LEVELS[number].shown_label if number in LEVELS else found.group(0)
