@@ -194,6 +194,7 @@ def think_json(slugs: Sequence[str], levels: Sequence[int], positions: int) -> d
                 "median_cpu_s": round(statistics.median(tally.think), 3),
                 "p95_cpu_s": round(percentile(tally.think, 0.95), 3),
                 "positions": len(tally.think)}
+            print(slug, level, found[slug][str(level)], file=sys.stderr, flush=True)
     return found
 
 
@@ -201,13 +202,17 @@ def sequential_tests(args: argparse.Namespace) -> None:
     pairings = [replace(p, elo0=args.elo0, alpha=args.alpha, beta=args.beta,
                         elo1=p.elo1 if args.elo1 is None else args.elo1)
                 for p in ladder.ladder(args.slugs) if p.level in args.levels]
-    measured = ladder.commit()
     if args.status:
-        standings = ladder.status(pairings, measured)
+        # The figures of the commit asked for, else of the last one measured; the log is the
+        # truth, and strength.json is written again from it.
+        measured = args.commit or ladder.last_commit()
+        standings = [one for one in ladder.status(pairings, measured) if one.matches]
+        ladder.write_strength(standings, measured)
         print(f"commit {measured}")
         print(ladder.table(standings))
         print(f"CPU hours: {sum(one.cpu_hours for one in standings):.2f}")
         return
+    measured = ladder.commit()
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     standings = []
     for pairing in pairings:
@@ -247,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     sequential.add_argument("--alpha", type=float, default=0.05)
     sequential.add_argument("--beta", type=float, default=0.05)
     sequential.add_argument("--cap", type=int, default=400, help="most matches a pairing")
+    sequential.add_argument("--commit", default="",
+                            help="with --status: the commit measured (default: the last one)")
     args = parser.parse_args(argv)
     if args.sprt or args.status:
         sequential_tests(args)

@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 LOG = RESULTS / "matches.jsonl"
 STRENGTH = RESULTS / "strength.json"
+PACKAGED = ROOT / "pbem" / "bots" / "strength.json"
 RANDOM = 0
 PLAYERS = {"mimic-taking": 3}
 
@@ -74,6 +75,12 @@ def commit() -> str:
     dirty = subprocess.run(["git", "status", "--porcelain", "--", "pbem"], cwd=ROOT,
                            capture_output=True, text=True, check=True).stdout.strip()
     return head + ("+dirty" if dirty else "")
+
+
+def last_commit(path: Path | None = None) -> str:
+    """The commit of the last match in the log ("" when the log is empty)."""
+    lines = read_log(path or LOG)
+    return lines[-1]["commit"] if lines else ""
 
 
 # -- one match ----------------------------------------------------------------------------
@@ -191,7 +198,10 @@ def write_strength(standings: Sequence[Standing], measured: str,
         entries[one.pairing.key()] = one.entry(measured)
     ordered = sorted(entries.values(), key=lambda e: (e["game"], e["level"], e["against"]))
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"pairings": ordered}, indent=1) + "\n")
+    text = json.dumps({"pairings": ordered}, indent=1) + "\n"
+    path.write_text(text)
+    if path == STRENGTH:
+        PACKAGED.write_text(text)  # the rules pages' copy (pbem/bots/strength.py)
 
 
 # -- running ------------------------------------------------------------------------------

@@ -250,7 +250,7 @@ def register(env: jinja2.Environment) -> jinja2.Environment:
     env.filters["player_name"] = shown_name  # the computer's name in the reader's language
     env.globals.update(board_svg=grid.svg, board_table=table.board_table)
     # The template translates the sentence where it shows it.
-    env.globals.update(computer_strength=strength.measured,
+    env.globals.update(computer_strength=strength.measured, computer_decided=strength.decided,
                        computer_strength_how=strength.MEASURED_HOW)
     # Each game's templates call its own drawing functions by name (its description lists
     # them), so adding a game adds none here.

@@ -30,6 +30,7 @@ from pbem.core import settlers
 from pbem.core.accounts.sessions import SessionPolicy
 from pbem.core.admin.digest import DigestReport, send_if_due
 from pbem.core.admin.operations import record_run
+from pbem.core.computer.analysis import ANALYSIS_INTERVAL_SECONDS, ANALYSIS_LEASE, run_due_analyses
 from pbem.core.computer.jobs import ComputerReport, run_due
 from pbem.core.db import generation
 from pbem.core.db.connection import (
@@ -189,6 +190,15 @@ class Worker:
                      report.digests, report.pruned)
         return report
 
+    def analyse_matches(self) -> int:
+        """Analyse one finished match someone asked about (`core/computer/analysis.py`)."""
+        done = self._timed("analysis", 0,
+                           lambda: run_due_analyses(self.clock, ANALYSIS_LEASE),
+                           lambda count: {"analysed": count} if count else None)
+        if done:
+            log.info("analysis: %s match(es) analysed", done)
+        return done
+
     def compact_storage(self) -> StorageReport:
         """Give the database's free pages back (SQLite), so the file does not keep what
         finished matches, pruned sessions and old mail no longer use."""
@@ -214,6 +224,7 @@ class Worker:
             (self.housekeeping, "accounts", every, 300),
             (self.queue_digests, "digests", every, 300),
             (self.compact_storage, "storage", 3600, 3600),
+            (self.analyse_matches, "analysis", ANALYSIS_INTERVAL_SECONDS, 300),
         ]
         if self.settings.imap_host:
             jobs.append((self.read_inbox, "inbox", self.settings.imap_interval_seconds, 300))

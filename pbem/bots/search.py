@@ -257,6 +257,13 @@ def run(search: Search, state: Any, moves: Sequence[Move], iterations: int, seco
     """Search from `state` among the root's `moves` (tactics may have pruned some); the most
     tried move wins, ties going to the better mean and then to the rules' order. Also returns
     the number of iterations run."""
+    root, done = grow(search, state, moves, iterations, seconds, clock)
+    return max(moves, key=lambda m: _rank(root.children.get(m), -moves.index(m))), done
+
+
+def grow(search: Search, state: Any, moves: Sequence[Move], iterations: int, seconds: float,
+         clock: Callable[[], float] | None) -> tuple[Node, int]:
+    """The search tree from `state` among the root's `moves`, and the iterations run."""
     root = Node(mover=-1)
     started = None if clock is None else clock()
     done = 0
@@ -273,7 +280,7 @@ def run(search: Search, state: Any, moves: Sequence[Move], iterations: int, seco
                                                        search.rng.randrange(2**31))
         search.iterate(root, determinized, moves)
         done += 1
-    return max(moves, key=lambda m: _rank(root.children.get(m), -moves.index(m))), done
+    return root, done
 
 
 def _rank(node: Node | None, order: int) -> tuple[int, float, int]:

@@ -21,6 +21,7 @@ from pbem.core.accounts.models import (
     SignInLink,
 )
 from pbem.core.admin.models import AuditEntry, Heartbeat, JobRun
+from pbem.core.computer.models import MatchAnalysis
 from pbem.core.conversation.models import (
     ChatMessage,
     ChatMute,
@@ -58,7 +59,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree, ChatMessage, SeatNote,
     ChatReport, PlayerBlock, ChatMute,
     Tournament, TournamentEntry, TournamentRound, Pairing,
-    ComputerJob, Position, DatabaseGeneration,
+    ComputerJob, Position, DatabaseGeneration, MatchAnalysis,
 )
 
 
