@@ -206,7 +206,7 @@ def write_strength(standings: Sequence[Standing], measured: str,
 
 # -- running ------------------------------------------------------------------------------
 
-def _todo(pairing: Pairing, played: dict[tuple[int, int], dict[str, Any]],
+def todo_matches(pairing: Pairing, played: dict[tuple[int, int], dict[str, Any]],
           cap: int) -> Iterator[tuple[int, int]]:
     """The (group, seat) matches still to play, in order, up to the cap."""
     group = 0
@@ -233,7 +233,7 @@ def run_pairing(pairing: Pairing, pool: ProcessPoolExecutor | None, workers: int
                 max_plies: int, measured: str, log: Path = LOG) -> Standing:
     """Play the pairing until the GSPRT decides or `cap` matches are played."""
     played = matches_of(pairing, read_log(log), measured)
-    todo = _todo(pairing, played, cap)
+    todo = todo_matches(pairing, played, cap)
     running: dict[Future[dict[str, Any]], tuple[int, int]] = {}
     now = standing(pairing, played)
     while now.verdict.decision == "open":
