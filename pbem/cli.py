@@ -323,7 +323,7 @@ def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.clock import utcnow
+    from pbem.clock import think_clock, utcnow
     from pbem.core.matches.clocks import TimeControl
     from pbem.core.matches.computer_turns import StandIn
     from pbem.core.matches.rulings import RULINGS, make_ruling, open_entries
@@ -349,7 +349,7 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
         entry = make_ruling(int(args.target), args.ruling, args.reason or "", args.actor,
                             utcnow(), extension=extension,
                             max_extension=timedelta(days=settings.max_extension_days),
-                            stand_in=StandIn(settings.autoplay_level, time.monotonic))
+                            stand_in=StandIn(settings.autoplay_level, think_clock))
     print(f"match {entry.match_id}: {RULINGS.get(entry.ruling or '', entry.ruling)} "
           f"({entry.reason})")
     return 0

@@ -24,12 +24,13 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbem.bots import choose_move
-from pbem.clock import utcnow
+from pbem.clock import think_clock, utcnow
 from pbem.config import Settings
 from pbem.core import settlers
 from pbem.core.accounts.sessions import SessionPolicy
 from pbem.core.admin.digest import DigestReport, send_if_due
 from pbem.core.admin.operations import record_run
+from pbem.core.computer.analysis import ANALYSIS_INTERVAL_SECONDS, ANALYSIS_LEASE, run_due_analyses
 from pbem.core.computer.jobs import ComputerReport, run_due
 from pbem.core.db import generation
 from pbem.core.db.connection import (
@@ -112,7 +113,7 @@ class Worker:
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
         limits = Limits(self.settings.autoplay_limit, self.settings.after_autoplay_limit,
-                        StandIn(self.settings.autoplay_level, time.monotonic))
+                        StandIn(self.settings.autoplay_level, think_clock))
         report = self._timed("deadlines", SweepReport(),
                              lambda: sweep(self.clock(), grace, limits=limits),
                              lambda done: {"settled": done.settled, "failed": done.failed})
@@ -148,7 +149,7 @@ class Worker:
         lease = timedelta(seconds=self.settings.computer_lease_seconds)
         report = self._timed(
             "computer", ComputerReport(),
-            lambda: run_due(self.clock, choose_move, time.monotonic, lease,
+            lambda: run_due(self.clock, choose_move, think_clock, lease,
                             stopping=self.stopping.is_set),
             # A run is recorded only when it did something.
             lambda done: ({"moved": done.moved, "failed": done.failed}
@@ -207,6 +208,15 @@ class Worker:
                      report.digests, report.pruned)
         return report
 
+    def analyse_matches(self) -> int:
+        """Analyse one finished match someone asked about (`core/computer/analysis.py`)."""
+        done = self._timed("analysis", 0,
+                           lambda: run_due_analyses(self.clock, ANALYSIS_LEASE),
+                           lambda count: {"analysed": count} if count else None)
+        if done:
+            log.info("analysis: %s match(es) analysed", done)
+        return done
+
     def compact_storage(self) -> StorageReport:
         """Give the database's free pages back (SQLite), so the file does not keep what
         finished matches, pruned sessions and old mail no longer use."""
@@ -233,6 +243,7 @@ class Worker:
             (self.housekeeping, "accounts", every, 300),
             (self.queue_digests, "digests", every, 300),
             (self.compact_storage, "storage", 3600, 3600),
+            (self.analyse_matches, "analysis", ANALYSIS_INTERVAL_SECONDS, 300),
         ]
         if self.settings.imap_host:
             jobs.append((self.read_inbox, "inbox", self.settings.imap_interval_seconds, 300))

@@ -21,6 +21,7 @@ from pbem.core.accounts.models import (
     SignInLink,
 )
 from pbem.core.admin.models import AuditEntry, Heartbeat, JobRun
+from pbem.core.computer.models import MatchAnalysis
 from pbem.core.conversation.models import (
     ChatMessage,
     ChatMute,
@@ -71,7 +72,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     Tournament, TournamentEntry, TournamentRound, Pairing,
     League, LeagueMember, LeagueSeason, LeagueDivision, LeagueGame,
     Ladder, LadderMember, LadderChallenge, LadderEvent,
-    ComputerJob, Position, DatabaseGeneration, MailThread,
+    ComputerJob, Position, DatabaseGeneration, MailThread, MatchAnalysis,
 )
 
 

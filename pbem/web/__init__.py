@@ -29,7 +29,7 @@ from pbem.web.leagues import api as leagues_api
 from pbem.web.leagues import pages as leagues
 from pbem.web.lobby import challenges, computer, seeks
 from pbem.web.mail import preferences as mailprefs
-from pbem.web.matches import api, fairplay, lifecycle, talk
+from pbem.web.matches import analysis, api, fairplay, lifecycle, talk
 from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
@@ -200,7 +200,7 @@ def _add_features(app: Flask, settings: Settings) -> None:
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
                    leagues_api, leagues,
                    language, flashes, fragments, kept_pages,
-                   kept_answers, assets, fairplay):
+                   kept_answers, assets, fairplay, analysis):
         module.init_app(app)
     # The development mailbox and the inbound mail endpoint exist only when configured; only
     # then are they imported, with the mail pipeline they drive (a web worker's memory is
@@ -223,4 +223,5 @@ def _add_features(app: Flask, settings: Settings) -> None:
     # it needs no token either.
     csrf.init_app(app, exempt_blueprints=frozenset({
         "play", "lifecycle", "api", "api_players", "api_tournaments", "api_leagues", "devmail",
-        "inbound", "mailprefs", "seat_talk", "talk_api", "language", "fairplay"}))
+        "inbound", "mailprefs", "seat_talk", "talk_api", "language", "fairplay",
+        "api_analysis"}))

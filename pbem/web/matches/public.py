@@ -17,6 +17,8 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
+from pbem.bots.analysis import MISTAKE
+from pbem.core.computer.analysis import analysis_of, describe
 from pbem.core.conversation.chat import MAX_MESSAGE, may_read_spectators, spectators_room
 from pbem.core.matches import history
 from pbem.core.matches.creation import Progress, get_match, progress_of
@@ -83,7 +85,10 @@ def render_show(match_id: int, status: int = 200, error: str | None = None,
         can_rematch=can_rematch, events=events, labels=labels, gallery=gallery,
         viewer=viewer, seated=seated, error=error, rated=bool(match.rated),
         voided=match.voided_at is not None,
-        seat_ratings=seat_ratings(match), tournament=tournament), status)
+        seat_ratings=seat_ratings(match), tournament=tournament,
+        # Analysis after the game: never offered while the match is live.
+        analysis=None if match.is_live else describe(analysis_of(match.id), match.id),
+        analysis_mistake=round(100 * MISTAKE)), status)
     if viewer is not None:
         # The spectators' room is for the signed-in reader alone: no shared cache keeps it.
         response.headers["Cache-Control"] = "private, no-store"

@@ -341,6 +341,16 @@ SCHEMAS: dict[str, Any] = {
                  "description": N_("Mimic Taking: 3 or 4 (every seat but yours the "
                                    "computer's); other games are for 2.")}),
         "additionalProperties": False},
+    "MatchAnalysis": _object(
+        ("match", "status", "level", "plies"), match=INTEGER,
+        status={"type": "string", "enum": ["none", "queued", "done", "failed"]},
+        level=INTEGER, requested_at=TIME,
+        plies={"type": "array", "items": _object(
+            ("ply", "seat", "played", "best", "estimate", "played_estimate", "mistake"),
+            ply=INTEGER, seat=INTEGER, played=STRING, best=STRING,
+            estimate={"type": "number", "minimum": 0, "maximum": 1},
+            played_estimate={"type": "number", "minimum": 0, "maximum": 1},
+            mistake=BOOLEAN)}),
     "ComputerMatch": _object(("match",), match=_object(
         ("id", "seat", "link", "token"), id=INTEGER, seat=INTEGER, link=STRING, token=STRING)),
     "Seek": _object(("id",), id=INTEGER, game=STRING, title=STRING, options=ANY_OBJECT,
@@ -717,6 +727,19 @@ PATHS: dict[str, Any] = {
         "decline", N_("Decline a challenge I received.")),
     "/api/challenges/{challenge_id}/cancel": _challenge_action(
         "cancel", N_("Cancel a challenge I sent.")),
+    "/api/matches/{match_id}/analysis": {
+        "get": _operation(
+            N_("The computer's analysis of a finished match: per ply its best move, the "
+               "mover's win estimate after it and after the move played, mistakes marked "
+               "(status \"none\" until someone asks)."),
+            {**_answer(N_("The analysis."), _ref("MatchAnalysis")), **_problems(404)},
+            tag="Archive", parameters=[MATCH_ID], operation_id="match_analysis"),
+        "post": _operation(
+            N_("Ask the computer (level 4) to analyse a finished match; the worker computes "
+               "it once, whoever asks. Never for a live match."),
+            {**_answer(N_("Queued (or already being made)."), _ref("MatchAnalysis"), "202"),
+             **_answer(N_("Already done."), _ref("MatchAnalysis")), **_problems(404, 409)},
+            tag="Archive", parameters=[MATCH_ID], operation_id="ask_match_analysis")},
     "/api/matches/{match_id}/rematch": {"post": _operation(
         N_("Challenge the same players to the same game again."),
         {**_answer(N_("The new challenge."), _ref("Challenge"), "201"),

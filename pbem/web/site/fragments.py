@@ -40,7 +40,8 @@ PURE_GLOBALS = frozenset({
     "none", "True", "False", "None", "dict", "cycler", "joiner", "namespace",
 })
 # Jinja's built-in filters are pure; these are pbem's (reading the language and time zone).
-PURE_FILTERS = frozenset({"utc", "day", "vacation_days", "timeout_words", "only"})
+PURE_FILTERS = frozenset({"utc", "day", "vacation_days", "timeout_words", "only",
+                          "player_name"})
 
 # Rendered parts kept per worker, the largest kept (characters), and what all kept may weigh
 # together (bytes): a header or a page of short chat messages is a few thousand.
