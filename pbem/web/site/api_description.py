@@ -400,7 +400,7 @@ SCHEMAS: dict[str, Any] = {
                           "description": N_("Swiss and tables only")}),
         min_players={"type": "integer", "minimum": 2, "maximum": 500},
         max_players={"type": "integer", "minimum": 2, "maximum": 500},
-        rated=BOOLEAN, starts_at=_nullable(TIME), invitation_only=BOOLEAN,
+        rated={**BOOLEAN, "default": True}, starts_at=_nullable(TIME), invitation_only=BOOLEAN,
         invited=_nullable({"type": "array", "items": STRING}),
         round_days={"type": "integer", "minimum": 1, "maximum": 365},
         max_replays={"type": "integer", "minimum": 0, "maximum": 10}),
