@@ -340,7 +340,10 @@ SCHEMAS: dict[str, Any] = {
                       status=STRING, your_turn=BOOLEAN, link=STRING, token=STRING,
                       deadline=_nullable(TIME))},
                   challenges=_object(received={"type": "array", "items": _ref("Challenge")},
-                                     sent={"type": "array", "items": _ref("Challenge")})),
+                                     sent={"type": "array", "items": _ref("Challenge")}),
+                  calendar_url={**STRING, "description": N_(
+                      "the player's secret calendar feed of their deadlines (iCalendar); the "
+                      "mail preferences page replaces it")}),
     "MailSettings": {**_object(mail_pref={"type": "string",
                                           "enum": ["each", "turns", "digest", "off"]},
                                digest_hour={"type": "integer", "minimum": 0, "maximum": 23},
