@@ -28,6 +28,10 @@ def test_every_game_has_a_rules_page_listed_on_the_games_page(client) -> None:
     assert client.get("/games/no-such-game").status_code == 404
     # A visitor is shown how to start playing, not only the operator's shell command.
     assert b'href="/challenges/new"' in listing.data and b'href="/seeks"' in listing.data
+    # The quickest start of all, with nobody to ask: the computer, from the start page.
+    start = client.get("/").get_data(as_text=True)
+    assert 'href="/computer"' in start and "play the computer" in start
+    assert client.get("/computer").status_code in (200, 302)
 
 
 def test_the_public_page_replays_the_match_move_by_move(settings, client) -> None:
