@@ -13,7 +13,7 @@ from jinja2 import FileSystemLoader, StrictUndefined
 from werkzeug.datastructures import ImmutableMultiDict
 
 from pbem import templating
-from pbem.clock import Clock, utcnow
+from pbem.clock import Clock, clock_for
 from pbem.config import Settings, load_settings
 from pbem.core import settlers
 from pbem.core.db.connection import bind_database, release
@@ -124,13 +124,14 @@ class _App(Flask):
 
 
 def create_app(settings: Settings | None = None,
-               extra_template_dirs: tuple[str, ...] = (), clock: Clock = utcnow) -> Flask:
-    """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time)."""
+               extra_template_dirs: tuple[str, ...] = (), clock: Clock | None = None) -> Flask:
+    """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time);
+    without a clock it reads the install's (`pbem.clock.clock_for`)."""
     settings = settings or load_settings()
     app = _App(__name__, template_folder=str(TEMPLATES))
     app.session_interface = _Sessions()
     inputs.init_converters(app)
-    _configure(app, settings, extra_template_dirs, clock)
+    _configure(app, settings, extra_template_dirs, clock or clock_for(settings))
     _set_up_templates(app, settings, extra_template_dirs)
     bind_database(settings.database_url)
     settlers.install()  # what every change to a match sets going (core/settlers.py)
