@@ -222,14 +222,16 @@ def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:
                                on_timeout=args.on_timeout or settings.default_on_timeout)
         emails = [row.player.email for row in created.match.seat_rows()]
     links = [f"{settings.base_url}/play/{token}" for token in created.tokens]
-    seats = [{"seat": i, "email": email, "link": link}
+    seats = [{"seat": i, "seat_number": i + 1, "email": email, "link": link}
              for i, (email, link) in enumerate(zip(emails, links, strict=True))]
     if args.json:
         print(json.dumps({"match": created.match.id, "seats": seats}))
     else:
         print(f"match {created.match.id} created: {get_rules(created.match.game).title}")
         for seat in seats:
-            print(f"  seat {seat['seat']} {seat['email']}: {seat['link']}")
+            # The index the other commands take, and the name pages and mails give the seat.
+            print(f"  seat {seat['seat']} (Player {seat['seat_number']}) {seat['email']}: "
+                  f"{seat['link']}")
     return 0
 
 
