@@ -24,8 +24,13 @@ LONGEST_STEP = timedelta(days=366)
 
 
 class HasInstance(Protocol):
-    development: bool
-    instance_path: str
+    """What the clock needs of the settings (the settings are frozen)."""
+
+    @property
+    def development(self) -> bool: ...
+
+    @property
+    def instance_path(self) -> str: ...
 
 
 def utcnow() -> datetime:

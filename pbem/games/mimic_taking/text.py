@@ -125,9 +125,11 @@ def result_words(winners: Sequence[int], best: int, rounds: int | None) -> str:
     if rounds is None:
         if len(winners) == 1:
             return ngettext("%(names)s wins with %(num)s point",
-                            "%(names)s wins with %(num)s points", abs(best), names=names, num=best)
+                            "%(names)s wins with %(num)s points", abs(best), names=names,
+                            num=best)
         return ngettext("%(names)s share the win with %(num)s point",
-                        "%(names)s share the win with %(num)s points", abs(best), names=names, num=best)
+                        "%(names)s share the win with %(num)s points", abs(best), names=names,
+                        num=best)
     after = ngettext("%(num)s round", "%(num)s rounds", rounds)
     if len(winners) == 1:
         return ngettext("%(names)s wins with the highest total, %(num)s point, after %(rounds)s",
