@@ -27,7 +27,7 @@ from pbem.web.flask_reach import SessionJSON
 from pbem.web.games import rules as games
 from pbem.web.lobby import challenges, computer, seeks
 from pbem.web.mail import preferences as mailprefs
-from pbem.web.matches import api, lifecycle, talk
+from pbem.web.matches import api, lifecycle, talk, text_mode
 from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
@@ -194,8 +194,9 @@ def _connect_each_request(app: Flask) -> None:
 
 
 def _add_features(app: Flask, settings: Settings) -> None:
-    for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
-                   admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
+    for module in (games, play, text_mode, lifecycle, matches, archive, api, archive_api,
+                   api_players, admin, auth, signin, me, challenges, computer, seeks, mailprefs,
+                   health,
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
                    language, flashes, fragments, kept_pages,
                    kept_answers, assets):
@@ -216,9 +217,10 @@ def _add_features(app: Flask, settings: Settings) -> None:
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
     # The players' API authenticates by Bearer token only, never by cookie (see auth.py), the
     # inbound endpoint with a bearer secret, and one-click unsubscribe (RFC 8058) by its link.
+    # Text mode's forms act for a seat as its link does, like the play page's ("textmode").
     # The language switch picks the language the pages and mails speak (a signed-in player's
     # setting too): harmless if forged, and pressed on seat pages that carry no session, so
     # it needs no token either.
     csrf.init_app(app, exempt_blueprints=frozenset({
-        "play", "lifecycle", "api", "api_players", "api_tournaments", "devmail", "inbound",
-        "mailprefs", "seat_talk", "talk_api", "language"}))
+        "play", "textmode", "lifecycle", "api", "api_players", "api_tournaments", "devmail",
+        "inbound", "mailprefs", "seat_talk", "talk_api", "language"}))

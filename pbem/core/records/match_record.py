@@ -77,6 +77,7 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         "timezone": seat.player.timezone,
         # The player's own choice for the board (read from the row the seat came with).
         "submit_without_confirm": seat.player.submit_without_confirm,
+        "text_mode": seat.player.text_mode,
         "vacation": _vacation(seat.player, now, vacation_days),
         "draw_offer": _draw_offer(rules, state, read.standing if read else None),
         "out_of_time": [{"seat": row.seat, "seat_number": row.seat + 1,

@@ -211,7 +211,7 @@ SCHEMAS: dict[str, Any] = {
         ("seat", "seat_number", "your_turn", "legal_moves", "can"),
         seat=SEAT_INDEX, seat_number=SEAT_NUMBER, seat_label=STRING, your_turn=BOOLEAN,
         legal_moves={"type": "array", "items": STRING}, deadline=DEADLINE,
-        timezone=_nullable(STRING), submit_without_confirm=BOOLEAN,
+        timezone=_nullable(STRING), submit_without_confirm=BOOLEAN, text_mode=BOOLEAN,
         vacation={**ANY_OBJECT, "description": N_(
             "this year's allowance (year, days, used, left) and “upcoming”: the vacations "
             "still to end, each with its id (to call it off), from, to, text (the days in the "
