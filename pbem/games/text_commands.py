@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 from pbem.i18n import N_, _, ngettext
 
@@ -32,7 +33,7 @@ class Reading:
     legal: Sequence[str] = ()
     moves: Sequence[tuple[str, str]] = ()
     clocks: Sequence[str] = ()
-    view: Mapping[str, object] = field(default_factory=dict)
+    view: Mapping[str, Any] = field(default_factory=dict)
 
 
 Command = Callable[[Reading, str], str]

@@ -44,7 +44,7 @@ def _scores(reading: Reading, _argument: str) -> str:
 
 def _played(reading: Reading, _argument: str) -> str:
     view = reading.view
-    count = sum(view.get("stack_sizes") or []) + len(view.get("trick") or [])  # type: ignore[arg-type]
+    count = sum(view.get("stack_sizes") or []) + len(view.get("trick") or [])
     cards = [(player, move) for player, move in reading.moves if _CARD.match(move or "")]
     shown = cards[-count:] if count else []
     if not shown:
