@@ -27,7 +27,7 @@ from pbem.web.flask_reach import SessionJSON
 from pbem.web.games import rules as games
 from pbem.web.lobby import challenges, computer, seeks
 from pbem.web.mail import preferences as mailprefs
-from pbem.web.matches import api, lifecycle, talk, text_mode
+from pbem.web.matches import api, fairplay, lifecycle, talk, text_mode
 from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
@@ -199,7 +199,7 @@ def _add_features(app: Flask, settings: Settings) -> None:
                    health,
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
                    language, flashes, fragments, kept_pages,
-                   kept_answers, assets):
+                   kept_answers, assets, fairplay):
         module.init_app(app)
     # The development mailbox and the inbound mail endpoint exist only when configured; only
     # then are they imported, with the mail pipeline they drive (a web worker's memory is
@@ -223,4 +223,4 @@ def _add_features(app: Flask, settings: Settings) -> None:
     # it needs no token either.
     csrf.init_app(app, exempt_blueprints=frozenset({
         "play", "textmode", "lifecycle", "api", "api_players", "api_tournaments", "devmail",
-        "inbound", "mailprefs", "seat_talk", "talk_api", "language"}))
+        "inbound", "mailprefs", "seat_talk", "talk_api", "language", "fairplay"}))
