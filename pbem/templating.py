@@ -246,6 +246,7 @@ def register(env: jinja2.Environment) -> jinja2.Environment:
     env.filters["timeout_words"] = timeout_words
     env.filters["utc"] = utc
     env.filters["day"] = i18n.format_date
+    env.filters["points"] = i18n.format_points
     env.filters["vacation_days"] = vacation_days
     env.filters["player_name"] = shown_name  # the computer's name in the reader's language
     env.globals.update(board_svg=grid.svg, board_table=table.board_table)

@@ -24,7 +24,7 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbem.bots import choose_move
-from pbem.clock import think_clock, utcnow
+from pbem.clock import clock_for, think_clock
 from pbem.config import Settings
 from pbem.core import settlers
 from pbem.core.accounts.sessions import SessionPolicy
@@ -72,13 +72,13 @@ class Worker:
     """The jobs, each a plain method that can also run once (`pbem worker --once`, tests)."""
 
     def __init__(self, settings: Settings, sender: Sender | None = None,
-                 clock: Callable[[], datetime] = utcnow,
+                 clock: Callable[[], datetime] | None = None,
                  extra_template_dirs: tuple[str, ...] = ()) -> None:
         settlers.install()  # what every change to a match sets going (core/settlers.py)
         self.settings = settings
         self.sender = sender or sender_for(settings)
         self.composer = Composer(settings, extra_template_dirs)
-        self.clock = clock
+        self.clock = clock or clock_for(settings)
         # Set on SIGTERM or SIGINT: the outbox stops after the mail in flight.
         self.stopping = threading.Event()
         self.running = _JobsRunning()

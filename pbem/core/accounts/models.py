@@ -44,6 +44,8 @@ class Player(BaseModel):
     # spell it, without the "Submit move" step (off by default: a slip of the finger on a
     # phone should not cost a move).
     submit_without_confirm = peewee.BooleanField(default=False)
+    # Text mode: the play page shows a text view and a command line instead of the board.
+    text_mode = peewee.BooleanField(default=False)
     # When the player's last vacation ends (null: never had one), kept with each vacation
     # declared: a clock or page reads the vacation table only when one may matter.
     away_until = peewee.DateTimeField(null=True)

@@ -29,7 +29,7 @@ from pbem.core.records.match_record import public_record
 from pbem.core.tournaments.table import tournament_of_match
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
-from pbem.i18n import _
+from pbem.i18n import _, ngettext
 from pbem.web.accounts.auth import current_player
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import whole_number
@@ -102,10 +102,12 @@ def preview(record: dict[str, Any]) -> dict[str, str | None]:
     vs = _(" vs ")
     players = vs.join(f"{p['name']} ({p['label']})" for p in record["players"])
     if shown == latest and record["status"] == "finished" and record["result"]:
-        position = _("Finished after %(n)s moves: %(result)s.", n=latest,
-                     result=record["result"]["headline"])
+        position = ngettext("Finished after %(num)s move: %(result)s.",
+                            "Finished after %(num)s moves: %(result)s.", latest,
+                            result=record["result"]["headline"])
     elif shown == latest and record["status"] == "aborted":
-        position = _("Aborted after %(n)s moves.", n=latest)
+        position = ngettext("Aborted after %(num)s move.", "Aborted after %(num)s moves.",
+                            latest)
     else:
         waiting = _(" and ").join(record["shown_to_move"])
         live = record["status"] == "active"

@@ -151,6 +151,13 @@ MOVES = _query_parameter("moves", N_("The page of the move list that ends at thi
 
 DEADLINE = _nullable(_object(("at",), at=TIME, utc=STRING, left=STRING, time_control=STRING))
 
+# Seats: `seat` is the 0-based index every list and request uses; `seat_number` the 1-based
+# number pages and mails name a player by ("Player 2").
+SEAT_INDEX: dict[str, Any] = {"type": "integer", "minimum": 0, "description": N_(
+    "the seat's index, counted from 0 in the order the players were listed")}
+SEAT_NUMBER: dict[str, Any] = {"type": "integer", "minimum": 1, "description": N_(
+    "the seat counted from 1, as pages and mails name it (“Player 2”): always seat + 1")}
+
 COMPUTERS: dict[str, Any] = {
     "type": "array", "maxItems": 3, "items": {"type": "integer", "minimum": 1, "maximum": 5},
     "description": N_("a mixed table (Mimic Taking): seats the computer fills, one level each")}
@@ -171,7 +178,8 @@ DEAL_FIELDS: dict[str, Any] = {
 SCHEMAS: dict[str, Any] = {
     "Problem": _object(("title", "status", "detail"), type=STRING, title=STRING,
                        status=INTEGER, detail=STRING),
-    "Player": _object(("seat", "name"), seat=INTEGER, label=STRING, name=STRING,
+    "Player": _object(("seat", "seat_number", "name"), seat=SEAT_INDEX,
+                      seat_number=SEAT_NUMBER, label=STRING, name=STRING,
                       undeliverable=BOOLEAN,
                       computer={**_nullable(INTEGER),
                                 "description": N_("the computer's level while it plays the "
@@ -187,7 +195,8 @@ SCHEMAS: dict[str, Any] = {
                     autoplayed=_nullable(STRING), conditional=BOOLEAN),
     "MovesPage": _object(("first", "last", "total"), first=INTEGER, last=INTEGER,
                          total=INTEGER, earlier=_nullable(INTEGER), later=_nullable(INTEGER)),
-    "Clock": _object(("seat",), seat=INTEGER, label=STRING, deadline=DEADLINE,
+    "Clock": _object(("seat", "seat_number"), seat=SEAT_INDEX, seat_number=SEAT_NUMBER,
+                     label=STRING, deadline=DEADLINE,
                      allowance=STRING,
                      computer={"type": "boolean",
                                "description": N_("the computer plays the seat: no clock runs")}),
@@ -219,10 +228,10 @@ SCHEMAS: dict[str, Any] = {
                 "a committed deal (hidden cards): anyone can check it once the match ends "
                 "(docs: Fair play); null for a match without one")})),
     "SeatRecord": {"allOf": [_ref("MatchRecord"), _object(
-        ("seat", "your_turn", "legal_moves", "can"),
-        seat=INTEGER, seat_label=STRING, your_turn=BOOLEAN,
+        ("seat", "seat_number", "your_turn", "legal_moves", "can"),
+        seat=SEAT_INDEX, seat_number=SEAT_NUMBER, seat_label=STRING, your_turn=BOOLEAN,
         legal_moves={"type": "array", "items": STRING}, deadline=DEADLINE,
-        timezone=_nullable(STRING), submit_without_confirm=BOOLEAN,
+        timezone=_nullable(STRING), submit_without_confirm=BOOLEAN, text_mode=BOOLEAN,
         vacation={**ANY_OBJECT, "description": N_(
             "this year's allowance (year, days, used, left) and “upcoming”: the vacations "
             "still to end, each with its id (to call it off), from, to, text (the days in the "
@@ -230,7 +239,9 @@ SCHEMAS: dict[str, Any] = {
         draw_offer=_nullable(_object(("by",), by=INTEGER, label=STRING,
                                      accepted_by={"type": "array", "items": INTEGER},
                                      at=TIME)),
-        out_of_time={"type": "array", "items": INTEGER},
+        out_of_time={"type": "array", "items": _object(
+            ("seat", "seat_number", "label"), seat=SEAT_INDEX, seat_number=SEAT_NUMBER,
+            label=STRING)},
         can={"type": "array", "items": {"type": "string", "enum": [
             "move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort",
             "claim-victory"]}},
@@ -375,7 +386,10 @@ SCHEMAS: dict[str, Any] = {
                       status=STRING, your_turn=BOOLEAN, link=STRING, token=STRING,
                       deadline=_nullable(TIME))},
                   challenges=_object(received={"type": "array", "items": _ref("Challenge")},
-                                     sent={"type": "array", "items": _ref("Challenge")})),
+                                     sent={"type": "array", "items": _ref("Challenge")}),
+                  calendar_url={**STRING, "description": N_(
+                      "the player's secret calendar feed of their deadlines (iCalendar); the "
+                      "mail preferences page replaces it")}),
     "MailSettings": {**_object(mail_pref={"type": "string",
                                           "enum": ["each", "turns", "digest", "off"]},
                                digest_hour={"type": "integer", "minimum": 0, "maximum": 23},
@@ -435,7 +449,7 @@ SCHEMAS: dict[str, Any] = {
                           "description": N_("Swiss and tables only")}),
         min_players={"type": "integer", "minimum": 2, "maximum": 500},
         max_players={"type": "integer", "minimum": 2, "maximum": 500},
-        rated=BOOLEAN, starts_at=_nullable(TIME), invitation_only=BOOLEAN,
+        rated={**BOOLEAN, "default": True}, starts_at=_nullable(TIME), invitation_only=BOOLEAN,
         invited=_nullable({"type": "array", "items": STRING}),
         round_days={"type": "integer", "minimum": 1, "maximum": 365},
         max_replays={"type": "integer", "minimum": 0, "maximum": 10}),

@@ -38,10 +38,12 @@ PURE_GLOBALS = frozenset({
     "_", "gettext", "ngettext", "pgettext", "url_for", "options", "move_rows",
     "current_language", "languages", "format_number", "range", "loop", "true", "false",
     "none", "True", "False", "None", "dict", "cycler", "joiner", "namespace",
+    # A game's text mode commands and their help: the game's and the language's alone.
+    "text_mode_help",
 })
 # Jinja's built-in filters are pure; these are pbem's (reading the language and time zone).
 PURE_FILTERS = frozenset({"utc", "day", "vacation_days", "timeout_words", "only",
-                          "player_name"})
+                          "player_name", "points"})
 
 # Rendered parts kept per worker, the largest kept (characters), and what all kept may weigh
 # together (bytes): a header or a page of short chat messages is a few thousand.
