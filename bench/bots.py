@@ -32,6 +32,7 @@ days on one core. `--workers` spreads matches over processes (use sparingly on a
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -39,11 +40,13 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import ladder
 from pbem.bots import LEVELS
 from pbem.bots.search import decide
 from pbem.games import REGISTRY
@@ -180,6 +183,48 @@ def describe(tally: Tally) -> str:
             f"of {tally.games}{stopped}")
 
 
+def think_json(slugs: Sequence[str], levels: Sequence[int], positions: int) -> dict[str, Any]:
+    """Per game and level: the median and 95th percentile of a move's CPU seconds (no
+    clock given to the search: the iteration budget alone decides, as on a busy server)."""
+    found: dict[str, Any] = {}
+    for slug in slugs:
+        for level in levels:
+            tally = think_only(slug, level, positions, "none")
+            found.setdefault(slug, {})[str(level)] = {
+                "median_cpu_s": round(statistics.median(tally.think), 3),
+                "p95_cpu_s": round(percentile(tally.think, 0.95), 3),
+                "positions": len(tally.think)}
+            print(slug, level, found[slug][str(level)], file=sys.stderr, flush=True)
+    return found
+
+
+def sequential_tests(args: argparse.Namespace) -> None:
+    pairings = [replace(p, elo0=args.elo0, alpha=args.alpha, beta=args.beta,
+                        elo1=p.elo1 if args.elo1 is None else args.elo1)
+                for p in ladder.ladder(args.slugs) if p.level in args.levels]
+    if args.status:
+        # The figures of the commit asked for, else of the last one measured; the log is the
+        # truth, and strength.json is written again from it.
+        measured = args.commit or ladder.last_commit()
+        standings = [one for one in ladder.status(pairings, measured) if one.matches]
+        ladder.write_strength(standings, measured)
+        print(f"commit {measured}")
+        print(ladder.table(standings))
+        print(f"CPU hours: {sum(one.cpu_hours for one in standings):.2f}")
+        return
+    measured = ladder.commit()
+    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    standings = []
+    for pairing in pairings:
+        standings.append(ladder.run_pairing(pairing, pool, args.workers, args.cap,
+                                            args.max_plies, measured))
+        ladder.write_strength(standings, measured)
+    if pool is not None:
+        pool.shutdown()
+    print(ladder.table(standings))
+    print(f"CPU hours: {sum(one.cpu_hours for one in standings):.2f}")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100, help="matches per pairing")
@@ -193,7 +238,29 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="the search's clock: CPU time (default), wall time or none")
     parser.add_argument("--think-only", type=int, default=0, metavar="POSITIONS",
                         help="only time each level's move in this many positions per game")
+    parser.add_argument("--json", action="store_true",
+                        help="with --think-only: print JSON (median_cpu_s, p95_cpu_s)")
+    sequential = parser.add_argument_group("sequential tests (GSPRT, pbem/bots/sprt.py)")
+    sequential.add_argument("--sprt", action="store_true",
+                            help="play the ladder's pairings (2 vs random, 3>2, 4>3, 5>4) of "
+                            "the --game and --levels until each is decided")
+    sequential.add_argument("--status", action="store_true",
+                            help="print each pairing's LLR and bounds so far (plays nothing)")
+    sequential.add_argument("--elo0", type=float, default=0.0)
+    sequential.add_argument("--elo1", type=float, default=None,
+                            help="default 50 (100 for 4>3 and 5>4)")
+    sequential.add_argument("--alpha", type=float, default=0.05)
+    sequential.add_argument("--beta", type=float, default=0.05)
+    sequential.add_argument("--cap", type=int, default=400, help="most matches a pairing")
+    sequential.add_argument("--commit", default="",
+                            help="with --status: the commit measured (default: the last one)")
     args = parser.parse_args(argv)
+    if args.sprt or args.status:
+        sequential_tests(args)
+        return
+    if args.think_only and args.json:
+        print(json.dumps(think_json(args.slugs, args.levels, args.think_only), indent=1))
+        return
     if args.think_only:
         print("| game | level | think median / p95 / max (budget) | playouts/s |")
         print("|---|---|---|---|")

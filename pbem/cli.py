@@ -15,7 +15,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -210,27 +210,28 @@ def served_settings(settings: Settings, host: str, port: int) -> Settings:
 
 
 def cmd_match_create(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.clock import utcnow
     from pbem.core.matches.creation import create_match
 
     options = dict(_option_pair(text) for text in args.option)
     bind_database(settings.database_url)
     with database.connection_context():
         # create_match checks every argument before it writes, and writes in one transaction.
-        created = create_match(args.game, args.player, options, settings.secret_key, utcnow(),
+        created = create_match(args.game, args.player, options, settings.secret_key, _now(settings),
                                seed=args.seed,
                                time_control=args.clock or settings.default_time_control,
                                on_timeout=args.on_timeout or settings.default_on_timeout)
         emails = [row.player.email for row in created.match.seat_rows()]
     links = [f"{settings.base_url}/play/{token}" for token in created.tokens]
-    seats = [{"seat": i, "email": email, "link": link}
+    seats = [{"seat": i, "seat_number": i + 1, "email": email, "link": link}
              for i, (email, link) in enumerate(zip(emails, links, strict=True))]
     if args.json:
         print(json.dumps({"match": created.match.id, "seats": seats}))
     else:
         print(f"match {created.match.id} created: {get_rules(created.match.game).title}")
         for seat in seats:
-            print(f"  seat {seat['seat']} {seat['email']}: {seat['link']}")
+            # The index the other commands take, and the name pages and mails give the seat.
+            print(f"  seat {seat['seat']} (Player {seat['seat_number']}) {seat['email']}: "
+                  f"{seat['link']}")
     return 0
 
 
@@ -244,7 +245,6 @@ MATCH_ACTIONS = {
 
 
 def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.clock import utcnow
     from pbem.core.matches import lifecycle
     from pbem.core.matches.changes import Channel
 
@@ -254,7 +254,7 @@ def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
     bind_database(settings.database_url)
     with database.connection_context():
         try:
-            done = services[args.action](args.match, args.seat, utcnow(), via=Channel.CLI)
+            done = services[args.action](args.match, args.seat, _now(settings), via=Channel.CLI)
         except PbemError as error:
             print(f"pbem: {error}", file=sys.stderr)
             return 2
@@ -283,7 +283,6 @@ def cmd_verify(args: argparse.Namespace, settings: Settings | None) -> int:
 
 
 def cmd_match_import(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.clock import utcnow
     from pbem.core.records.imports import import_record, load_record
 
     try:
@@ -291,7 +290,7 @@ def cmd_match_import(args: argparse.Namespace, settings: Settings) -> int:
             data = load_record(handle.read())
         bind_database(settings.database_url)
         with database.connection_context():
-            match = import_record(data, settings.secret_key, utcnow(), source=args.file)
+            match = import_record(data, settings.secret_key, _now(settings), source=args.file)
     except (OSError, ValueError, PbemError) as error:
         # A refused import is bad input (exit 2), and nothing was written.
         print(f"pbem: cannot import {args.file}: {error}", file=sys.stderr)
@@ -304,7 +303,6 @@ def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
     import getpass
     import os
 
-    from pbem.clock import utcnow
     from pbem.core.accounts.admins import create_admin
 
     password = os.environ.get("PBEM_ADMIN_PASSWORD")
@@ -315,7 +313,7 @@ def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
     bind_database(settings.database_url)
     with database.connection_context():
         try:
-            admin = create_admin(args.email, password, utcnow(), role=args.role)
+            admin = create_admin(args.email, password, _now(settings), role=args.role)
         except PbemError as error:
             return _fail(str(error), USAGE)
     print(f"{admin.role} {admin.email} can now log in at {settings.base_url}/admin")
@@ -323,7 +321,7 @@ def cmd_admin_create(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.clock import utcnow
+    from pbem.clock import think_clock
     from pbem.core.matches.clocks import TimeControl
     from pbem.core.matches.computer_turns import StandIn
     from pbem.core.matches.rulings import RULINGS, make_ruling, open_entries
@@ -347,16 +345,15 @@ def cmd_adjudicate(args: argparse.Namespace, settings: Settings) -> int:
                          f"--reason TEXT` with RULING one of {', '.join(RULINGS)}", USAGE)
         extension = TimeControl.parse(args.extend).bank if args.extend else None
         entry = make_ruling(int(args.target), args.ruling, args.reason or "", args.actor,
-                            utcnow(), extension=extension,
+                            _now(settings), extension=extension,
                             max_extension=timedelta(days=settings.max_extension_days),
-                            stand_in=StandIn(settings.autoplay_level, time.monotonic))
+                            stand_in=StandIn(settings.autoplay_level, think_clock))
     print(f"match {entry.match_id}: {RULINGS.get(entry.ruling or '', entry.ruling)} "
           f"({entry.reason})")
     return 0
 
 
 def cmd_player_token(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.clock import utcnow
     from pbem.core.accounts import api_tokens
     from pbem.core.accounts.models import Player
     from pbem.core.accounts.players import normalize_email
@@ -365,23 +362,33 @@ def cmd_player_token(args: argparse.Namespace, settings: Settings) -> int:
     address = normalize_email(args.email)
     bind_database(settings.database_url)
     with database.connection_context(), write_transaction():
-        player = Player.for_email(address, utcnow())
-        _, token = api_tokens.create(settings.secret_key, player, args.name, utcnow(),
+        player = Player.for_email(address, _now(settings))
+        _, token = api_tokens.create(settings.secret_key, player, args.name, _now(settings),
                                      scopes=args.scopes.split(","))
     print(token)
     return 0
 
 
 def cmd_seat_reissue(args: argparse.Namespace, settings: Settings) -> int:
-    from pbem.clock import utcnow
     from pbem.core.mailout.accounts import reissue_seat_link
 
     bind_database(settings.database_url)
     with database.connection_context():
-        seat = reissue_seat_link(settings.secret_key, args.match, args.seat, utcnow())
+        seat = reissue_seat_link(settings.secret_key, args.match, args.seat, _now(settings))
     print(f"match {args.match} seat {args.seat}: the old link is revoked; the new one is "
           f"emailed to {seat.player.email}")
     return 0
+def cmd_leagues_rebuild(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.core.leagues.rebuild import rebuild
+
+    _migrate(settings)
+    with database.connection_context():
+        report = rebuild()
+    print(f"leagues rebuilt: {report.divisions} divisions, {report.ladders} ladders, "
+          f"{report.changed} changed")
+    return 0
+
+
 def cmd_ratings_rebuild(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.core.ratings.rebuild import rebuild
 
@@ -448,6 +455,13 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def _now(settings: Settings) -> datetime:
+    from pbem.clock import clock_for
+
+    # The install's clock: moved by `pbem dev clock advance` in development.
+    return clock_for(settings)()
+
+
 def _existing_file(text: str) -> str:
     if not Path(text).is_file():
         raise argparse.ArgumentTypeError(f"there is no file {text!r}")
@@ -466,7 +480,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="development mode: no secret key needed, dev mailbox page")
     commands = parser.add_subparsers(title="commands")
     for add in (_add_database_commands, _add_backup_commands, _add_process_commands,
-                _add_match_commands, _add_people_commands, _add_adjudicate_command):
+                _add_match_commands, _add_people_commands, _add_adjudicate_command,
+                _add_dev_commands):
         add(commands)
     return parser
 
@@ -560,6 +575,12 @@ def _add_people_commands(commands: Any) -> None:
                                                  "in finishing order")
     rebuild.set_defaults(handler=cmd_ratings_rebuild)
 
+    leagues = commands.add_parser("leagues", help="leagues and ladders").add_subparsers(
+        title="leagues")
+    leagues.add_parser("rebuild", help="derive every league's standings and every ladder's "
+                                       "places again from the results").set_defaults(
+        handler=cmd_leagues_rebuild)
+
     admin = commands.add_parser("admin", help="manage admins").add_subparsers(title="admin")
     admin_create = admin.add_parser("create", help="create an admin, or set their password "
                                                    "(from PBEM_ADMIN_PASSWORD or a prompt)")
@@ -567,6 +588,59 @@ def _add_people_commands(commands: Any) -> None:
     admin_create.add_argument("--role", choices=("admin", "moderator"), default="admin",
                               help="admin: every page; moderator: the queue and matches only")
     admin_create.set_defaults(handler=cmd_admin_create)
+
+
+def _add_dev_commands(commands: Any) -> None:
+    dev = commands.add_parser("dev", help="development only: tools for trying pbem by hand"
+                              ).add_subparsers(title="dev")
+    clock = dev.add_parser("clock", help="the server's clock in development: "
+                                         "show, advance DURATION, reset").add_subparsers(
+        title="clock")
+    show = clock.add_parser("show", help="the time the server reads, and how far it is moved")
+    show.set_defaults(handler=cmd_dev_clock, action="show")
+    forward = clock.add_parser("advance", help="move the clock forward (deadlines, reminders, "
+                                               "rounds, seasons), e.g. 3d, 12h, 1d12h")
+    forward.add_argument("duration", type=_clock_step)
+    forward.set_defaults(handler=cmd_dev_clock, action="advance")
+    back = clock.add_parser("reset", help="back to real time")
+    back.set_defaults(handler=cmd_dev_clock, action="reset")
+
+
+def _clock_step(text: str) -> timedelta:
+    from pbem.clock import parse_step
+
+    try:
+        return parse_step(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def cmd_dev_clock(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem import clock
+
+    if not settings.development:
+        return _fail("pbem dev clock only works in development: it would move a live "
+                     "server's deadlines. Run it as `pbem --dev dev clock ...` against a "
+                     "development install (PBEM_DEVELOPMENT=1 or `pbem serve --dev`).", USAGE)
+    path = clock.offset_path(settings)
+    if args.action == "advance":
+        from pbem.core.matches.sweep import clock_moved
+
+        bind_database(settings.database_url)
+        with database.connection_context():
+            clock_moved(args.duration, lambda: clock.advance(path, args.duration))
+    elif args.action == "reset":
+        clock.reset(path)
+    offset = clock.read_offset(path)
+    print(f"the server's clock reads {_now(settings):%Y-%m-%d %H:%M:%S} UTC "
+          f"({_in_words(offset)} ahead of real time); the web app and the worker of this "
+          f"install read it from {path}")
+    return 0
+
+
+def _in_words(offset: timedelta) -> str:
+    hours, seconds = divmod(offset.seconds, 3600)
+    return f"{offset.days}d {hours}h {seconds // 60}m" if offset else "not"
 
 
 def _add_adjudicate_command(commands: Any) -> None:

@@ -226,6 +226,14 @@ def format_number(number: float | int) -> str:
     return format_decimal(number, locale=locale())
 
 
+def format_points(points: float | int) -> str:
+    """Points (a score, standings, a tie-break) one way in every language and on every page and
+    mail: decimals in the reader's language, at most two places, no trailing zeros (3 ·
+    1.5 · 1,5 · 0.33). Never ½: a table of three splits a point in thirds, which a fraction
+    sign cannot write, and one number written two ways reads as two numbers."""
+    return format_decimal(round(float(points), 2), format="#,##0.##", locale=locale())
+
+
 def best_match(header_languages: list[tuple[str, float]]) -> str | None:
     """The supported language a browser prefers most (`Accept-Language`, as werkzeug parses
     it, best first), or None if it names none of them."""

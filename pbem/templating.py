@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 
 from pbem import i18n
 from pbem.bots import strength
+from pbem.bots.levels import shown_name
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.games import DESCRIPTIONS
 from pbem.games.boards import grid, table
@@ -245,10 +246,12 @@ def register(env: jinja2.Environment) -> jinja2.Environment:
     env.filters["timeout_words"] = timeout_words
     env.filters["utc"] = utc
     env.filters["day"] = i18n.format_date
+    env.filters["points"] = i18n.format_points
     env.filters["vacation_days"] = vacation_days
+    env.filters["player_name"] = shown_name  # the computer's name in the reader's language
     env.globals.update(board_svg=grid.svg, board_table=table.board_table)
     # The template translates the sentence where it shows it.
-    env.globals.update(computer_strength=strength.measured,
+    env.globals.update(computer_strength=strength.measured, computer_decided=strength.decided,
                        computer_strength_how=strength.MEASURED_HOW)
     # Each game's templates call its own drawing functions by name (its description lists
     # them), so adding a game adds none here.

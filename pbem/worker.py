@@ -24,20 +24,25 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbem.bots import choose_move
-from pbem.clock import utcnow
+from pbem.clock import clock_for, think_clock
 from pbem.config import Settings
 from pbem.core import settlers
 from pbem.core.accounts.sessions import SessionPolicy
 from pbem.core.admin.digest import DigestReport, send_if_due
 from pbem.core.admin.operations import record_run
+from pbem.core.computer.analysis import ANALYSIS_INTERVAL_SECONDS, ANALYSIS_LEASE, run_due_analyses
 from pbem.core.computer.jobs import ComputerReport, run_due
 from pbem.core.db import generation
 from pbem.core.db.connection import (
     database,
+    discard_connection,
+    is_read_only,
     is_unavailable,
     reclaim_space,
     unavailable_reason,
 )
+from pbem.core.leagues import ladders as league_ladders
+from pbem.core.leagues import seasons as league_seasons
 from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
@@ -67,15 +72,16 @@ class Worker:
     """The jobs, each a plain method that can also run once (`pbem worker --once`, tests)."""
 
     def __init__(self, settings: Settings, sender: Sender | None = None,
-                 clock: Callable[[], datetime] = utcnow,
+                 clock: Callable[[], datetime] | None = None,
                  extra_template_dirs: tuple[str, ...] = ()) -> None:
         settlers.install()  # what every change to a match sets going (core/settlers.py)
         self.settings = settings
         self.sender = sender or sender_for(settings)
         self.composer = Composer(settings, extra_template_dirs)
-        self.clock = clock
+        self.clock = clock or clock_for(settings)
         # Set on SIGTERM or SIGINT: the outbox stops after the mail in flight.
         self.stopping = threading.Event()
+        self.running = _JobsRunning()
 
     def send_outbox(self) -> DrainReport:
         """Send batches until the outbox has nothing due, the time slice is used up, or the
@@ -85,7 +91,7 @@ class Worker:
         def work() -> DrainReport:
             slice_ends = time.monotonic() + self.settings.outbox_slice_seconds
             report = DrainReport()
-            while True:
+            while not self.stopping.is_set():
                 batch = deliver_due(self.settings, self.sender, self.composer, self.clock(),
                                     stopping=self.stopping.is_set)
                 report = report + batch
@@ -107,7 +113,7 @@ class Worker:
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
         limits = Limits(self.settings.autoplay_limit, self.settings.after_autoplay_limit,
-                        StandIn(self.settings.autoplay_level, time.monotonic))
+                        StandIn(self.settings.autoplay_level, think_clock))
         report = self._timed("deadlines", SweepReport(),
                              lambda: sweep(self.clock(), grace, limits=limits),
                              lambda done: {"settled": done.settled, "failed": done.failed})
@@ -124,13 +130,26 @@ class Worker:
             log.info("tournaments: %s", vars(report))
         return report
 
+    def run_leagues(self) -> league_seasons.SeasonReport:
+        """Close each league season whose games are over, start each that is due (a break
+        after the last), and decide ladder challenges not accepted in time."""
+        def work() -> league_seasons.SeasonReport:
+            report = league_seasons.advance(self.settings.secret_key, self.clock())
+            report.expired = league_ladders.expire(self.clock())
+            return report
+
+        report = self._timed("leagues", league_seasons.SeasonReport(), work, vars)
+        if any(vars(report).values()):
+            log.info("leagues: %s", vars(report))
+        return report
+
     def computer_moves(self) -> ComputerReport:
         """The computer's due moves: each job claimed by one worker, thought about outside
         any transaction (within its level's time budget), moved through the door."""
         lease = timedelta(seconds=self.settings.computer_lease_seconds)
         report = self._timed(
             "computer", ComputerReport(),
-            lambda: run_due(self.clock, choose_move, time.monotonic, lease,
+            lambda: run_due(self.clock, choose_move, think_clock, lease,
                             stopping=self.stopping.is_set),
             # A run is recorded only when it did something.
             lambda done: ({"moved": done.moved, "failed": done.failed}
@@ -189,6 +208,15 @@ class Worker:
                      report.digests, report.pruned)
         return report
 
+    def analyse_matches(self) -> int:
+        """Analyse one finished match someone asked about (`core/computer/analysis.py`)."""
+        done = self._timed("analysis", 0,
+                           lambda: run_due_analyses(self.clock, ANALYSIS_LEASE),
+                           lambda count: {"analysed": count} if count else None)
+        if done:
+            log.info("analysis: %s match(es) analysed", done)
+        return done
+
     def compact_storage(self) -> StorageReport:
         """Give the database's free pages back (SQLite), so the file does not keep what
         finished matches, pruned sessions and old mail no longer use."""
@@ -197,7 +225,7 @@ class Worker:
     def run_once(self) -> dict[str, object]:
         inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
         return {"deadlines": self.sweep_deadlines(), "computer": self.computer_moves(),
-                "tournaments": self.run_tournaments(),
+                "tournaments": self.run_tournaments(), "leagues": self.run_leagues(),
                 "accounts": self.housekeeping(), **inbox,
                 "digests": self.queue_digests(),
                 "admin_digest": self.mail_admins(),
@@ -209,18 +237,20 @@ class Worker:
             (self.send_outbox, "outbox", self.settings.outbox_interval_seconds, 300),
             (self.sweep_deadlines, "deadlines", every, 300),
             (self.run_tournaments, "tournaments", every, 300),
+            (self.run_leagues, "leagues", every, 300),
             (self.computer_moves, "computer", self.settings.computer_interval_seconds, 300),
             (self.mail_admins, "admin-digest", 600, 3600),
             (self.housekeeping, "accounts", every, 300),
             (self.queue_digests, "digests", every, 300),
             (self.compact_storage, "storage", 3600, 3600),
+            (self.analyse_matches, "analysis", ANALYSIS_INTERVAL_SECONDS, 300),
         ]
         if self.settings.imap_host:
             jobs.append((self.read_inbox, "inbox", self.settings.imap_interval_seconds, 300))
         for job, name, seconds, grace in jobs:
             # Due work is read from the database, so a late or skipped tick loses nothing:
             # run late rather than drop, and never overlap.
-            scheduler.add_job(job, "interval", id=name, seconds=seconds,
+            scheduler.add_job(self.running.counted(job), "interval", id=name, seconds=seconds,
                               next_run_time=datetime.now(UTC), misfire_grace_time=grace,
                               coalesce=True, max_instances=1)
         logging.getLogger("apscheduler.scheduler").addFilter(_STILL_RUNNING)
@@ -255,7 +285,44 @@ def run_forever(worker: Worker) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop)
     scheduler.start()
+    # The scheduler stopped without waiting for its jobs: a job still running (the mail in
+    # flight) is waited for here, before the interpreter exits. Exiting shuts every thread
+    # pool down, and the mail job, which records each sent mail on a pool thread of its own,
+    # then failed to record the mail it had just sent ("cannot schedule new futures after
+    # shutdown"): that mail went again after its lease.
+    if not worker.running.wait_until_idle(STOP_WAIT_SECONDS):
+        log.warning("worker stopped with a job still running after %ss", STOP_WAIT_SECONDS)
     log.info("worker stopped")
+
+
+# How long a stopping worker waits for its jobs: the mail in flight, a computer move being
+# thought about (its level's budget, cut short by the stop). Within systemd's 90 s.
+STOP_WAIT_SECONDS = 60
+
+
+class _JobsRunning:
+    """How many of the worker's jobs are running, so a stop can wait for them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.changed = threading.Condition()
+
+    def counted(self, job: Callable[[], object]) -> Callable[[], object]:
+        def run() -> object:
+            with self.changed:
+                self.count += 1
+            try:
+                return job()
+            finally:
+                with self.changed:
+                    self.count -= 1
+                    self.changed.notify_all()
+        run.__name__ = run.__qualname__ = getattr(job, "__name__", "job")
+        return run
+
+    def wait_until_idle(self, seconds: float) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: self.count == 0, seconds)
 
 
 def start_in_background(worker: Worker) -> BackgroundScheduler:
@@ -295,6 +362,8 @@ class _connection:
         self.opened = database.connect(reuse_if_open=True)
         generation.check()  # before the job's reads: what it keeps is keyed with it
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if isinstance(error, peewee.DatabaseError) and is_read_only(error):
+            discard_connection()  # the next tick's connection finds the primary
         if self.opened and not database.is_closed():
             database.close()

@@ -163,6 +163,8 @@ HOT_PATHS = {
     "pbem.core.records.home", "pbem.core.lobby.challenges", "pbem.core.lobby.seeks",
     # The door's pipeline, and a page's reads sent ahead together (`read_ahead`).
     "pbem.core.db.pipeline",
+    # A mail's thread (its subject, the mails its References names): read for every mail sent.
+    "pbem.core.mailout.threads",
 }
 
 
@@ -190,7 +192,7 @@ CORE_TIERS: tuple[tuple[str, ...], ...] = (
     ("accounts",),
     ("matches",),
     ("records", "ratings", "mailout", "mailin", "conversation", "admin"),
-    ("lobby", "computer", "tournaments", "takebacks"),
+    ("lobby", "computer", "tournaments", "leagues", "takebacks"),
     ("schema", "settlers"),
 )
 CORE_TIER_OF = {name: number for number, names in enumerate(CORE_TIERS) for name in names}
@@ -200,7 +202,7 @@ CORE_TIER_WORDS = (
     "who someone is: players, admins, sessions, sign-in, tokens, limits",
     "the door: every change to a match goes through it",
     "what follows from matches: records, ratings, mail out and in, chat, the admin",
-    "built on all of those: finding an opponent, the computer, tournaments, takebacks",
+    "built on all of those: finding an opponent, the computer, tournaments, leagues, takebacks",
     "the whole of core: every table; the door's settlers in their order",
 )
 

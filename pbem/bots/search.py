@@ -159,16 +159,24 @@ class Search:
         limit = MAX_PLAYOUT_PLIES
         if self.hints is not None and self.hints.playout_plies is not None:
             limit = self.hints.playout_plies
+        rules, policy = self.rules, self.policy
+        movers = rules.to_move(state)
         for _ in range(limit):
-            movers = self.rules.to_move(state)
             if not movers:
                 return self.rewards(state)
-            for mover in sorted(movers):
-                if mover in self.rules.to_move(state):
-                    moves = self.rules.legal_moves(state, mover)
-                    state = self.rules.apply_move(state, mover,
-                                                  self.policy(state, mover, moves)).state
-        if not self.rules.to_move(state):
+            if len(movers) == 1:
+                # The common case: one seat moves, and `to_move` is asked once per ply.
+                (mover,) = movers
+                state = rules.apply_move(state, mover,
+                                         policy(state, mover, rules.legal_moves(state, mover))
+                                         ).state
+            else:
+                for mover in sorted(movers):
+                    if mover in rules.to_move(state):
+                        moves = rules.legal_moves(state, mover)
+                        state = rules.apply_move(state, mover, policy(state, mover, moves)).state
+            movers = rules.to_move(state)
+        if not movers:
             return self.rewards(state)
         if self.hints is not None:
             estimate = self.hints.evaluate(state)
@@ -249,6 +257,13 @@ def run(search: Search, state: Any, moves: Sequence[Move], iterations: int, seco
     """Search from `state` among the root's `moves` (tactics may have pruned some); the most
     tried move wins, ties going to the better mean and then to the rules' order. Also returns
     the number of iterations run."""
+    root, done = grow(search, state, moves, iterations, seconds, clock)
+    return max(moves, key=lambda m: _rank(root.children.get(m), -moves.index(m))), done
+
+
+def grow(search: Search, state: Any, moves: Sequence[Move], iterations: int, seconds: float,
+         clock: Callable[[], float] | None) -> tuple[Node, int]:
+    """The search tree from `state` among the root's `moves`, and the iterations run."""
     root = Node(mover=-1)
     started = None if clock is None else clock()
     done = 0
@@ -265,7 +280,7 @@ def run(search: Search, state: Any, moves: Sequence[Move], iterations: int, seco
                                                        search.rng.randrange(2**31))
         search.iterate(root, determinized, moves)
         done += 1
-    return max(moves, key=lambda m: _rank(root.children.get(m), -moves.index(m))), done
+    return root, done
 
 
 def _rank(node: Node | None, order: int) -> tuple[int, float, int]:

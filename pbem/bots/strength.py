@@ -7,7 +7,11 @@ rules page shows no strength table, and tests/bots/test_strength.py fails."""
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from pbem.i18n import N_, ngettext
 
@@ -73,3 +77,46 @@ MEASURED: dict[str, tuple[Measured, ...]] = {
 def measured(slug: str) -> tuple[Measured, ...]:
     """The measured levels of a game, lowest first (empty when none was measured)."""
     return MEASURED.get(slug, ())
+
+
+# -- sequential tests ---------------------------------------------------------------------
+# `bench/bots.py --sprt` writes bench/results/strength.json, one entry a pairing, and the
+# same file here for the rules pages (tests/bots/test_strength.py holds them equal).
+DECIDED_FILE = Path(__file__).with_name("strength.json")
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A pairing's sequential test: the level against a lower level or random play."""
+
+    level: int
+    against: str  # "random" or a level's number
+    elo0: float
+    elo1: float
+    decision: str  # "H1", "H0" or "open"
+    wins: int
+    draws: int
+    losses: int
+    matches: int
+    llr: float
+    lower: float
+    upper: float
+    commit: str
+
+
+@functools.cache
+def _decided_entries() -> tuple[dict[str, Any], ...]:
+    if not DECIDED_FILE.exists():
+        return ()
+    return tuple(json.loads(DECIDED_FILE.read_text())["pairings"])
+
+
+def decided(slug: str) -> tuple[Decided, ...]:
+    """The game's sequential tests, lowest level first (empty when none was run)."""
+    return tuple(Decided(level=e["level"], against=e["against"], elo0=e["elo0"],
+                         elo1=e["elo1"], decision=e["decision"], wins=e["wins"],
+                         draws=e["draws"], losses=e["losses"], matches=e["matches"],
+                         llr=e["llr"], lower=e["lower"], upper=e["upper"],
+                         commit=e["commit"][:10])
+                 for e in sorted(_decided_entries(), key=lambda e: (e["level"], e["against"]))
+                 if e["game"] == slug)

@@ -21,6 +21,7 @@ from pbem.core.accounts.models import (
     SignInLink,
 )
 from pbem.core.admin.models import AuditEntry, Heartbeat, JobRun
+from pbem.core.computer.models import MatchAnalysis
 from pbem.core.conversation.models import (
     ChatMessage,
     ChatMute,
@@ -32,9 +33,20 @@ from pbem.core.db.base import BaseModel
 from pbem.core.db.connection import database
 from pbem.core.db.generation import DatabaseGeneration
 from pbem.core.db.migrations import runner
+from pbem.core.leagues.models import (
+    Ladder,
+    LadderChallenge,
+    LadderEvent,
+    LadderMember,
+    League,
+    LeagueDivision,
+    LeagueGame,
+    LeagueMember,
+    LeagueSeason,
+)
 from pbem.core.lobby.models import Challenge, Invite, Seek, SeekEntry
 from pbem.core.mailin.models import InboundMessage
-from pbem.core.mailout.models import OutboxMessage, Suppression
+from pbem.core.mailout.models import MailThread, OutboxMessage, Suppression
 from pbem.core.matches.models import (
     Adjudication,
     ChangeLog,
@@ -58,7 +70,9 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree, ChatMessage, SeatNote,
     ChatReport, PlayerBlock, ChatMute,
     Tournament, TournamentEntry, TournamentRound, Pairing,
-    ComputerJob, Position, DatabaseGeneration,
+    League, LeagueMember, LeagueSeason, LeagueDivision, LeagueGame,
+    Ladder, LadderMember, LadderChallenge, LadderEvent,
+    ComputerJob, Position, DatabaseGeneration, MailThread, MatchAnalysis,
 )
 
 

@@ -13,7 +13,7 @@ from jinja2 import FileSystemLoader, StrictUndefined
 from werkzeug.datastructures import ImmutableMultiDict
 
 from pbem import templating
-from pbem.clock import Clock, utcnow
+from pbem.clock import Clock, clock_for
 from pbem.config import Settings, load_settings
 from pbem.core import settlers
 from pbem.core.db.connection import bind_database, release
@@ -25,9 +25,11 @@ from pbem.web.accounts import api as api_players
 from pbem.web.accounts import auth, me, signin
 from pbem.web.flask_reach import SessionJSON
 from pbem.web.games import rules as games
+from pbem.web.leagues import api as leagues_api
+from pbem.web.leagues import pages as leagues
 from pbem.web.lobby import challenges, computer, seeks
 from pbem.web.mail import preferences as mailprefs
-from pbem.web.matches import api, fairplay, lifecycle, takebacks, talk
+from pbem.web.matches import analysis, api, fairplay, lifecycle, takebacks, talk, text_mode
 from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
@@ -124,13 +126,14 @@ class _App(Flask):
 
 
 def create_app(settings: Settings | None = None,
-               extra_template_dirs: tuple[str, ...] = (), clock: Clock = utcnow) -> Flask:
-    """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time)."""
+               extra_template_dirs: tuple[str, ...] = (), clock: Clock | None = None) -> Flask:
+    """The app. `extra_template_dirs` and `clock` are for tests (test games, injected time);
+    without a clock it reads the install's (`pbem.clock.clock_for`)."""
     settings = settings or load_settings()
     app = _App(__name__, template_folder=str(TEMPLATES))
     app.session_interface = _Sessions()
     inputs.init_converters(app)
-    _configure(app, settings, extra_template_dirs, clock)
+    _configure(app, settings, extra_template_dirs, clock or clock_for(settings))
     _set_up_templates(app, settings, extra_template_dirs)
     bind_database(settings.database_url)
     settlers.install()  # what every change to a match sets going (core/settlers.py)
@@ -193,11 +196,13 @@ def _connect_each_request(app: Flask) -> None:
 
 
 def _add_features(app: Flask, settings: Settings) -> None:
-    for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
-                   admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
+    for module in (games, play, text_mode, lifecycle, matches, archive, api, archive_api,
+                   api_players, admin, auth, signin, me, challenges, computer, seeks, mailprefs,
+                   health,
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
+                   leagues_api, leagues,
                    language, flashes, fragments, kept_pages,
-                   kept_answers, assets, fairplay, takebacks):
+                   kept_answers, assets, fairplay, analysis, takebacks):
         module.init_app(app)
     # The development mailbox and the inbound mail endpoint exist only when configured; only
     # then are they imported, with the mail pipeline they drive (a web worker's memory is
@@ -215,9 +220,11 @@ def _add_features(app: Flask, settings: Settings) -> None:
     # takes JSON only, so CSRF tokens guard the admin's cookie-authenticated forms.
     # The players' API authenticates by Bearer token only, never by cookie (see auth.py), the
     # inbound endpoint with a bearer secret, and one-click unsubscribe (RFC 8058) by its link.
+    # Text mode's forms act for a seat as its link does, like the play page's ("textmode").
     # The language switch picks the language the pages and mails speak (a signed-in player's
     # setting too): harmless if forged, and pressed on seat pages that carry no session, so
     # it needs no token either.
     csrf.init_app(app, exempt_blueprints=frozenset({
-        "play", "lifecycle", "api", "api_players", "api_tournaments", "devmail", "inbound",
-        "mailprefs", "seat_talk", "talk_api", "language", "fairplay", "takebacks"}))
+        "play", "textmode", "lifecycle", "api", "api_players", "api_tournaments", "api_leagues",
+        "devmail", "inbound", "mailprefs", "seat_talk", "talk_api", "language", "fairplay",
+        "api_analysis", "takebacks"}))

@@ -52,6 +52,8 @@ def test_levels_one_to_five_grow_in_budget() -> None:
     budgets = [LEVELS[n] for n in sorted(LEVELS)]
     assert all(a.iterations < b.iterations and a.seconds < b.seconds
                for a, b in pairwise(budgets))
-    assert budgets[0].seconds < 0.2
-    assert budgets[-1].seconds <= 5.0
+    # The caps are CPU seconds (the worker passes `think_clock`), about twice what the
+    # iteration budget needs, so the iterations decide the move.
+    assert budgets[0].seconds <= 0.2
+    assert budgets[-1].seconds <= 10.0
     assert LEVELS[3].label == "Computer (level 3)"

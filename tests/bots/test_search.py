@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from pbem.bots import choose_move
+from pbem.bots import LEVELS, choose_move
 from pbem.bots.search import decide
+from pbem.clock import think_clock
 from pbem.games import REGISTRY
 from pbem.games.base import Move
 from tests.support.games import TEST_GAMES
@@ -53,14 +56,14 @@ def test_the_time_budget_stops_the_search_when_a_clock_is_given() -> None:
         return next(ticks) * 0.1  # every reading is a tenth of a second later
 
     decision = decide(EXIMO, state, 0, 1, seed=1, clock=clock)
-    # Level 1 has 0.1 s; the look-ahead costs two readings (0.1 s), but the first iteration
+    # Level 1 has 0.2 s; the look-ahead costs two readings (0.1 s), but the first iteration
     # always runs, and the next is not begun when it would likely end past the budget.
     assert decision.iterations == 1
     slower = iter(range(1000))
-    # 1/64 s per reading: 0.079 s (95 % of 0.1 s, less the look-ahead) are left, and the
+    # 1/32 s per reading: 0.159 s (95 % of 0.2 s, less the look-ahead) are left, and the
     # search stops once the time spent plus one average iteration reaches that: after 5.
     assert decide(EXIMO, state, 0, 1, seed=1,
-                  clock=lambda: next(slower) / 64).iterations == 5
+                  clock=lambda: next(slower) / 32).iterations == 5
     assert decide(EXIMO, state, 0, 1, seed=1).iterations == 25  # no clock: the whole budget
 
 
@@ -124,3 +127,37 @@ def test_the_move_does_not_depend_on_the_process() -> None:
         answers.add(subprocess.run([sys.executable, "-c", script], env=environment,
                                    capture_output=True, text=True, check=True).stdout)
     assert len(answers) == 1
+
+
+def _busy(stop: threading.Event) -> None:
+    while not stop.is_set():
+        sum(range(10_000))
+
+
+@pytest.mark.parametrize("slug", ["eximo", "mimic-taking"])
+def test_a_busy_machine_plays_the_same_move_as_an_idle_one(slug: str) -> None:
+    # The worker caps thinking by the thinking thread's CPU time (`think_clock`), never by
+    # wall time: three busy threads take most of the interpreter from the search, so its wall
+    # time is several times its CPU time, yet the whole iteration budget is searched and the
+    # move is the one an unhurried search (no clock at all) makes with the same seed.
+    rules = REGISTRY[slug]
+    state = rules.new_game(min(rules.player_counts), {}, 11)
+    seat = min(rules.to_move(state))
+    idle = decide(rules, state, seat, 2, seed=5)
+    stop = threading.Event()
+    burners = [threading.Thread(target=_busy, args=(stop,)) for _ in range(3)]
+    for burner in burners:
+        burner.start()
+    try:
+        started = time.monotonic()
+        busy = decide(rules, state, seat, 2, seed=5, clock=think_clock)
+        wall = time.monotonic() - started
+    finally:
+        stop.set()
+        for burner in burners:
+            burner.join()
+    assert busy == idle
+    assert busy.iterations == LEVELS[2].iterations
+    # The load was real: a wall-time cap at the level's budget would have cut this search.
+    assert wall > LEVELS[2].seconds
+

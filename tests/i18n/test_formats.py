@@ -55,3 +55,25 @@ def test_words_kept_per_language_are_made_once_per_language_and_arguments() -> N
     assert said(3) == english != german
     said(4)
     assert len(made) == 3  # (3, en), (3, de), (4, en)
+
+
+@pytest.mark.parametrize(("code", "written"), [
+    ("en", ["3", "1.5", "0.5", "0.33", "2.67", "-1", "1,001.5"]),
+    ("de", ["3", "1,5", "0,5", "0,33", "2,67", "-1", "1.001,5"]),
+    ("ja", ["3", "1.5", "0.5", "0.33", "2.67", "-1", "1,001.5"]),
+])
+def test_points_are_decimals_in_every_language(code, written) -> None:
+    with i18n.language(code):
+        assert [i18n.format_points(p) for p in (3.0, 1.5, 0.5, 1 / 3, 8 / 3, -1, 1001.5)
+                ] == written
+
+
+def test_no_page_or_mail_writes_points_another_way() -> None:
+    # One format for points: the `points` filter, never a half sign (standings once mixed
+    # "1.83" and "1½").
+    from pbem.paths import TEMPLATES
+
+    for path in TEMPLATES.rglob("*"):
+        if path.suffix in (".html", ".txt"):
+            text = path.read_text(encoding="utf-8")
+            assert "½" not in text and 'replace(".50"' not in text, path

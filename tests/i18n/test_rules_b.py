@@ -81,7 +81,8 @@ def test_the_boards_speak_the_readers_language() -> None:
     fresh = forest.new_game(2, {}, 1)
     with i18n.language("de"):
         board = render("games/eximo/board.html", view=eximo.view(start, 0), seat=0, legal_moves=[])
-        assert "Schwarz ist am Zug." in board and "Schwarz 16, Weiß 16 Steine." in board
+        assert "Schwarz ist am Zug." in board
+        assert "Verbliebene Steine: Schwarz 16, Weiß 16." in board
         mail = render("games/frozen-forest/board_table.html", view=forest.view(fresh, None),
                       seat=None)
         assert "Spiel 2: Spieler 2 ist Yuki, Spieler 1 ist Mina; noch nicht begonnen." in mail

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,10 @@ def test_every_game_has_a_rules_page_listed_on_the_games_page(client) -> None:
     assert client.get("/games/no-such-game").status_code == 404
     # A visitor is shown how to start playing, not only the operator's shell command.
     assert b'href="/challenges/new"' in listing.data and b'href="/seeks"' in listing.data
+    # The quickest start of all, with nobody to ask: the computer, from the start page.
+    start = client.get("/").get_data(as_text=True)
+    assert 'href="/computer"' in start and "play the computer" in start
+    assert client.get("/computer").status_code in (200, 302)
 
 
 def test_the_public_page_replays_the_match_move_by_move(settings, client) -> None:
@@ -168,3 +173,42 @@ def test_the_public_page_lists_what_happened_besides_the_moves(settings, client)
     assert "Blue · draw offered or accepted" in history and "Red · resigned" in history
     assert "· move" not in history and "match started" in history
     assert "@" not in history
+
+
+def test_the_dev_mailbox_pages_filters_and_shows_reply_addresses(settings, tmp_path: Path,
+                                                                 db_url: str) -> None:
+    from pbem.core.mailout.models import OutboxMessage
+    from pbem.mail.addresses import reply_address_for
+    from pbem.web import create_app
+
+    dev = create_app(make_settings(db_url, tmp_path, development=True),
+                     extra_template_dirs=(SUPPORT_TEMPLATES,)).test_client()
+    first = create_match("nim", PAIR, {}, settings.secret_key, START).match
+    OutboxMessage.insert_many([
+        {"to_address": f"crowd{n}@example.org", "template": "account_mail", "params": {},
+         "next_attempt_at": START, "created_at": START} for n in range(150)]).execute()
+    second = create_match("nim", ["cy@example.org", "ann@example.org"], {},
+                          settings.secret_key, START).match
+    listing = dev.get("/dev/mail").get_data(as_text=True)
+    # A page at a time, newest first, with the way to the older ones.
+    assert listing.count('data-label="#"') == 100 and "cy@example.org" in listing
+    older = re.search(r'<a rel="next" href="([^"]+)"', listing)
+    assert older and "crowd0@" not in listing
+    rest = dev.get(older.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    assert "crowd0@example.org" in rest and "ben@example.org" in rest
+    # A seat's mail shows the address a reply goes to; a mail to no seat has none.
+    mine = dev.get("/dev/mail?to=ANN@").get_data(as_text=True)
+    anns = list(OutboxMessage.select().where(OutboxMessage.to_address == PAIR[0]))
+    assert mine.count('data-label="#"') == len(anns) >= 2 and "crowd" not in mine
+    seats = [m for m in anns if m.seat is not None]
+    assert seats and mine.count("<code>") == len(seats)
+    assert all(f"<code>{address}</code>" in mine for address in
+               {reply_address_for(dev.application.config["PBEM_SETTINGS"], m.match_id, m.seat)
+                for m in seats})
+    only = dev.get(f"/dev/mail?match={second.id}").get_data(as_text=True)
+    assert "cy@example.org" in only and "ben@example.org" not in only
+    both = dev.get(f"/dev/mail?match={first.id}&to=ben").get_data(as_text=True)
+    assert both.count('data-label="#"') == 1
+    assert "No mail matches" in dev.get("/dev/mail?to=nobody").get_data(as_text=True)
+    bad = dev.get("/dev/mail?match=twelve")
+    assert bad.status_code == 400 and "not a match number" in bad.get_data(as_text=True)

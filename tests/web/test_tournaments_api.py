@@ -241,3 +241,12 @@ def test_the_answers_fit_the_openapi_description(client, bearer) -> None:
     refused = client.post(f"/api/tournaments/{number}/leave", headers=bearer[two[0]])
     assert refused.status_code == 409
     _validate(schema, "post", "/api/tournaments/{tournament_id}/leave", refused)
+
+
+def test_a_tournament_made_without_saying_is_rated_as_the_form_makes_it(client, bearer) -> None:
+    answer = client.post("/api/tournaments", headers=bearer[PLAYERS[0]], json={
+        "name": "Defaults", "game": "nim", "format": "round-robin"})
+    assert answer.status_code == 201, answer.get_json()
+    assert answer.get_json()["rated"] is True
+    schema = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    assert schema["TournamentRequest"]["properties"]["rated"]["default"] is True

@@ -44,6 +44,8 @@ class Player(BaseModel):
     # spell it, without the "Submit move" step (off by default: a slip of the finger on a
     # phone should not cost a move).
     submit_without_confirm = peewee.BooleanField(default=False)
+    # Text mode: the play page shows a text view and a command line instead of the board.
+    text_mode = peewee.BooleanField(default=False)
     # Takebacks in the player's matches (core/takebacks): "never", "casual" (unrated matches
     # outside tournaments: the default) or "always" (every match that allows them).
     takebacks = peewee.CharField(max_length=8, default="casual")

@@ -108,6 +108,11 @@ def set_submit_without_confirm(player_id: int, on: bool) -> None:
     Player.update(submit_without_confirm=on).where(Player.id == player_id).execute()
 
 
+def set_text_mode(player_id: int, on: bool) -> None:
+    """Text mode, as a seat's play page sets it (like `set_submit_without_confirm`)."""
+    Player.update(text_mode=on).where(Player.id == player_id).execute()
+
+
 def mark_undeliverable(address: str, reason: str, now: datetime) -> None:
     """The mail server refused `address` for good (a 5xx): opponents and admins see it."""
     Player.update(undeliverable_at=now, undeliverable_reason=reason[:200]).where(

@@ -49,6 +49,12 @@ def calendar_token(secret: str, player: Player) -> str:
     return f"{player.id}-" + base64.urlsafe_b64encode(digest[:24]).decode()
 
 
+def calendar_url(base_url: str, secret: str, player: Player) -> str:
+    """The player's secret calendar feed (their deadlines as iCalendar), as the preferences
+    page and `GET /api/me` show it."""
+    return f"{base_url}/calendar/{calendar_token(secret, player)}.ics"
+
+
 def player_for_calendar(secret: str, token: str) -> Player:
     """The player whose feed `token` opens; NotFoundError if wrong or revoked."""
     number, _dash, _rest = token.partition("-")

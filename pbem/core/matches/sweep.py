@@ -318,3 +318,17 @@ def _extend_for_outage(now: datetime, grace: timedelta) -> int:
                .where(Seat.deadline >= last).order_by(Seat.match)]
     return sum(apply_change(match_id, OutageCredit(outage=outage, since=last), now)
                for match_id in matches)
+
+
+def clock_moved(step: timedelta, move_clock: Callable[[], object]) -> None:
+    """The development clock jumps forward by `step` (`pbem dev clock advance`), which
+    `move_clock` does. The worker was not silent, so its heartbeat moves with the clock and
+    the jump is never taken for an outage (which would push every deadline back by as much,
+    and nothing would fall due). Both happen under the heartbeat's lock: a sweep running
+    meanwhile finds the heartbeat changed under it and claims no outage."""
+    with write_transaction():
+        beat = Heartbeat.get_or_none(Heartbeat.name == "worker")
+        if beat is not None:
+            Heartbeat.update(seen_at=beat.seen_at + step).where(
+                Heartbeat.id == beat.id).execute()
+        move_clock()

@@ -32,7 +32,7 @@ from pbem.core.matches.changes import (
 )
 from pbem.core.matches.models import Match, MatchStatus, Seat, Vacation
 from pbem.errors import ConflictError, NotFoundError, UnprocessableError
-from pbem.i18n import _
+from pbem.i18n import _, ngettext
 
 MAX_AHEAD = timedelta(days=366)
 
@@ -112,9 +112,11 @@ def _record(player_id: int, first_day: date, last_day: date, starts: datetime, e
             if used > days_per_year:
                 before = _days_in_year(existing, year)
                 raise UnprocessableError(
-                    _("That would use %(used)s vacation days in %(year)s; the allowance is "
-                      "%(days)s and you have %(left)s left.", used=used, year=year,
-                      days=days_per_year, left=max(days_per_year - before, 0)))
+                    ngettext("That would use %(num)s vacation day in %(year)s; the allowance "
+                             "is %(days)s and you have %(left)s left.",
+                             "That would use %(num)s vacation days in %(year)s; the allowance "
+                             "is %(days)s and you have %(left)s left.", used, year=year,
+                             days=days_per_year, left=max(days_per_year - before, 0)))
         vacation = Vacation.create(player=player_id, starts_at=starts, ends_at=ends,
                                    created_at=now)
         latest = max(v.ends_at for v in proposed)

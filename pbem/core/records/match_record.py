@@ -64,6 +64,7 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         # The seat sees its own address (to sign in with), never another player's.
         **_common(match, rules, state, seats, now, own_email_of=seat.seat),
         "seat": seat.seat,
+        "seat_number": seat.seat + 1,
         "seat_label": rules.seat_label(state, seat.seat),
         "your_turn": mine,
         "legal_moves": list(sight.legal),
@@ -76,9 +77,11 @@ def seat_record(seat: Seat, now: datetime, vacation_days: int = 14,
         "timezone": seat.player.timezone,
         # The player's own choice for the board (read from the row the seat came with).
         "submit_without_confirm": seat.player.submit_without_confirm,
+        "text_mode": seat.player.text_mode,
         "vacation": _vacation(seat.player, now, vacation_days),
         "draw_offer": _draw_offer(rules, state, read.standing if read else None),
-        "out_of_time": [{"seat": row.seat, "label": rules.seat_label(state, row.seat)}
+        "out_of_time": [{"seat": row.seat, "seat_number": row.seat + 1,
+                         "label": rules.seat_label(state, row.seat)}
                         for row in seats if row.out_of_time_at is not None and match.is_live],
         "can": _allowed(match, seat.seat, seats, read or offers.Known(()),
                         _movers(listed, len(seats))),
@@ -280,7 +283,10 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: 
         "status": match.status,
         "ply": match.ply,
         "to_move": sorted(rules.to_move(state)) if match.is_live else [],
-        "players": [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
+        # `seat` counts from 0 (the index every list here and every request uses);
+        # `seat_number` from 1, as pages and mails name the players ("Player 2").
+        "players": [{"seat": seat.seat, "seat_number": seat.seat + 1,
+                     "label": rules.seat_label(state, seat.seat),
                      "name": seat.player.public_name,
                      "undeliverable": seat.player.undeliverable_at is not None,
                      # The computer's level while it plays the seat (its own seat, or one an
@@ -312,7 +318,8 @@ def _result(match: Match, rules: GameRules, state: Any, seats: list[Seat]
 
 def _clocks(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: datetime,
             timezone: str | None) -> list[dict[str, Any]]:
-    return [{"seat": seat.seat, "label": rules.seat_label(state, seat.seat),
+    return [{"seat": seat.seat, "seat_number": seat.seat + 1,
+             "label": rules.seat_label(state, seat.seat),
              "deadline": deadline_info(seat.deadline, match.time_control, timezone, now),
              "allowance": describe_allowance(seat.allowance_seconds),
              # The computer's seat has no clock (pages say so instead of an allowance).

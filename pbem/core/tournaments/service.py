@@ -96,7 +96,9 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
     invitation_only = spec.get("invitation_only", False)
     if not isinstance(invitation_only, bool):
         raise InvalidRequestError(_('"invitation_only" is true or false.'))
-    if not isinstance(spec.get("rated", False), bool):
+    # Rated unless asked otherwise, as the form and a challenge are.
+    rated = spec.get("rated", True)
+    if not isinstance(rated, bool):
         raise InvalidRequestError(_('"rated" is true or false.'))
     with write_transaction():
         mine = Tournament.select().where(Tournament.organiser == organiser,
@@ -107,7 +109,7 @@ def create_tournament(organiser: Player, spec: Mapping[str, Any], now: datetime)
         return Tournament.create(
             name=name, organiser=organiser, game=rules.slug, options=resolved,
             time_control=str(control), on_timeout=on_timeout, format=fmt, rounds=rounds,
-            min_players=min_players, max_players=max_players, rated=spec.get("rated", False),
+            min_players=min_players, max_players=max_players, rated=rated,
             invitation_only=invitation_only, invited=invited, starts_at=starts_at,
             round_days=round_days, max_replays=max_replays, created_at=now)
 

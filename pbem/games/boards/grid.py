@@ -15,6 +15,10 @@ from markupsafe import Markup, escape
 
 CELL = 40
 MARGIN = 24
+# From this many files a board is drawn at a fixed size and scrolls (see `svg`); up to ten
+# files fit a 320 px screen with squares of 26 px.
+WIDE_FROM = 11
+WIDE_CELL_PX = 28
 FILES = "abcdefghijklmnopqrs"
 _CACHED_FRAMES = 512
 
@@ -61,9 +65,43 @@ def grid_tail(files: int, ranks: int, flip: bool, clickable: bool) -> Markup:
 
 def svg(files: int, ranks: int, flip: bool, highlight: Collection[str], marked: Collection[str],
         label: str, clickable: bool, pieces: str) -> Markup:
-    """The whole SVG board: its frame around `pieces` (markup the game drew)."""
-    return Markup(grid_head(files, ranks, flip, highlight, marked, label, clickable)
-                  + pieces + grid_tail(files, ranks, flip, clickable))
+    """The whole SVG board: its frame around `pieces` (markup the game drew). A board wider
+    than WIDE_FROM files keeps squares of WIDE_CELL_PX CSS pixels however narrow the screen, so
+    each stays a target a finger can hit (WCAG 2.5.8: 24 px at least), and scrolls sideways
+    inside its frame with its rank numbers held at the left edge (`_rank_strip`)."""
+    board = Markup(grid_head(files, ranks, flip, highlight, marked, label, clickable)
+                   + pieces + grid_tail(files, ranks, flip, clickable))
+    if files < WIDE_FROM:
+        return board
+    # Focusable, so a keyboard can scroll it too (the squares are reached only with a script).
+    return (Markup('\n<div class="board-scroll" role="region" tabindex="0" aria-label="{}">')
+            .format(label) + _rank_strip(ranks, flip) + board + Markup("\n</div>"))
+
+
+def board_pixels(files: int, ranks: int) -> tuple[float, float] | None:
+    """The CSS size a wide board is drawn at (None: it fits its frame's width instead)."""
+    if files < WIDE_FROM:
+        return None
+    scale = WIDE_CELL_PX / CELL
+    return (files * CELL + 2 * MARGIN) * scale, (ranks * CELL + 2 * MARGIN) * scale
+
+
+@lru_cache(maxsize=_CACHED_FRAMES)
+def _rank_strip(ranks: int, flip: bool) -> Markup:
+    """The rank numbers again, as a narrow picture that stays at the left edge while the board
+    scrolls under it (the board's own numbers scroll away with it); hidden from screen
+    readers, which read each square's name."""
+    height = ranks * CELL + 2 * MARGIN
+    scale = WIDE_CELL_PX / CELL
+    parts = [f'\n<svg class="rank-strip" aria-hidden="true" viewBox="0 0 {MARGIN} {height}" '
+             f'width="{MARGIN * scale:g}" height="{height * scale:g}">'
+             f'<rect x="0" y="0" width="{MARGIN}" height="{height}" fill="#f4efe4"/>']
+    for r in range(ranks):
+        y = square_y("a" + str(r + 1), 1, ranks, flip) + CELL // 2 + 5
+        parts.append(f'<text x="{MARGIN - 6}" y="{y}" text-anchor="end" font-size="13" '
+                     f'fill="#555">{r + 1}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
 
 
 def _key(squares: Collection[str]) -> tuple[str, ...] | str:
@@ -75,10 +113,12 @@ def _key(squares: Collection[str]) -> tuple[str, ...] | str:
 def _head(files: int, ranks: int, flip: bool, highlight: tuple[str, ...] | str,
           marked: tuple[str, ...] | str, label: str, clickable: bool) -> Markup:
     width, height = files * CELL + 2 * MARGIN, ranks * CELL + 2 * MARGIN
+    pixels = board_pixels(files, ranks)
+    size = f' width="{pixels[0]:g}" height="{pixels[1]:g}"' if pixels else ""
     parts = [
-        f'\n<svg class="board{" clickable" if clickable else ""}" '
+        f'\n<svg class="board{" clickable" if clickable else ""}{" wide" if pixels else ""}" '
         f'xmlns="http://www.w3.org/2000/svg" role="{"group" if clickable else "img"}" '
-        f'aria-label="{escape(label)}"\n     viewBox="0 0 {width} {height}">\n'
+        f'aria-label="{escape(label)}"\n     viewBox="0 0 {width} {height}"{size}>\n'
         f'  <rect x="0" y="0" width="{width}" height="{height}" fill="#f4efe4"/>'
     ]
     for r in range(ranks):

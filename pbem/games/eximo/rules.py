@@ -52,7 +52,7 @@ from pbem.games.base import (
     in_english,
 )
 from pbem.games.notation import normalize, parse_square
-from pbem.i18n import N_, _
+from pbem.i18n import N_, _, ngettext
 
 SIZE = 8
 EMPTY = "."
@@ -320,10 +320,12 @@ class EximoRules(RulesBase):
             lines.append(f" {number}  {' '.join(reversed(row) if flip else row)}  {number}")
         lines.append(files.rstrip())
         black, white = view["seats"]
-        lines.append(_("%(black)s (b): %(black_count)s checkers, moving up. %(white)s (w): "
-                       "%(white_count)s checkers, moving down.", black=black["label"],
-                       black_count=black["checkers"], white=white["label"],
-                       white_count=white["checkers"]))
+        lines.append(ngettext("%(label)s (b): %(num)s checker, moving up.",
+                              "%(label)s (b): %(num)s checkers, moving up.",
+                              black["checkers"], label=black["label"]) + " " +
+                     ngettext("%(label)s (w): %(num)s checker, moving down.",
+                              "%(label)s (w): %(num)s checkers, moving down.",
+                              white["checkers"], label=white["label"]))
         last = view["last_move"]
         if last is not None:
             move = f"{last['label']} {last['text']}"

@@ -142,16 +142,18 @@ class FrozenForestRules(RulesBase):
         self._check_turn(state, seat)
         spot = _spot(move)
         events: list[Event] = []
+        # The constructor, not `dataclasses.replace`: the computer's playouts call this
+        # hundreds of thousands of times a search, and `replace` costs a fifth of it.
         if state.turn == YUKI:
             origin = state.yuki
-            moved = replace(state, trees=state.trees & ~(1 << spot), yuki=spot, turn=MINA,
-                            last_move=(spot,) if origin is None else (origin, spot),
-                            previous=None)
+            moved = ForestState(state.forest_size, state.orthogonal, state.game,
+                                state.trees & ~(1 << spot), spot, state.mina, MINA,
+                                state.results, (spot,) if origin is None else (origin, spot))
         else:
             origin = state.mina
-            moved = replace(state, mina=spot, turn=YUKI,
-                            last_move=(spot,) if origin is None else (origin, spot),
-                            previous=None)
+            moved = ForestState(state.forest_size, state.orthogonal, state.game, state.trees,
+                                state.yuki, spot, YUKI, state.results,
+                                (spot,) if origin is None else (origin, spot))
         data: dict[str, Any] = {"game": state.game, "seat": seat, "role": state.turn,
                                 "to": _name(spot), "eaten": _eaten(moved)}
         if origin is None:
@@ -464,20 +466,33 @@ def _eaten(state: ForestState) -> int:
     return state.forest_size ** 2 - state.trees.bit_count()
 
 
-def _legal_spots(state: ForestState) -> list[int]:
+def _legal_spots(state: ForestState) -> tuple[int, ...]:
     """The spots the role to move may go to, in the order a1, b1, … j1, a2, …"""
-    trees, yuki, mina = state.trees, state.yuki, state.mina
+    return _spots_for(state.trees, state.yuki, state.mina, state.turn, state.orthogonal)
+
+
+# `apply_move` asks for the next position's spots (has the game ended?) and the caller then
+# asks `legal_moves` for the same position: the computer's playouts do this hundreds of
+# thousands of times a search, so the answer is kept for the last positions asked about.
+@functools.lru_cache(maxsize=4096)
+def _spots_for(trees: int, yuki: int | None, mina: int | None, turn: str,
+               orthogonal: bool) -> tuple[int, ...]:
+    return tuple(_find_spots(trees, yuki, mina, turn, orthogonal))
+
+
+def _find_spots(trees: int, yuki: int | None, mina: int | None, turn: str,
+                orthogonal: bool) -> list[int]:
     if yuki is None:
         return [spot for spot in range(SPOTS) if trees >> spot & 1]
     if mina is None:
         return [spot for spot in range(SPOTS)
                 if trees >> spot & 1 and _sight_blocked(trees, yuki, spot)]
-    if state.turn == YUKI:
+    if turn == YUKI:
         return sorted(spot for spot in _neighbours(yuki)
                       if trees >> spot & 1 and spot != mina
                       and not _sight_blocked(trees, spot, mina))
     spots = []
-    for dx, dy in ORTHOGONAL_STEPS if state.orthogonal else KING_STEPS:
+    for dx, dy in ORTHOGONAL_STEPS if orthogonal else KING_STEPS:
         file, rank = mina % SIZE + dx, mina // SIZE + dy
         while 0 <= file < SIZE and 0 <= rank < SIZE:
             spot = file + SIZE * rank

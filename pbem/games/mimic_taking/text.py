@@ -132,13 +132,20 @@ def result_words(winners: Sequence[int], best: int, rounds: int | None) -> str:
     names = _names(sorted(winners))
     if rounds is None:
         if len(winners) == 1:
-            return _("%(names)s wins with %(points)s points", names=names, points=best)
-        return _("%(names)s share the win with %(points)s points", names=names, points=best)
+            return ngettext("%(names)s wins with %(num)s point",
+                            "%(names)s wins with %(num)s points", abs(best), names=names,
+                            num=best)
+        return ngettext("%(names)s share the win with %(num)s point",
+                        "%(names)s share the win with %(num)s points", abs(best), names=names,
+                        num=best)
+    after = ngettext("%(num)s round", "%(num)s rounds", rounds)
     if len(winners) == 1:
-        return _("%(names)s wins with the highest total, %(points)s points, after %(rounds)s "
-                 "rounds", names=names, points=best, rounds=rounds)
-    return _("%(names)s share the win with the highest total, %(points)s points, after "
-             "%(rounds)s rounds", names=names, points=best, rounds=rounds)
+        return ngettext("%(names)s wins with the highest total, %(num)s point, after %(rounds)s",
+                        "%(names)s wins with the highest total, %(num)s points, after "
+                        "%(rounds)s", abs(best), names=names, rounds=after, num=best)
+    return ngettext("%(names)s share the win with the highest total, %(num)s point, after "
+                    "%(rounds)s", "%(names)s share the win with the highest total, %(num)s "
+                    "points, after %(rounds)s", abs(best), names=names, rounds=after, num=best)
 
 
 def _seat_summary(entry: Mapping[str, Any]) -> str:

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import BinaryIO
 
-from pbem.clock import utcnow
+from pbem.clock import clock_for
 from pbem.config import Settings
 from pbem.core.db.connection import bind_database, database
 from pbem.errors import ConfigError
@@ -40,7 +40,7 @@ def run(stream: BinaryIO, load_settings: Callable[[], Settings],
     try:
         bind_database(settings.database_url)
         with database.connection_context():
-            receipt = handle(raw, settings, "pipe", utcnow(), recipient=recipient)
+            receipt = handle(raw, settings, "pipe", clock_for(settings)(), recipient=recipient)
     except TEMPORARY_ERRORS as error:
         print(f"pbem inbound: cannot reach the database now ({error}); try again later",
               file=sys.stderr)

@@ -24,6 +24,7 @@ from pbem.core.computer.opponents import ComputerRequest, play_computer
 from pbem.core.db.pipeline import read_ahead
 from pbem.core.lobby import challenges, seeks
 from pbem.core.lobby.challenges import ChallengeRequest
+from pbem.core.mailout import links
 from pbem.core.mailout.preferences import update_preferences
 from pbem.core.matches.seat_links import token_for
 from pbem.core.records import home as home_page
@@ -75,6 +76,7 @@ def me() -> Response:
     return private(jsonify({
         "email": player.email, "name": player.name, "matches": matches,
         "challenges": {"received": received, "sent": sent},
+        "calendar_url": links.calendar_url(settings.base_url, settings.secret_key, player),
     }))
 
 

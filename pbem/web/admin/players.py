@@ -15,7 +15,7 @@ from pbem.core.mailout.accounts import is_suppressed
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
 from pbem.core.matches.models import Seat
 from pbem.errors import PbemError
-from pbem.i18n import _
+from pbem.i18n import _, ngettext
 from pbem.web.admin.access import acted, actor, admin_required, bp, posted_action_key, row_or_404
 from pbem.web.site.clock import now
 
@@ -60,10 +60,11 @@ def _act(player_id: int, action: str, reason: str, key: str | None) -> str:
     if action == "links":
         secret = current_app.config["PBEM_SETTINGS"].secret_key
         sent = player_admin.resend_links(secret, player_id, actor(), now(), key)
-        return _("%(count)s new seat links emailed; the old ones no longer work.", count=sent)
+        return ngettext("%(num)s new seat link emailed; the old one no longer works.",
+                        "%(num)s new seat links emailed; the old ones no longer work.", sent)
     if action == "sessions":
         ended = player_admin.revoke_sessions(player_id, actor(), now(), key)
-        return _("%(count)s sessions ended.", count=ended)
+        return ngettext("%(num)s session ended.", "%(num)s sessions ended.", ended)
     if action in ("chatbar", "chatunbar"):
         chat_admin.set_barred(player_id, action == "chatbar", actor(), reason, now(), key)
         return (_("Barred from the chat (they still play).") if action == "chatbar"

@@ -4,12 +4,12 @@ with a reason and a preview of what they will do and the mails they will send.""
 from __future__ import annotations
 
 import logging
-import time
 from datetime import timedelta
 
 from flask import current_app, render_template, request
 from werkzeug.wrappers import Response
 
+from pbem.clock import think_clock
 from pbem.core.admin import console
 from pbem.core.admin.audit import AlreadyDoneError
 from pbem.core.mailout.preferences import undeliverable_players
@@ -33,8 +33,11 @@ log = logging.getLogger(__name__)
 @bp.get("")
 @staff_required
 def queue() -> str:
+    # Imported on first use: the inbound mail's package is not every web worker's.
+    from pbem.core.mailin.bounces import complaints
+
     return render_template("admin/queue.html", rows=console.queue(now()),
-                           undeliverable=undeliverable_players())
+                           undeliverable=undeliverable_players(), complaints=complaints())
 
 
 @bp.get("/adjudications/<int:entry_id>")
@@ -91,7 +94,7 @@ def _entry_page(found: Adjudication, preview: console.Preview | None = None,
 
 def _stand_in() -> StandIn:
     """The computer an autoplay or hand-over ruling puts in the late seat's place."""
-    return StandIn(current_app.config["PBEM_SETTINGS"].autoplay_level, time.monotonic)
+    return StandIn(current_app.config["PBEM_SETTINGS"].autoplay_level, think_clock)
 
 
 def _max_extension() -> timedelta:

@@ -26,7 +26,23 @@ bp = Blueprint("computer", __name__)
 @bp.get("/computer")
 @player_required
 def new() -> str:
-    return _form_page({"game": request.args.get("game", "")}, None)[0]
+    return _form_page(fresh_form(request.args.get("game", "")), None)[0]
+
+
+def fresh_form(game: str) -> dict[str, str]:
+    """The form as first shown: the game asked for, and every game's options at their
+    defaults. The option controls draw a form naming a game as one that was sent (a box left
+    unticked is off), so the defaults are filled in as a sent form would carry them: without
+    this, Mimic started with `mimic_goal_wins` off."""
+    form = {"game": game}
+    for rules in REGISTRY.values():
+        for option in rules.options:
+            field = f"option.{rules.slug}.{option.name}"
+            if option.default is True:
+                form[field] = "on"
+            elif not isinstance(option.default, bool):
+                form[field] = str(option.default)
+    return form
 
 
 @bp.post("/computer")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 import secrets
+from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import parseaddr
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -38,21 +40,61 @@ bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
 _URL = re.compile(r"https?://[^\s<>\"]+")
 
 
+PAGE = 100
+
+
 @bp.get("")
-def index() -> str:
-    messages = list(OutboxMessage.select().order_by(OutboxMessage.id.desc()).limit(200))
+def index() -> tuple[str, int]:
+    """Every mail, newest first, a page at a time; filtered by recipient (any part of the
+    address) and by match."""
+    wanted = _Filter.from_args(request.args)
+    query = OutboxMessage.select().order_by(OutboxMessage.id.desc())
+    if wanted.to:
+        query = query.where(OutboxMessage.to_address.contains(wanted.to.lower()))
+    if wanted.match is not None:
+        query = query.where(OutboxMessage.match == wanted.match)
+    if wanted.before is not None:
+        query = query.where(OutboxMessage.id < wanted.before)
+    messages = list(query.limit(PAGE + 1)) if not wanted.error else []
+    older = messages[PAGE - 1].id if len(messages) > PAGE else None
+    messages = messages[:PAGE]
     games = sorted(REGISTRY.values(), key=lambda rules: rules.title)
+    subjects, replies = _subjects_and_replies(messages)
     # The game last started stays chosen (the form posts and comes back here with it).
     return render_template("devmail/index.html", messages=messages, games=games,
-                           subjects=_subjects(messages), chosen=request.args.get("game"))
+                           subjects=subjects, replies=replies, wanted=wanted, older=older,
+                           chosen=request.args.get("game")), 400 if wanted.error else 200
 
 
-def _subjects(messages: list[OutboxMessage]) -> dict[int, str | None]:
+@dataclass(frozen=True)
+class _Filter:
+    to: str = ""
+    match: int | None = None
+    before: int | None = None
+    error: str | None = None
+
+    @classmethod
+    def from_args(cls, args: Any) -> _Filter:
+        to = args.get("to", "").strip()[:254]
+        numbers: dict[str, int | None] = {}
+        for name in ("match", "before"):
+            text = args.get(name, "").strip()
+            if text and not (text.isascii() and text.isdigit() and len(text) < 18):
+                return cls(to=to, error=_("“%(text)s” is not a match number: give digits "
+                                          "only, like 12.", text=text[:40]))
+            numbers[name] = int(text) if text else None
+        return cls(to=to, match=numbers["match"], before=numbers["before"])
+
+
+def _subjects_and_replies(messages: list[OutboxMessage]
+                          ) -> tuple[dict[int, str | None], dict[int, str | None]]:
     """Each listed mail's subject, from its record (a mail about a match keeps none once
-    sent: its match's thread subject is given again); one batch of reads for them all."""
+    sent: its match's thread subject is given again), and the reply address of a seat's mail
+    (to try replies by hand from a mail client); one batch of reads for them all."""
     composer, cache = _composer(), RenderCache()
     cache.prefetch(messages)
-    return {message.id: composer.recorded_subject(message, cache) for message in messages}
+    return ({message.id: composer.recorded_subject(message, cache) for message in messages},
+            {message.id: composer.reply_to(message, cache) for message in messages})
 
 
 @bp.post("/new-match")

@@ -84,8 +84,7 @@ def calendar(token: str) -> Response:
 
 def _page(player: Player, token: str, error: str | None = None, status: int = 200) -> Response:
     settings = current_app.config["PBEM_SETTINGS"]
-    calendar_url = (f"{settings.base_url}/calendar/"
-                    f"{links.calendar_token(settings.secret_key, player)}.ics")
+    calendar_url = links.calendar_url(settings.base_url, settings.secret_key, player)
     return private(make_response(render_template(
         "mailprefs/preferences.html", player=player, token=token, error=error,
         choices={key: str(label) for key, label in MailPreference.LABELS.items()},

@@ -17,6 +17,8 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
+from pbem.bots.analysis import MISTAKE
+from pbem.core.computer.analysis import analysis_of, describe
 from pbem.core.conversation.chat import MAX_MESSAGE, may_read_spectators, spectators_room
 from pbem.core.matches import history
 from pbem.core.matches.creation import Progress, get_match, progress_of
@@ -27,7 +29,7 @@ from pbem.core.records.match_record import public_record
 from pbem.core.tournaments.table import tournament_of_match
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
-from pbem.i18n import _
+from pbem.i18n import _, ngettext
 from pbem.web.accounts.auth import current_player
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import whole_number
@@ -83,7 +85,10 @@ def render_show(match_id: int, status: int = 200, error: str | None = None,
         can_rematch=can_rematch, events=events, labels=labels, gallery=gallery,
         viewer=viewer, seated=seated, error=error, rated=bool(match.rated),
         voided=match.voided_at is not None,
-        seat_ratings=seat_ratings(match), tournament=tournament), status)
+        seat_ratings=seat_ratings(match), tournament=tournament,
+        # Analysis after the game: never offered while the match is live.
+        analysis=None if match.is_live else describe(analysis_of(match.id), match.id),
+        analysis_mistake=round(100 * MISTAKE)), status)
     if viewer is not None:
         # The spectators' room is for the signed-in reader alone: no shared cache keeps it.
         response.headers["Cache-Control"] = "private, no-store"
@@ -97,10 +102,12 @@ def preview(record: dict[str, Any]) -> dict[str, str | None]:
     vs = _(" vs ")
     players = vs.join(f"{p['name']} ({p['label']})" for p in record["players"])
     if shown == latest and record["status"] == "finished" and record["result"]:
-        position = _("Finished after %(n)s moves: %(result)s.", n=latest,
-                     result=record["result"]["headline"])
+        position = ngettext("Finished after %(num)s move: %(result)s.",
+                            "Finished after %(num)s moves: %(result)s.", latest,
+                            result=record["result"]["headline"])
     elif shown == latest and record["status"] == "aborted":
-        position = _("Aborted after %(n)s moves.", n=latest)
+        position = ngettext("Aborted after %(num)s move.", "Aborted after %(num)s moves.",
+                            latest)
     else:
         waiting = _(" and ").join(record["shown_to_move"])
         live = record["status"] == "active"

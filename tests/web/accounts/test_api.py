@@ -171,3 +171,16 @@ def test_me_waits_for_postgresql_once_for_its_reads(client, tokens, settings) ->
         answer = client.get("/api/me", headers=tokens[ANN])
     assert seen == ["SELECT", "+".join(["SELECT"] * 4)], seen
     assert answer.status_code == 200 and len(answer.json["matches"]) == 1
+
+
+def test_me_gives_the_calendar_feed_the_preferences_page_shows(client, tokens, settings) -> None:
+    from pbem.core.mailout import links
+
+    me = client.get("/api/me", headers=tokens[ANN]).get_json()
+    feed = me["calendar_url"]
+    assert feed.startswith("http://pbem.test/calendar/") and feed.endswith(".ics")
+    page = client.get("/mail/preferences/" + links.preferences_token(
+        settings.secret_key, Player.get(Player.email == ANN).id)).get_data(as_text=True)
+    assert feed in page
+    answer = client.get(feed.removeprefix("http://pbem.test"))
+    assert answer.status_code == 200 and answer.mimetype == "text/calendar"

@@ -5,12 +5,15 @@ requests refused with a message and nothing made."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pbem.core.accounts import api_tokens
 from pbem.core.accounts.models import Player
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.models import ChangeLog, ComputerJob, Match, Move, Seat
+from pbem.games import REGISTRY
 from tests.conftest import START
 from tests.support.players import csrf_from, sign_in
 
@@ -128,3 +131,63 @@ def test_the_form_on_me_and_on_a_game_page_starts_a_match(client, worker, smtp) 
                                              "game": "mimic", "level": "0"})
     assert refused.status_code == 400 and b"level" in refused.data
     assert Match.select().count() == 1
+
+
+@pytest.mark.parametrize("path", ["/computer", "/computer?game=mimic"])
+def test_the_form_starts_each_game_with_its_default_options(client, worker, smtp,
+                                                            path) -> None:
+    # The form is sent as a browser sends it: every control with its value as drawn, a box
+    # left ticked sent as "on", an unticked one not at all.
+    sign_in(client, ANN, worker, smtp)
+    page = client.get(path).get_data(as_text=True)
+    assert re.search(r'name="option\.mimic\.mimic_goal_wins" value="on"[^>]*checked', page)
+    for rules in REGISTRY.values():
+        if rules.slug == "mimic-taking":
+            continue  # played by 3 or 4 here; its options are checked with the others'
+        sent = dict(_controls(page), game=rules.slug, level="1", seat="0", clock="1d",
+                    csrf_token=csrf_from(page.encode()))
+        started = client.post("/computer", data=sent)
+        assert started.status_code == 303, started.get_data(as_text=True)
+        match = Match.select().order_by(Match.id.desc()).get()
+        assert match.game == rules.slug
+        assert match.options == rules.resolve_options({}), rules.slug
+
+
+def _controls(page: str) -> dict[str, str]:
+    """The option controls' values as a browser would send them."""
+    sent = {}
+    for tag in re.findall(r"<input[^>]*>", page):
+        name = re.search(r'name="(option\.[^"]+)"', tag)
+        if name is None:
+            continue
+        value = re.search(r'value="([^"]*)"', tag)
+        if 'type="checkbox"' in tag:
+            if " checked" in tag:
+                sent[name.group(1)] = "on"
+        else:
+            sent[name.group(1)] = value.group(1) if value else ""
+    for name, body in re.findall(r'<select[^>]*name="(option\.[^"]+)"[^>]*>(.*?)</select>',
+                                 page, re.S):
+        chosen = re.search(r'<option value="([^"]*)" selected', body)
+        if chosen:
+            sent[name] = chosen.group(1)
+    return sent
+
+
+def test_the_computer_is_named_in_the_reader_s_language_with_its_level(
+        client, bearer, worker, smtp) -> None:
+    made = client.post("/api/challenges/computer", headers=bearer, json={
+        "game": "mimic", "level": 3, "clock": "3d", "seat": 0}).get_json()["match"]
+    english = client.get(f"/play/{made['token']}").get_data(as_text=True)
+    assert "Computer (level 3)" in english and "1000?" not in english.split("against")[1]
+    history = client.get(f"/matches/{made['id']}").get_data(as_text=True)
+    assert "Computer (level 3)" in history and history.count("1000?") == 1  # Ann's only
+    client.set_cookie("pbem_lang", "de")
+    german = client.get(f"/play/{made['token']}")
+    assert "Computer (Stufe 3)" in german.get_data(as_text=True)
+    client.set_cookie("pbem_lang", "ja")
+    japanese = client.get(f"/matches/{made['id']}")
+    assert "コンピューター\uff08レベル 3\uff09" in japanese.get_data(as_text=True)
+    # The API keeps the stored name, in English, with the level as a number.
+    record = client.get(f"/api/play/{made['token']}").get_json()
+    assert record["players"][1]["name"] == "Computer (level 3)"

@@ -68,3 +68,19 @@ def test_api_refusals_are_problem_json(settings, client) -> None:
     assert client.post(url, json={"move": "take 1", "ply": 0}).status_code == 200
     repeat = client.post(url, json={"move": "take 1", "ply": 0})
     assert repeat.status_code == 409 and "already moved" in repeat.get_json()["detail"]
+
+
+def test_every_seat_is_numbered_from_1_beside_its_index_as_pages_name_it(settings,
+                                                                         client) -> None:
+    created = create_match("mimic-taking", PLAYERS, {}, settings.secret_key, START, seed=3)
+    for seat, token in enumerate(created.tokens):
+        record = client.get(f"/api/play/{token}").get_json()
+        assert (record["seat"], record["seat_number"]) == (seat, seat + 1)
+        for listed in (record["players"], record["clocks"]):
+            assert [(p["seat"], p["seat_number"]) for p in listed] == [(0, 1), (1, 2), (2, 3)]
+        page = client.get(f"/play/{token}").get_data(as_text=True)
+        # Mimic Taking names seats by number: the page says the same number the API gives.
+        assert f"Player {record['seat_number']}" in page
+        assert record["seat_label"] == f"Player {record['seat_number']}"
+    public = client.get(f"/api/matches/{created.match.id}").get_json()
+    assert [p["seat_number"] for p in public["players"]] == [1, 2, 3]

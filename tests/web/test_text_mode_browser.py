@@ -1,0 +1,139 @@
+"""Text mode in a real browser, with the keyboard alone: for every game a whole match (short
+options where the game has them), each seat reaching the Text mode button by Tab from the top
+of its page, reading the position by commands and typing each move, every answer read from
+the live region. Then an aria snapshot of each game's text view, and axe on the text mode page
+in English, German and Japanese."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from pbem.core.db.connection import database
+from pbem.core.matches.creation import create_match, current_state, get_match, rules_for
+from tests.conftest import START
+from tests.web.test_accessibility import violations
+from tests.web.test_browser import watch_console
+
+pytestmark = pytest.mark.browser
+EMAILS = ["ann@example.org", "ben@example.org", "cat@example.org", "dan@example.org"]
+MATCHES = [("mimic", 2, {}), ("eximo", 2, {}), ("frozen-forest", 2, {"forest_size": 8}),
+           ("move-in-synch", 2, {"size": 4}), ("mimic-taking", 3, {})]
+MOST_PLIES = 400
+
+
+def _to_move(match_id: int) -> int | None:
+    with database.connection_context():
+        match = get_match(match_id)
+        if match.status != "active":
+            return None
+        return sorted(rules_for(match).to_move(current_state(match)))[0]
+
+
+def _ask(page: Page, line: str) -> str:
+    command = page.locator("#text-line")
+    command.fill(line)
+    region = page.locator("#text-mode")
+    before = region.inner_text()
+    command.press("Enter")
+    expect(region).not_to_have_text(before, timeout=10_000) if before else expect(
+        region).not_to_be_empty(timeout=10_000)
+    return region.inner_text()
+
+
+def _turn_text_mode_on(page: Page) -> None:
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.textContent")
+    assert focused == "Text mode"
+    page.keyboard.press("Enter")
+    expect(page.locator("#text-line")).to_be_focused()
+
+
+@pytest.mark.parametrize(("game", "players", "options"), MATCHES, ids=[m[0] for m in MATCHES])
+def test_a_whole_match_in_text_mode_by_keyboard(server, browser: Browser, game: str,
+                                               players: int, options: dict) -> None:
+    base, settings = server
+    with database.connection_context():
+        created = create_match(game, EMAILS[:players], options, settings.secret_key, START,
+                               seed=11)
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    problems = watch_console(page)
+    switched: set[int] = set()
+    rng = random.Random(5)
+    for _ply in range(MOST_PLIES):
+        seat = _to_move(created.match.id)
+        if seat is None:
+            break
+        page.goto(f"{base}/play/{created.tokens[seat]}")
+        if seat not in switched:
+            _turn_text_mode_on(page)
+            switched.add(seat)
+        legal = re.search(r"legal moves?: (.+)\.$", _ask(page, "moves"))
+        assert legal, "the seat to move hears its legal moves"
+        move = rng.choice(legal.group(1).split(", "))
+        assert f"Your move {move} was made." in _ask(page, move)
+    else:
+        pytest.fail(f"{game} did not end in {MOST_PLIES} moves")
+    assert "Match over." in page.locator("#text-last").inner_text() or _to_move(
+        created.match.id) is None
+    assert problems == []
+    context.close()
+
+
+def test_reading_commands_answer_in_the_live_region(server, browser: Browser) -> None:
+    base, settings = server
+    with database.connection_context():
+        created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START, seed=3)
+    page = browser.new_context(viewport={"width": 320, "height": 700}).new_page()
+    page.goto(f"{base}/play/{created.tokens[0]}")
+    _turn_text_mode_on(page)
+    assert "Row 2: b2 B, c2 B" in _ask(page, "row 2")
+    assert "b9: R." in _ask(page, "square b9")
+    assert "Not played:" in _ask(page, "b2-b9")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+@pytest.mark.parametrize(("game", "players"), [(m[0], m[1]) for m in MATCHES])
+def test_the_text_view_of_each_game(server, browser: Browser, game: str, players: int) -> None:
+    base, settings = server
+    with database.connection_context():
+        created = create_match(game, EMAILS[:players], {}, settings.secret_key, START, seed=3)
+        seat = sorted(rules_for(created.match).to_move(current_state(created.match)))[0]
+    page = browser.new_page()
+    page.goto(f"{base}/play/{created.tokens[seat]}")
+    _turn_text_mode_on(page)
+    snapshot = page.locator("section.text-mode").aria_snapshot()
+    assert '- heading "Text mode" [level=2]' in snapshot
+    assert '- status' in snapshot and "Text mode is on" in snapshot
+    assert '- textbox "Command or move"' in snapshot
+    assert '- button "Send"' in snapshot
+    assert "- code: help" in snapshot and "- code: moves" in snapshot
+    if game == "mimic-taking":
+        assert "- code: hand" in snapshot and "- code: row" not in snapshot
+    else:
+        assert "- code: row" in snapshot and "- code: square" in snapshot
+
+
+@pytest.mark.parametrize("code", ["en", "de", "ja"])
+def test_text_mode_passes_axe_in_every_language(server, browser: Browser, code: str) -> None:
+    base, settings = server
+    with database.connection_context():
+        created = create_match("mimic-taking", EMAILS[:3], {}, settings.secret_key, START)
+        seat = sorted(rules_for(created.match).to_move(current_state(created.match)))[0]
+    context = browser.new_context(bypass_csp=True, viewport={"width": 390, "height": 900})
+    context.add_cookies([{"name": "pbem_lang", "value": code, "url": base}])
+    page = context.new_page()
+    page.goto(f"{base}/play/{created.tokens[seat]}")
+    page.locator("form.text-toggle button").press("Enter")
+    page.locator("#text-line").fill("hand")
+    page.locator("#text-line").press("Enter")
+    expect(page.locator("#text-mode")).to_contain_text("hand:")
+    assert page.locator("html").get_attribute("lang") == code
+    assert violations(page) == []
+    context.close()
