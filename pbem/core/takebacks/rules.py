@@ -27,15 +27,19 @@ KINDS = ("takeback-request", "takeback-accept", "takeback-decline", "takeback")
 
 def takebacks_allowed(match: Match) -> str | None:
     """None when this match allows takebacks at all, else why not (a sentence for the player).
-    Rated and tournament matches never do: a takeback there would change a result others
-    count on."""
+    Rated, tournament, league and ladder matches never do: a takeback there would change a
+    result others count on."""
     if not match.is_live:
         return _("Match %(id)s is over: there is nothing to take back.", id=match.id)
     if match.rated:
         return _("This match is rated: rated matches allow no takebacks.")
     if Pairing.select().where(Pairing.match == match.id).exists():
         return _("This is a tournament match: tournament matches allow no takebacks.")
-    # League and ladder matches (issue 52) join here with their own refusal, one test each.
+    # League and ladder games (core/leagues marks them with `competition`).
+    if match.competition == "league":
+        return _("This is a league game: league games allow no takebacks.")
+    if match.competition is not None:
+        return _("This is a ladder game: ladder games allow no takebacks.")
     return None
 
 

@@ -181,3 +181,14 @@ def test_a_player_who_chose_never_refuses_takebacks_in_their_matches(db_url: str
     takebacks.request(match.id, 0, LATER)
     with pytest.raises(Exception, match="not a takeback choice"):
         set_takebacks(ben, "sometimes")
+
+
+@pytest.mark.parametrize(("competition", "words"), [("league", "league game"),
+                                                    ("ladder", "ladder game")])
+def test_league_and_ladder_games_refuse(db_url: str, competition: str, words: str) -> None:
+    match = nim()
+    submit_move(match.id, 0, "take 1", None, START)
+    # The mark core/leagues gives its games (set here directly: the rule reads only it).
+    Match.update(competition=competition).where(Match.id == match.id).execute()
+    with pytest.raises(ConflictError, match=words):
+        takebacks.request(match.id, 0, LATER)
