@@ -51,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "needs_settings", True):
             return args.handler(args, None)
         settings = load_settings(_overrides(args), config_file=args.config)
+        settlers.install(settings.notify_away_seconds)
         return args.handler(args, settings)
     except ConfigError as error:
         return _fail(str(error), FAILURE)

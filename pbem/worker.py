@@ -41,6 +41,7 @@ from pbem.core.db.connection import (
 from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
+from pbem.core.mailout.waiting import release_due
 from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.sweep import Limits, SweepReport, sweep
 from pbem.core.tournaments.running import AdvanceReport, advance
@@ -69,7 +70,8 @@ class Worker:
     def __init__(self, settings: Settings, sender: Sender | None = None,
                  clock: Callable[[], datetime] = utcnow,
                  extra_template_dirs: tuple[str, ...] = ()) -> None:
-        settlers.install()  # what every change to a match sets going (core/settlers.py)
+        # What every change to a match sets going (core/settlers.py).
+        settlers.install(settings.notify_away_seconds)
         self.settings = settings
         self.sender = sender or sender_for(settings)
         self.composer = Composer(settings, extra_template_dirs)
@@ -103,6 +105,14 @@ class Worker:
             log.info("outbox: %s sent, %s to retry, %s failed",
                      report.sent, report.retrying, report.failed)
         return report
+
+    def release_turn_mails(self) -> int:
+        """Turn mails that waited while their players looked at the match, for players who
+        have now been away `notify_away_seconds` (core/mailout/waiting.py)."""
+        released = _guarded("waiting turns", 0, lambda: release_due(self.clock()))
+        if released:
+            log.info("turn mails: %s released after their players left", released)
+        return released
 
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
@@ -201,12 +211,15 @@ class Worker:
                 "accounts": self.housekeeping(), **inbox,
                 "digests": self.queue_digests(),
                 "admin_digest": self.mail_admins(),
+                "waiting_turns": self.release_turn_mails(),
                 "outbox": self.send_outbox(), "storage": self.compact_storage()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
         every = self.settings.deadline_interval_seconds
         jobs: list[tuple[Callable[[], object], str, int, int]] = [
             (self.send_outbox, "outbox", self.settings.outbox_interval_seconds, 300),
+            (self.release_turn_mails, "waiting-turns", self.settings.outbox_interval_seconds,
+             300),
             (self.sweep_deadlines, "deadlines", every, 300),
             (self.run_tournaments, "tournaments", every, 300),
             (self.computer_moves, "computer", self.settings.computer_interval_seconds, 300),

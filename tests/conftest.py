@@ -438,9 +438,11 @@ def smtp() -> Iterator[SMTPRecorder]:
 # --- app and worker --------------------------------------------------------------------------
 
 def make_settings(db_url: str, tmp_path: Path, **overrides: Any) -> Settings:
+    # Turn mails go at once unless a test asks for presence (tests/web/test_browser_presence.py):
+    # the other tests look at a page and then expect the mail of the move that follows.
     values = {"database_url": db_url, "instance_path": str(tmp_path / "instance"),
               "secret_key": STRONG_KEY, "base_url": "http://pbem.test",
-              "mail_from": "pbem <pbem@pbem.test>", **overrides}
+              "mail_from": "pbem <pbem@pbem.test>", "notify_away_seconds": 0, **overrides}
     return load_settings(values, environ={})
 
 

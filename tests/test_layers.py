@@ -189,7 +189,7 @@ CORE_TIERS: tuple[tuple[str, ...], ...] = (
     ("db",),
     ("accounts",),
     ("matches",),
-    ("records", "ratings", "mailout", "mailin", "conversation", "admin"),
+    ("records", "ratings", "mailout", "mailin", "conversation", "admin", "presence"),
     ("lobby", "computer", "tournaments"),
     ("schema", "settlers"),
 )
@@ -199,7 +199,7 @@ CORE_TIER_WORDS = (
     "connection, prepared queries, base table, migrations",
     "who someone is: players, admins, sessions, sign-in, tokens, limits",
     "the door: every change to a match goes through it",
-    "what follows from matches: records, ratings, mail out and in, chat, the admin",
+    "what follows from matches: records, ratings, mail out and in, chat, the admin, who looks",
     "built on all of those: finding an opponent, the computer, tournaments",
     "the whole of core: every table; the door's settlers in their order",
 )

@@ -34,7 +34,7 @@ from pbem.core.db.generation import DatabaseGeneration
 from pbem.core.db.migrations import runner
 from pbem.core.lobby.models import Challenge, Invite, Seek, SeekEntry
 from pbem.core.mailin.models import InboundMessage
-from pbem.core.mailout.models import OutboxMessage, Suppression
+from pbem.core.mailout.models import OutboxMessage, Suppression, WaitingTurn
 from pbem.core.matches.models import (
     Adjudication,
     ChangeLog,
@@ -47,6 +47,7 @@ from pbem.core.matches.models import (
     Seat,
     Vacation,
 )
+from pbem.core.presence.models import Presence
 from pbem.core.ratings.models import Rating, RatingEvent
 from pbem.core.records.models import PlayerTally
 from pbem.core.tournaments.models import Pairing, Tournament, TournamentEntry, TournamentRound
@@ -59,6 +60,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ChatReport, PlayerBlock, ChatMute,
     Tournament, TournamentEntry, TournamentRound, Pairing,
     ComputerJob, Position, DatabaseGeneration,
+    Presence, WaitingTurn,
 )
 
 

@@ -24,6 +24,7 @@ from pbem.web import admin, ratings
 from pbem.web.accounts import api as api_players
 from pbem.web.accounts import auth, me, signin
 from pbem.web.flask_reach import SessionJSON
+from pbem.web.follow import presence
 from pbem.web.games import rules as games
 from pbem.web.lobby import challenges, computer, seeks
 from pbem.web.mail import preferences as mailprefs
@@ -133,7 +134,7 @@ def create_app(settings: Settings | None = None,
     _configure(app, settings, extra_template_dirs, clock)
     _set_up_templates(app, settings, extra_template_dirs)
     bind_database(settings.database_url)
-    settlers.install()  # what every change to a match sets going (core/settlers.py)
+    settlers.install(settings.notify_away_seconds)  # what every change to a match sets going
     if settings.trusted_proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -197,7 +198,7 @@ def _add_features(app: Flask, settings: Settings) -> None:
                    admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
                    language, flashes, fragments, kept_pages,
-                   kept_answers, assets):
+                   kept_answers, assets, presence):
         module.init_app(app)
     # The development mailbox and the inbound mail endpoint exist only when configured; only
     # then are they imported, with the mail pipeline they drive (a web worker's memory is

@@ -74,3 +74,22 @@ class Suppression(BaseModel):
 
     email = peewee.CharField(max_length=254, unique=True)
     created_at = peewee.DateTimeField()
+
+
+class WaitingTurn(BaseModel):
+    """A seat's "your turn" mail held back while its player looks at the match (see
+    `mailout/waiting.py`): one row per seat at most, replaced by each newer turn, so however
+    many moves arrive while the player watches, one mail goes once they have been away.
+    `version` is bumped by each replacement, so the worker that sends it claims it once."""
+
+    # The unique (match, seat) index serves lookups by match alone as well.
+    match = peewee.ForeignKeyField(Match, on_delete="CASCADE", index=False)
+    match_id: int
+    seat = peewee.IntegerField()
+    ply = peewee.IntegerField()
+    params = JSONField(null=True)
+    due_at = peewee.DateTimeField(index=True)
+    version = peewee.IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("match", "seat"), True),)

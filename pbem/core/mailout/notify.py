@@ -22,6 +22,7 @@ from peewee import fn
 from pbem import i18n
 from pbem.core.db.prepared import add_row
 from pbem.core.mailout.models import RETAINED, MessageStatus, OutboxMessage
+from pbem.core.mailout.waiting import hold_if_present
 from pbem.core.matches.models import Match, Seat
 from pbem.games.base import Event, GameRules, Outcome, outcome_for_reader
 from pbem.i18n import N_, _
@@ -236,6 +237,8 @@ def _queue(match: Match, seat: Seat, template: str, now: datetime,
         return  # a seat handed to the computer: it moves, its person need not
     if not sends_now(seat.player, template, seat.deadline, now):
         return
+    if template == "your_turn" and hold_if_present(match, seat, params or None, now):
+        return  # the player is looking at the match: the mail waits until they leave
     # No id is read back: in the door's pipelined block the row travels with the others.
     add_row(
         OutboxMessage, match=match, seat=seat.seat, ply=match.ply, to_address=seat.player.email,

@@ -49,6 +49,7 @@ from pbem.games import describe, get_rules
 from pbem.games.base import RulesError
 from pbem.games.lines import MAX_LINES, MAX_PLIES, LineError, analyse, parse_conditional_text
 from pbem.i18n import LANGUAGES, N_, _, current, ngettext, per_language
+from pbem.web.follow.presence import note_presence
 from pbem.web.matches.clicks import click_moves
 from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
 from pbem.web.site.clock import now
@@ -495,6 +496,7 @@ def _note_visit(seat: Seat) -> None:
     (read-only after a failover) must not cost the player their page. Most visits write
     nothing (one was noted a moment ago): those open no transaction, so a play page pays no
     BEGIN and COMMIT round trips on a database server."""
+    note_presence(seat.match_id, seat.seat)
     when = now()
     if not visit_due(seat, when):
         return
