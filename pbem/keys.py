@@ -54,6 +54,7 @@ class Purpose(StrEnum):
     MAIL_PREFERENCES = "mail-preferences"
     CALENDAR_FEED = "calendar-feed"
     API_TOKEN = "api-token"
+    FEED = "feed"
 
 
 @functools.lru_cache(maxsize=64)  # every link in every mail asks again; the answer is fixed

@@ -190,7 +190,7 @@ CORE_TIERS: tuple[tuple[str, ...], ...] = (
     ("accounts",),
     ("matches",),
     ("records", "ratings", "mailout", "mailin", "conversation", "admin", "presence"),
-    ("lobby", "computer", "tournaments"),
+    ("lobby", "computer", "tournaments", "feeds"),
     ("schema", "settlers"),
 )
 CORE_TIER_OF = {name: number for number, names in enumerate(CORE_TIERS) for name in names}
@@ -200,7 +200,7 @@ CORE_TIER_WORDS = (
     "who someone is: players, admins, sessions, sign-in, tokens, limits",
     "the door: every change to a match goes through it",
     "what follows from matches: records, ratings, mail out and in, chat, the admin, who looks",
-    "built on all of those: finding an opponent, the computer, tournaments",
+    "built on all of those: finding an opponent, the computer, tournaments, feeds",
     "the whole of core: every table; the door's settlers in their order",
 )
 

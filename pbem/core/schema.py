@@ -32,6 +32,7 @@ from pbem.core.db.base import BaseModel
 from pbem.core.db.connection import database
 from pbem.core.db.generation import DatabaseGeneration
 from pbem.core.db.migrations import runner
+from pbem.core.feeds.models import FeedLink
 from pbem.core.lobby.models import Challenge, Invite, Seek, SeekEntry
 from pbem.core.mailin.models import InboundMessage
 from pbem.core.mailout.models import OutboxMessage, Suppression, WaitingTurn
@@ -60,7 +61,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ChatReport, PlayerBlock, ChatMute,
     Tournament, TournamentEntry, TournamentRound, Pairing,
     ComputerJob, Position, DatabaseGeneration,
-    Presence, WaitingTurn,
+    Presence, WaitingTurn, FeedLink,
 )
 
 

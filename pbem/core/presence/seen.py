@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-import peewee
-
 from pbem.core.db import generation
-from pbem.core.db.connection import database, on_rebind
+from pbem.core.db.connection import on_rebind
 from pbem.core.presence.models import Presence
 
 RESOLUTION = timedelta(seconds=15)
@@ -37,24 +35,27 @@ def away() -> timedelta:
     return _away
 
 
+def is_due(match_id: int, seat: int, now: datetime) -> bool:
+    """Whether a look now is worth writing: this process wrote none for the seat within
+    RESOLUTION (most polls write nothing, and open no transaction)."""
+    last = _written.get((match_id, seat))
+    return last is None or not timedelta(0) <= now - last < RESOLUTION
+
+
 def mark_seen(match_id: int, seat: int, now: datetime) -> None:
     """The seat looks at its match now. Written at most once every RESOLUTION per process."""
-    key = (match_id, seat)
-    last = _written.get(key)
-    if last is not None and timedelta(0) <= now - last < RESOLUTION:
+    if not is_due(match_id, seat, now):
         return
     updated = (Presence.update(seen_at=now)
                .where(Presence.match == match_id, Presence.seat == seat,
                       Presence.seen_at < now).execute())
-    if not updated and not _exists(match_id, seat):
-        try:
-            with database.atomic():  # a savepoint: a racing first look is not an error
-                Presence.insert(match=match_id, seat=seat, seen_at=now).execute()
-        except peewee.IntegrityError:
-            pass  # another request wrote the first look at the same moment
+    if not updated:
+        # The first look (or one older than the stored: then nothing changes): a racing
+        # first look of another request is ignored rather than an error.
+        Presence.insert(match=match_id, seat=seat, seen_at=now).on_conflict_ignore().execute()
     if len(_written) >= _MAX_REMEMBERED:
         _written.clear()
-    _written[key] = now
+    _written[(match_id, seat)] = now
 
 
 def last_seen(match_id: int, seat: int) -> datetime | None:
@@ -77,11 +78,6 @@ def present_until(match_id: int, seat: int, now: datetime) -> datetime | None:
 def forget_written() -> None:
     """Forget which seats this process wrote lately (tests, a database bound anew)."""
     _written.clear()
-
-
-def _exists(match_id: int, seat: int) -> bool:
-    return (Presence.select(Presence.id)
-            .where(Presence.match == match_id, Presence.seat == seat).exists())
 
 
 on_rebind(forget_written)

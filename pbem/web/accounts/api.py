@@ -30,6 +30,7 @@ from pbem.core.records import home as home_page
 from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.i18n import N_, _
 from pbem.web.accounts.auth import scope_required, signed_in_player, token_may
+from pbem.web.follow.feeds import feed_links
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_object, json_whole, known_fields
 from pbem.web.site.security import private
@@ -75,6 +76,7 @@ def me() -> Response:
     return private(jsonify({
         "email": player.email, "name": player.name, "matches": matches,
         "challenges": {"received": received, "sent": sent},
+        "feeds": feed_links(player.id),
     }))
 
 

@@ -33,6 +33,7 @@ from pbem.core.tournaments import table as tournament_table
 from pbem.errors import PbemError
 from pbem.i18n import N_, _
 from pbem.web.accounts.auth import current_session, player_required, signed_in_player
+from pbem.web.follow.feeds import feed_links
 from pbem.web.lobby.computer import form_context as computer_form_context
 from pbem.web.matches.seat import SUBMIT_WITHOUT_CONFIRM
 from pbem.web.site.clock import now
@@ -77,7 +78,7 @@ def home() -> str:
             received=[challenges.describe(c, player) for c in challenges.received(player)],
             sent=[challenges.describe(c, player) for c in challenges.sent(player)],
             seeks=[seeks.describe(s, player) for s in seeks.seeks_of(player)],
-            tournaments=tournament_table.of_player(player),
+            tournaments=tournament_table.of_player(player), feeds=feed_links(player.id),
             status_word=status_word, **computer_form_context())
 
 

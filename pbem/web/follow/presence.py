@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 
 from pbem.core.db.connection import database, is_unavailable, unavailable_reason
 from pbem.core.matches.seat_links import seat_ref_for_token
-from pbem.core.presence.seen import mark_seen
+from pbem.core.presence.seen import is_due, mark_seen
 from pbem.web.matches.public import ply
 from pbem.web.site.clock import now
 
@@ -34,9 +34,12 @@ def seat_ply(token: str) -> Response:
 def note_presence(match_id: int, seat: int) -> None:
     """The seat is looking now. A database refusing the write (read-only after a failover)
     costs the player nothing but perhaps a mail they did not need."""
+    when = now()
+    if not is_due(match_id, seat, when):
+        return
     try:
         with database.atomic():  # a savepoint: a refused write leaves the request's reads
-            mark_seen(match_id, seat, now())
+            mark_seen(match_id, seat, when)
     except peewee.DatabaseError as error:
         if not is_unavailable(error):
             raise

@@ -340,7 +340,9 @@ SCHEMAS: dict[str, Any] = {
                       status=STRING, your_turn=BOOLEAN, link=STRING, token=STRING,
                       deadline=_nullable(TIME))},
                   challenges=_object(received={"type": "array", "items": _ref("Challenge")},
-                                     sent={"type": "array", "items": _ref("Challenge")})),
+                                     sent={"type": "array", "items": _ref("Challenge")}),
+                  # The player's secret Atom feeds (docs/players/following.md).
+                  feeds=_object(("turns", "games"), turns=STRING, games=STRING)),
     "MailSettings": {**_object(mail_pref={"type": "string",
                                           "enum": ["each", "turns", "digest", "off"]},
                                digest_hour={"type": "integer", "minimum": 0, "maximum": 23},
@@ -584,6 +586,13 @@ PATHS: dict[str, Any] = {
          "304": {"description": N_("Nothing changed since the ETag you sent.")},
          **_problems(404)},
         tag="Archive", parameters=[MATCH_ID], operation_id="match_ply")},
+    "/play/{token}/ply": {"get": _operation(
+        N_("As /matches/{match_id}/ply, asked by the seat's own page: the seat is looking, so "
+           "its turn mail waits until it has been away notify_away_seconds."),
+        {**_answer(N_("The match's ply, status and version."), _ref("Ply")),
+         "304": {"description": N_("Nothing changed since the ETag you sent.")},
+         **_problems(404)},
+        tag="Seat", parameters=[TOKEN], operation_id="seat_ply")},
     "/api/me": {"get": _operation(
         N_("Who am I: my matches with their links, and my challenges."),
         _answer(N_("The signed-in player."), _ref("Me")), tag="Players", bearer="read",
