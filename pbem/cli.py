@@ -77,6 +77,11 @@ def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
     # A database made or changed here: running processes forget what they kept of it.
     with database.connection_context():
         generation.bump()
+    from pbem.push.keys import make_key_if_missing
+
+    made = make_key_if_missing(settings)
+    if made is not None:
+        print(f"made the web push key {made} (keep it with your backups)")
     return 0
 
 

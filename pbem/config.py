@@ -58,6 +58,11 @@ class Settings:
     # looking at it: their "your turn" mail waits until they have been away this long (one
     # mail however many moves came meanwhile). 0: every turn mail goes at once.
     notify_away_seconds: int = 300
+    # Web push (RFC 8292): the server's VAPID private key, a PEM text or the path of a PEM
+    # file; empty: `pbem init` makes one in the instance folder (vapid_private_key.pem). The
+    # subject tells push services whom to contact (empty: mailto: the mail_from address).
+    vapid_private_key: str = ""
+    vapid_subject: str = ""
     default_time_control: str = "3d"
     default_on_timeout: str = "adjudicate"
     deadline_interval_seconds: int = 60

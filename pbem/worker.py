@@ -49,6 +49,8 @@ from pbem.mail.compose import Composer
 from pbem.mail.inbound.imap import PollReport, poll
 from pbem.mail.outbox import DrainReport, deliver_due, prune_sent
 from pbem.mail.senders import Sender, sender_for
+from pbem.push.sender import PushReport
+from pbem.push.sender import deliver_due as deliver_push
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +115,15 @@ class Worker:
         if released:
             log.info("turn mails: %s released after their players left", released)
         return released
+
+    def send_pushes(self) -> PushReport:
+        """Web push notifications that are due (pbem/push/sender.py)."""
+        report = _guarded("push", PushReport(),
+                          lambda: deliver_push(self.settings, self.clock()))
+        if report.sent or report.retrying or report.failed or report.gone:
+            log.info("push: %s sent, %s to retry, %s failed, %s subscriptions gone",
+                     report.sent, report.retrying, report.failed, report.gone)
+        return report
 
     def sweep_deadlines(self) -> SweepReport:
         grace = timedelta(seconds=self.settings.outage_grace_seconds)
@@ -212,6 +223,7 @@ class Worker:
                 "digests": self.queue_digests(),
                 "admin_digest": self.mail_admins(),
                 "waiting_turns": self.release_turn_mails(),
+                "push": self.send_pushes(),
                 "outbox": self.send_outbox(), "storage": self.compact_storage()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
@@ -220,6 +232,7 @@ class Worker:
             (self.send_outbox, "outbox", self.settings.outbox_interval_seconds, 300),
             (self.release_turn_mails, "waiting-turns", self.settings.outbox_interval_seconds,
              300),
+            (self.send_pushes, "push", self.settings.outbox_interval_seconds, 300),
             (self.sweep_deadlines, "deadlines", every, 300),
             (self.run_tournaments, "tournaments", every, 300),
             (self.computer_moves, "computer", self.settings.computer_interval_seconds, 300),

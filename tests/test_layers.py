@@ -35,7 +35,7 @@ LAYERS = (
     ("pbem.games", "pbem.bots"),
     ("pbem.core",),
     ("pbem.config", "pbem.templating"),
-    ("pbem.mail",),
+    ("pbem.mail", "pbem.push"),
     ("pbem.web", "pbem.worker", "pbem.cli"),
 )
 
@@ -163,6 +163,9 @@ HOT_PATHS = {
     "pbem.core.records.home", "pbem.core.lobby.challenges", "pbem.core.lobby.seeks",
     # The door's pipeline, and a page's reads sent ahead together (`read_ahead`).
     "pbem.core.db.pipeline",
+    # /me and /api/me show the feed links and push choices on every read; every turn,
+    # reminder and result mail asks whether its player has a browser subscribed to pushes.
+    "pbem.core.feeds.links", "pbem.core.push.channels", "pbem.core.push.subscriptions",
 }
 
 
@@ -189,7 +192,8 @@ CORE_TIERS: tuple[tuple[str, ...], ...] = (
     ("db",),
     ("accounts",),
     ("matches",),
-    ("records", "ratings", "mailout", "mailin", "conversation", "admin", "presence"),
+    ("records", "ratings", "mailout", "mailin", "conversation", "admin", "presence",
+     "push"),
     ("lobby", "computer", "tournaments", "feeds"),
     ("schema", "settlers"),
 )
@@ -199,7 +203,7 @@ CORE_TIER_WORDS = (
     "connection, prepared queries, base table, migrations",
     "who someone is: players, admins, sessions, sign-in, tokens, limits",
     "the door: every change to a match goes through it",
-    "what follows from matches: records, ratings, mail out and in, chat, the admin, who looks",
+    "what follows from matches: records, ratings, mail, push, chat, the admin, who looks",
     "built on all of those: finding an opponent, the computer, tournaments, feeds",
     "the whole of core: every table; the door's settlers in their order",
 )

@@ -49,6 +49,7 @@ from pbem.core.matches.models import (
     Vacation,
 )
 from pbem.core.presence.models import Presence
+from pbem.core.push.models import PushChoice, PushMessage, PushSubscription
 from pbem.core.ratings.models import Rating, RatingEvent
 from pbem.core.records.models import PlayerTally
 from pbem.core.tournaments.models import Pairing, Tournament, TournamentEntry, TournamentRound
@@ -61,7 +62,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ChatReport, PlayerBlock, ChatMute,
     Tournament, TournamentEntry, TournamentRound, Pairing,
     ComputerJob, Position, DatabaseGeneration,
-    Presence, WaitingTurn, FeedLink,
+    Presence, WaitingTurn, FeedLink, PushSubscription, PushChoice, PushMessage,
 )
 
 

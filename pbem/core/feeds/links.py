@@ -17,6 +17,7 @@ import peewee
 from pbem.core.accounts.limits import Limit
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
+from pbem.core.db.prepared import Prepared, ReadAhead
 from pbem.core.feeds.models import FeedLink
 from pbem.errors import NotFoundError
 from pbem.i18n import N_, _
@@ -55,10 +56,19 @@ def replace_links(player_id: int) -> None:
                  .where(FeedLink.player == player_id).execute())
 
 
+def links_ahead(player_id: int) -> list[ReadAhead]:
+    """`feed_token`'s read, to send ahead with a page's others (`pipeline.read_ahead`)."""
+    return [_GENERATION.ahead(player_id)]
+
+
 def _generation(player_id: int) -> int:
-    row = (FeedLink.select(FeedLink.generation).where(FeedLink.player == player_id)
-           .tuples().first())
+    row = _GENERATION.first(player_id)
     return row[0] if row else 0
+
+
+# /me and GET /api/me show the links on every read: one statement, sent with their others.
+_GENERATION = Prepared(lambda player_id: FeedLink.select(FeedLink.generation)
+                       .where(FeedLink.player == player_id).tuples())
 
 
 def _token(secret: str, player_id: int, generation: int) -> str:

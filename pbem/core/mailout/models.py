@@ -89,6 +89,10 @@ class WaitingTurn(BaseModel):
     ply = peewee.IntegerField()
     params = JSONField(null=True)
     due_at = peewee.DateTimeField(index=True)
+    # Why it waits: "present" (the player looks at the match) or "pushed" (a push went; the
+    # mail goes only if the match is not opened by `due_at`); since when.
+    reason = peewee.CharField(max_length=8, default="present")
+    held_at = peewee.DateTimeField()
     version = peewee.IntegerField(default=0)
 
     class Meta:

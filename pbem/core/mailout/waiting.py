@@ -1,13 +1,19 @@
-"""Turn mails that wait while their player looks at the match (lichess does the same).
+"""Turn mails that wait while their player looks at the match (lichess does the same), and
+turn mails that wait for a push to be opened.
 
 A player on the play page (its live updates polling) or polling the API sees the move arrive;
 a "your turn" mail would only fill their inbox (43 mails in one game against the computer).
-So `notify._queue` hands a turn mail here first: a seat seen within `notify_away_seconds`
-(`core/presence`) gets a `waiting_turn` row instead, due when it will have been away that
-long. A newer turn replaces it (one mail however many moves came in between). The worker's
-`release_due` then looks again: seen since, the row waits longer; the seat no longer to move
-(it moved, the match ended), the row goes with no mail; else one outbox row is written, in
-the transaction that deletes the row under its version, so two workers send it once.
+So `notify._queue` hands a mail here first (`route`): a seat seen within
+`notify_away_seconds` (`core/presence`) gets a `waiting_turn` row instead (reason `present`),
+due when it will have been away that long. A newer turn replaces it (one mail however many
+moves came in between). The worker's `release_due` then looks again: seen since, the row
+waits longer; the seat no longer to move (it moved, the match ended), the row goes with no
+mail; else the turn is told by the player's channel (`core/push/channels.py`), in the
+transaction that deletes the row under its version, so two workers tell it once.
+
+A player who chose push *and* mail gets the push at once and the mail held (reason `pushed`):
+if they open the match within `notify_away_seconds`, the push did its work and the mail is
+dropped; if not, it goes.
 """
 
 from __future__ import annotations
@@ -19,51 +25,70 @@ from pbem.core.db.connection import write_transaction
 from pbem.core.mailout.models import MessageStatus, OutboxMessage, WaitingTurn
 from pbem.core.matches.models import Match, Seat
 from pbem.core.presence import seen
+from pbem.core.push.channels import BOTH, MAIL, PUSH, channel_for
+from pbem.core.push.queue import queue_push
 
 BATCH = 100
+PRESENT, PUSHED = "present", "pushed"
 
 
-def hold_if_present(match: Match, seat: Seat, params: dict[str, Any] | None,
-                    now: datetime) -> bool:
-    """Keep the seat's turn mail waiting if its player is looking (True), else False."""
-    until = seen.present_until(match.id, seat.seat, now)
-    if until is None:
+def route(match: Match, seat: Seat, template: str, params: dict[str, Any] | None,
+          now: datetime) -> bool:
+    """Tell `template` by push, hold it, or both; True when no mail row is to be added now."""
+    if template == "your_turn":
+        until = seen.present_until(match.id, seat.seat, now)
+        if until is not None:
+            _hold(match.id, seat.seat, match.ply, params, until, PRESENT, now)
+            return True
+    channel = channel_for(seat.player_id, template)
+    if channel == MAIL:
         return False
-    replaced = (WaitingTurn.update(ply=match.ply, params=params, due_at=until,
-                                   version=WaitingTurn.version + 1)
-                .where(WaitingTurn.match == match.id, WaitingTurn.seat == seat.seat).execute())
-    if not replaced:
-        # No other door transaction writes this seat's row now (the door holds the match);
-        # a worker's release deleting it waits for the door or was before it.
-        WaitingTurn.insert(match=match.id, seat=seat.seat, ply=match.ply, params=params,
-                           due_at=until).execute()
-    return True
+    queue_push(seat.player_id, template, match.id, seat.seat, match.ply, now)
+    if channel == PUSH:
+        return True
+    if channel == BOTH and template == "your_turn":
+        _hold(match.id, seat.seat, match.ply, params, now + seen.away(), PUSHED, now)
+        return True
+    return False
 
 
 def release_due(now: datetime) -> int:
-    """Send (as outbox rows) the waiting turn mails whose players are away now; return how
-    many were queued."""
-    queued = 0
+    """Tell the waiting turns that are due (see the module's text); how many were told."""
+    told = 0
     due = list(WaitingTurn.select().where(WaitingTurn.due_at <= now)
                .order_by(WaitingTurn.due_at).limit(BATCH))
     for row in due:
-        until = seen.present_until(row.match_id, row.seat, now)
-        if until is not None:
-            # Looked again since: wait until they have been away that long from then.
-            (WaitingTurn.update(due_at=until, version=WaitingTurn.version + 1)
-             .where(WaitingTurn.id == row.id, WaitingTurn.version == row.version).execute())
-            continue
+        if row.reason == PRESENT:
+            until = seen.present_until(row.match_id, row.seat, now)
+            if until is not None:
+                # Looked again since: wait until they have been away that long from then.
+                (WaitingTurn.update(due_at=until, version=WaitingTurn.version + 1)
+                 .where(WaitingTurn.id == row.id, WaitingTurn.version == row.version)
+                 .execute())
+                continue
         with write_transaction():
             claimed = (WaitingTurn.delete()
                        .where(WaitingTurn.id == row.id, WaitingTurn.version == row.version)
                        .execute())
-            if claimed == 1 and _queue_now(row, now):
-                queued += 1
-    return queued
+            if claimed == 1 and _tell(row, now):
+                told += 1
+    return told
 
 
-def _queue_now(row: WaitingTurn, now: datetime) -> bool:
-    """The waiting mail as an outbox row, if its seat is still to move."""
+def _hold(match_id: int, seat: int, ply: int, params: dict[str, Any] | None,
+          due: datetime, reason: str, now: datetime) -> None:
+    replaced = (WaitingTurn.update(ply=ply, params=params, due_at=due, reason=reason,
+                                   held_at=now, version=WaitingTurn.version + 1)
+                .where(WaitingTurn.match == match_id, WaitingTurn.seat == seat).execute())
+    if not replaced:
+        # No other door transaction writes this seat's row now (the door holds the match);
+        # a worker's release deleting it waits for the door or was before it.
+        WaitingTurn.insert(match=match_id, seat=seat, ply=ply, params=params, due_at=due,
+                           reason=reason, held_at=now).execute()
+
+
+def _tell(row: WaitingTurn, now: datetime) -> bool:
+    """The waiting turn, told now if its seat is still to move."""
     match = Match.get_or_none(Match.id == row.match_id)
     if match is None or not match.is_live or row.seat not in (match.to_move or []):
         return False  # moved meanwhile, or the match ended: its mail has nothing to say
@@ -71,6 +96,19 @@ def _queue_now(row: WaitingTurn, now: datetime) -> bool:
             .where(Seat.match == row.match_id, Seat.seat == row.seat).first())
     if seat is None:
         return False
+    if row.reason == PUSHED:
+        looked = seen.last_seen(row.match_id, row.seat)
+        if looked is not None and looked >= row.held_at:
+            return False  # the push was opened: the mail has nothing more to say
+    else:
+        channel = channel_for(seat.player_id, "your_turn")
+        if channel != MAIL:
+            queue_push(seat.player_id, "your_turn", row.match_id, row.seat, row.ply, now)
+        if channel == PUSH:
+            return True
+        if channel == BOTH:
+            _hold(row.match_id, row.seat, row.ply, row.params, now + seen.away(), PUSHED, now)
+            return True
     params = dict(row.params or {})
     if seat.deadline is not None:
         # The deadline as it is now (a clock may have moved while the mail waited).

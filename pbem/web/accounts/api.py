@@ -22,6 +22,7 @@ from pbem.core.accounts.api_tokens import Scope
 from pbem.core.accounts.models import Player
 from pbem.core.computer.opponents import ComputerRequest, play_computer
 from pbem.core.db.pipeline import read_ahead
+from pbem.core.feeds.links import links_ahead
 from pbem.core.lobby import challenges, seeks
 from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.mailout.preferences import update_preferences
@@ -59,7 +60,8 @@ def me() -> Response:
     # The four lists need only the player: on PostgreSQL a polling client waits for them
     # once, not four times (each challenge listed still reads its own invites).
     with read_ahead(*home_page.my_matches_ahead(player),
-                    *challenges.received_and_sent_ahead(player)):
+                    *challenges.received_and_sent_ahead(player), *links_ahead(player.id)):
+        feeds = feed_links(player.id)
         for row in home_page.my_matches(player, now()):
             entry = {
                 "id": row["id"], "game": row["game"], "status": row["status"],
@@ -76,7 +78,7 @@ def me() -> Response:
     return private(jsonify({
         "email": player.email, "name": player.name, "matches": matches,
         "challenges": {"received": received, "sent": sent},
-        "feeds": feed_links(player.id),
+        "feeds": feeds,
     }))
 
 

@@ -17,9 +17,11 @@ from flask import Blueprint, Flask, current_app, request
 from werkzeug.wrappers import Response
 
 from pbem import i18n
+from pbem.core.db.pipeline import ReadAhead
 from pbem.core.feeds import links
 from pbem.core.feeds.entries import Feed, competition_feed, match_feed
 from pbem.core.feeds.player import KINDS, player_feed
+from pbem.core.push.channels import choices_ahead
 from pbem.errors import NotFoundError
 from pbem.i18n import _, current
 from pbem.web.accounts.auth import player_required, signed_in_player
@@ -69,6 +71,11 @@ def feed_links(player_id: int) -> dict[str, str]:
     settings = current_app.config["PBEM_SETTINGS"]
     token = links.feed_token(settings.secret_key, player_id)
     return {kind: f"{settings.base_url}/feeds/player/{token}/{kind}.atom" for kind in KINDS}
+
+
+def follow_ahead(player_id: int) -> list[ReadAhead]:
+    """The reads of /me's "Follow your games" (feed links, push controls), to send ahead."""
+    return [*links.links_ahead(player_id), *choices_ahead(player_id)]
 
 
 def atom(feed: Feed, base_url: str, self_url: str, language: str) -> bytes:

@@ -23,6 +23,7 @@ from pbem.core.matches.seat_links import seat_and_table, seat_for_token
 from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.i18n import _
+from pbem.web.follow.offline import idempotency_key
 from pbem.web.follow.presence import note_presence
 from pbem.web.matches.public import requested_moves, requested_ply
 from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for, record_key
@@ -61,7 +62,7 @@ def seat_move(token: str) -> Response:
         raise InvalidRequestError(_('"offer_draw" must be true or false'))
     note_presence(seat.match_id, seat.seat)  # before the move: an answer at once waits
     result = submit_move(seat.match_id, seat.seat, text, ply, now(), offer_draw=offer_draw,
-                         via=Channel.API)
+                         via=Channel.API, idempotency_key=idempotency_key(body))
     # The answer is built from the match as the move left it (no second lookup of the link).
     seat.match = result.match
     record = record_for(seat)

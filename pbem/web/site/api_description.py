@@ -221,7 +221,11 @@ SCHEMAS: dict[str, Any] = {
                                                       "maxLength": 200, "pattern": r"\S",
                                                       "examples": ["e2-e3"]},
                               ply={"type": "integer", "minimum": 0},
-                              offer_draw=BOOLEAN),
+                              offer_draw=BOOLEAN,
+                              # A move sent twice with one key is made once (a retry).
+                              idempotency_key={"type": "string", "minLength": 1,
+                                               "maxLength": 64,
+                                               "pattern": "^[A-Za-z0-9_-]+$"}),
                     "additionalProperties": False},
     "ConditionalLines": _object(
         ("lines", "ply", "version", "offered"),
@@ -343,6 +347,9 @@ SCHEMAS: dict[str, Any] = {
                                      sent={"type": "array", "items": _ref("Challenge")}),
                   # The player's secret Atom feeds (docs/players/following.md).
                   feeds=_object(("turns", "games"), turns=STRING, games=STRING)),
+    "PushEndpoint": _object(("endpoint",), endpoint=STRING),
+    "PushSubscription": _object(("endpoint", "keys"), endpoint=STRING,
+                                keys=_object(("p256dh", "auth"), p256dh=STRING, auth=STRING)),
     "MailSettings": {**_object(mail_pref={"type": "string",
                                           "enum": ["each", "turns", "digest", "off"]},
                                digest_hour={"type": "integer", "minimum": 0, "maximum": 23},
@@ -603,6 +610,24 @@ PATHS: dict[str, Any] = {
          **_problems(400, 422)},
         tag="Players", bearer="account", body=_ref("MailSettings"),
         operation_id="mail_settings")},
+    "/api/push/key": {"get": _operation(
+        N_("The server's VAPID public key, for PushManager.subscribe's applicationServerKey."),
+        {**_answer(N_("The key, base64url."), _object(("key",), key=STRING)),
+         **_problems(404)},
+        tag="Players", operation_id="push_key")},
+    "/api/me/push": {
+        "post": _operation(
+            N_("Send my pushes to this browser: its PushSubscription.toJSON()."),
+            {**_answer(N_("Subscribed."), _object(("subscribed",), subscribed=BOOLEAN), "201"),
+             **_problems(400)},
+            tag="Players", bearer="account", body=_ref("PushSubscription"),
+            operation_id="push_subscribe"),
+        "delete": _operation(
+            N_("Stop sending my pushes to the browser with this endpoint."),
+            {**_answer(N_("Unsubscribed."), _object(("subscribed",), subscribed=BOOLEAN)),
+             **_problems(400, 404)},
+            tag="Players", bearer="account",
+            body=_ref("PushEndpoint"), operation_id="push_unsubscribe")},
     "/api/challenges": {"post": _operation(
         N_("Challenge players by address; the match starts when all accept."),
         {**_answer(N_("The new challenge."), _ref("Challenge"), "201"),

@@ -17,8 +17,8 @@ from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Move, Seat
 from pbem.core.matches.play import submit_move
 from tests.conftest import START, STRONG_KEY
-from tests.support.playing import play_randomly
 from tests.support.players import csrf_from, sign_in
+from tests.support.playing import play_randomly
 from tests.support.tournaments import started_round_robin
 
 ANN, BEN = "ann@example.org", "ben@example.org"

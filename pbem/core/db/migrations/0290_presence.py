@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from peewee import DateTimeField, ForeignKeyField, IntegerField, Model, TextField
+from peewee import CharField, DateTimeField, ForeignKeyField, IntegerField, Model, TextField
 
 
 def up(migrator: Any, db: Any) -> None:
@@ -32,6 +32,8 @@ def up(migrator: Any, db: Any) -> None:
         ply = IntegerField()
         params = TextField(null=True)
         due_at = DateTimeField(index=True)
+        reason = CharField(max_length=8, default="present")
+        held_at = DateTimeField()
         version = IntegerField(default=0)
 
         class Meta:
