@@ -166,6 +166,8 @@ HOT_PATHS = {
     # /me and /api/me show the feed links and push choices on every read; every turn,
     # reminder and result mail asks whether its player has a browser subscribed to pushes.
     "pbem.core.feeds.links", "pbem.core.push.channels", "pbem.core.push.subscriptions",
+    # Whether a turn mail waits (its seat looked, its player takes pushes): asked in the door.
+    "pbem.core.mailout.waiting",
 }
 
 

@@ -67,10 +67,12 @@ def last_seen(match_id: int, seat: int) -> datetime | None:
 def present_until(match_id: int, seat: int, now: datetime) -> datetime | None:
     """When the seat will count as away, if it is present now (seen within the away window);
     None when it is away already."""
-    if not _away:
-        return None
-    seen = last_seen(match_id, seat)
-    if seen is None or seen + _away <= now:
+    return away_at(last_seen(match_id, seat) if _away else None, now)
+
+
+def away_at(seen: datetime | None, now: datetime) -> datetime | None:
+    """`present_until` for a seat last seen at `seen` (read by the caller)."""
+    if not _away or seen is None or seen + _away <= now:
         return None
     return seen + _away
 

@@ -18,10 +18,13 @@ KIND_WORDS = {"turns": N_("Your turn and reminders"), "results": N_("Results")}
 KIND_OF = {template: kind for kind, templates in KINDS.items() for template in templates}
 
 
-def channel_for(player_id: int, template: str) -> str:
-    """How the player hears news told by mail template `template`."""
+def channel_for(player_id: int, template: str, subscribed: bool | None = None) -> str:
+    """How the player hears news told by mail template `template`. `subscribed`: whether a
+    browser of theirs takes pushes, if the caller read it already."""
     kind = KIND_OF.get(template)
-    if kind is None or not has_subscription(player_id):
+    if subscribed is None:
+        subscribed = kind is not None and has_subscription(player_id)
+    if kind is None or not subscribed:
         return MAIL
     chosen = (PushChoice.select(PushChoice.channel)
               .where(PushChoice.player == player_id, PushChoice.kind == kind).scalar())
