@@ -189,8 +189,8 @@ BARE_APP = textwrap.dedent("""
     # row (guarded by its version), the move, its position, both seats' clocks, the
     # opponent's turn mail and the change log row; answer 303. On PostgreSQL it waits for
     # the server as often as pbem does: BEGIN with the reads, the writes with the guard's
-    # answer, then COMMIT. No rules, no checks beyond the ply, no session, no page: what a
-    # posted move costs at the least.
+    # answer and the turn mail's question, then the last writes with COMMIT. No rules, no
+    # checks beyond the ply, no session, no page: what a posted move costs at the least.
     @app.route("/move/<token>", methods=["POST"])
     def move(token):
         digest = hashlib.sha256(token.encode()).hexdigest()
@@ -227,6 +227,13 @@ BARE_APP = textwrap.dedent("""
             sql("UPDATE seat SET owes_since = ?, deadline = ?, remind_at = ?, "
                 "version = version + 1 WHERE id = ?",
                 now, now + timedelta(days=3), now + timedelta(days=2), other[0])
+            # Whether the turn mail waits (its seat looked lately, its player takes pushes):
+            # pbem asks in one statement, whose answer brings the writes' before it.
+            sql("SELECT (SELECT seen_at FROM presence WHERE match_id = ? AND seat = ?), "
+                "(SELECT id FROM push_subscription WHERE player_id = ? LIMIT 1) "
+                "FROM MATCH WHERE id = ?", match_id, other[1], other[2], match_id).fetchone()
+            if guard.rowcount != 1:
+                abort(409)
             sql("INSERT INTO outbox_message (match_id, seat, to_address, template, params, "
                 "status, attempts, version, next_attempt_at, created_at, ply) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -235,10 +242,6 @@ BARE_APP = textwrap.dedent("""
             sql("INSERT INTO change_log (match_id, version, kind, seat, actor, channel, "
                 "payload, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 match_id, version + 1, "move", number, "player", "web", '{"ply": 1}', now)
-            if sent is not None:
-                sent.sync()  # the writes' answers, before COMMIT is sent
-            if guard.rowcount != 1:
-                abort(409)
         return redirect(f"/play/{token}", 303)
 
     # The same reads as pbem's play page read again, written by hand: the seat its link
