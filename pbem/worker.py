@@ -61,6 +61,11 @@ class StorageReport:
 
 
 @dataclass(frozen=True)
+class TurnMailReport:
+    told: int = 0  # waiting turn mails sent (or pushed) now that their players are away
+
+
+@dataclass(frozen=True)
 class MailReport:
     digests: int = 0
     pruned: int = 0  # sent mails whose params were dropped after the retention period
@@ -108,13 +113,14 @@ class Worker:
                      report.sent, report.retrying, report.failed)
         return report
 
-    def release_turn_mails(self) -> int:
-        """Turn mails that waited while their players looked at the match, for players who
-        have now been away `notify_away_seconds` (core/mailout/waiting.py)."""
-        released = _guarded("waiting turns", 0, lambda: release_due(self.clock()))
-        if released:
-            log.info("turn mails: %s released after their players left", released)
-        return released
+    def release_turn_mails(self) -> TurnMailReport:
+        """Turn mails that waited while their players looked at the match (or for a push to
+        be opened), now due: `notify_away_seconds` passed (core/mailout/waiting.py)."""
+        report = _guarded("waiting turns", TurnMailReport(),
+                          lambda: TurnMailReport(release_due(self.clock())))
+        if report.told:
+            log.info("turn mails: %s told after their players left", report.told)
+        return report
 
     def send_pushes(self) -> PushReport:
         """Web push notifications that are due (pbem/push/sender.py)."""
