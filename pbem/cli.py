@@ -268,6 +268,26 @@ def cmd_match_action(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace, settings: Settings | None) -> int:
+    """Replays a record with this install's rules; needs no database."""
+    from pbem.core.records.imports import load_record, verify_record
+
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            data = load_record(handle.read())
+    except (OSError, PbemError) as error:
+        print(f"pbem: cannot read {args.file}: {error}", file=sys.stderr)
+        return FAILURE
+    problem = verify_record(data)
+    if problem is not None:
+        print(f"{args.file}: NOT verified: {problem}")
+        return FAILURE
+    committed = isinstance(data, dict) and data.get("deal_scheme") is not None
+    print(f"{args.file}: verified" + ("" if committed else
+                                      " (moves only: its deals were not committed)"))
+    return 0
+
+
 def cmd_match_import(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.clock import utcnow
     from pbem.core.records.imports import import_record, load_record
@@ -518,6 +538,10 @@ def _add_match_commands(commands: Any) -> None:
                                                "record.json (refused if any move is illegal)")
     imported.add_argument("file", help="a record.json downloaded from /matches/<id>")
     imported.set_defaults(handler=cmd_match_import)
+    verify = commands.add_parser("verify", help="check a record.json: its deal commitment, "
+                                                "every deal and every move (exit 0 or 1)")
+    verify.add_argument("file", help="a record.json downloaded from /matches/<id>")
+    verify.set_defaults(handler=cmd_verify, needs_settings=False)
 
 
 def _add_people_commands(commands: Any) -> None:

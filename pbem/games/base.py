@@ -292,6 +292,20 @@ class HidesInformation(Protocol):
 
 
 @runtime_checkable
+class CommitsDeals(Protocol):
+    """A game whose hidden deals a new match draws from the committed stream of
+    `games/dealing.py`: its seed is committed to when the match is created and revealed when
+    it ends, so anyone can deal the cards again from the record."""
+
+    def new_committed_game(self, players: int, options: Mapping[str, Any],
+                           deal_seed: str) -> State: ...
+
+    def deal_salts(self, state: State) -> tuple[str, ...]:
+        """Every seat's salt, in seat order (public: salts are published as they are set)."""
+        ...
+
+
+@runtime_checkable
 class KeepsScore(Protocol):
     """A running score during play, one number per seat."""
 

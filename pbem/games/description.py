@@ -16,7 +16,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.games.base import GameRules, HasPosition, HidesInformation, KeepsScore, Option
+from pbem.games.base import (
+    CommitsDeals,
+    GameRules,
+    HasPosition,
+    HidesInformation,
+    KeepsScore,
+    Option,
+)
 from pbem.games.clicks import ClickData
 
 
@@ -97,6 +104,11 @@ class GameType:
     @property
     def shuffles_hidden(self) -> bool:
         return isinstance(self.rules, HidesInformation)
+
+    @property
+    def commits_deals(self) -> bool:
+        """Its deals come from a committed seed (`games/dealing.py`)."""
+        return isinstance(self.rules, CommitsDeals)
 
     @property
     def board_picture(self) -> bool:

@@ -28,7 +28,7 @@ from pbem.web.follow import feeds, offline, presence, push
 from pbem.web.games import rules as games
 from pbem.web.lobby import challenges, computer, seeks
 from pbem.web.mail import preferences as mailprefs
-from pbem.web.matches import api, lifecycle, talk
+from pbem.web.matches import api, fairplay, lifecycle, talk
 from pbem.web.matches import public as matches
 from pbem.web.matches import seat as play
 from pbem.web.records import api as archive_api
@@ -198,7 +198,7 @@ def _add_features(app: Flask, settings: Settings) -> None:
                    admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
                    language, flashes, fragments, kept_pages,
-                   kept_answers, assets, presence, feeds, push, offline):
+                   kept_answers, assets, fairplay, presence, feeds, push, offline):
         module.init_app(app)
     # The development mailbox and the inbound mail endpoint exist only when configured; only
     # then are they imported, with the mail pipeline they drive (a web worker's memory is
@@ -221,4 +221,5 @@ def _add_features(app: Flask, settings: Settings) -> None:
     # it needs no token either.
     csrf.init_app(app, exempt_blueprints=frozenset({
         "play", "lifecycle", "api", "api_players", "api_tournaments", "devmail", "inbound",
-        "mailprefs", "seat_talk", "talk_api", "language", "push_api", "push_seat"}))
+        "mailprefs", "seat_talk", "talk_api", "language", "fairplay", "push_api",
+        "push_seat"}))

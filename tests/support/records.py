@@ -12,12 +12,18 @@ import pytest
 from pbem.core.matches.models import Match, MatchStatus
 from pbem.core.records.exports import match_record
 from pbem.games import get_rules
+from pbem.games.base import CommitsDeals
 
 
 def replay_record(record: dict[str, Any]) -> Any:
     """The final position the record's moves reach, using nothing but `pbem.games`."""
     rules = get_rules(record["game"])
-    state = rules.new_game(len(record["players"]), record["options"], record["seed"])
+    if record.get("deal_scheme") is not None:  # a committed deal (games/dealing.py)
+        assert isinstance(rules, CommitsDeals)
+        state = rules.new_committed_game(len(record["players"]), record["options"],
+                                         record["deal_seed"])
+    else:
+        state = rules.new_game(len(record["players"]), record["options"], record["seed"])
     for move in record["moves"]:
         parsed = rules.parse_move(state, move["seat"], move["text"])
         state = rules.apply_move(state, move["seat"], parsed).state

@@ -22,7 +22,7 @@ from pbem.core.db.prepared import Planned
 from pbem.core.mailout.models import OutboxMessage
 from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches.clocks import TimeControl, deadline_info
-from pbem.core.matches.creation import state_after
+from pbem.core.matches.creation import deal_of, state_after
 from pbem.core.matches.models import Match, Move, Seat
 from pbem.core.matches.play import stored_event
 from pbem.games import get_rules
@@ -302,6 +302,7 @@ def _seat_context(match: Match, rules: GameRules, state: Any, seat: Seat, seats:
         # This seat's own conditional moves, played or cleared (never another seat's).
         "conditional": list(params.get("cond", [])),
         "written": written,
+        "deal": deal_of(match, rules, state),
     }
 
 

@@ -21,7 +21,8 @@ from pbem.core.matches.models import ChangeLog, Match, MatchStatus, Move, Positi
 from pbem.core.matches.seat_links import seat_token, token_hash
 from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.games import get_rules
-from pbem.games.base import GameRules
+from pbem.games.base import CommitsDeals, GameRules
+from pbem.games.dealing import DEAL_SCHEME, commitment
 from pbem.i18n import _
 
 MAX_SEED = 2**62
@@ -80,26 +81,39 @@ def create_match(
     count = len(addresses) + len(computers)
     resolved = rules.resolve_options(options)
     seed = _checked_seed(seed)
-    state = rules.new_game(count, resolved, seed)
+    deal_seed, state = _first_state(rules, count, resolved, seed)
     with write_transaction():
         players = _players(addresses, computers, now)
         match = Match.create(
             game=game, rules_version=rules.rules_version, options=resolved, seed=seed,
-            status=MatchStatus.ACTIVE, ply=0, turn=0, to_move=sorted(rules.to_move(state)),
-            state=rules.dump(state), thread_key=secrets.token_hex(8),
-            time_control=str(control), on_timeout=on_timeout, created_at=now, updated_at=now,
+            deal_seed=deal_seed, status=MatchStatus.ACTIVE, ply=0, turn=0,
+            to_move=sorted(rules.to_move(state)), state=rules.dump(state),
+            thread_key=secrets.token_hex(8), time_control=str(control), on_timeout=on_timeout,
+            created_at=now, updated_at=now,
             has_computer=bool(computers), rated=rated and not computers,
         )
+        if deal_seed is not None:  # the commitment names the match: known only now
+            match.deal_commitment = commitment(deal_seed, match.id)
+            match.save(only=[Match.deal_commitment])
         tokens, seats = _seat(match, players, computers, control, rules.to_move(state),
                               secret_key, now)
         _log_creation(match, count, computers, now)
-        # Its settlers as for any change: the players' tallies, the welcome or first turn
-        # mail, the computer's first move.
+        # Its settlers as for any change: tallies, the welcome or first turn mail, the computer.
         told = Told("match-started" if announce else "turn-notices", {"state": state})
         hand_on(Settled(
             match=match, seats=tuple(seats), change=StartMatch(via=Channel.WEB), rules=rules,
             now=now, started=True, to_move_after=tuple(match.to_move), told=(told,)))
     return CreatedMatch(match, tuple(tokens))
+
+
+def _first_state(rules: GameRules, count: int, options: Mapping[str, Any],
+                 seed: int) -> tuple[str | None, Any]:
+    """The deal seed (for a game that commits its deals: 256 random bits, see
+    `games/dealing.py`) and the state the match starts from."""
+    if isinstance(rules, CommitsDeals):
+        deal_seed = secrets.token_hex(32)
+        return deal_seed, rules.new_committed_game(count, options, deal_seed)
+    return None, rules.new_game(count, options, seed)
 
 
 def _players(addresses: Sequence[str], computers: Mapping[int, int],
@@ -253,7 +267,10 @@ def thin_when_ended(settled: Settled) -> None:
 
 def initial_state(match: Match) -> Any:
     seats = Seat.select().where(Seat.match == match).count()
-    return rules_for(match).new_game(seats, match.options, match.seed)
+    rules = rules_for(match)
+    if match.deal_seed is not None and isinstance(rules, CommitsDeals):
+        return rules.new_committed_game(seats, match.options, match.deal_seed)
+    return rules.new_game(seats, match.options, match.seed)
 
 
 def replay(match: Match, ply: int) -> Any:
@@ -267,3 +284,15 @@ def replay(match: Match, ply: int) -> Any:
         parsed = rules.parse_move(state, move.seat, move.text)
         state = rules.apply_move(state, move.seat, parsed).state
     return state
+
+
+def deal_of(match: Match, rules: GameRules, state: Any) -> dict[str, Any] | None:
+    """The scheme, the commitment and the salts always; the seed only once the match has
+    ended (before, it would tell every hidden card still to come). None for a match dealt
+    before deals were committed, or a game without hidden deals."""
+    if match.deal_commitment is None or not isinstance(rules, CommitsDeals):
+        return None
+    return {"deal_scheme": DEAL_SCHEME, "deal_commitment": match.deal_commitment,
+            "deal_match": match.deal_match or match.id,
+            "deal_salts": list(rules.deal_salts(state)),
+            "deal_seed": None if match.is_live else match.deal_seed}

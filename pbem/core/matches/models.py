@@ -26,6 +26,13 @@ class Match(BaseModel):
     rules_version = peewee.IntegerField()
     options = JSONField(default=dict)
     seed = peewee.BigIntegerField()
+    # A game that commits its deals (games/dealing.py): the seed every hidden deal is drawn
+    # from, secret until the match ends, and SHA-256(seed ‖ id), public from its creation.
+    # Both None on a match made before, which is dealt from `seed` as it always was.
+    deal_seed = peewee.CharField(max_length=64, null=True)
+    deal_commitment = peewee.CharField(max_length=64, null=True)
+    # The match id the commitment names when it is not this one's (an imported record's).
+    deal_match = peewee.IntegerField(null=True)
     status = peewee.CharField(max_length=16, default=MatchStatus.ACTIVE)
     # `ply` counts moves made; `turn` counts decisions (a simultaneous decision by several
     # seats is one turn of several plies). Both guard conditional updates in `play.py`.

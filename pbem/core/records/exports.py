@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.core.matches.clocks import TimeControl
-from pbem.core.matches.creation import rules_for
+from pbem.core.matches.creation import deal_of, rules_for
 from pbem.core.matches.history import public_changes
 from pbem.core.matches.models import (
     Adjudication,
@@ -65,6 +65,7 @@ def match_record(match: Match) -> dict[str, Any]:
         "game": match.game, "title": rules.title, "rules_version": match.rules_version,
         "options": match.options,
         "seed": match.seed if over else None,
+        **(deal_of(match, rules, state) or {}),
         "status": STATUS_WORDS.get(match.status, match.status),
         "players": [{"seat": p["seat"], "name": p["name"],
                      "label": rules.seat_label(state, p["seat"])} for p in players],

@@ -49,11 +49,12 @@ from pbem.core.matches.models import (
 from pbem.core.matches.play import stored_events
 from pbem.core.matches.seat_links import seat_token, token_hash
 from pbem.core.records import standings
+from pbem.core.records.deals import Deal, check_salts, read_deal
 from pbem.core.records.exports import FORMAT, VERSION
 from pbem.core.records.standings import DRAW, LOSS
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
-from pbem.games.base import GameRules, Outcome, RulesError
+from pbem.games.base import CommitsDeals, GameRules, Outcome, RulesError
 from pbem.i18n import N_, _
 
 # Players a record names who are not known here get an address that can never receive mail
@@ -87,8 +88,7 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
     record = _object(data, _("the record"))
     rules, seed, names, options = _setup(record)
     result = _result(record.get("result"), len(names))
-    moves = _replay(rules, len(names), options, seed, record.get("moves"))
-    final = moves[-1]["state"] if moves else rules.new_game(len(names), options, seed)
+    deal, moves, final = _replay_all(record, rules, seed, len(names), options)
     _check_ending(rules.outcome(final), result, len(moves), len(names))
     created = _time(record.get("created_at"), "created_at")
     finished = (_time(record["finished_at"], "finished_at") if record.get("finished_at")
@@ -102,7 +102,7 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
             _refuse_copy(fingerprint, rules, options, seed, created)
             match = Match.create(
                 game=rules.slug, rules_version=rules.rules_version, options=options, seed=seed,
-                status=MatchStatus.FINISHED, ply=len(moves),
+                **_deal_columns(deal), status=MatchStatus.FINISHED, ply=len(moves),
                 turn=moves[-1]["next_turn"] if moves else 0, to_move=[], state=rules.dump(final),
                 result=result, thread_key=secrets.token_hex(8), time_control=clock,
                 on_timeout=policy, created_at=created, updated_at=finished, finished_at=finished,
@@ -118,6 +118,44 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
         _refuse_copy(fingerprint)  # another import of the same record won the race
         raise
     return match
+
+
+def verify_record(data: Any) -> str | None:
+    """What is wrong with a record (its setup, its commitment, a deal, a move, its ending), or
+    None when everything follows: `pbem verify`. Writes nothing."""
+    try:
+        _check_depth(data)
+        record = _object(data, _("the record"))
+        rules, seed, names, options = _setup(record)
+        result = _result(record.get("result"), len(names))
+        _deal, moves, final = _replay_all(record, rules, seed, len(names), options)
+        _check_ending(rules.outcome(final), result, len(moves), len(names))
+    except InvalidRequestError as error:
+        return str(error)
+    return None
+
+
+def _replay_all(record: Mapping[str, Any], rules: GameRules, seed: int, seats: int,
+                options: dict[str, Any]) -> tuple[Deal | None, list[dict[str, Any]], Any]:
+    """The record's committed deal (None: the older scheme), its moves replayed from the
+    deal, and the final state; refused when a move or a salt does not follow."""
+    deal = read_deal(record, rules)
+    if deal is not None and isinstance(rules, CommitsDeals):
+        start = rules.new_committed_game(seats, options, deal.seed)
+    else:
+        start = rules.new_game(seats, options, seed)
+    moves = _replay(rules, seats, start, record.get("moves"))
+    final = moves[-1]["state"] if moves else start
+    if deal is not None:
+        check_salts(deal, rules, final)
+    return deal, moves, final
+
+
+def _deal_columns(deal: Deal | None) -> dict[str, Any]:
+    if deal is None:
+        return {}
+    return {"deal_seed": deal.seed, "deal_commitment": deal.commitment,
+            "deal_match": deal.match_id}
 
 
 def _setup(record: Mapping[str, Any]) -> tuple[GameRules, int, list[str], dict[str, Any]]:
@@ -251,11 +289,10 @@ def _history(raw: Any, seats: int) -> list[dict[str, Any]]:
     return rows
 
 
-def _replay(rules: GameRules, seats: int, options: dict[str, Any], seed: int,
-            raw: Any) -> list[dict[str, Any]]:
+def _replay(rules: GameRules, seats: int, start: Any, raw: Any) -> list[dict[str, Any]]:
     if not isinstance(raw, list):
         raise InvalidRequestError(_("The record's moves must be a list."))
-    state = rules.new_game(seats, options, seed)
+    state = start
     turn = 0
     replayed = []
     for ply, item in enumerate(raw, start=1):

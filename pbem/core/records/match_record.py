@@ -16,7 +16,7 @@ from pbem.core.db.prepared import Prepared
 from pbem.core.mailout.notify import describe_outcome
 from pbem.core.matches import lifecycle, offers, vacations
 from pbem.core.matches.clocks import deadline_info, describe_allowance, describe_match_clock
-from pbem.core.matches.creation import rules_for, state_after
+from pbem.core.matches.creation import deal_of, rules_for, state_after
 from pbem.core.matches.models import (
     CONDITIONAL_NOTE,
     Adjudication,
@@ -296,6 +296,7 @@ def _common(match: Match, rules: GameRules, state: Any, seats: list[Seat], now: 
         "on_timeout": match.on_timeout,
         "rulings": _rulings(match, rules, state),
         "away": _away(match, seats, now),
+        "deal": deal_of(match, rules, state),
     }
 
 

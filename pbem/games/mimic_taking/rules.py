@@ -22,6 +22,7 @@ from pbem.games.base import (
     Transition,
     in_english,
 )
+from pbem.games.dealing import DealStream, default_salt
 from pbem.games.mimic_taking.cards import (
     COLOURS,
     HAND_SIZE,
@@ -38,6 +39,7 @@ from pbem.games.mimic_taking.cards import (
     stack_points,
     trick_winner,
 )
+from pbem.games.mimic_taking.salts import SALT, is_salt_text, parse_salt, salt_view, with_salt
 from pbem.games.mimic_taking.state import (
     MimicTakingState,
     dump_state,
@@ -73,6 +75,11 @@ class MimicTakingRules(RulesBase):
                   "included) sees every stack; off, stacks stay face down until the round is "
                   "scored"),
                label_text=N_("face up")),
+        Option("salted", False,
+               N_("the first deal waits until every seat has added its own salt to the "
+                  "shuffle (or taken the one it was given), so nobody, the server included, "
+                  "can have chosen the cards"),
+               label_text=N_("salted deal")),
     )
     hidden_information = True  # hands, and choices made in secret (see shuffle_hidden)
 
@@ -88,11 +95,29 @@ class MimicTakingRules(RulesBase):
             previous=None, choices=None, scores=(), scored=None,
         )
 
+    def new_committed_game(self, players: int, options: Mapping[str, Any],
+                           deal_seed: str) -> MimicTakingState:
+        """A game dealt by the committed scheme (`games/dealing.py`) from `deal_seed` and each
+        seat's default salt (see `docs/players/fair-play.md`)."""
+        self.check_player_count(players)
+        offered = tuple(default_salt(deal_seed, seat) for seat in range(players))
+        state = evolve(self.new_game(players, options, 0), deal_seed=deal_seed, salts=offered)
+        if self.resolve_options(options)["salted"]:
+            return evolve(state, hands=((),) * players, leader=0, salts=(None,) * players,
+                          offered=offered)
+        hands, first_leader = _deal_committed(state, 1)
+        return evolve(state, hands=hands, leader=first_leader)
+
+    def deal_salts(self, state: MimicTakingState) -> tuple[str | None, ...]:
+        return state.salts or ()
+
     # -- whose turn, which moves ------------------------------------------------------------
 
     def to_move(self, state: MimicTakingState) -> frozenset[Seat]:
         if state.finished:
             return frozenset()
+        if state.salting and state.salts is not None:
+            return frozenset(s for s, salt in enumerate(state.salts) if salt is None)
         if state.choices is not None:
             return frozenset(s for s, choice in enumerate(state.choices) if choice is None)
         if state.keeper is not None:
@@ -102,6 +127,8 @@ class MimicTakingRules(RulesBase):
     def legal_moves(self, state: MimicTakingState, seat: Seat) -> Sequence[Move]:
         if seat not in self.to_move(state):
             return []
+        if state.salting:
+            return [Move(SALT)]
         if state.choices is not None:
             return [Move(ADD), Move(DISCARD)]
         if state.keeper is not None:
@@ -115,6 +142,8 @@ class MimicTakingRules(RulesBase):
         moves = self.legal_moves(state, seat)
         if not moves:
             raise IllegalMoveError(_("there is no move to make for this seat now"))
+        if moves[0].kind == SALT:
+            return Move(SALT)
         if moves[0].kind == PLAY:
             return min(moves, key=lambda m: (number_of(m.cards[0]) or 99, card_key(m.cards[0])))
         if moves[0].kind == TAKE:
@@ -128,9 +157,15 @@ class MimicTakingRules(RulesBase):
             return move.cards[0]
         if move.kind == TAKE:
             return "take " + (" ".join(move.cards) if move.cards else "none")
+        if move.kind == SALT:
+            return " ".join((SALT, *move.cards))
         return move.kind
 
     def parse_move(self, state: MimicTakingState, seat: Seat, text: str) -> Move:
+        if state.salting or is_salt_text(text):
+            if state.finished:
+                self._check_turn(state, seat, SALT)
+            return Move(SALT, parse_salt(state, seat, text))
         kind, cards, number = _read(text)
         self._check_turn(state, seat, kind)
         if state.choices is not None:
@@ -174,6 +209,8 @@ class MimicTakingRules(RulesBase):
     # -- applying a move ----------------------------------------------------------------------
 
     def apply_move(self, state: MimicTakingState, seat: Seat, move: Move) -> Transition:
+        if move.kind == SALT:
+            return _salt(state, seat, move.cards)
         if move.kind == PLAY:
             return _play(state, seat, move.cards[0])
         if move.kind == TAKE:
@@ -188,8 +225,8 @@ class MimicTakingRules(RulesBase):
         # Kept cards go into a face-down stack, and the last-card choice stays secret until
         # everyone has chosen: only the mover may read those moves' notation. The round's
         # public summary then shows every stack.
-        if move.kind == PLAY or (move.kind == TAKE and state.face_up):
-            return None
+        if move.kind in (PLAY, SALT) or (move.kind == TAKE and state.face_up):
+            return None  # salts are published as they are set
         return frozenset({seat})
 
     def current_scores(self, state: MimicTakingState) -> tuple[float, ...]:
@@ -246,6 +283,7 @@ class MimicTakingRules(RulesBase):
             "chosen": [c is not None for c in choices] if choices is not None else None,
             "my_choice": choices[seat] if choices is not None and seat is not None else None,
             "hand": list(state.hands[seat]) if seat is not None else None,
+            **salt_view(state, seat),
             "round_scores": [list(row) for row in state.scores],
             "totals": list(state.totals),
             "last_round": summary,
@@ -297,11 +335,25 @@ class MimicTakingRules(RulesBase):
         if choices is not None:
             choices = tuple(c if s == seat or c is None else rng.choice((ADD, DISCARD))
                             for s, c in enumerate(choices))
+        # The future deals are unknown to every seat: a committed match's seed is redrawn too.
+        deal_seed = (None if state.deal_seed is None
+                     else f"{rng.getrandbits(256):064x}")
         return evolve(state, seed=rng.randrange(2**31), hands=tuple(hands),
-                       stacks=tuple(stacks), aside=tuple(pool), choices=choices)
+                       stacks=tuple(stacks), aside=tuple(pool), choices=choices,
+                       deal_seed=deal_seed)
 
 
 # -- transitions ------------------------------------------------------------------------------
+
+def _salt(state: MimicTakingState, seat: Seat, given: tuple[str, ...]) -> Transition:
+    """A seat's salt; the last one deals round 1 (`salts.py`)."""
+    state, added = with_salt(state, seat, given)
+    if state.salting:
+        return Transition(state, (added,))
+    hands, leader = _deal_committed(state, 1)
+    return Transition(evolve(state, hands=hands, leader=leader),
+                      (added, Event("round_started", {"round": 1, "leader": leader})))
+
 
 def _play(state: MimicTakingState, seat: Seat, card: str) -> Transition:
     hand = list(state.hands[seat])
@@ -393,7 +445,8 @@ def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
         events.append(Event("game_over", {
             "winners": [s for s, t in enumerate(totals) if t == best], "totals": totals}))
         return Transition(scored, tuple(events))
-    hands, _leader = _deal(state.players, state.seed, state.round + 1)
+    hands, _leader = (_deal(state.players, state.seed, state.round + 1)
+                      if state.deal_seed is None else _deal_committed(state, state.round + 1))
     new_round = evolve(scored, round=state.round + 1, hands=hands, leader=next_leader)
     events.append(Event("round_started", {"round": state.round + 1, "leader": next_leader}))
     return Transition(new_round, tuple(events))
@@ -555,6 +608,21 @@ def _deal(players: int, seed: int, round_number: int) -> tuple[tuple[tuple[str, 
     return hands, rng.randrange(players)
 
 
+def _deal_committed(state: MimicTakingState,
+                    round_number: int) -> tuple[tuple[tuple[str, ...], ...], int]:
+    """`_deal` by the committed scheme: the deck in its listed order shuffled by the round's
+    stream, then the first leader drawn from the same stream (`docs/players/fair-play.md`)."""
+    salts = tuple(salt for salt in state.salts or () if salt is not None)
+    if state.deal_seed is None or len(salts) != state.players:
+        raise RulesError("this position is inconsistent (a committed deal without its seed)")
+    stream = DealStream(state.deal_seed, salts, f"mimic-taking round {round_number}")
+    cards = deck(state.players)
+    stream.shuffle(cards)
+    size = HAND_SIZE[state.players]
+    hands = tuple(sort_cards(cards[i * size:(i + 1) * size]) for i in range(state.players))
+    return hands, stream.below(state.players)
+
+
 def _player_on_turn(state: MimicTakingState) -> Seat:
     return (state.leader + len(state.trick)) % state.players
 
@@ -562,6 +630,8 @@ def _player_on_turn(state: MimicTakingState) -> Seat:
 def _phase(state: MimicTakingState) -> str:
     if state.finished:
         return "over"
+    if state.salting:
+        return "salt"
     if state.choices is not None:
         return "last_card"
     return "keep" if state.keeper is not None else "play"

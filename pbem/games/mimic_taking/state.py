@@ -17,6 +17,10 @@ Position text: space-separated `key=value` fields, always written in this order:
 - `scores`: every finished round's scores, rounds separated by `/`, seats by `,`; or `-`.
 - `scored`: the final stacks of the last scored round (the public round summary), or `-`.
 - `faceup`: 1 for the face-up variant. `seed`: the match seed, which decides future deals.
+- `dealseed`, `salts`, `offered`: only in a match dealt by the committed scheme
+  (`games/dealing.py`), which then decides the deals instead of `seed`: its 64-digit seed,
+  each seat's salt in hexadecimal UTF-8 (`?`: not added yet), seats split by `/`, and in a
+  match whose deal waits for salts the salt each seat takes by adding none (else `-`).
 
 `from_position` accepts any subset of fields after `hands` (missing ones take the start-of-round
 defaults above: round 1, leader 0, nothing won, face-down, seed 0), so tests stay short.
@@ -51,6 +55,18 @@ class MimicTakingState:
     choices: tuple[str | None, ...] | None
     scores: tuple[tuple[int, ...], ...]
     scored: tuple[Cards, ...] | None
+    # A match dealt by the committed scheme (`games/dealing.py`): its seed (64 hexadecimal
+    # digits) and every seat's salt. None: the scheme before it, deals from `seed`.
+    deal_seed: str | None = None
+    # A seat's salt is None until it adds one, in a match whose first deal waits for them
+    # (option `salted`); `offered` then holds the salt each seat takes by adding none.
+    salts: tuple[str | None, ...] | None = None
+    offered: tuple[str, ...] | None = None
+
+    @property
+    def salting(self) -> bool:
+        """Waiting for salts: nothing is dealt yet."""
+        return self.salts is not None and None in self.salts
 
     @property
     def rounds(self) -> int:
@@ -81,7 +97,9 @@ def evolve(state: MimicTakingState, **changes: Any) -> MimicTakingState:
 
 
 FIELDS = ("round", "leader", "hands", "stacks", "aside", "trick", "keeper", "prev", "choices",
-          "scores", "scored", "faceup", "seed")
+          "scores", "scored", "faceup", "seed", "dealseed", "salts", "offered")
+# Written only for a match dealt by the committed scheme.
+_COMMITTED_FIELDS = ("dealseed", "salts", "offered")
 
 
 def dump_state(state: MimicTakingState) -> dict[str, Any]:
@@ -101,6 +119,9 @@ def dump_state(state: MimicTakingState) -> dict[str, Any]:
         "choices": list(state.choices) if state.choices is not None else None,
         "scores": [list(row) for row in state.scores],
         "scored": [list(stack) for stack in state.scored] if state.scored is not None else None,
+        **({"deal_seed": state.deal_seed, "salts": list(state.salts or ()),
+            "offered": list(state.offered) if state.offered is not None else None}
+           if state.deal_seed is not None else {}),
     }
 
 
@@ -121,6 +142,9 @@ def load_state(data: Mapping[str, Any]) -> MimicTakingState:
         choices=tuple(data["choices"]) if data["choices"] is not None else None,
         scores=tuple(tuple(row) for row in data["scores"]),
         scored=tuple(tuple(s) for s in data["scored"]) if data["scored"] is not None else None,
+        deal_seed=data.get("deal_seed"),
+        salts=tuple(data["salts"]) if data.get("deal_seed") is not None else None,
+        offered=tuple(data["offered"]) if data.get("offered") is not None else None,
     )
 
 
@@ -144,8 +168,14 @@ def position_text(state: MimicTakingState) -> str:
         "scored": _seat_cards(state.scored) if state.scored is not None else "-",
         "faceup": "1" if state.face_up else "0",
         "seed": str(state.seed),
+        "dealseed": state.deal_seed or "",
+        # Hexadecimal UTF-8, as a salt may hold spaces and slashes.
+        "salts": "/".join("?" if salt is None else salt.encode().hex()
+                          for salt in state.salts or ()),
+        "offered": "/".join(salt.encode().hex() for salt in state.offered or ()) or "-",
     }
-    return " ".join(f"{key}={fields[key]}" for key in FIELDS)
+    return " ".join(f"{key}={fields[key]}" for key in FIELDS
+                    if state.deal_seed is not None or key not in _COMMITTED_FIELDS)
 
 
 def parse_position(text: str) -> MimicTakingState:
@@ -178,9 +208,29 @@ def parse_position(text: str) -> MimicTakingState:
         choices=_parse_choices(fields.get("choices", "-"), players),
         scores=_parse_scores(fields.get("scores", "-"), players),
         scored=None if scored_text == "-" else _parse_seats(scored_text, players),
+        **_parse_committed(fields, players),
     )
     _check_consistent(state)
     return state
+
+
+def _parse_committed(fields: Mapping[str, str], players: int) -> dict[str, Any]:
+    if "dealseed" not in fields:
+        return {}
+    seed = fields["dealseed"]
+    if len(seed) != 64 or any(ch not in "0123456789abcdef" for ch in seed):
+        raise RulesError("dealseed must be 64 lowercase hexadecimal digits")
+    try:
+        salts = tuple(None if part == "?" else bytes.fromhex(part).decode()
+                      for part in fields.get("salts", "").split("/"))
+        offered_text = fields.get("offered", "-")
+        offered = (None if offered_text == "-" else
+                   tuple(bytes.fromhex(part).decode() for part in offered_text.split("/")))
+    except ValueError as error:
+        raise RulesError("salts and offered must be hexadecimal UTF-8, split by /") from error
+    if len(salts) != players or (offered is not None and len(offered) != players):
+        raise RulesError(f"salts and offered need one salt per seat ({players})")
+    return {"deal_seed": seed, "salts": salts, "offered": offered}
 
 
 def _check_consistent(state: MimicTakingState) -> None:

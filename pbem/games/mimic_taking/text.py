@@ -111,8 +111,16 @@ def _game_over(data: Mapping[str, Any]) -> str:
         data["winners"], max(data["totals"]), None))
 
 
+def _salt_added(data: Mapping[str, Any]) -> str:
+    if data["own"]:
+        return _("%(player)s added the salt %(salt)r", player=label(data["seat"]),
+                 salt=data["salt"])
+    return _("%(player)s took the salt %(salt)r", player=label(data["seat"]), salt=data["salt"])
+
+
 _DESCRIBERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "played": _played, "trick_won": _trick_won, "took": _took, "took_cards": _took_cards,
+    "salt_added": _salt_added, "played": _played, "trick_won": _trick_won, "took": _took,
+    "took_cards": _took_cards,
     "round_ending": _round_ending, "last_card_chosen": _last_card_chosen,
     "last_card_choice": _last_card_choice, "last_cards_revealed": _last_cards_revealed,
     "round_scored": _round_scored, "round_started": _round_started, "game_over": _game_over,
@@ -163,6 +171,7 @@ def render(view: Mapping[str, Any], over: bool = False) -> str:
             lines.append(_("Stack of %(player)s: %(cards)s", player=labels[seat],
                            cards=" ".join(stack) or "-"))
     lines.extend(_trick_lines(view, over))
+    lines.extend(_salt_lines(view, over))
     if view["last_round"] is not None:
         lines.append(_("Last round:"))
         lines.extend(f"  {_seat_summary(entry)}" for entry in view["last_round"])
@@ -230,6 +239,22 @@ def _trick_lines(view: Mapping[str, Any], over: bool) -> list[str]:
     if view["keeper"] is not None and not over:
         lines.append(_("%(player)s won with a trump and chooses cards to keep",
                        player=labels[view["keeper"]]))
+    return lines
+
+
+def _salt_lines(view: Mapping[str, Any], over: bool) -> list[str]:
+    """While the first deal waits for salts: who has added one, and this seat's offer."""
+    if view.get("phase") != "salt" or over:
+        return []
+    labels, salts = view["labels"], view["salts"]
+    waiting = [labels[s] for s, salt in enumerate(salts) if salt is None]
+    lines = [_("Nothing is dealt yet: waiting for the salts of %(players)s",
+               players=", ".join(waiting))]
+    lines.extend(_("Salt of %(player)s: %(salt)r", player=labels[s], salt=salt)
+                 for s, salt in enumerate(salts) if salt is not None)
+    if view.get("my_offered_salt"):
+        lines.append(_("Add your own salt with 'salt' and any text, or 'salt' alone to take "
+                       "%(salt)r.", salt=view["my_offered_salt"]))
     return lines
 
 

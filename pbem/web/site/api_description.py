@@ -153,6 +153,19 @@ COMPUTERS: dict[str, Any] = {
     "type": "array", "maxItems": 3, "items": {"type": "integer", "minimum": 1, "maximum": 5},
     "description": N_("a mixed table (Mimic Taking): seats the computer fills, one level each")}
 
+# A committed deal's fields (core/records/deals.py), in the match record and record.json.
+DEAL_FIELDS: dict[str, Any] = {
+    "deal_scheme": {"type": "string", "const": "pbem-deal-v1"},
+    "deal_commitment": {"type": "string", "description": N_(
+        "SHA-256 of the seed's 32 bytes and the match id in ASCII digits, published before "
+        "any card was dealt")},
+    "deal_match": {"type": "integer", "description": N_("the match id the commitment names")},
+    "deal_salts": {"type": "array", "items": STRING, "description": N_(
+        "each seat's salt, in seat order")},
+    "deal_seed": _nullable({"type": "string", "description": N_(
+        "64 hexadecimal digits; null until the match has ended")}),
+}
+
 SCHEMAS: dict[str, Any] = {
     "Problem": _object(("title", "status", "detail"), type=STRING, title=STRING,
                        status=INTEGER, detail=STRING),
@@ -197,7 +210,12 @@ SCHEMAS: dict[str, Any] = {
                                text={"type": "string", "description": N_(
                                    "the days away in the reader's language, the last one "
                                    "included")},
-                               **{"from": TIME})}),
+                               **{"from": TIME})},
+        deal=_nullable({**_object(
+            ("deal_scheme", "deal_commitment", "deal_salts", "deal_seed"),
+            **DEAL_FIELDS), "description": N_(
+                "a committed deal (hidden cards): anyone can check it once the match ends "
+                "(docs: Fair play); null for a match without one")})),
     "SeatRecord": {"allOf": [_ref("MatchRecord"), _object(
         ("seat", "your_turn", "legal_moves", "can"),
         seat=INTEGER, seat_label=STRING, your_turn=BOOLEAN,
@@ -235,6 +253,11 @@ SCHEMAS: dict[str, Any] = {
         version={**INTEGER, "description": N_("how often they were replaced; 0: none stored")},
         offered={**BOOLEAN, "description": N_("whether this game offers conditional moves")},
         moves=INTEGER),
+    "SaltRequest": {**_object(
+        salt={"type": "string", "maxLength": 64, "description": N_(
+            "any one line of text; empty or left out: take the salt you were given")},
+        ply={"type": "integer", "minimum": 0, "description": N_("the move number you saw")}),
+        "additionalProperties": False},
     "ConditionalRequest": {**_object(
         ("lines",),
         lines={"type": "array", "maxItems": 40,
@@ -367,7 +390,7 @@ SCHEMAS: dict[str, Any] = {
                       seed=_nullable(INTEGER), status=STRING,
                       players={"type": "array", "items": ANY_OBJECT},
                       moves={"type": "array", "items": ANY_OBJECT},
-                      result=_nullable(ANY_OBJECT), rated=BOOLEAN,
+                      result=_nullable(ANY_OBJECT), rated=BOOLEAN, **DEAL_FIELDS,
                       ratings=_nullable({"type": "array", "items": _object(
                           ("seat", "mu_before", "sigma_before", "mu_after", "sigma_after"),
                           seat=INTEGER, mu_before=NUMBER, sigma_before=NUMBER,
@@ -486,6 +509,13 @@ PATHS: dict[str, Any] = {
     },
     **{f"/api/play/{{token}}/{path}": _seat_action(path, summary)
        for path, summary in _SEAT_ACTIONS},
+    "/api/play/{token}/salt": {"put": _operation(
+        N_("Add the seat's salt to a committed deal, while the first deal waits for salts "
+           "(a salt is public once added, and cannot be changed). Anything else is refused "
+           "(422) with the reason."),
+        {**_answer(N_("The seat's record after it."), _ref("SeatRecord")),
+         **_problems(400, 404, 409, 422)},
+        tag="Seat", body=_ref("SaltRequest"), parameters=[TOKEN], operation_id="salt_put")},
     "/api/play/{token}/conditional": {
         "get": _operation(N_("The seat's own conditional moves (nobody else ever sees them)."),
                           {**_answer(N_("The stored lines."), _ref("ConditionalLines")),
