@@ -8,8 +8,10 @@ service, then times, in interleaved rounds through the Flask app:
 - the play page of the 500-ply match against that of the 10-ply match;
 - and, to tell history's cost from the position's, the public record alone (no HTML) and the
   board drawing alone at the same two plies.
-Prints each as a ratio (median over rounds, with the spread). Default database: a temporary
-SQLite file; a PostgreSQL URL works too (its tables are dropped and recreated).
+Prints each as a ratio (median over rounds, with the spread). With `--sweep STEP` the 600-ply
+match is then finished and its public page read at every STEP plies against `?ply=10`.
+Default database: a temporary SQLite file; a PostgreSQL URL works too (its tables are
+dropped and recreated).
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ from pbem.config import load_settings
 from pbem.core import settlers
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.migrations import migrate
+from pbem.core.matches.changes import apply_change
 from pbem.core.matches.creation import create_match, current_state, replay, rules_for, state_after
 from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
+from pbem.core.matches.rulings import Forfeit
 from pbem.core.records.match_record import public_record
 from pbem.core.schema import drop_everything
 from pbem.web import create_app
@@ -142,6 +146,8 @@ def main() -> None:
     parser.add_argument("--database-url")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--requests", type=int, default=20)
+    parser.add_argument("--sweep", type=int, default=0, metavar="STEP",
+                        help="also finish the 600-ply match and read it every STEP plies")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{folder}/history.sqlite3"
@@ -178,7 +184,33 @@ def main() -> None:
         replay(match, 500)
         print(f"(for comparison: replaying 500 moves from the seed takes "
               f"{(time.perf_counter() - started) * 1000:.1f} ms, which a page no longer does)")
+        if args.sweep:
+            sweep(client, long_id, args)
         database.close()
+
+
+def sweep(client, long_id: int, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+    """The 600-ply match finished (its seat to move forfeits), then its public page at every
+    `--sweep` plies (and 549, the worst case an earlier run found) against `?ply=10`, by
+    CPU a request in interleaved rounds: the worst ratio is what the target bounds."""
+    database.connect(reuse_if_open=True)
+    match = Match.get_by_id(long_id)
+    seat = min(rules_for(match).to_move(current_state(match)))
+    apply_change(long_id, Forfeit(seat=seat), NOW + timedelta(days=1))
+    assert not Match.get_by_id(long_id).is_live
+    plies = sorted({10, 549, *range(args.sweep, 601, args.sweep)})
+    times = measure(client, {ply: f"/matches/{long_id}?ply={ply}" for ply in plies},
+                    args.rounds, args.requests)
+    print(f"finished 600-ply match, /matches/<id>?ply=N ÷ ?ply=10 by CPU a request "
+          f"(median of {args.rounds} rounds) [target <= 1.2 for every N]:")
+    ratios = {}
+    for ply in plies:
+        each = [a / b for a, b in zip(times[ply]["cpu"], times[10]["cpu"], strict=True)]
+        ratios[ply] = statistics.median(each)
+        print(f"  ply {ply:3}: {ratios[ply]:.2f} ({statistics.median(times[ply]['cpu']) * 1000:.2f}"
+              f" ms; spread {min(each):.2f} to {max(each):.2f})")
+    worst = max(ratios, key=ratios.__getitem__)
+    print(f"  worst: ply {worst}, {ratios[worst]:.2f}")
 
 
 if __name__ == "__main__":

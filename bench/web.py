@@ -18,14 +18,24 @@ Procfile does, on the same database. The bare app has three endpoints:
   psycopg's pipeline as pbem does, waiting for the server as often (a bare app written with
   peewee's query builder, or waiting for every answer, is slower than pbem, and would
   flatter it).
+- a first read (`bare page, 1st`, `/page/<token>/first`): the bare page's reads with what a
+  first read of a match version adds, as pbem sends them: the visit noted (in a
+  transaction), the version's draw offers, latest page of moves and rulings shown; and the
+  API's first read (`bare api, 1st`, `/api/<token>/first`): the seat's table and those three.
+A whole move (`whole move` against `bare whole move`) is a posted move, the opponent's first
+read of the new version, and the opponent's turn mail sent over SMTP to a loopback aiosmtpd
+sink (a process of its own): pbem's by its outbox (`deliver_due`, as `pbem worker` sends
+it), the bare app's row read by hand, written with `EmailMessage` and sent with `smtplib`,
+then recorded as sent; the mail's CPU in this process is added to the server's.
 Then, in interleaved rounds, times sequential requests to each endpoint and prints each
 one's rate as a ratio to its baseline's rate in the same round (the median and the spread
 over rounds): a posted move against the bare move, a play page read again against the bare
-page on the same match (`bare page`, `bare page@500`), the rest against the bare row read:
-an API read again is one read, as the row read is; a first read (of a page or the API) also
-reads the draw offers and moves of a match version not read before, and a page's notes the
-visit, which no bare endpoint does. The other baselines' medians follow in brackets.
-tests/test_bench_baseline.py holds the claim that the bare move and page do pbem's I/O.
+page on the same match (`bare page`, `bare page@500`), a first read against its bare first
+read, a whole move against the bare whole move, the rest against the bare row read:
+an API read again is one read, as the row read is. The other baselines' medians follow in
+brackets (a first read's and a whole move's ratio to the row read too, as earlier rounds
+measured them). tests/test_bench_baseline.py holds the claim that the bare move, page and
+first reads do pbem's I/O.
 
 - `POST move`: a move through the web form (each request plays the first move of its own
   fresh match, so every POST does the full work of a move; the bare app's posted moves play
@@ -76,6 +86,7 @@ import functools
 import http.client
 import os
 import secrets
+import smtplib
 import socket
 import statistics
 import subprocess
@@ -86,12 +97,15 @@ import time
 import urllib.parse
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pbem.clock import utcnow  # noqa: E402
+from pbem.config import Settings, load_settings  # noqa: E402
 from pbem.core import settlers  # noqa: E402
 from pbem.core.accounts import api_tokens, sessions  # noqa: E402
 from pbem.core.accounts.models import Player, SessionKind  # noqa: E402
@@ -101,6 +115,9 @@ from pbem.core.matches.creation import create_match  # noqa: E402
 from pbem.core.matches.play import submit_move  # noqa: E402
 from pbem.core.schema import drop_everything  # noqa: E402
 from pbem.games import get_rules  # noqa: E402
+from pbem.mail.compose import Composer  # noqa: E402
+from pbem.mail.outbox import deliver_due  # noqa: E402
+from pbem.mail.senders import SMTPSender  # noqa: E402
 
 BASE = "bare"
 OLD_BASE = "bare, connection per request"
@@ -109,6 +126,13 @@ OLD_BASE = "bare, connection per request"
 BARE_MOVE = "bare move"
 BARE_PAGE = "bare page"
 BARE_PAGE_500 = "bare page@500"
+BARE_FIRST = "bare page, 1st"
+BARE_API_FIRST = "bare api, 1st"
+BARE_WHOLE = "bare whole move"
+# Each line measured against the bare line doing its I/O; the rest against the row read.
+BASELINE = {"POST move": BARE_MOVE, "GET play": BARE_PAGE, "GET play@500": BARE_PAGE_500,
+            "GET play, 1st": BARE_FIRST, "GET api, 1st": BARE_API_FIRST,
+            "whole move": BARE_WHOLE}
 SECRET = secrets.token_urlsafe(32)
 NOW = datetime(2026, 6, 1, 12, 0)
 GAME = "mimic"
@@ -253,6 +277,38 @@ BARE_APP = textwrap.dedent("""
     # no record, no page, no session.
     @app.route("/page/<token>")
     def page(token):
+        return jsonify(_page(token, first=False))
+
+    # The first read of a match version (what the opponent meets after a move): the same
+    # reads as the page read again, with the visit noted (in a transaction, as pbem notes
+    # it) and what a new version derives from: its draw offers, its latest page of moves
+    # and its open rulings. Answered as JSON.
+    @app.route("/page/<token>/first")
+    def first_page(token):
+        return jsonify(_page(token, first=True))
+
+    # The API's first read of a match version: the seat's table, then the version's draw
+    # offers, its latest page of moves and its open rulings.
+    @app.route("/api/<token>/first")
+    def first_api(token):
+        opened = _table(token)[0]
+        return jsonify(_version_reads(opened))
+
+    def _version_reads(opened):
+        match_id, ply = opened["match_id"], opened["ply"]
+        offers = sql("SELECT id, match_id, seat, ply, status, accepted_by, answered_by, how, "
+                     "offered_at, answered_at FROM draw_offer WHERE match_id = ? "
+                     "ORDER BY id DESC", match_id).fetchall()
+        moves = sql("SELECT ply, seat, text, visible_to, events, note, created_at FROM move "
+                    "WHERE match_id = ? AND ply >= ? AND ply <= ? ORDER BY ply",
+                    match_id, max(1, ply - 9), ply).fetchall()
+        rulings = sql("SELECT id, match_id, seat, cause, status, opened_at, ruling, reason, "
+                      "ruled_by, ruled_at FROM adjudication WHERE match_id = ? AND status = ? "
+                      "ORDER BY ruled_at", match_id, "ruled").fetchall()
+        return {"offers": len(offers), "moves": [row[2] for row in moves],
+                "rulings": len(rulings)}
+
+    def _table(token):
         digest = hashlib.sha256(token.encode()).hexdigest()
         table_read = sql("SELECT seat.*, MATCH.*, player.* FROM seat "
                          "JOIN MATCH ON seat.match_id = MATCH.id "
@@ -267,8 +323,19 @@ BARE_APP = textwrap.dedent("""
         opened = next((row for row in table if row[at["token_hash"]] == digest), None)
         if opened is None:
             abort(404)
-        match_id, player_id = opened[at["match_id"]], opened[at["player_id"]]
+        # The match's own columns follow the seat's: its ply is the first after them.
+        return ({"id": opened[at["id"]], "match_id": opened[at["match_id"]],
+                 "seat": opened[at["seat"]], "player_id": opened[at["player_id"]],
+                 "game": opened[at["game"]], "ply": opened[names.index("ply")]},
+                table, at)
+
+    def _page(token, first):
+        opened, table, at = _table(token)
+        match_id, player_id = opened["match_id"], opened["player_id"]
         players = sorted({row[at["player_id"]] for row in table})  # as pbem asks for them
+        # On SQLite pbem notes the visit and reads the version before the page's own reads;
+        # on PostgreSQL it sends those four ahead first.
+        version = _first_reads(opened) if first and SQLITE else None
         with pipeline():
             private_read = sql(
                 "SELECT conditional_tree.ply, conditional_tree.tree, conditional_tree.version, "
@@ -278,10 +345,10 @@ BARE_APP = textwrap.dedent("""
                 "FROM seat LEFT JOIN conditional_tree ON conditional_tree.match_id = "
                 "seat.match_id AND conditional_tree.seat = seat.seat "
                 "LEFT JOIN seat_note ON seat_note.seat_id = seat.id WHERE seat.id = ? LIMIT 1",
-                opened[at["id"]])
+                opened["id"])
             ratings_read = sql("SELECT * FROM rating WHERE game = ? AND player_id IN ("
                                + ", ".join("?" for _ in players) + ")",
-                               opened[at["game"]], *players)
+                               opened["game"], *players)
             tournament_read = sql(
                 "SELECT tournament.id, tournament.name, tournament_round.number FROM pairing "
                 "JOIN tournament ON pairing.tournament_id = tournament.id "
@@ -301,10 +368,20 @@ BARE_APP = textwrap.dedent("""
         ratings = ratings_read.fetchall()
         tournament = tournament_read.fetchone()
         chat = chat_read.fetchall()
-        return jsonify({"seat": opened[at["seat"]], "seats": len(table),
-                        "notes": private is not None and private[3] is not None,
-                        "ratings": len(ratings), "tournament": tournament is not None,
-                        "chat": len(chat)})
+        if first and not SQLITE:
+            version = _first_reads(opened)
+        return {"seat": opened["seat"], "seats": len(table),
+                "notes": private is not None and private[3] is not None,
+                "ratings": len(ratings), "tournament": tournament is not None,
+                "chat": len(chat), **(version or {})}
+
+    def _first_reads(opened):
+        now = datetime.now(timezone.utc).replace(tzinfo=None)
+        with db.atomic():
+            sql("UPDATE seat SET last_seen_at = ? WHERE id = ? AND "
+                "(last_seen_at IS NULL OR last_seen_at <= ?)",
+                now, opened["id"], now - timedelta(minutes=5))
+        return _version_reads(opened)
 """)
 
 
@@ -332,6 +409,10 @@ def main() -> None:
         # The baseline keeps its connection as pbem does; the old one opens one per request.
         bares = {BASE: (url, "1"),
                  OLD_BASE: (scheme.removesuffix("+pool") + ":" + rest, "0")}
+        # Both apps' mails go to one loopback SMTP server of its own process.
+        smtp_port = _free_port()
+        sink = subprocess.Popen([sys.executable, "-m", "aiosmtpd", "-n", "-l",
+                                 f"127.0.0.1:{smtp_port}", "-c", "aiosmtpd.handlers.Sink"])
         servers = {"pbem": _serve("pbem.web:create_app()", env)}
         for name, (bare_url, keep) in bares.items():
             servers[name] = _serve("bare_app:app", {**env, "BARE_DATABASE_URL": bare_url,
@@ -339,9 +420,15 @@ def main() -> None:
         try:
             ports = {name: port for name, (_, port) in servers.items()}
             workers = {name: _worker_pid(process.pid) for name, (process, _) in servers.items()}
-            _report(*_measure(fixtures, ports, workers, args.rounds, args.requests), scheme,
-                    args)
+            mail = Mail(load_settings({
+                "database_url": url, "secret_key": SECRET, "base_url": "http://127.0.0.1",
+                "instance_path": folder, "smtp_host": "127.0.0.1", "smtp_port": smtp_port,
+                "mail_from": "pbem <pbem@example.org>"}, environ={}))
+            _report(*_measure(fixtures, ports, workers, args.rounds, args.requests, mail),
+                    scheme, args)
         finally:
+            sink.terminate()
+            sink.wait()
             for process, _ in servers.values():
                 process.terminate()
                 process.wait()
@@ -358,11 +445,17 @@ def _build(url: str, posts: int, firsts: int = 0) -> dict[str, object]:
     long = _played(500, seed=2)
     # Played alike (the same seed), but each a match of its own: nothing read of one is kept
     # for another.
-    played = {kind: [_played(10, seed=1)[0] for _ in range(firsts)] for kind in ("play", "api")}
+    played = {kind: [_played(10, seed=1)[0] for _ in range(firsts)]
+              for kind in ("play", "api", BARE_FIRST, BARE_API_FIRST)}
     fresh = [create_match(GAME, PLAYERS, {}, SECRET, NOW, seed=3) for _ in range(posts)]
+    # A whole move's matches: its mover's link and the opponent's (whose first read follows).
+    wholes = [create_match(GAME, PLAYERS, {}, SECRET, NOW, seed=3).tokens
+              for _ in range(2 * firsts)]
     rules = get_rules(GAME)
     first_state = rules.new_game(2, {}, 3)
     seat = min(rules.to_move(first_state))
+    # Every mail queued so far counts as sent: a whole move sends only its own.
+    database.execute_sql("UPDATE outbox_message SET status = 'sent'")
     first_move = rules.format_move(first_state, rules.legal_moves(first_state, seat)[0])
     # A signed-in player with a few matches, as most have (the bench's two players have
     # thousands): their session, for `GET me`.
@@ -381,6 +474,7 @@ def _build(url: str, posts: int, firsts: int = 0) -> dict[str, object]:
     database.close()
     return {"short": short, "long": long, "move": first_move, "firsts": played,
             "fresh": [created.tokens[seat] for created in fresh], "row": short[1],
+            "wholes": [(tokens[seat], tokens[1 - seat]) for tokens in wholes],
             "session": session, "api_token": token}
 
 
@@ -421,9 +515,61 @@ def _serve(target: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], i
     raise SystemExit(f"gunicorn did not start for {target}")
 
 
+class Mail:
+    """A whole move's last step, in this process (as a `pbem worker` would run it): pbem's
+    outbox sending the move's turn mail, or the bare app's: the mail's row read by hand, a
+    short plain mail written with the standard library, sent with `smtplib` and recorded as
+    sent. Both to the same SMTP server; the CPU this process spends on it is counted."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.composer = Composer(settings)
+        self.sender = SMTPSender(settings)
+        self.cpu: dict[str, float] = {}
+
+    def clear(self) -> None:
+        """Every mail queued counts as sent (a posted move's line queues them unsent)."""
+        database.connect(reuse_if_open=True)
+        with database.atomic():
+            database.execute_sql("UPDATE outbox_message SET status = 'sent' "
+                                 "WHERE status = 'pending'")
+
+    def pbem(self, line: str) -> None:
+        started = time.process_time()
+        database.connect(reuse_if_open=True)
+        report = deliver_due(self.settings, self.sender, self.composer, utcnow())
+        self.cpu[line] = self.cpu.get(line, 0.0) + time.process_time() - started
+        if report.sent != 1:
+            raise SystemExit(f"the outbox sent {report.sent} mails, not the move's one")
+
+    def bare(self, line: str) -> None:
+        started = time.process_time()
+        database.connect(reuse_if_open=True)
+        param = database.param
+        row = database.execute_sql(
+            "SELECT id, to_address, match_id FROM outbox_message WHERE status = 'pending' "
+            "ORDER BY id LIMIT 1".replace("?", param)).fetchone()
+        mail = EmailMessage()
+        mail["From"] = self.settings.mail_from
+        mail["To"] = row[1]
+        mail["Subject"] = f"Your turn, match #{row[2]}"
+        mail["Date"] = formatdate(localtime=False)
+        mail["Message-ID"] = make_msgid(domain="example.org")
+        mail.set_content(f"It is your turn in match #{row[2]}.\n")
+        with smtplib.SMTP(self.settings.smtp_host, self.settings.smtp_port) as smtp:
+            smtp.send_message(mail)
+        with database.atomic():
+            database.execute_sql(
+                "UPDATE outbox_message SET status = 'sent', sent_at = ?, attempts = attempts + 1 "
+                "WHERE id = ?".replace("?", param), (utcnow().replace(microsecond=0), row[0]))
+        self.cpu[line] = self.cpu.get(line, 0.0) + time.process_time() - started
+
+
 def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[str, int],
-             rounds: int, count: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
-    """Each endpoint's rate per round, and its server CPU seconds per request per round."""
+             rounds: int, count: int, mail: Mail
+             ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Each endpoint's rate per round, and its server CPU seconds per request per round
+    (with a whole move's mail, the CPU this process spent sending it)."""
     pbem = ports["pbem"]
     short_token, _ = fixtures["short"]  # type: ignore[misc]
     long_token, _ = fixtures["long"]  # type: ignore[misc]
@@ -432,6 +578,8 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
     bare_fresh = iter(tokens[1::2])  # type: ignore[index]
     firsts = {kind: iter(tokens)
               for kind, tokens in fixtures["firsts"].items()}  # type: ignore[attr-defined]
+    wholes = iter(fixtures["wholes"][::2])  # type: ignore[index]
+    bare_wholes = iter(fixtures["wholes"][1::2])  # type: ignore[index]
     form = urllib.parse.urlencode({"move": fixtures["move"], "ply": 0})
     signed_in = {"Cookie": f"pbem_player={fixtures['session']}"}
     bearer = {"Authorization": f"Bearer {fixtures['api_token']}"}
@@ -442,6 +590,18 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
     def bare_move() -> None:
         _request(ports[BASE], "POST", f"/move/{next(bare_fresh)}", form, expect=303)
 
+    def whole_move() -> None:
+        mover, opponent = next(wholes)
+        _request(pbem, "POST", f"/play/{mover}", form, expect=303)
+        _request(pbem, "GET", f"/play/{opponent}")
+        mail.pbem("whole move")
+
+    def bare_whole() -> None:
+        mover, opponent = next(bare_wholes)
+        _request(ports[BASE], "POST", f"/move/{mover}", form, expect=303)
+        _request(ports[BASE], "GET", f"/page/{opponent}/first")
+        mail.bare(BARE_WHOLE)
+
     endpoints: dict[str, Callable[[], None]] = {
         name: functools.partial(_request, port, "GET", f"/row/{fixtures['row']}")
         for name, port in ports.items() if name.startswith("bare")}
@@ -450,7 +610,13 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
     endpoints[BARE_PAGE] = functools.partial(_request, ports[BASE], "GET", f"/page/{short_token}")
     endpoints[BARE_PAGE_500] = functools.partial(_request, ports[BASE], "GET",
                                                  f"/page/{long_token}")
-    server_of[BARE_MOVE] = server_of[BARE_PAGE] = server_of[BARE_PAGE_500] = BASE
+    endpoints[BARE_FIRST] = lambda: _request(ports[BASE], "GET",
+                                             f"/page/{next(firsts[BARE_FIRST])}/first")
+    endpoints[BARE_API_FIRST] = lambda: _request(ports[BASE], "GET",
+                                                 f"/api/{next(firsts[BARE_API_FIRST])}/first")
+    endpoints[BARE_WHOLE] = bare_whole
+    for name in (BARE_MOVE, BARE_PAGE, BARE_PAGE_500, BARE_FIRST, BARE_API_FIRST, BARE_WHOLE):
+        server_of[name] = BASE
     endpoints |= {
         "POST move": post_move,
         "GET play": lambda: _request(pbem, "GET", f"/play/{short_token}"),
@@ -463,21 +629,29 @@ def _measure(fixtures: dict[str, object], ports: dict[str, int], workers: dict[s
         "GET poll": lambda: _request(pbem, "GET", f"/matches/{fixtures['row']}/ply"),
         "GET play, 1st": lambda: _request(pbem, "GET", f"/play/{next(firsts['play'])}"),
         "GET api, 1st": lambda: _request(pbem, "GET", f"/api/play/{next(firsts['api'])}"),
+        "whole move": whole_move,
     }
     server_of |= {name: "pbem" for name in endpoints if not name.startswith("bare")}
-    for call in endpoints.values():  # warm up every code path once
+    wholes_lines = ("whole move", BARE_WHOLE)
+    for name, call in endpoints.items():  # warm up every code path once
+        if name in wholes_lines:
+            mail.clear()
         call()
     rates: dict[str, list[float]] = {name: [] for name in endpoints}
     cpu: dict[str, list[float]] = {name: [] for name in endpoints}
     for _ in range(rounds):
         for name, call in endpoints.items():
+            if name in wholes_lines:
+                mail.clear()
             worker = workers[server_of[name]]
             used = _cpu_seconds(worker)
+            mailed = mail.cpu.get(name, 0.0)
             started = time.perf_counter()
             for _ in range(count - 1):
                 call()
             rates[name].append((count - 1) / (time.perf_counter() - started))
-            cpu[name].append((_cpu_seconds(worker) - used) / (count - 1))
+            cpu[name].append((_cpu_seconds(worker) - used + mail.cpu.get(name, 0.0) - mailed)
+                             / (count - 1))
     return rates, cpu
 
 
@@ -518,7 +692,7 @@ def _report(rates: dict[str, list[float]], cpu: dict[str, list[float]], backend:
           "requests, one gunicorn sync worker per app")
     bases = [name for name in rates if name.startswith("bare")]
     for base in bases:
-        what = base if base in (BARE_MOVE, BARE_PAGE, BARE_PAGE_500) else base + " row read"
+        what = base if base in BASELINE.values() else base + " row read"
         print(f"  {what + ':':38} {statistics.median(rates[base]):7.0f} req/s   "
               f"cpu {statistics.median(cpu[base]) * 1000:.2f} ms/req")
 
@@ -537,8 +711,7 @@ def _report(rates: dict[str, list[float]], cpu: dict[str, list[float]], backend:
         # play page read again against the bare page on the same match (the same reads), the
         # rest against the bare row read (an API read is one read; a first read of a page
         # also notes the visit and reads what a new match version derives from).
-        base = {"POST move": BARE_MOVE, "GET play": BARE_PAGE,
-                "GET play@500": BARE_PAGE_500}.get(name, BASE)
+        base = BASELINE.get(name, BASE)
         median, low, high, cpu_ratio = ratio(name, base)
         others = [f"÷ {other} {ratio(name, other)[0]:.2f}"
                   for other in (BASE, OLD_BASE) if other != base]

@@ -295,3 +295,63 @@ def test_the_bare_page_waits_for_postgresql_as_often_as_pbems(
 
 def test_the_bare_page_answers_404_for_an_unknown_link(db_url: str, bare: Any) -> None:
     assert bare.app.test_client().get("/page/no-such-link").status_code == 404
+
+
+# A first read after a move: the page read again's statements with the visit noted and the
+# match version's own reads (draw offers, the latest page of moves, the rulings shown).
+FIRST_READ = ["UPDATE", "SELECT draw_offer", "SELECT move", "SELECT adjudication"]
+PAGE_READS = ["SELECT chat_mute seat conditional_tree seat_note", "SELECT rating",
+              "SELECT pairing tournament tournament_round",
+              "SELECT chat_message player player_block"]
+
+
+def test_the_bare_first_page_reads_what_pbems_first_read_reads(db_url: str, tmp_path: Path,
+                                                               bare: Any) -> None:
+    """The first read of a match version (the opponent's page after a move): the same
+    statements on the same tables, in order, each finding the same rows."""
+    _, token = _talked_over(db_url)
+    generation.bump()
+    client = create_app(make_settings(db_url, tmp_path)).test_client()
+    _listening(client.application)
+    pbem_sent: list[tuple[str, Any]] = []
+    bare_sent: list[tuple[str, Any]] = []
+    with statements(tables=True, sent=pbem_sent) as pbems:
+        assert client.get(f"/play/{token}").status_code == 200
+    with statements(tables=True, sent=bare_sent) as bares:
+        answer = bare.app.test_client().get(f"/page/{token}/first")
+    assert answer.status_code == 200 and answer.json["chat"] == 31
+    in_order = (FIRST_READ + PAGE_READS
+                if isinstance(database.obj, peewee.SqliteDatabase) else PAGE_READS + FIRST_READ)
+    assert bares == pbems == ["SELECT database_generation"] * _generation_reads() + [
+        "SELECT seat match player seat", *in_order]
+    _same_reads(pbem_sent, bare_sent, bare.db)
+
+
+def _same_reads(pbems: list[tuple[str, Any]], bares: list[tuple[str, Any]],
+                bare_db: peewee.Database) -> None:
+    """The reads of a first read find the same rows (the version's reads may find none)."""
+    database.connect(reuse_if_open=True)
+    bare_db.connect(reuse_if_open=True)
+    for (pbem_sql, pbem_values), (bare_sql, bare_values) in zip(pbems, bares, strict=True):
+        if pbem_sql.startswith("SELECT"):
+            found = [sorted(map(repr, row))
+                     for row in database.obj.execute_sql(pbem_sql, pbem_values).fetchall()]
+            assert [sorted(map(repr, row)) for row in
+                    bare_db.execute_sql(bare_sql, bare_values).fetchall()] == found, bare_sql
+
+
+def test_the_bare_first_api_read_reads_what_pbems_does(db_url: str, tmp_path: Path,
+                                                       bare: Any) -> None:
+    _, token = _talked_over(db_url)
+    generation.bump()
+    client = create_app(make_settings(db_url, tmp_path)).test_client()
+    _listening(client.application)
+    pbem_sent: list[tuple[str, Any]] = []
+    bare_sent: list[tuple[str, Any]] = []
+    with statements(tables=True, sent=pbem_sent) as pbems:
+        assert client.get(f"/api/play/{token}").status_code == 200
+    with statements(tables=True, sent=bare_sent) as bares:
+        assert bare.app.test_client().get(f"/api/{token}/first").status_code == 200
+    assert bares == pbems == ["SELECT database_generation"] * _generation_reads() + [
+        "SELECT seat match player seat", *FIRST_READ[1:]]
+    _same_reads(pbem_sent, bare_sent, bare.db)

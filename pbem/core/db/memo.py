@@ -37,13 +37,14 @@ class Versioned(Protocol):
 
 class VersionMemo(Kept[T]):
     """At most `size` values, each for one match version and `detail` (a seat, a language…),
-    oldest dropped first. Safe for threads: a value made twice at once is kept once, and both
+    oldest dropped first; with a `budget`, also at most that many bytes of text together
+    (`latest.Latest`). Safe for threads: a value made twice at once is kept once, and both
     are equal."""
 
     renews = False
 
-    def __init__(self, size: int) -> None:
-        super().__init__(size)
+    def __init__(self, size: int, budget: int | None = None) -> None:
+        super().__init__(size, budget)
         _ALL.append(self)
 
     def remember(self, match: Versioned, make: Callable[[], T], *detail: Hashable) -> T:

@@ -42,10 +42,11 @@ PURE_GLOBALS = frozenset({
 # Jinja's built-in filters are pure; these are pbem's (reading the language and time zone).
 PURE_FILTERS = frozenset({"utc", "day", "vacation_days", "timeout_words", "only"})
 
-# Rendered parts kept per worker, and the largest kept (characters): a header or a page of
-# short chat messages is a few thousand.
+# Rendered parts kept per worker, the largest kept (characters), and what all kept may weigh
+# together (bytes): a header or a page of short chat messages is a few thousand.
 KEPT = 512
 LARGEST = 16_384
+BUDGET = 1024 * 1024
 
 
 class Fragments(Kept[Markup]):
@@ -54,11 +55,10 @@ class Fragments(Kept[Markup]):
 
     Only a page read (GET) keeps what it renders: a refused form's page shows what its
     sender typed, which no other page shows again. A fragment larger than `LARGEST` is
-    rendered every time, so what is kept stays under `KEPT` times `LARGEST` characters whatever
-    players write."""
+    rendered every time, and all kept weigh at most `BUDGET` bytes whatever players write."""
 
-    def __init__(self, size: int = KEPT) -> None:
-        super().__init__(size)
+    def __init__(self, size: int = KEPT, budget: int = BUDGET) -> None:
+        super().__init__(size, budget)
 
     def __call__(self, name: str, **inputs: Any) -> Markup:
         refuse_functions(f"fragment {name!r}", inputs)

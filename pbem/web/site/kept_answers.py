@@ -24,14 +24,15 @@ from pbem.web.site.fragments import value_key
 # largest boards' views make it tens; so at most 2 MiB.
 KEPT = 32
 LARGEST = 64 * 1024
+BUDGET = 512 * 1024  # bytes, all kept answers together
 
 
 class KeptAnswers(Kept[bytes]):
     """The JSON answers encoded lately, the least used dropped first. Safe for threads, as
     `Latest` is."""
 
-    def __init__(self, size: int = KEPT) -> None:
-        super().__init__(size)
+    def __init__(self, size: int = KEPT, budget: int = BUDGET) -> None:
+        super().__init__(size, budget)
 
     def answer(self, value: Any, follows_from: Any = None) -> Response:
         """`value` as JSON (as `jsonify` writes it), with its ETag; 304 when the request's

@@ -50,6 +50,7 @@ from pbem.web.site.fragments import refuse_functions, value_key
 # again unchanged soon or not at all (a reload, a second tab): the few latest suffice.
 KEPT = 16
 LARGEST = 128 * 1024
+BUDGET = 1024 * 1024  # bytes, all kept pages together
 # The templates kept pages are rendered from (the static check reads these).
 KEPT_TEMPLATES = ("play/play.html",)
 # What a kept template may read of the request beyond its inputs and the fragments' pure
@@ -75,8 +76,8 @@ class KeptPages(Kept[bytes]):
     """The pages rendered lately, the least used dropped first. Safe for threads, as
     `Latest` is: a page rendered twice at once is kept once, and both are equal."""
 
-    def __init__(self, size: int = KEPT) -> None:
-        super().__init__(size)
+    def __init__(self, size: int = KEPT, budget: int = BUDGET) -> None:
+        super().__init__(size, budget)
 
     def render(self, template: str, derived_from: Hashable, derived: Mapping[str, Any],
                **inputs: Any) -> bytes:
