@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import peewee
+from peewee import EXCLUDED, fn
+
 from pbem.core.db import generation
-from pbem.core.db.connection import on_rebind
+from pbem.core.db.connection import database, on_rebind
 from pbem.core.presence.models import Presence
 
 RESOLUTION = timedelta(seconds=15)
@@ -46,13 +49,17 @@ def mark_seen(match_id: int, seat: int, now: datetime) -> None:
     """The seat looks at its match now. Written at most once every RESOLUTION per process."""
     if not is_due(match_id, seat, now):
         return
-    updated = (Presence.update(seen_at=now)
-               .where(Presence.match == match_id, Presence.seat == seat,
-                      Presence.seen_at < now).execute())
-    if not updated:
-        # The first look (or one older than the stored: then nothing changes): a racing
-        # first look of another request is ignored rather than an error.
-        Presence.insert(match=match_id, seat=seat, seen_at=now).on_conflict_ignore().execute()
+    # One statement, the first look or a later one (a look older than the stored, from
+    # another process's clock, changes nothing): it is on the path of every first read.
+    insert = Presence.insert(match=match_id, seat=seat, seen_at=now)
+    if isinstance(database.obj, peewee.MySQLDatabase):
+        insert = insert.on_conflict(update={Presence.seen_at: fn.GREATEST(
+            Presence.seen_at, fn.VALUES(Presence.seen_at))})
+    else:
+        insert = insert.on_conflict(conflict_target=[Presence.match, Presence.seat],
+                                    update={Presence.seen_at: EXCLUDED.seen_at},
+                                    where=Presence.seen_at < EXCLUDED.seen_at)
+    insert.execute()
     if len(_written) >= _MAX_REMEMBERED:
         _written.clear()
     _written[(match_id, seat)] = now
