@@ -388,6 +388,17 @@ def cmd_seat_reissue(args: argparse.Namespace, settings: Settings) -> int:
     print(f"match {args.match} seat {args.seat}: the old link is revoked; the new one is "
           f"emailed to {seat.player.email}")
     return 0
+def cmd_leagues_rebuild(args: argparse.Namespace, settings: Settings) -> int:
+    from pbem.core.leagues.rebuild import rebuild
+
+    _migrate(settings)
+    with database.connection_context():
+        report = rebuild()
+    print(f"leagues rebuilt: {report.divisions} divisions, {report.ladders} ladders, "
+          f"{report.changed} changed")
+    return 0
+
+
 def cmd_ratings_rebuild(args: argparse.Namespace, settings: Settings) -> int:
     from pbem.core.ratings.rebuild import rebuild
 
@@ -565,6 +576,12 @@ def _add_people_commands(commands: Any) -> None:
     rebuild = ratings.add_parser("rebuild", help="recompute every rating from the history, "
                                                  "in finishing order")
     rebuild.set_defaults(handler=cmd_ratings_rebuild)
+
+    leagues = commands.add_parser("leagues", help="leagues and ladders").add_subparsers(
+        title="leagues")
+    leagues.add_parser("rebuild", help="derive every league's standings and every ladder's "
+                                       "places again from the results").set_defaults(
+        handler=cmd_leagues_rebuild)
 
     admin = commands.add_parser("admin", help="manage admins").add_subparsers(title="admin")
     admin_create = admin.add_parser("create", help="create an admin, or set their password "

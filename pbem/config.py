@@ -120,6 +120,10 @@ class Settings:
     imap_quarantine_folder: str = "pbem-quarantine"
     imap_tls: bool = True
     imap_interval_seconds: int = 30
+    # Where bounces come back (pbem/mail/inbound/bounces.py): every mail's envelope sender is
+    # this address with a signed tag for the mail, `bounces+<tag>@domain` (VERP). Empty:
+    # `bounces@` the domain of `mail_from`.
+    bounce_address: str = ""
 
     @property
     def uses_dev_mailbox(self) -> bool:
@@ -133,6 +137,11 @@ class Settings:
         if self.reply_address:
             return self.reply_address.strip()
         return f"play@{self.mail_domain}" if self.development else ""
+
+    @property
+    def bounce_base(self) -> str:
+        """The address bounces come back to, before a mail's tag is added to it."""
+        return self.bounce_address.strip() or f"bounces@{self.mail_domain}"
 
     @property
     def mail_domain(self) -> str:

@@ -1,7 +1,8 @@
 """The one secret key, judged for strength and split into one key per purpose.
 
 Every credential the server hands out (seat links, reply-by-email addresses, sign-in links,
-session cookies, unsubscribe links, API tokens) is signed with its own key, derived as
+session cookies, unsubscribe links, API tokens, the envelope sender that brings a bounce
+back) is signed with its own key, derived as
 HMAC-SHA256(secret, "pbem/<purpose>"). A token made for one purpose therefore never passes as
 another, and one leaked derived key does not give away the others or the secret itself.
 
@@ -54,6 +55,7 @@ class Purpose(StrEnum):
     MAIL_PREFERENCES = "mail-preferences"
     CALENDAR_FEED = "calendar-feed"
     API_TOKEN = "api-token"
+    BOUNCE = "bounce"
     FEED = "feed"
 
 

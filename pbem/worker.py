@@ -34,10 +34,14 @@ from pbem.core.computer.jobs import ComputerReport, run_due
 from pbem.core.db import generation
 from pbem.core.db.connection import (
     database,
+    discard_connection,
+    is_read_only,
     is_unavailable,
     reclaim_space,
     unavailable_reason,
 )
+from pbem.core.leagues import ladders as league_ladders
+from pbem.core.leagues import seasons as league_seasons
 from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
@@ -85,6 +89,7 @@ class Worker:
         self.clock = clock
         # Set on SIGTERM or SIGINT: the outbox stops after the mail in flight.
         self.stopping = threading.Event()
+        self.running = _JobsRunning()
 
     def send_outbox(self) -> DrainReport:
         """Send batches until the outbox has nothing due, the time slice is used up, or the
@@ -94,7 +99,7 @@ class Worker:
         def work() -> DrainReport:
             slice_ends = time.monotonic() + self.settings.outbox_slice_seconds
             report = DrainReport()
-            while True:
+            while not self.stopping.is_set():
                 batch = deliver_due(self.settings, self.sender, self.composer, self.clock(),
                                     stopping=self.stopping.is_set)
                 report = report + batch
@@ -149,6 +154,19 @@ class Worker:
                              lambda: advance(self.settings.secret_key, self.clock()), vars)
         if any(vars(report).values()):
             log.info("tournaments: %s", vars(report))
+        return report
+
+    def run_leagues(self) -> league_seasons.SeasonReport:
+        """Close each league season whose games are over, start each that is due (a break
+        after the last), and decide ladder challenges not accepted in time."""
+        def work() -> league_seasons.SeasonReport:
+            report = league_seasons.advance(self.settings.secret_key, self.clock())
+            report.expired = league_ladders.expire(self.clock())
+            return report
+
+        report = self._timed("leagues", league_seasons.SeasonReport(), work, vars)
+        if any(vars(report).values()):
+            log.info("leagues: %s", vars(report))
         return report
 
     def computer_moves(self) -> ComputerReport:
@@ -224,7 +242,7 @@ class Worker:
     def run_once(self) -> dict[str, object]:
         inbox = {"inbox": self.read_inbox()} if self.settings.imap_host else {}
         return {"deadlines": self.sweep_deadlines(), "computer": self.computer_moves(),
-                "tournaments": self.run_tournaments(),
+                "tournaments": self.run_tournaments(), "leagues": self.run_leagues(),
                 "accounts": self.housekeeping(), **inbox,
                 "digests": self.queue_digests(),
                 "admin_digest": self.mail_admins(),
@@ -241,6 +259,7 @@ class Worker:
             (self.send_pushes, "push", self.settings.outbox_interval_seconds, 300),
             (self.sweep_deadlines, "deadlines", every, 300),
             (self.run_tournaments, "tournaments", every, 300),
+            (self.run_leagues, "leagues", every, 300),
             (self.computer_moves, "computer", self.settings.computer_interval_seconds, 300),
             (self.mail_admins, "admin-digest", 600, 3600),
             (self.housekeeping, "accounts", every, 300),
@@ -252,7 +271,7 @@ class Worker:
         for job, name, seconds, grace in jobs:
             # Due work is read from the database, so a late or skipped tick loses nothing:
             # run late rather than drop, and never overlap.
-            scheduler.add_job(job, "interval", id=name, seconds=seconds,
+            scheduler.add_job(self.running.counted(job), "interval", id=name, seconds=seconds,
                               next_run_time=datetime.now(UTC), misfire_grace_time=grace,
                               coalesce=True, max_instances=1)
         logging.getLogger("apscheduler.scheduler").addFilter(_STILL_RUNNING)
@@ -287,7 +306,44 @@ def run_forever(worker: Worker) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop)
     scheduler.start()
+    # The scheduler stopped without waiting for its jobs: a job still running (the mail in
+    # flight) is waited for here, before the interpreter exits. Exiting shuts every thread
+    # pool down, and the mail job, which records each sent mail on a pool thread of its own,
+    # then failed to record the mail it had just sent ("cannot schedule new futures after
+    # shutdown"): that mail went again after its lease.
+    if not worker.running.wait_until_idle(STOP_WAIT_SECONDS):
+        log.warning("worker stopped with a job still running after %ss", STOP_WAIT_SECONDS)
     log.info("worker stopped")
+
+
+# How long a stopping worker waits for its jobs: the mail in flight, a computer move being
+# thought about (its level's budget, cut short by the stop). Within systemd's 90 s.
+STOP_WAIT_SECONDS = 60
+
+
+class _JobsRunning:
+    """How many of the worker's jobs are running, so a stop can wait for them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.changed = threading.Condition()
+
+    def counted(self, job: Callable[[], object]) -> Callable[[], object]:
+        def run() -> object:
+            with self.changed:
+                self.count += 1
+            try:
+                return job()
+            finally:
+                with self.changed:
+                    self.count -= 1
+                    self.changed.notify_all()
+        run.__name__ = run.__qualname__ = getattr(job, "__name__", "job")
+        return run
+
+    def wait_until_idle(self, seconds: float) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: self.count == 0, seconds)
 
 
 def start_in_background(worker: Worker) -> BackgroundScheduler:
@@ -327,6 +383,8 @@ class _connection:
         self.opened = database.connect(reuse_if_open=True)
         generation.check()  # before the job's reads: what it keeps is keyed with it
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if isinstance(error, peewee.DatabaseError) and is_read_only(error):
+            discard_connection()  # the next tick's connection finds the primary
         if self.opened and not database.is_closed():
             database.close()

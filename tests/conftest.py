@@ -367,6 +367,8 @@ class SMTPRecorder:
     lock: threading.Lock = field(default_factory=threading.Lock)
     # The client end (host, port) of each connection a message came over.
     connections: list[tuple[str, int]] = field(default_factory=list)
+    # The envelope sender (MAIL FROM) of each message in `messages`, in the same order.
+    senders: list[str] = field(default_factory=list)
     # Addresses refused at RCPT with a permanent error, as a mailbox that does not exist.
     refuse: set[str] = field(default_factory=set)
     # A message to one of these addresses is refused after its DATA with the reply given.
@@ -413,6 +415,7 @@ class SMTPRecorder:
                                     policy=policy.default)
         with self.lock:
             self.messages.append(parsed)  # type: ignore[arg-type]
+            self.senders.append(envelope.mail_from)
         return "250 OK"
 
     def to(self, address: str) -> list[EmailMessage]:

@@ -163,6 +163,8 @@ HOT_PATHS = {
     "pbem.core.records.home", "pbem.core.lobby.challenges", "pbem.core.lobby.seeks",
     # The door's pipeline, and a page's reads sent ahead together (`read_ahead`).
     "pbem.core.db.pipeline",
+    # A mail's thread (its subject, the mails its References names): read for every mail sent.
+    "pbem.core.mailout.threads",
     # /me and /api/me show the feed links and push choices on every read; every turn,
     # reminder and result mail asks whether its player has a browser subscribed to pushes.
     "pbem.core.feeds.links", "pbem.core.push.channels", "pbem.core.push.subscriptions",
@@ -196,7 +198,7 @@ CORE_TIERS: tuple[tuple[str, ...], ...] = (
     ("matches",),
     ("records", "ratings", "mailout", "mailin", "conversation", "admin", "presence",
      "push"),
-    ("lobby", "computer", "tournaments", "feeds"),
+    ("lobby", "computer", "tournaments", "leagues", "feeds"),
     ("schema", "settlers"),
 )
 CORE_TIER_OF = {name: number for number, names in enumerate(CORE_TIERS) for name in names}
@@ -206,7 +208,7 @@ CORE_TIER_WORDS = (
     "who someone is: players, admins, sessions, sign-in, tokens, limits",
     "the door: every change to a match goes through it",
     "what follows from matches: records, ratings, mail, push, chat, the admin, who looks",
-    "built on all of those: finding an opponent, the computer, tournaments, feeds",
+    "built on all of those: finding an opponent, the computer, tournaments, leagues, feeds",
     "the whole of core: every table; the door's settlers in their order",
 )
 

@@ -16,7 +16,8 @@ def test_every_job_is_scheduled_once_and_imap_only_when_configured(tmp_path: Pat
     plain = Worker(load_settings(base, environ={})).schedule(BackgroundScheduler())
     jobs = {job.id: job for job in plain.get_jobs()}
     assert sorted(jobs) == ["accounts", "admin-digest", "computer", "deadlines", "digests",
-                            "outbox", "push", "storage", "tournaments", "waiting-turns"]
+                            "leagues", "outbox", "push", "storage", "tournaments",
+                            "waiting-turns"]
     assert jobs["outbox"].trigger.interval.total_seconds() == 7
     assert jobs["waiting-turns"].trigger.interval.total_seconds() == 7
     assert jobs["computer"].trigger.interval.total_seconds() == 3

@@ -33,9 +33,20 @@ from pbem.core.db.connection import database
 from pbem.core.db.generation import DatabaseGeneration
 from pbem.core.db.migrations import runner
 from pbem.core.feeds.models import FeedLink
+from pbem.core.leagues.models import (
+    Ladder,
+    LadderChallenge,
+    LadderEvent,
+    LadderMember,
+    League,
+    LeagueDivision,
+    LeagueGame,
+    LeagueMember,
+    LeagueSeason,
+)
 from pbem.core.lobby.models import Challenge, Invite, Seek, SeekEntry
 from pbem.core.mailin.models import InboundMessage
-from pbem.core.mailout.models import OutboxMessage, Suppression, WaitingTurn
+from pbem.core.mailout.models import MailThread, OutboxMessage, Suppression, WaitingTurn
 from pbem.core.matches.models import (
     Adjudication,
     ChangeLog,
@@ -61,7 +72,9 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ChangeLog, Rating, RatingEvent, PlayerTally, ConditionalTree, ChatMessage, SeatNote,
     ChatReport, PlayerBlock, ChatMute,
     Tournament, TournamentEntry, TournamentRound, Pairing,
-    ComputerJob, Position, DatabaseGeneration,
+    League, LeagueMember, LeagueSeason, LeagueDivision, LeagueGame,
+    Ladder, LadderMember, LadderChallenge, LadderEvent,
+    ComputerJob, Position, DatabaseGeneration, MailThread,
     Presence, WaitingTurn, FeedLink, PushSubscription, PushChoice, PushMessage,
 )
 

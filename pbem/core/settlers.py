@@ -10,6 +10,7 @@ league table, a feed, a push) is one more line here.
 
 from __future__ import annotations
 
+from pbem.core.leagues import results as leagues
 from pbem.core.mailout import settler as mail
 from pbem.core.matches import changes, computer_turns, creation
 from pbem.core.presence import seen
@@ -19,6 +20,7 @@ from pbem.core.records import standings
 SETTLERS: tuple[changes.Settler, ...] = (
     standings.settle_standings,  # each seat's win, loss or draw; the players' tallies
     ratings.settle_ended,  # a rated result moves ratings, once
+    leagues.settle_leagues,  # a league's standings or a ladder's places, derived again
     creation.thin_when_ended,  # an ended match keeps one position in fifty
     mail.settle_mail,  # what the change told, as outbox rows (after the clocks are settled)
     computer_turns.settle_computer_turns,  # a computer seat to move gets its job queued

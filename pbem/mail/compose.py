@@ -11,6 +11,7 @@ for the pages that show one.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.charset import BASE64, Charset
@@ -25,6 +26,7 @@ import jinja2
 
 from pbem import i18n
 from pbem.config import Settings
+from pbem.core.mailout import threads, verp
 from pbem.core.mailout.contexts import RenderCache, context_for, recipient
 from pbem.core.mailout.links import preferences_token, unsubscribe_token
 from pbem.core.mailout.models import MessageStatus, OutboxMessage
@@ -40,6 +42,7 @@ from pbem.templating import Environment, register
 
 _UTF8 = Charset("utf-8")
 _UTF8.body_encoding = BASE64
+_BODY_TAG = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
 
 # What the inbox line (`_inbox_line.txt`) calls the kinds that have no line of their own: the
 # kind's name, capitalized, translated there with `_()`. Listed here for the catalogs.
@@ -79,7 +82,7 @@ class Composer:
     def __init__(self, settings: Settings, extra_template_dirs: tuple[str, ...] = ()) -> None:
         self.settings = settings
         self.env = mail_environment(extra_template_dirs)
-        # The same for every mail: the From header and the envelope's sender (MAIL FROM).
+        # The same for every mail: the From header (the envelope's sender names each mail).
         name, self.envelope_from = parseaddr(settings.mail_from)
         # `formataddr` encodes a non-ASCII name (RFC 2047) but refuses a non-ASCII address,
         # which only SMTPUTF8 carries, written as it is (see `wire`).
@@ -87,15 +90,32 @@ class Composer:
                             if self.envelope_from.isascii() else settings.mail_from)
         self.mail_domain = settings.mail_domain  # parsed from mail_from on each call
 
-    def render(self, message: OutboxMessage, cache: RenderCache | None = None) -> Rendered:
+    def render(self, message: OutboxMessage, cache: RenderCache | None = None,
+               place: threads.Place | None = None) -> Rendered:
         """The message as it is (or was) sent: rendered afresh from the row each time, in the
         recipient's language and time zone (English and UTC for an address with no player)."""
         cache = cache or RenderCache()
         with _as_recipient_reads(message, cache):
-            return self._render(message, cache)
+            return self._render(message, cache, place)
 
-    def _render(self, message: OutboxMessage, cache: RenderCache) -> Rendered:
+    def place(self, message: OutboxMessage, cache: RenderCache, keep: bool = False
+              ) -> threads.Place | None:
+        """Where a mail about a match sits in its player's thread (`core/mailout/threads`);
+        `keep` when it is being sent, so the thread it starts is stored."""
+        if message.match_id is None:
+            return None
+        match = cache.match(message.match_id)
+        with _as_recipient_reads(message, cache):
+            return threads.place_of(
+                message, match, lambda: self.thread_subject(get_rules(match.game).title,
+                                                            match.id), keep)
+
+    def _render(self, message: OutboxMessage, cache: RenderCache,
+                place: threads.Place | None) -> Rendered:
         context = self.context_for(message, cache)
+        if place is not None:
+            # Every mail of the thread goes under the subject it started with.
+            context["thread_subject"] = place.subject
         folder = f"email/{message.template}"
         # Rendered once as text, then placed (escaped where HTML) first in both parts.
         context["inbox_line"] = " ".join(
@@ -106,8 +126,11 @@ class Composer:
             self.env, context, self.reply_to(message, cache),
             self.env.get_template(f"{folder}/body.txt").render(context),
             self.env.get_template(f"{folder}/body.html").render(context))
-        in_thread = (message.match_id is not None
-                     and subject == self.thread_subject(context["title"], message.match_id))
+        if place is not None and place.starts:
+            text, html = _first_of_part(self.env, context, place, text, html)
+        in_thread = message.match_id is not None and subject == (
+            place.subject if place is not None
+            else self.thread_subject(context["title"], message.match_id))
         return Rendered(subject, text, html, context.get("unsubscribe_url"), in_thread)
 
     def recorded_subject(self, message: OutboxMessage, cache: RenderCache | None = None
@@ -117,6 +140,8 @@ class Composer:
         None for a mail not yet sent that keeps none (it is written when sent)."""
         if message.subject or message.match_id is None or message.status != MessageStatus.SENT:
             return message.subject
+        if (kept := threads.kept_subject(message)) is not None:
+            return kept
         cache = cache or RenderCache()
         title = get_rules(cache.match(message.match_id).game).title
         with _as_recipient_reads(message, cache):
@@ -160,10 +185,12 @@ class Composer:
     def outgoing(self, message: OutboxMessage, now: datetime,
                  cache: RenderCache | None = None) -> Outgoing:
         """The mail as the outbox sends it: its envelope and its bytes (see `wire`)."""
-        rendered, headers = self._prepare(message, now, cache or RenderCache())
+        rendered, headers = self._prepare(message, now, cache or RenderCache(), keep=True)
         # An address that is not ASCII goes as UTF-8 (SMTPUTF8: see `wire`).
-        utf8 = not (self.envelope_from + message.to_address).isascii()
-        return Outgoing(self.envelope_from, message.to_address,
+        # The envelope's sender names this mail, so a bounce coming back later finds it.
+        sender = verp.address_for(self.settings.secret_key, self.settings.bounce_base, message)
+        utf8 = not (sender + message.to_address).isascii()
+        return Outgoing(sender, message.to_address,
                         alternative(headers, rendered.text, rendered.html, utf8))
 
     def to_email(self, message: OutboxMessage, now: datetime,
@@ -180,10 +207,11 @@ class Composer:
         email.attach(MIMEText(rendered.html, "html", _UTF8))  # type: ignore[arg-type]
         return email
 
-    def _prepare(self, message: OutboxMessage, now: datetime,
-                 cache: RenderCache) -> tuple[Rendered, list[tuple[str, HeaderValue]]]:
+    def _prepare(self, message: OutboxMessage, now: datetime, cache: RenderCache,
+                 keep: bool = False) -> tuple[Rendered, list[tuple[str, HeaderValue]]]:
         """The rendered bodies and the message's headers, in the order they are written."""
-        rendered = self.render(message, cache)
+        place = self.place(message, cache, keep)
+        rendered = self.render(message, cache, place)
         # The record keeps the subject only where it is not the match's thread subject: one
         # copy a mail (a mail a move) of a line the match gives again.
         message.subject = None if rendered.in_thread else rendered.subject
@@ -194,11 +222,7 @@ class Composer:
         match = cache.match(message.match_id) if message.match_id is not None else None
         headers.append(("Message-ID", self.message_id(message_key(message, match))))
         if match is not None and message.template != "welcome":
-            # An answer to a player's reply threads under that reply; the rest under the
-            # player's welcome mail, the thread's root.
-            parent = self.message_id((message.params or {}).get("parent")
-                                     or thread_root_key(match, message.seat or 0))
-            headers += [("In-Reply-To", parent), ("References", parent)]
+            headers += self._thread_headers(message, match, place)
         if reply_to := self.reply_to(message, cache):
             headers.append(("Reply-To", reply_to))
         headers += [("Auto-Submitted", "auto-generated"), ("X-Auto-Response-Suppress", "All")]
@@ -211,6 +235,20 @@ class Composer:
         if message.match_id is not None:
             headers.append(("X-Pbem-Match", str(message.match_id)))
         return rendered, headers
+
+    def _thread_headers(self, message: OutboxMessage, match: Any,
+                        place: threads.Place | None) -> list[tuple[str, HeaderValue]]:
+        """In-Reply-To and References: an answer to a player's reply threads under that
+        reply, the rest under the latest mail before it; References names the thread's root
+        and its latest mails (a bounded list), so the thread holds whichever a client has."""
+        parent = (message.params or {}).get("parent")
+        if place is None:
+            key = self.message_id(parent or thread_root_key(match, message.seat or 0))
+            return [("In-Reply-To", key), ("References", key)]
+        chain = [self.message_id(key) for key in (place.root, *place.recent)]
+        if parent and not place.starts:  # a new part starts apart from the part before
+            chain.append(self.message_id(parent))
+        return [("In-Reply-To", chain[-1]), ("References", " ".join(chain))]
 
     def message_id(self, key: str) -> str:
         # A key of ours gets our domain; a whole id (a player's mail we answer) is kept.
@@ -232,6 +270,17 @@ def _as_recipient_reads(message: OutboxMessage, cache: RenderCache) -> Any:
     player = recipient(message, cache)
     return i18n.language(player.language if player is not None else None,
                          player.timezone if player is not None else None)
+
+
+def _first_of_part(env: jinja2.Environment, context: dict[str, Any], place: threads.Place,
+                   text: str, html: str) -> tuple[str, str]:
+    """The bodies of a new part's first mail, saying first why a new thread starts."""
+    said = {**context, "part": place.part + 1, "before": place.before}
+    text_note = env.get_template("email/_new_thread.txt").render(said)
+    html_note = env.get_template("email/_new_thread.html").render(said)
+    found = _BODY_TAG.search(html)
+    html = (html[:found.end()] + html_note + html[found.end():]) if found else html_note + html
+    return text_note + text, html
 
 
 def _header(value: str, name: str = "Subject") -> HeaderValue:

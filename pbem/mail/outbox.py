@@ -14,6 +14,7 @@ stay visible, and mark the address undeliverable.
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -153,7 +154,13 @@ class _Delivery:
         if self.accepted is None or self.recorder is None:
             self.record()
             return None
-        written = self.recorder.submit(_record_on_this_thread, self.accepted, self.now)
+        try:
+            written = self.recorder.submit(_record_on_this_thread, self.accepted, self.now)
+        except RuntimeError:
+            # The interpreter is exiting and its thread pools take no more work: the mail
+            # the server took is recorded here, now, rather than not at all.
+            self.record()
+            return None
         self.recorder_used = True
 
         def wait() -> None:
@@ -165,7 +172,8 @@ class _Delivery:
         """Close the recorder thread's connection, and the thread (if it was started)."""
         if self.recorder is not None:
             if self.recorder_used:
-                self.recorder.submit(database.close).result()
+                with contextlib.suppress(RuntimeError):  # the interpreter is exiting
+                    self.recorder.submit(database.close).result()
             self.recorder.shutdown()
             self.recorder = None
 

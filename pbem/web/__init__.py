@@ -26,6 +26,8 @@ from pbem.web.accounts import auth, me, signin
 from pbem.web.flask_reach import SessionJSON
 from pbem.web.follow import feeds, offline, presence, push
 from pbem.web.games import rules as games
+from pbem.web.leagues import api as leagues_api
+from pbem.web.leagues import pages as leagues
 from pbem.web.lobby import challenges, computer, seeks
 from pbem.web.mail import preferences as mailprefs
 from pbem.web.matches import api, fairplay, lifecycle, talk
@@ -197,6 +199,7 @@ def _add_features(app: Flask, settings: Settings) -> None:
     for module in (games, play, lifecycle, matches, archive, api, archive_api, api_players,
                    admin, auth, signin, me, challenges, computer, seeks, mailprefs, health,
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
+                   leagues_api, leagues,
                    language, flashes, fragments, kept_pages,
                    kept_answers, assets, fairplay, presence, feeds, push, offline):
         module.init_app(app)
@@ -220,6 +223,6 @@ def _add_features(app: Flask, settings: Settings) -> None:
     # setting too): harmless if forged, and pressed on seat pages that carry no session, so
     # it needs no token either.
     csrf.init_app(app, exempt_blueprints=frozenset({
-        "play", "lifecycle", "api", "api_players", "api_tournaments", "devmail", "inbound",
-        "mailprefs", "seat_talk", "talk_api", "language", "fairplay", "push_api",
+        "play", "lifecycle", "api", "api_players", "api_tournaments", "api_leagues", "devmail",
+        "inbound", "mailprefs", "seat_talk", "talk_api", "language", "fairplay", "push_api",
         "push_seat"}))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import pairwise
 
 import pytest
 
@@ -51,8 +52,10 @@ def test_one_thread_per_player_under_a_stable_subject(settings, worker, smtp) ->
     for mails in (to_alice, to_bob):
         root = mails[0]["Message-ID"]
         assert root.endswith("@pbem.test>") and "In-Reply-To" not in mails[0]
-        for later in mails[1:]:
-            assert later["In-Reply-To"] == root and later["References"] == root
+        for before, later in pairwise(mails):
+            # Under the mail before it, and the root first among the thread's latest.
+            assert later["In-Reply-To"] == before["Message-ID"]
+            assert later["References"].split()[0] == root
     assert len({m["Message-ID"] for m in smtp.messages}) == len(smtp.messages)
 
 

@@ -19,6 +19,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -60,7 +61,8 @@ def slow_smtp():
     controller.stop()
 
 
-def _worker(db_url: str, port: int, tmp_path: Path) -> subprocess.Popen[bytes]:
+def _worker(db_url: str, port: int, tmp_path: Path,
+            stderr: Any = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PBEM_DATABASE_URL": db_url, "PBEM_SECRET_KEY": STRONG_KEY,
            "PBEM_SMTP_HOST": "127.0.0.1", "PBEM_SMTP_PORT": str(port),
            "PBEM_BASE_URL": "http://pbem.test", "PBEM_MAIL_FROM": "pbem <pbem@pbem.test>",
@@ -68,7 +70,7 @@ def _worker(db_url: str, port: int, tmp_path: Path) -> subprocess.Popen[bytes]:
            "PBEM_OUTBOX_LEASE_SECONDS": "2"}
     env.pop("PBEM_CONFIG", None)
     return subprocess.Popen([sys.executable, "-m", "pbem.cli", "worker"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=stderr)
 
 
 def _until(condition, seconds: float = 30) -> None:

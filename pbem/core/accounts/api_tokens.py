@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from pbem.core.accounts.models import ApiToken, Player
+from pbem.core.db.connection import note_if_possible
 from pbem.core.db.prepared import Prepared
 from pbem.errors import InvalidRequestError, NotFoundError
 from pbem.i18n import _
@@ -87,7 +88,8 @@ def token_for(secret_key: str, token: str, now: datetime) -> ApiToken | None:
     if row is None:
         return None
     if row.last_used_at is None or now - row.last_used_at >= TOUCH_EVERY:
-        ApiToken.update(last_used_at=now).where(ApiToken.id == row.id).execute()
+        note_if_possible(ApiToken.update(last_used_at=now).where(ApiToken.id == row.id)
+                         .execute, "an API token's use")
     return row
 
 

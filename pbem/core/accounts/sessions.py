@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pbem.core.accounts.models import Admin, Player, Session, SessionKind
+from pbem.core.db.connection import note_if_possible
 from pbem.core.db.prepared import Prepared
 from pbem.keys import Purpose, purpose_key
 
@@ -69,7 +70,8 @@ def find(secret_key: str, session_id: str | None, kind: str, now: datetime,
     if owner is None:
         return None
     if now - session.last_seen_at >= TOUCH_EVERY:
-        Session.update(last_seen_at=now).where(Session.id == session.id).execute()
+        note_if_possible(Session.update(last_seen_at=now).where(Session.id == session.id)
+                         .execute, "a session's use")
         session.last_seen_at = now
     return session
 

@@ -18,6 +18,7 @@ from typing import Any
 from pbem.bots import LEVELS
 from pbem.core.accounts.models import Player
 from pbem.core.admin.players import check_may_challenge
+from pbem.core.computer.tables import whole
 from pbem.core.matches.creation import CreatedMatch, create_match
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Match, MatchStatus, Seat
@@ -57,12 +58,12 @@ class ComputerMatch:
 
 
 def check_level(level: Any) -> int:
-    if isinstance(level, bool) or not isinstance(level, int | str) \
-            or not str(level).strip().isdigit() or int(level) not in LEVELS:
+    number = whole(level) if isinstance(level, int | str) else None
+    if number is None or number not in LEVELS:
         raise InvalidRequestError(_("The computer's level is a whole number from 1 to "
                                     "%(most)s, not %(given)s.", most=len(LEVELS),
                                     given=repr(level)))
-    return int(level)
+    return number
 
 
 def play_computer(player: Player, request: ComputerRequest, secret_key: str,
@@ -93,19 +94,19 @@ def _player_count(counts: frozenset[int], asked: Any) -> int:
     if asked is None or asked == "":
         return min(counts)
     allowed = _(" or ").join(str(count) for count in sorted(counts))
-    if isinstance(asked, bool) or not str(asked).strip().isdigit() \
-            or int(asked) not in counts:
+    number = whole(asked)
+    if number is None or number not in counts:
         raise UnprocessableError(_("This game is played by %(allowed)s players, not %(given)s.",
                                    allowed=allowed, given=repr(asked)))
-    return int(asked)
+    return number
 
 
 def _seat(asked: Any, players: int, rng: secrets.SystemRandom) -> int:
     if asked is None or asked == "" or asked == RANDOM:
         return rng.randrange(players)
-    if isinstance(asked, bool) or not str(asked).strip().isdigit() \
-            or not 0 <= int(asked) < players:
+    number = whole(asked)
+    if number is None or not 0 <= number < players:
         raise UnprocessableError(_('Your seat is one of 0 to %(last)s (0 moves first), or '
                                    '"random"; not %(given)s.', last=players - 1,
                                    given=repr(asked)))
-    return int(asked)
+    return number

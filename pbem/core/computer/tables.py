@@ -30,12 +30,12 @@ def check_computers(given: Any) -> list[int]:
     for level in given:
         if isinstance(level, float) and level.is_integer():
             level = int(level)  # JSON's 3.0 is the whole number 3
-        text = str(level).strip()
-        if isinstance(level, bool) or not text.isdigit() or int(text) not in LEVELS:
+        number = whole(level)
+        if number is None or number not in LEVELS:
             raise InvalidRequestError(_("A computer seat's level is a whole number from 1 "
                                         "to %(top)s, not %(given)s.", top=len(LEVELS),
                                         given=repr(level)))
-        levels.append(int(text))
+        levels.append(number)
     return levels
 
 
@@ -51,3 +51,15 @@ def seat_people_and_computers(emails: Sequence[str], computers: Sequence[int],
     seats = {number: value for number, (kind, value) in enumerate(places)
              if kind == "computer"}
     return people, seats
+
+
+def whole(value: Any) -> int | None:
+    """`value` (a form's text or a JSON number) as a non-negative whole number, or None.
+    `int()` decides, in a `try`: `str.isdigit` also accepts "²", which `int` refuses."""
+    if isinstance(value, bool | float):
+        return None
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        return None
+    return number if number >= 0 else None

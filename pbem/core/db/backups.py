@@ -27,7 +27,7 @@ from pathlib import Path
 import peewee
 from playhouse.db_url import parse
 
-from pbem.core.db.connection import database, is_sqlite
+from pbem.core.db.connection import database, is_sqlite, one_host_form
 from pbem.core.db.generation import CHANNEL
 from pbem.errors import PbemError
 
@@ -148,10 +148,12 @@ def _schema() -> str:
 
 def _conninfo(url: str) -> str:
     """libpq's connection string for `url` (without its password, given by PGPASSWORD)."""
-    parts = parse(url)
+    parts = parse(one_host_form(url))
     keys = {"dbname": parts.get("database"), "user": parts.get("user"),
             "host": parts.get("host"), "port": parts.get("port"),
-            "options": parts.get("options"), "sslmode": parts.get("sslmode")}
+            "options": parts.get("options"), "sslmode": parts.get("sslmode"),
+            # With a standby in the host list, dump from and restore into the primary.
+            "target_session_attrs": parts.get("target_session_attrs")}
     return " ".join(f"{key}={_quoted(str(value))}" for key, value in keys.items() if value)
 
 
@@ -165,7 +167,7 @@ def _run(command: list[str], url: str) -> None:
     if shutil.which(command[0]) is None:
         raise BackupFailed(f"{command[0]} is not installed (PostgreSQL's client tools)")
     environment = dict(os.environ)
-    password = parse(url).get("password")
+    password = parse(one_host_form(url)).get("password")
     if password:
         environment["PGPASSWORD"] = str(password)
     done = subprocess.run(command, env=environment, capture_output=True, text=True,

@@ -12,7 +12,9 @@ request hands it back to the pool instead of ending a server backend.
 from __future__ import annotations
 
 import functools
+import logging
 import os
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,7 @@ from pbem.core.db.peewee_reach import (
 )
 
 database = peewee.DatabaseProxy()
+_log = logging.getLogger(__name__)
 _bound_url: str | None = None
 
 POOL_SIZE = 32
@@ -44,12 +47,10 @@ POOL_STALE_SECONDS = 300
 UNAVAILABLE = (peewee.OperationalError, peewee.InterfaceError)
 CONNECT_TIMEOUT_SECONDS = 10
 
+# Set on every connection. Not `auto_vacuum` (see `use_incremental_vacuum`): setting it is a
+# write to the file's header, which a read-only file refuses at connect, so every page of a
+# read-only install answered 503.
 SQLITE_PRAGMAS = {
-    # Pages freed by deleted rows (a finished match's thinned positions, pruned sessions, mail
-    # past retention) are kept in the file's free list, to be given back by `reclaim_space`
-    # (the worker's storage job) rather than left in the file for good. It takes effect when
-    # the first table is made; `pbem init` converts an older file once (a VACUUM).
-    "auto_vacuum": "incremental",
     "journal_mode": "wal",
     "foreign_keys": 1,
     "synchronous": "normal",
@@ -128,12 +129,47 @@ class _KeepTheCause:
         super().rollback()  # type: ignore[misc]
 
 
-class CauseKeepingSqliteDatabase(_KeepTheCause, peewee.SqliteDatabase):
+class _HoldTheFile(ConnectHook):
+    """An SQLite file in WAL mode is read through its `-shm` index, which SQLite makes when the
+    first connection opens and deletes when the last one closes. On a full disk it cannot be
+    made again, and every connection then fails at its first pragma ("disk I/O error"): the
+    site answered 503 on every page, reads included, as soon as no connection was open
+    (`pbem serve` closes each request's). Each process keeps one idle connection of its own to
+    the file from its first successful connection on, so the index stays while it runs."""
+
+    def on_connect(self, connection: Any) -> Any:
+        _hold(str(self.database))  # type: ignore[attr-defined]
+        return super().on_connect(connection)
+
+
+class CauseKeepingSqliteDatabase(_HoldTheFile, _KeepTheCause, peewee.SqliteDatabase):
     pass
 
 
-class CauseKeepingPooledSqliteDatabase(_KeepTheCause, PooledSqliteDatabase):
+class CauseKeepingPooledSqliteDatabase(_HoldTheFile, _KeepTheCause, PooledSqliteDatabase):
     pass
+
+
+# (process id, path) → the idle connection holding the file (see `_HoldTheFile`). A forked
+# child's inherited ones stay referenced here and unused, as its other inherited connections.
+_held: dict[tuple[int, str], sqlite3.Connection] = {}
+
+
+def _hold(path: str) -> None:
+    if path == ":memory:" or path.startswith("file:") or (os.getpid(), path) in _held:
+        return
+    try:
+        keeper = sqlite3.connect(path, check_same_thread=False)
+        keeper.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()  # opens the index
+    except sqlite3.Error:
+        return  # the connection that called will say what is wrong, if anything is
+    _held[(os.getpid(), path)] = keeper
+
+
+def _let_go() -> None:
+    """Close this process's held files (the models are bound to another database)."""
+    for key in [key for key in _held if key[0] == os.getpid()]:
+        _held.pop(key).close()
 
 
 register_database(AnsweringPostgresqlDatabase, "postgres", "postgresql")
@@ -143,8 +179,44 @@ register_database(CauseKeepingSqliteDatabase, "sqlite")
 register_database(CauseKeepingPooledSqliteDatabase, "sqlite+pool")
 
 
+def one_host_form(url: str) -> str:
+    """`url` with a PostgreSQL host list written in its query: libpq's first form,
+    `postgresql://u@a:5432,b:5433/db`, as `postgresql://u@/db?host=a,b&port=5432,5433`, which
+    is what a URL parser reads (it takes one host and one port, and refused "5432,b:5433" as a
+    port). Any other URL is given back as it is."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or not scheme.startswith("postgres"):
+        return url
+    netloc, _slash, tail = rest.partition("/")
+    userinfo, at, hostlist = netloc.rpartition("@")
+    if "," not in hostlist:
+        return url
+    hosts, ports = [], []
+    for entry in hostlist.split(","):
+        host, port = _host_and_port(entry)
+        hosts.append(host)
+        ports.append(port)
+    path, _question, query = tail.partition("?")
+    extra = [f"host={','.join(hosts)}"]
+    if any(ports):
+        # libpq takes one port per host: a host without one gets the default.
+        extra.append("port=" + ",".join(port or "5432" for port in ports))
+    query = "&".join([part for part in (query,) if part] + extra)
+    return f"{scheme}://{userinfo}{at}/{path}?{query}"
+
+
+def _host_and_port(entry: str) -> tuple[str, str]:
+    """One entry of a host list: `host`, `host:port`, `[v6]` or `[v6]:port`."""
+    if entry.startswith("["):
+        host, _bracket, after = entry[1:].partition("]")
+        return host, after.removeprefix(":")
+    host, _colon, port = entry.partition(":")
+    return host, port
+
+
 def open_database(url: str) -> peewee.Database:
     """Make (but do not connect) a database for a URL, with our per-backend settings."""
+    url = one_host_form(url)
     scheme = url.split(":", 1)[0]
     kwargs: dict[str, Any] = {}
     if scheme.startswith("sqlite"):
@@ -203,6 +275,39 @@ def is_unavailable(error: BaseException) -> bool:
                                               and is_read_only(error))
 
 
+def note_if_possible(write: Callable[[], object], what: str) -> None:
+    """A note a read makes on the side (when a session or an API token was last used): a
+    database that cannot take it now (read-only, a full disk, down) must not cost the reader
+    the page. Run in a savepoint, so a refused write leaves the request's reads intact; the
+    refusal is one log line."""
+    try:
+        with database.atomic():
+            write()
+    except peewee.DatabaseError as error:
+        if not is_unavailable(error):
+            raise
+        _log.warning("%s not noted: %s", what, unavailable_reason(error))
+
+
+def discard_connection() -> None:
+    """Close this thread's connection for good (a pool's is not handed back), after it
+    refused a write as read-only. After a failover a connection can stay open to a server that
+    no longer takes writes (the old primary come back as a standby, or a URL without
+    `target_session_attrs=read-write`), and a pool would lend it again and again: every write
+    refused until a restart. A new connection finds the primary by itself (libpq tries each
+    host of the URL's list and keeps the one that takes writes)."""
+    db = database.obj
+    if db is None or db.is_closed():
+        return
+    try:
+        if isinstance(db, PooledDatabase):
+            db.manual_close()
+        else:
+            db.close()
+    except peewee.PeeweeException:
+        _log.warning("a read-only connection could not be closed; it is left to the pool")
+
+
 def unavailable_reason(error: BaseException) -> str:
     """The first line of a driver's error, for one clear log line instead of a traceback."""
     text = str(error).strip().splitlines()
@@ -222,6 +327,7 @@ def bind_database(url: str) -> peewee.Database:
             # The old database is abandoned: its pooled connections are closed now rather
             # than left to the garbage collector, each holding a session on its server.
             old.close_idle()
+    _let_go()
     db = open_database(url)
     database.initialize(db)
     _bound_url = url
@@ -298,6 +404,16 @@ def write_transaction() -> Any:
 
 # SQLite's auto_vacuum setting for incremental (PRAGMA auto_vacuum returns 0, 1 or 2).
 _INCREMENTAL = 2
+
+
+def start_with_incremental_vacuum() -> None:
+    """A new SQLite file keeps the pages freed by deleted rows (a finished match's thinned
+    positions, pruned sessions, mail past retention) in its free list, to be given back by
+    `reclaim_space` (the worker's storage job) rather than left in the file for good. Set
+    before the first table is made (`pbem init` calls this before migrating), where it costs
+    nothing; an older file is converted by `use_incremental_vacuum`."""
+    if isinstance(database.obj, peewee.SqliteDatabase) and not database.get_tables():
+        database.execute_sql("PRAGMA auto_vacuum = INCREMENTAL")
 
 
 def use_incremental_vacuum() -> bool:

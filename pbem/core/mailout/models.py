@@ -25,8 +25,8 @@ class OutboxMessage(BaseModel):
     kind-specific `params`), never a rendered copy: the mail layer renders at send time from
     the match as it stood at `ply`, so no body, seat link or reply key is ever stored. After
     sending, the row keeps the record (recipient, kind, status, times; its Message-ID is
-    derived from the row, see `notify.message_key`; the subject only when it is not the
-    match's thread subject, which `Composer.thread_subject` gives again);
+    derived from the row, see `notify.message_key`; the subject only when it is not its
+    thread's, which `mail_thread` keeps: `threads.kept_subject`);
     `params` are dropped after the retention period (`mail_retention_days`).
     """
 
@@ -74,6 +74,27 @@ class Suppression(BaseModel):
 
     email = peewee.CharField(max_length=254, unique=True)
     created_at = peewee.DateTimeField()
+
+
+class MailThread(BaseModel):
+    """One thread of a match's mails to one seat's player (`core/mailout/threads.py`): the
+    subject fixed when the first mail of it was written, whatever language the player reads
+    later, and the outbox row it starts at. A long match starts a new thread (`part`) before a
+    mail client would split one on its own."""
+
+    match = peewee.ForeignKeyField(Match, backref="mail_threads", on_delete="CASCADE",
+                                   index=False)
+    match_id: int
+    seat = peewee.IntegerField()
+    part = peewee.IntegerField()
+    subject = peewee.TextField()
+    # The first outbox row of this part (0 for the first part: every mail from the start).
+    first_message = peewee.IntegerField()
+    created_at = peewee.DateTimeField()
+
+    class Meta:
+        table_name = "mail_thread"
+        indexes = ((("match", "seat", "part"), True),)
 
 
 class WaitingTurn(BaseModel):

@@ -283,7 +283,10 @@ def message_key(message: OutboxMessage, match: Match | None) -> str:
 def outbox_id(key: str) -> int | None:
     """The outbox row a Message-ID's local part names (replies quote it), if any."""
     last = key.rsplit("@", 1)[0].rsplit(".", 1)[-1]
-    return int(last[1:]) if last[:1] in "od" and last[1:].isdigit() else None
+    number = last[1:]
+    # ASCII digits only: `isdigit` also accepts "²", which `int` refuses.
+    wellformed = last[:1] in "od" and number.isascii() and number.isdigit() and len(number) < 19
+    return int(number) if wellformed else None
 
 
 def thread_root_key(match: Match, seat: int) -> str:

@@ -64,6 +64,9 @@ CATEGORIES: dict[str, str] = {
     "tournament_round": "start",
     "tournament_final": "result",
     "tournament_cancelled": "result",
+    # A league season's start and end (a challenge or a hold on a ladder asks for an answer).
+    "league_season_started": "start",
+    "league_season_ended": "result",
 }
 SENT_AT_ONCE: dict[str, frozenset[str]] = {
     MailPreference.EACH: frozenset({"start", "turn", "reminder", "result", "ruling", "news",

@@ -57,6 +57,7 @@ def create_match(
     computers: Mapping[int, int] | None = None,
     rated: bool = False,
     announce: bool = True,
+    competition: str | None = None,  # "league" or "ladder": a standing competition's game
 ) -> CreatedMatch:
     """Create a match, deal or set up the game, and queue the welcome and first-turn emails.
     With `announce` false (a tournament round sends each player one mail with all their new
@@ -89,7 +90,7 @@ def create_match(
             deal_seed=deal_seed, status=MatchStatus.ACTIVE, ply=0, turn=0,
             to_move=sorted(rules.to_move(state)), state=rules.dump(state),
             thread_key=secrets.token_hex(8), time_control=str(control), on_timeout=on_timeout,
-            created_at=now, updated_at=now,
+            created_at=now, updated_at=now, competition=competition,
             has_computer=bool(computers), rated=rated and not computers,
         )
         if deal_seed is not None:  # the commitment names the match: known only now

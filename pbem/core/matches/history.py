@@ -30,6 +30,8 @@ PUBLIC_DETAILS: dict[str, tuple[str, ...]] = {
     # A tournament's (core/tournaments): its organiser's decision, mailed to the players, and
     # its round's deadline falling on the seats still to move.
     "tournament-adjudication": ("winners", "reason"), "round-deadline": ("round", "late"),
+    # A league season's last day falling on the seats still to move (core/leagues).
+    "season-deadline": ("season", "late"),
     # An admin took the finished match out of the ratings; the reason is the public's too.
     "void": ("reason",),
 }
@@ -51,6 +53,7 @@ WORDS: dict[str, str] = {
     "sweep-failure": N_("sent to an admin"),
     "tournament-adjudication": N_("decided by the tournament's organiser"),
     "round-deadline": N_("the tournament round's deadline came"),
+    "season-deadline": N_("the league season's last day came"),
     "void": N_("voided for ratings by an admin"),
 }
 

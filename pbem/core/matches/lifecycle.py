@@ -37,7 +37,7 @@ from pbem.core.matches.changes import PLAYER, Change, Channel, Locked, apply_cha
 from pbem.core.matches.deadlines import TimeoutPolicy
 from pbem.core.matches.models import Match, MatchStatus, Move, Seat
 from pbem.errors import ConflictError
-from pbem.games.base import KeepsScore, Outcome
+from pbem.games.base import GameRules, KeepsScore, Outcome
 from pbem.i18n import N_, _
 
 ACTIONS = ("move", "resign", "offer-draw", "accept-draw", "decline-draw", "abort",
@@ -252,8 +252,14 @@ def finish(door: Locked, winners: frozenset[int], scores: list[float], reason: s
 def lose(door: Locked, losers: set[int], reason: str) -> None:
     """End the match with `losers` last: with two seats the other wins; with three or four the
     others are ranked by the game's scores so far, a shared win on equal scores."""
-    rules, state = door.rules, door.state
-    count = len(door.seats)
+    winners, final = losing_result(door.rules, door.state, len(door.seats), losers)
+    finish(door, winners, final, reason)
+
+
+def losing_result(rules: GameRules, state: Any, count: int,
+                  losers: set[int]) -> tuple[frozenset[int], list[float]]:
+    """The winners and scores when `losers` lose off the board (see `lose`); an import checks
+    a record's result against it."""
     scores = list(rules.current_scores(state) if isinstance(rules, KeepsScore)
                   else (0.0,) * count)
     others = [s for s in range(count) if s not in losers]
@@ -265,7 +271,7 @@ def lose(door: Locked, losers: set[int], reason: str) -> None:
         # The losing seats are last whatever they had: below everyone else's score.
         floor = min(scores[s] for s in others) - 1
         final = [float(floor) if s in losers else float(scores[s]) for s in range(count)]
-    finish(door, winners, final, reason)
+    return winners, final
 
 
 def abort_match(door: Locked, by: int | None, *, tell: bool = True, **columns: Any) -> None:

@@ -67,6 +67,9 @@ class Match(BaseModel):
     # stays on record with its result, unrated, and the ratings were recomputed without it.
     voided_at = peewee.DateTimeField(null=True)
     void_reason = peewee.TextField(null=True)
+    # "league" or "ladder" for a game of a standing competition (core/leagues), else None:
+    # the one place to ask whether a match counts for one (takebacks are refused there).
+    competition = peewee.CharField(max_length=16, null=True)
 
     class Meta:
         # The archive pages newest first by id (keyset, never OFFSET) within each filter.

@@ -4,12 +4,13 @@ is refused whole, with a message that says why, when:
 
 - a move is illegal (the message names the move), or the record is not a finished match;
 - the result is not what the moves produce: a game the moves finish must end as the board
-  says, and a game they leave unfinished needs an ending off the board that this server
-  writes (a resignation, a timeout or forfeit, a draw by agreement, an adjudicator's ruling)
-  with the winners it gives. A record cut short, its board result kept, is refused;
+  says (winners and scores), and a game they leave unfinished needs an ending off the board
+  that this server writes (a resignation, a timeout or forfeit, a draw by agreement, an
+  adjudicator's ruling) with the winners and scores it gives, naming as the loser a player
+  of the match. A record cut short, its board result kept, is refused;
 - the match is here already: the same record was imported before (its fingerprint is kept
-  on the match it made), or the match was played on this server (same game, seed and start,
-  and the same moves);
+  on the match it made), or the same match with its start time moved was imported or played
+  here (same game, seed and setup, the same moves at the same times, the same end);
 - the input nests deeper than any record does (`load_record` parses a file's text).
 
 Players are found as their page finds them (display name, an unnamed player's address local
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import secrets
 from collections.abc import Mapping
@@ -28,6 +30,7 @@ from typing import Any
 
 import peewee
 
+from pbem import i18n
 from pbem.core.accounts.models import Player
 from pbem.core.accounts.players import find_player
 from pbem.core.admin.models import AuditEntry
@@ -35,6 +38,7 @@ from pbem.core.db.connection import write_transaction
 from pbem.core.matches.clocks import TimeControl
 from pbem.core.matches.creation import MAX_SEED, SNAPSHOT_EVERY
 from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.core.matches.lifecycle import losing_result
 from pbem.core.matches.models import (
     CONDITIONAL_NOTE,
     Adjudication,
@@ -54,7 +58,7 @@ from pbem.core.records.exports import FORMAT, VERSION
 from pbem.core.records.standings import DRAW, LOSS
 from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
-from pbem.games.base import CommitsDeals, GameRules, Outcome, RulesError
+from pbem.games.base import CommitsDeals, GameRules, RulesError
 from pbem.i18n import N_, _
 
 # Players a record names who are not known here get an address that can never receive mail
@@ -89,7 +93,7 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
     rules, seed, names, options = _setup(record)
     result = _result(record.get("result"), len(names))
     deal, moves, final = _replay_all(record, rules, seed, len(names), options)
-    _check_ending(rules.outcome(final), result, len(moves), len(names))
+    _check_ending(rules, final, result, len(moves), len(names))
     created = _time(record.get("created_at"), "created_at")
     finished = (_time(record["finished_at"], "finished_at") if record.get("finished_at")
                 else moves[-1]["at"] if moves else created)
@@ -99,7 +103,7 @@ def import_record(data: Any, secret_key: str, now: datetime, actor: str = "shell
     fingerprint = _fingerprint(rules, options, seed, created, len(names), moves)
     try:
         with write_transaction():
-            _refuse_copy(fingerprint, rules, options, seed, created)
+            _refuse_copy(fingerprint, rules, options, seed, moves, finished, len(names))
             match = Match.create(
                 game=rules.slug, rules_version=rules.rules_version, options=options, seed=seed,
                 **_deal_columns(deal), status=MatchStatus.FINISHED, ply=len(moves),
@@ -129,7 +133,7 @@ def verify_record(data: Any) -> str | None:
         rules, seed, names, options = _setup(record)
         result = _result(record.get("result"), len(names))
         _deal, moves, final = _replay_all(record, rules, seed, len(names), options)
-        _check_ending(rules.outcome(final), result, len(moves), len(names))
+        _check_ending(rules, final, result, len(moves), len(names))
     except InvalidRequestError as error:
         return str(error)
     return None
@@ -237,27 +241,36 @@ def _fingerprint(rules: GameRules, options: dict[str, Any], seed: int, created: 
 
 def _refuse_copy(fingerprint: str, rules: GameRules | None = None,
                  options: dict[str, Any] | None = None, seed: int | None = None,
-                 created: datetime | None = None) -> None:
+                 moves: list[dict[str, Any]] | None = None,
+                 finished: datetime | None = None, seats: int = 0) -> None:
     known = Match.select(Match.id).where(Match.record_fingerprint == fingerprint).first()
     if known is not None:
         raise InvalidRequestError(_("This match is already here as match %(id)s (imported "
                                     "from the same record). Nothing was imported.",
                                     id=known.id))
-    if rules is None or seed is None or created is None:
+    if rules is None or seed is None or moves is None:
         return
-    # A match played here has no stored fingerprint: it is found by its game, seed and start
-    # (a seed is drawn at random for each match), then compared move by move.
-    for native in (Match.select(Match.id, Match.options)
-                   .where(Match.game == rules.slug, Match.seed == seed,
-                          Match.created_at == created, Match.record_fingerprint.is_null())):
-        moves = [{"seat": m.seat, "text": m.text, "at": m.created_at} for m in
-                 Move.select(Move.seat, Move.text, Move.created_at)
-                 .where(Move.match == native.id).order_by(Move.ply)]
-        seats = Seat.select().where(Seat.match == native.id).count()
-        if _fingerprint(rules, native.options, seed, created, seats, moves) == fingerprint:
-            raise InvalidRequestError(_("This match is already here as match %(id)s (it was "
-                                        "played on this server). Nothing was imported.",
-                                        id=native.id))
+    # The same match with its start moved has another fingerprint, and a match played here
+    # has none: each is found by its game and seed (drawn at random for each match), then
+    # compared by its setup, its moves with their times, and its end, its start aside.
+    ours = [(move["seat"], move["text"], move["at"]) for move in moves]
+    for known in (Match.select(Match.id, Match.options, Match.finished_at,
+                               Match.record_fingerprint)
+                  .where(Match.game == rules.slug, Match.seed == seed)):
+        if known.options != options or known.finished_at != finished or Seat.select().where(
+                Seat.match == known.id).count() != seats:
+            continue
+        played = [(m.seat, m.text, m.created_at) for m in
+                  Move.select(Move.seat, Move.text, Move.created_at)
+                  .where(Move.match == known.id).order_by(Move.ply)]
+        if played != ours:
+            continue
+        raise InvalidRequestError(
+            _("This match is already here as match %(id)s (imported from a record of the "
+              "same match, its start time moved). Nothing was imported.", id=known.id)
+            if known.record_fingerprint else
+            _("This match is already here as match %(id)s (it was played on this server). "
+              "Nothing was imported.", id=known.id))
 
 
 # The fields every row of a record's `changes` has; the rest are the change's details.
@@ -374,28 +387,33 @@ def _result(raw: Any, seats: int) -> dict[str, Any]:
 
 # The results the server writes when a match ends off the board, before the moves finish the
 # game (lifecycle.py: resign, draw by agreement, claim; rulings.py: forfeit, a ruling;
-# sweep.py: forfeit after the autoplay limit), each with what it makes of the winners.
+# sweep.py: forfeit after the autoplay limit), each with what it makes of the winners and
+# scores. `losers` names the seats that lost (by their labels, as the reason was written).
+_AWARD = "award"
 _ENDS_OFF_THE_BOARD = (
-    (re.compile(r".+ resigned"), LOSS),
+    (re.compile(r"(?P<losers>.+) resigned"), LOSS),
     (re.compile(r"drawn by agreement"), DRAW),
-    (re.compile(r".+ ran out of time; .+ claimed the win"), LOSS),
-    (re.compile(r".+ ran out of time and forfeits"), LOSS),
-    (re.compile(r".+ ran out of time .+ in a row, was moved for, and now forfeits"), LOSS),
-    (re.compile(r"awarded by the adjudicator: .*", re.DOTALL), LOSS),
+    (re.compile(r"(?P<losers>.+) ran out of time; (?P<claimer>.+) claimed the win"), LOSS),
+    (re.compile(r"(?P<losers>.+) ran out of time and forfeits"), LOSS),
+    (re.compile(r"(?P<losers>.+?) ran out of time (?:once|\d+ times) in a row, was moved for, "
+                r"and now forfeits"), LOSS),
+    (re.compile(r"awarded by the adjudicator: .*", re.DOTALL), _AWARD),
     (re.compile(r"drawn by the adjudicator: .*", re.DOTALL), DRAW),
 )
 
 
-def _check_ending(outcome: Outcome | None, result: dict[str, Any], plies: int,
+def _check_ending(rules: GameRules, final: Any, result: dict[str, Any], plies: int,
                   seats: int) -> None:
     """The record's result must be the one its moves produce: the board's outcome when the
     moves finish the game, else an ending off the board (a record cut short keeps the result
-    of moves it no longer has, and is refused)."""
-    reason, winners = result["reason"], set(result["winners"])
-    ending = next((kind for pattern, kind in _ENDS_OFF_THE_BOARD
-                   if pattern.fullmatch(reason)), None)
+    of moves it no longer has, and is refused), with the winners and scores that ending
+    gives, and naming players of the match."""
+    outcome = rules.outcome(final)
+    reason = result["reason"]
+    ending = next(((kind, found) for pattern, kind in _ENDS_OFF_THE_BOARD
+                   if (found := pattern.fullmatch(reason))), None)
     if outcome is not None:
-        if winners != set(outcome.winners):
+        if set(result["winners"]) != set(outcome.winners):
             raise InvalidRequestError(_(
                 "The record's result names winners %(theirs)s, but the moves end the game with "
                 "%(ours)s winning.", theirs=result["winners"], ours=sorted(outcome.winners)))
@@ -404,6 +422,7 @@ def _check_ending(outcome: Outcome | None, result: dict[str, Any], plies: int,
                 "The moves end the game at move %(plies)s (%(why)s), but the record's result "
                 "says %(reason)r. Nothing was imported.", plies=plies, why=outcome.reason,
                 reason=reason))
+        _check_scores(result, list(outcome.scores))
         return
     if ending is None:
         raise InvalidRequestError(_(
@@ -411,10 +430,61 @@ def _check_ending(outcome: Outcome | None, result: dict[str, Any], plies: int,
             "(%(reason)r) is not what the moves produce: only a resignation, a timeout, a "
             "draw by agreement or an adjudicator's ruling ends a game before its last move. "
             "Nothing was imported.", plies=plies, reason=reason))
-    if (ending == DRAW) != (winners in (set(), set(range(seats)))):
+    winners, scores = _ending_result(rules, final, ending[0], ending[1], result, seats)
+    if set(result["winners"]) not in winners:
         raise InvalidRequestError(_(
             "The record's result names winners %(theirs)s, which %(reason)r does not give. "
             "Nothing was imported.", theirs=result["winners"], reason=reason))
+    _check_scores(result, scores)
+
+
+def _ending_result(rules: GameRules, final: Any, kind: str, found: re.Match[str],
+                   result: dict[str, Any], seats: int) -> tuple[list[set[int]], list[float]]:
+    """The winners (each set allowed) and scores that an ending off the board gives."""
+    everyone = set(range(seats))
+    if kind == DRAW:
+        return [set(), everyone], [1 / seats] * seats
+    if kind == _AWARD:
+        # The adjudicator awards the match to every seat but the late one.
+        late = everyone - set(result["winners"])
+        if len(late) != 1:
+            return [], []
+        return [everyone - late], [0.0 if seat in late else 1.0 for seat in range(seats)]
+    with i18n.language("en"):  # the reason was written in English (lifecycle.py)
+        labels = {rules.seat_label(final, seat): seat for seat in range(seats)}
+    losers = {_seat_named(labels, name, result) for name in found["losers"].split(" and ")}
+    claimer = found.groupdict().get("claimer")
+    if claimer is not None and _seat_named(labels, claimer, result) in losers:
+        raise InvalidRequestError(_(
+            "The record's result says %(reason)r, but %(name)s cannot both run out of time "
+            "and claim the win. Nothing was imported.", reason=result["reason"], name=claimer))
+    if losers == everyone:
+        return [], []
+    winners, scores = losing_result(rules, final, seats, losers)
+    return [set(winners)], scores
+
+
+def _seat_named(labels: Mapping[str, int], name: str, result: dict[str, Any]) -> int:
+    if name not in labels:
+        raise InvalidRequestError(_(
+            "The record's result says %(reason)r, but no player of this match is called "
+            "%(name)s (its players are %(labels)s). Nothing was imported.",
+            reason=result["reason"], name=name, labels=", ".join(labels)))
+    return labels[name]
+
+
+def _check_scores(result: dict[str, Any], scores: list[float]) -> None:
+    if len(scores) != len(result["scores"]) or not all(
+            math.isclose(theirs, ours, abs_tol=1e-6)
+            for theirs, ours in zip(result["scores"], scores, strict=True)):
+        raise InvalidRequestError(_(
+            "The record's result gives the scores %(theirs)s, but its moves and %(reason)r "
+            "give %(ours)s. Nothing was imported.", theirs=_shown(result["scores"]),
+            reason=result["reason"], ours=_shown(scores)))
+
+
+def _shown(scores: list[float]) -> str:
+    return "[" + ", ".join(f"{score:g}" for score in scores) + "]"
 
 
 def _rulings(raw: Any, seats: int) -> list[dict[str, Any]]:

@@ -86,20 +86,24 @@ def swiss_round(ranked: Sequence[SwissPlayer], window: int = 8) -> SwissRound:
     """Pair one Swiss round; `ranked` is the current standing, best first.
 
     A maximum-weight perfect matching (networkx's blossom algorithm) over the players and, with
-    an odd count, one extra vertex for the bye. Each edge costs, most important first:
-    a rematch, a second bye, a seat imbalance past two, the bye given to anyone but the
-    lowest-ranked player who has not had one, the score difference (squared, so two small gaps
-    beat one large one) and, within a score group, the distance from the classic fold (the top
-    half meets the bottom half). The costs are integers scaled so each criterion outweighs all
-    the ones below it together, so the matching is exact: never a rematch or a second bye
-    while a pairing without one exists.
+    an odd count, one extra vertex for the bye. The FIDE Dutch system's principles, in its
+    order, each outweighing all the ones below it together, so the matching is exact:
+
+    1. no rematch, no second bye, and no two players both two first seats up (or down) meet
+       (FIDE's absolute criteria C1 to C3), while a pairing without one exists;
+    2. score groups are paired from the top down: the fewest players leave the top group (to
+       meet someone lower, or for the bye), then the fewest leave the top two groups, and so
+       on (`floaters`), so two leaders meet whenever a legal pairing lets them;
+    3. first-seat balance: the fewest pairs whose players both want the same seat;
+    4. the bye to the lowest-ranked player without one;
+    5. inside a score group the top half meets the bottom half (the fold), a floater meets the
+       nearest in rank.
 
     For speed the graph first holds only edges between players close in a folded order (score
     groups kept together, each group's halves interleaved, so a player's natural opponents are
-    near: `window` places either way); if that finds no perfect matching, or one that breaks
-    a rule the whole graph might keep (`_clean`), a window five times as wide is tried, then
-    the whole graph (500 players: about 0.1 s in the first window, 7 s for the whole graph).
-    Score closeness inside a window is the best the window allows."""
+    near: `window` places either way); if that finds no perfect matching, or one that might be
+    beaten on the first two principles by the whole graph (`_clean`), a window five times as
+    wide is tried, then the whole graph."""
     if len({p.player for p in ranked}) != len(ranked):
         raise ValueError("a player is listed twice")
     if len(ranked) < 2:
@@ -120,30 +124,59 @@ def swiss_round(ranked: Sequence[SwissPlayer], window: int = 8) -> SwissRound:
 BYE = -1  # the bye's vertex in the matching graph (entry ids are positive)
 
 
+def seat_wish(player: SwissPlayer) -> int | None:
+    """The seat a player wants next (0 first, 1 second): the one they had less often, else the
+    one they did not have last time; None before their first game."""
+    if player.seat_balance:
+        return 1 if player.seat_balance > 0 else 0
+    return None if player.last_seat is None else 1 - player.last_seat
+
+
+def floaters(pairs: Sequence[Sequence[int]], bye: int | None,
+             group_of: dict[int, int], groups: int) -> list[int]:
+    """For each score group from the top, how many players of it and the groups above meet
+    someone below it (or have the bye, which sits below every group): FIDE's downfloaters,
+    counted bracket by bracket. Fewer from the top wins (compared as a list)."""
+    counts = [0] * groups
+    spans = [sorted(group_of[p] for p in pair) for pair in pairs]
+    if bye is not None:
+        spans.append([group_of[bye], groups])
+    for low, high in spans:
+        for g in range(low, min(high, groups)):
+            counts[g] += 1
+    return counts
+
+
 class _Costs:
     def __init__(self, ranked: Sequence[SwissPlayer]) -> None:
         self.ranked = list(ranked)
         self.by_id = {p.player: p for p in ranked}
         self.rank = {p.player: i for i, p in enumerate(ranked)}
         n = len(ranked)
-        # Score groups in half points, and each player's place inside their group.
+        # Score groups, best first, and each player's place inside their group.
         groups: dict[float, list[int]] = {}
-        for p in ranked:
+        for p in sorted(ranked, key=lambda p: -p.score):
             groups.setdefault(p.score, []).append(p.player)
         self.groups = groups
+        self.group_of = {pid: g for g, members in enumerate(groups.values()) for pid in members}
         self.place = {pid: (i, len(members)) for members in groups.values()
                       for i, pid in enumerate(members)}
         eligible = [p.player for p in ranked if not p.had_bye] or [p.player for p in ranked]
         # 0 for the lowest-ranked player who may have the bye, growing upwards.
         self.bye_order = {pid: i for i, pid in enumerate(reversed(eligible))}
-        spread = 2 * (max(p.score for p in ranked) - min(p.score for p in ranked)) + 1
-        # Each level outweighs everything below it summed over a whole round.
+        # Each level outweighs everything below it summed over a whole round (`pairs` edges).
         pairs = n // 2 + 1
         self.fold_unit = 1
-        self.score_unit = self.fold_unit * (pairs * n + 1)
-        self.bye_unit = self.score_unit * (pairs * int(spread) ** 2 + 1)
-        self.seat_unit = self.bye_unit * (n + 1)
-        self.bye_again_unit = self.seat_unit * (pairs + 1)
+        self.bye_unit = self.fold_unit * (pairs * (n + 1) + 1)
+        self.wish_unit = self.bye_unit * (n + 1)
+        # One unit per boundary below a score group, the lowest boundary cheapest.
+        self.float_units: list[int] = []
+        unit = self.wish_unit * (pairs + 1)
+        for _ in groups:
+            self.float_units.insert(0, unit)
+            unit *= pairs + 1
+        self.clash_unit = unit
+        self.bye_again_unit = self.clash_unit * (pairs + 1)
         self.repeat_unit = self.bye_again_unit * (pairs + 1)
         self.top = self.repeat_unit * (pairs + 1)
 
@@ -164,10 +197,13 @@ class _Costs:
         if b in pa.opponents:
             cost += self.repeat_unit
         if self.seat_clash(a, b):
-            cost += self.seat_unit
-        gap = round(abs(pa.score - pb.score) * 2)
-        cost += self.score_unit * gap * gap
-        if pa.score == pb.score:
+            cost += self.clash_unit
+        low, high = sorted((self.group_of[a], self.group_of[b]))
+        cost += sum(self.float_units[low:high])
+        wish = seat_wish(pa)
+        if wish is not None and wish == seat_wish(pb):
+            cost += self.wish_unit
+        if low == high:
             (ia, size), (ib, _) = self.place[a], self.place[b]
             cost += self.fold_unit * abs(abs(ia - ib) - size // 2)
         else:
@@ -182,9 +218,13 @@ class _Costs:
     def bye_cost(self, a: int) -> int:
         player = self.by_id[a]
         cost = self.bye_unit * self.bye_order.get(a, len(self.ranked))
+        cost += sum(self.float_units[self.group_of[a]:])
         if player.had_bye:
             cost += self.bye_again_unit
         return cost
+
+    def floaters(self, found: SwissRound) -> list[int]:
+        return floaters(found.pairs, found.bye, self.group_of, len(self.groups))
 
 
 def _match(costs: _Costs, order: list[int], window: int | None) -> SwissRound | None:
@@ -219,15 +259,20 @@ def _match(costs: _Costs, order: list[int], window: int | None) -> SwissRound | 
 
 
 def _clean(found: SwissRound, costs: _Costs) -> bool:
-    """A pairing found in a window is kept only if it breaks none of the rules the whole
-    graph could have kept (a wider graph can only do as well on those): no rematch, no second
-    bye, no two players both two first seats up or down, the bye to the lowest-ranked player
-    without one."""
+    """A pairing found in a window is kept only if the whole graph cannot beat it on the
+    first two principles: no rematch, no second bye, no two players both two first seats up
+    or down, and no score group (with those above it) sending down more than the one player
+    an odd count must (the least any pairing can)."""
     if found.repeats or _second_bye(found, costs):
         return False
-    if found.bye is not None and costs.bye_order.get(found.bye) != 0:
+    if any(costs.seat_clash(a, b) for a, b in found.pairs):
         return False
-    return not any(costs.seat_clash(a, b) for a, b in found.pairs)
+    above = 0
+    for sent, members in zip(costs.floaters(found), costs.groups.values(), strict=True):
+        above += len(members)
+        if sent > above % 2:
+            return False
+    return True
 
 
 def _second_bye(found: SwissRound, costs: _Costs) -> bool:

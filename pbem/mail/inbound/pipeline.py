@@ -12,9 +12,17 @@ import peewee
 from pbem.config import Settings
 from pbem.core.db.connection import is_read_only
 from pbem.core.db.text import cleaned
+from pbem.core.mailin.bounces import receive_report
 from pbem.core.mailin.replies import Letter, Policy, Receipt, receive
 from pbem.mail.addresses import find_reply_key, redacted
-from pbem.mail.inbound.reading import RECIPIENT_HEADERS, MalformedMail, oversized, read
+from pbem.mail.inbound.bounces import read_report
+from pbem.mail.inbound.reading import (
+    RECIPIENT_HEADERS,
+    MalformedMail,
+    oversized,
+    parse,
+    read,
+)
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +68,13 @@ def _handle(raw: bytes, settings: Settings, via: str, now: datetime, recipient: 
     if oversized(raw):
         return receive(_oversized_letter(raw, via), policy, now)
     try:
-        reading = read(raw)
+        message = parse(raw)
+        # A delivery report or a complaint about a mail of ours is recognised first: it is
+        # never a reply, and never answered.
+        report = read_report(raw, message, settings, via, recipient)
+        if report is not None:
+            return receive_report(report, now)
+        reading = read(raw, message)
     except TEMPORARY_ERRORS:
         raise
     except Exception as error:

@@ -61,12 +61,20 @@ def oversized(raw: bytes) -> bool:
     return len(raw) > MAX_BYTES
 
 
-def read(raw: bytes) -> Reading:
+def parse(raw: bytes) -> Message:
+    """The message, parsed once its structure is known to be within what a reply (or a
+    report about a mail) could be; MalformedMail if not."""
     if len(_MULTIPART.findall(raw)) > MAX_MULTIPARTS:
         raise MalformedMail(f"more than {MAX_MULTIPARTS} nested or sibling multiparts")
     if len(_PART.findall(raw)) > MAX_PARTS:
         raise MalformedMail(f"more than {MAX_PARTS} parts")
-    message = email.message_from_bytes(raw, policy=compat32)
+    return email.message_from_bytes(raw, policy=compat32)
+
+
+def read(raw: bytes, message: Message | None = None) -> Reading:
+    """What a reply says; `message`: the message already parsed (`parse`)."""
+    if message is None:
+        message = parse(raw)
     message_id = _ids(_header(message, "Message-ID"))
     key_source = message_id[0].encode() if message_id else raw
     return Reading(

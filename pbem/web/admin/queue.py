@@ -33,8 +33,11 @@ log = logging.getLogger(__name__)
 @bp.get("")
 @staff_required
 def queue() -> str:
+    # Imported on first use: the inbound mail's package is not every web worker's.
+    from pbem.core.mailin.bounces import complaints
+
     return render_template("admin/queue.html", rows=console.queue(now()),
-                           undeliverable=undeliverable_players())
+                           undeliverable=undeliverable_players(), complaints=complaints())
 
 
 @bp.get("/adjudications/<int:entry_id>")

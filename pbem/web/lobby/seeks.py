@@ -15,6 +15,7 @@ from pbem.web.accounts.auth import current_player, player_required, signed_in_pl
 from pbem.web.lobby.challenges import options_from_form
 from pbem.web.site.clock import now
 from pbem.web.site.flashes import redirect_with
+from pbem.web.site.inputs import whole_number
 
 bp = Blueprint("seeks", __name__, url_prefix="/seeks")
 
@@ -30,13 +31,13 @@ def create() -> Response | tuple[str, int]:
     form = request.form
     settings = current_app.config["PBEM_SETTINGS"]
     try:
-        count = (form.get("players") or "").strip()
-        if not count.isdigit() or len(count) > 2:
+        count = whole_number(form.get("players") or "")
+        if count is None or count > 99:
             raise InvalidRequestError(_("The number of players is a whole number, like 2."))
         seeks.create_seek(settings, _player(), form.get("game", ""),
                           options_from_form(form, form.get("game", "")),
                           (form.get("clock") or "").strip() or settings.default_time_control,
-                          int(count), now(),
+                          count, now(),
                           on_timeout=form.get("on_timeout") or settings.default_on_timeout,
                           rated=form.get("rated") == "on",
                           rating_min=_bound(form.get("rating_min"), low=True),
@@ -81,11 +82,12 @@ def _bound(text: str | None, low: bool) -> int | None:
     text = (text or "").strip()
     if not text:
         return None
-    if not text.isdigit() or len(text) > 5:
+    number = whole_number(text)
+    if number is None or number > 99_999:
         raise InvalidRequestError(
             _("The lowest rating is a whole number, like 1200, or blank.") if low
             else _("The highest rating is a whole number, like 1200, or blank."))
-    return int(text)
+    return number
 
 
 def _player() -> Player:

@@ -134,6 +134,8 @@ CHALLENGE_ID = _path_parameter("challenge_id", N_("The challenge's number."), in
 SEEK_ID = _path_parameter("seek_id", N_("The seek's number."), integer=True)
 VACATION_ID = _path_parameter("vacation_id", N_("The vacation's number."), integer=True)
 TOURNAMENT_ID = _path_parameter("tournament_id", N_("The tournament's number."), integer=True)
+LEAGUE_ID = _path_parameter("league_id", N_("The league's number."), integer=True)
+LADDER_ID = _path_parameter("ladder_id", N_("The ladder's number."), integer=True)
 # Move numbers: at most nine digits (a longer number is malformed, 400); one the match has not
 # reached is 422 for a page of moves (`moves`) and 404 for a position (`ply`: it does not exist).
 # An empty value is the same as none (forms send one).
@@ -437,6 +439,73 @@ SCHEMAS: dict[str, Any] = {
         round_days={"type": "integer", "minimum": 1, "maximum": 365},
         max_replays={"type": "integer", "minimum": 0, "maximum": 10}),
         "additionalProperties": False},
+    "LeagueRequest": {**_object(
+        ("name", "game"), name={"type": "string", "minLength": 1, "maxLength": 80},
+        game=GAME, options=OPTIONS, clock=CLOCK, on_timeout=ON_TIMEOUT, rated=BOOLEAN,
+        division_size={"type": "integer", "minimum": 3, "maximum": 12,
+                       "description": N_("two-player games: players per division")},
+        table_size={"type": "integer", "minimum": 3, "maximum": 4,
+                    "description": N_("games for three or four: seats per table")},
+        tables_per_division={"type": "integer", "minimum": 1, "maximum": 4},
+        promote={"type": "integer", "minimum": 0, "maximum": 6},
+        relegate={"type": "integer", "minimum": 0, "maximum": 6},
+        season_days={"type": "integer", "minimum": 7, "maximum": 365},
+        break_days={"type": "integer", "minimum": 0, "maximum": 90},
+        start_days={"type": "integer", "minimum": 0, "maximum": 90,
+                    "description": N_("days until the first season starts")}),
+        "additionalProperties": False},
+    "League": _object(
+        ("id", "name", "game", "status", "members"),
+        id=INTEGER, name=STRING, game=STRING, title=STRING, organiser=STRING, clock=STRING,
+        on_timeout=STRING, options=ANY_OBJECT, rated=BOOLEAN, division_size=INTEGER,
+        table_size=_nullable(INTEGER), promote=INTEGER, relegate=INTEGER,
+        season_days=INTEGER, break_days=INTEGER,
+        status={"type": "string", "enum": ["open", "running", "break"]}, season=INTEGER,
+        next_season_at=_nullable(TIME),
+        members={"type": "array", "items": _object(("name", "status"), name=STRING,
+                                                   status=STRING)},
+        seasons={"type": "array", "items": _object(
+            ("number", "divisions"), number=INTEGER, started_at=TIME, ends_at=TIME,
+            finished_at=_nullable(TIME), on_hold={"type": "array", "items": STRING},
+            divisions={"type": "array", "items": _object(
+                ("number", "standings", "matches"), number=INTEGER,
+                players={"type": "array", "items": STRING},
+                standings={"type": "array", "items": _object(
+                    ("rank", "player", "points"), rank=INTEGER, player=STRING,
+                    points={"type": "number"}, played=INTEGER, games=INTEGER,
+                    move=_nullable({"type": "string", "enum": ["up", "down"]}),
+                    tiebreaks={"type": "object",
+                               "additionalProperties": {"type": "number"}})},
+                matches={"type": "array", "items": _object(
+                    ("match", "players", "status"), match=INTEGER, status=STRING,
+                    players={"type": "array", "items": STRING},
+                    winners=_nullable({"type": "array", "items": INTEGER}))})})}),
+    "LadderRequest": {**_object(
+        ("name", "game"), name={"type": "string", "minLength": 1, "maxLength": 80},
+        game=GAME, options=OPTIONS, clock=CLOCK, on_timeout=ON_TIMEOUT, rated=BOOLEAN,
+        challenge_range={"type": "integer", "minimum": 1, "maximum": 50},
+        incoming_limit={"type": "integer", "minimum": 1, "maximum": 20},
+        accept_days={"type": "integer", "minimum": 1, "maximum": 60}),
+        "additionalProperties": False},
+    "LadderChallengeRequest": {
+        **_object(place={"type": "integer", "minimum": 1, "maximum": 100000},
+                  player={"type": "string", "minLength": 1, "maxLength": 64}),
+        "minProperties": 1, "maxProperties": 1, "additionalProperties": False},
+    "LadderAcceptRequest": {**_object(("challenge",), challenge={
+        "type": "integer", "minimum": 1, "maximum": 2**31 - 1}), "additionalProperties": False},
+    "Ladder": _object(
+        ("id", "name", "game", "players"),
+        id=INTEGER, name=STRING, game=STRING, title=STRING, organiser=STRING, clock=STRING,
+        on_timeout=STRING, options=ANY_OBJECT, rated=BOOLEAN, challenge_range=INTEGER,
+        incoming_limit=INTEGER, accept_days=INTEGER, players=INTEGER,
+        challenge=INTEGER, match=INTEGER,
+        places={"type": "array", "items": _object(("place", "player", "on_hold"),
+                                                  place=INTEGER, player=STRING,
+                                                  on_hold=BOOLEAN)},
+        challenges={"type": "array", "items": _object(
+            ("id", "challenger", "defender", "status"), id=INTEGER, challenger=STRING,
+            defender=STRING, status=STRING, match=_nullable(INTEGER),
+            created_at=TIME, open=BOOLEAN)}),
     "Tournament": _object(
         ("id", "name", "game", "format", "status", "players"),
         id=INTEGER, name=STRING, game=STRING, title=STRING, format=STRING,
@@ -745,6 +814,63 @@ PATHS: dict[str, Any] = {
            ("start", N_("Start my tournament now, with the players it has (organiser).")),
            ("withdraw", N_("Withdraw from a running tournament: my matches in play are "
                            "forfeited.")))},
+    "/api/leagues": {
+        "get": _operation(N_("Leagues, newest first (each without its seasons)."),
+                          {**_answer(N_("The leagues."), _object(("leagues",), leagues={
+                              "type": "array", "items": _ref("League")}))},
+                          tag="Leagues", operation_id="list_leagues"),
+        "post": _operation(N_("Organise a league: seasons of divisions, the best go up and "
+                              "the last go down."),
+                           {**_answer(N_("The new league."), _ref("League"), "201"),
+                            **_problems(400, 409, 422)},
+                           tag="Leagues", bearer="play", body=_ref("LeagueRequest"),
+                           operation_id="create_league"),
+    },
+    "/api/leagues/{league_id}": {"get": _operation(
+        N_("A league: its members and every season's divisions, standings and matches."),
+        {**_answer(N_("The league."), _ref("League")), **_problems(404)},
+        tag="Leagues", parameters=[LEAGUE_ID], operation_id="show_league")},
+    **{f"/api/leagues/{{league_id}}/{verb}": {"post": _operation(
+        summary, {**_answer(N_("The league as it is now."), _ref("League")),
+                  **_problems(404, 409)},
+        tag="Leagues", bearer="play", parameters=[LEAGUE_ID], operation_id=f"league_{verb}")}
+       for verb, summary in (
+           ("join", N_("Join a league: the next season seats me.")),
+           ("leave", N_("Leave a league after the season in play.")))},
+    "/api/ladders": {
+        "get": _operation(N_("Ladders, newest first (each without its places)."),
+                          {**_answer(N_("The ladders."), _object(("ladders",), ladders={
+                              "type": "array", "items": _ref("Ladder")}))},
+                          tag="Leagues", operation_id="list_ladders"),
+        "post": _operation(N_("Organise a ladder: players hold places and challenge upwards."),
+                           {**_answer(N_("The new ladder."), _ref("Ladder"), "201"),
+                            **_problems(400, 409, 422)},
+                           tag="Leagues", bearer="play", body=_ref("LadderRequest"),
+                           operation_id="create_ladder"),
+    },
+    "/api/ladders/{ladder_id}": {"get": _operation(
+        N_("A ladder: its places and its latest challenges."),
+        {**_answer(N_("The ladder."), _ref("Ladder")), **_problems(404)},
+        tag="Leagues", parameters=[LADDER_ID], operation_id="show_ladder")},
+    **{f"/api/ladders/{{ladder_id}}/{verb}": {"post": _operation(
+        summary, {**_answer(N_("The ladder as it is now."), _ref("Ladder")),
+                  **_problems(404, 409)},
+        tag="Leagues", bearer="play", parameters=[LADDER_ID], operation_id=f"ladder_{verb}")}
+       for verb, summary in (
+           ("join", N_("Join a ladder at the bottom, or come back from hold.")),
+           ("leave", N_("Leave a ladder.")))},
+    "/api/ladders/{ladder_id}/challenge": {"post": _operation(
+        N_("Challenge a player above me, by place or by name."),
+        {**_answer(N_("The ladder as it is now, and the challenge's number."), _ref("Ladder"),
+                   "201"), **_problems(400, 404, 409, 422)},
+        tag="Leagues", bearer="play", parameters=[LADDER_ID], operation_id="ladder_challenge",
+        body=_ref("LadderChallengeRequest"))},
+    "/api/ladders/{ladder_id}/accept": {"post": _operation(
+        N_("Accept a challenge made to me: its game starts."),
+        {**_answer(N_("The ladder as it is now, and the new match's number."),
+                   _ref("Ladder")), **_problems(400, 404, 409)},
+        tag="Leagues", bearer="play", parameters=[LADDER_ID], operation_id="ladder_accept",
+        body=_ref("LadderAcceptRequest"))},
     "/api/seeks/{seek_id}/join": {"post": _operation(
         N_("Take a seat in a seek; the match starts when it is full."),
         {**_answer(N_("The seek as it is now."), _ref("Seek")), **_problems(404, 409)},
@@ -794,7 +920,7 @@ def document(base_url: str) -> dict[str, Any]:
         # The tags' names head the docs page's sections (shown in the reader's language).
         "tags": [{"name": name} for name in
                  (N_("Seat"), N_("Archive"), N_("Players"), N_("Challenges"), N_("Seeks"),
-                  N_("Ratings"), N_("Tournaments"))],
+                  N_("Ratings"), N_("Tournaments"), N_("Leagues"))],
         "paths": PATHS,
         "components": {"schemas": SCHEMAS, "securitySchemes": {
             "bearer": {"type": "http", "scheme": "bearer",

@@ -12,7 +12,13 @@ from flask import Flask, Response, jsonify, make_response, render_template, requ
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from pbem.core.db import generation
-from pbem.core.db.connection import UNAVAILABLE, database, is_read_only, unavailable_reason
+from pbem.core.db.connection import (
+    UNAVAILABLE,
+    database,
+    discard_connection,
+    is_read_only,
+    unavailable_reason,
+)
 from pbem.errors import PbemError, UnavailableError
 from pbem.games.base import RulesError
 from pbem.i18n import DEFAULT, N_, _, current, lazy_gettext
@@ -114,6 +120,7 @@ def _database_gone(error: Exception) -> Response:
 def _database_refused(error: peewee.DatabaseError) -> Response | tuple[str, int]:
     # A read-only database (a standby after a failover) refuses writes: try again later.
     if is_read_only(error):
+        discard_connection()  # the next request's connection finds the primary
         return _database_gone(error)
     return _unexpected(error)
 

@@ -21,6 +21,7 @@ from pbem.web.accounts.auth import current_admin, current_player, player_require
 from pbem.web.lobby.challenges import options_from_form
 from pbem.web.site.clock import now
 from pbem.web.site.flashes import redirect_with
+from pbem.web.site.inputs import whole_number
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
@@ -169,10 +170,10 @@ def _organising(tournament: Any) -> Organising | None:
 
 
 def _whole(text: str | None) -> int:
-    value = (text or "").strip()
-    if not value.isdigit() or len(value) > 9:
+    value = whole_number(text or "")
+    if value is None:
         raise InvalidRequestError(_("Choose from the list."))
-    return int(value)
+    return value
 
 
 def bracket_drawing(rounds: list[list[dict[str, Any]]]) -> dict[str, Any]:

@@ -81,4 +81,7 @@ def test_a_server_with_a_thread_per_request_leaves_no_connection_open(tmp_path: 
         server.shutdown()
     opened = [name for name in os.listdir("/proc/self/fd")
               if os.path.realpath(f"/proc/self/fd/{name}") == str(path)]
-    assert len(opened) <= 1, f"{len(opened)} connections to the file left open"
+    # The one connection the process holds the file with (connection.py, `_HoldTheFile`),
+    # and one closed connection's descriptor, which SQLite keeps for its next open while
+    # another connection of the process has the file locked.
+    assert len(opened) <= 2, f"{len(opened)} connections to the file left open"

@@ -40,6 +40,7 @@ def test_the_settlers_are_named_in_one_list_in_their_order() -> None:
     assert [f"{s.__module__}.{s.__qualname__}" for s in settlers.SETTLERS] == [
         "pbem.core.records.standings.settle_standings",
         "pbem.core.ratings.settle.settle_ended",
+        "pbem.core.leagues.results.settle_leagues",
         "pbem.core.matches.creation.thin_when_ended",
         "pbem.core.mailout.settler.settle_mail",
         "pbem.core.matches.computer_turns.settle_computer_turns",

@@ -167,3 +167,86 @@ def test_a_file_that_is_not_json_is_refused_naming_the_file_an_import_reads() ->
     with pytest.raises(InvalidRequestError, match=r"reads a match's record\.json, not its "
                                                   r"record\.txt"):
         load_record('[Game "Mimic"]\n1. b2-b3')
+
+
+def _moved_start(record: dict[str, Any], **by: float) -> dict[str, Any]:
+    from datetime import datetime, timedelta
+
+    copy = json.loads(json.dumps(record))
+    start = datetime.fromisoformat(copy["created_at"].removesuffix("Z"))
+    copy["created_at"] = (start - timedelta(**by)).isoformat() + "Z"
+    return copy
+
+
+def test_a_record_imported_before_is_refused_with_its_start_time_moved(db_url: str) -> None:
+    record = from_elsewhere(_record(_played("eximo")))
+    first = import_record(record, SECRET, START)
+    before = _counts()
+    for by in ({"hours": 1}, {"seconds": 1}, {"days": 30}):
+        with pytest.raises(InvalidRequestError, match=rf"already here as match {first.id}\b "
+                           r"\(imported from a record of the same match, its start time "
+                           r"moved\)\. Nothing was imported"):
+            import_record(_moved_start(record, **by), SECRET, START)
+    assert _counts() == before
+
+
+def test_a_match_played_here_is_refused_with_its_start_time_moved(db_url: str) -> None:
+    played = _played("mimic")
+    before = _counts()
+    with pytest.raises(InvalidRequestError, match=rf"already here as match {played.id}\b "
+                       r"\(it was played on this server\)"):
+        import_record(_moved_start(_record(played), minutes=5), SECRET, START)
+    assert _counts() == before
+
+
+def _resigned_nim() -> dict[str, Any]:
+    from pbem.core.matches import lifecycle
+
+    match = create_match("nim", ["ann@example.org", "ben@example.org"], {}, SECRET, START).match
+    play_randomly(match.id, 1, START, max_plies=2)
+    lifecycle.resign(match.id, 0, START)
+    record = from_elsewhere(_record(match))
+    assert record["result"] == {"winners": [1], "scores": [0.0, 1.0],
+                                "reason": "First resigned"}
+    return record
+
+
+@pytest.mark.parametrize(("reason", "says"), [
+    ("Second resigned", r"names winners \[1\], which 'Second resigned' does not give"),
+    ("Nobody resigned", r"no player of this match is called Nobody \(its players are "
+                        r"First, Second\)"),
+    ("First and Second ran out of time; First claimed the win",
+     r"First cannot both run out of time and claim the win"),
+    ("Third ran out of time and forfeits", "no player of this match is called Third"),
+])
+def test_a_resignation_or_forfeit_must_name_the_loser_among_the_players(db_url: str, reason,
+                                                                        says) -> None:
+    record = _resigned_nim()
+    record["result"]["reason"] = reason
+    before = _counts()
+    with pytest.raises(InvalidRequestError, match=says):
+        import_record(record, SECRET, START)
+    assert _counts() == before
+
+
+@pytest.mark.parametrize("scores", [[0.0, 0.5], [1.0, 0.0], [0.0, 2.0]])
+def test_an_ending_off_the_board_must_give_the_scores_it_gives(db_url: str, scores) -> None:
+    record = _resigned_nim()
+    record["result"]["scores"] = scores
+    with pytest.raises(InvalidRequestError, match=r"gives the scores \[.*\], but its moves "
+                       r"and 'First resigned' give \[0, 1\]\. Nothing was imported"):
+        import_record(record, SECRET, START)
+    record["result"]["scores"] = [0, 1]  # whole numbers are the same scores
+    assert import_record(record, SECRET, START).result["scores"] == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("game", sorted(SHORT))
+def test_a_result_on_the_board_must_have_the_scores_the_moves_give(db_url: str,
+                                                                   game: str) -> None:
+    record = from_elsewhere(_record(_played(game)))
+    true = record["result"]["scores"]
+    record["result"]["scores"] = [score + 1 for score in true]
+    before = _counts()
+    with pytest.raises(InvalidRequestError, match=r"gives the scores .* but its moves and "):
+        import_record(record, SECRET, START)
+    assert _counts() == before

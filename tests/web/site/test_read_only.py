@@ -167,3 +167,56 @@ def test_every_route_answers_a_read_only_database_without_a_server_error(db_url,
                 assert answer.headers.get("Retry-After"), (who, method, path)
     assert asked > 100 and unavailable > 10, (asked, unavailable)
     assert bids.match.id  # both matches exist: the standby read them
+
+
+@pytest.fixture
+def read_only_file(tmp_path):
+    """An SQLite file with a match in it, then made read-only: immutable for root (whom file
+    modes do not stop), mode 444 for anyone else. Its folder stays writable, as SQLite needs
+    for the WAL of a file it only reads."""
+    import os
+    import subprocess
+
+    from pbem.core import settlers
+    from pbem.core.db.migrations import migrate
+    from tests.conftest import STRONG_KEY
+
+    path = tmp_path / "pbem.sqlite3"
+    url = f"sqlite:///{path}"
+    bind_database(url)
+    settlers.install()
+    database.connect(reuse_if_open=True)
+    migrate()
+    created = create_match("mimic", PAIR, {}, STRONG_KEY, START)
+    database.close()
+    root = os.geteuid() == 0
+    if root:
+        subprocess.run(["chattr", "+i", str(path)], check=True)
+    else:
+        path.chmod(0o444)
+    yield url, created
+    if root:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def test_a_read_only_sqlite_file_serves_reads_and_refuses_writes(read_only_file,
+                                                                 tmp_path) -> None:
+    """Every connection set `auto_vacuum` as it opened, a write to the file's header that a
+    read-only file refuses: every page answered 503."""
+    from pbem.config import load_settings
+    from pbem.web import create_app
+    from tests.conftest import STRONG_KEY
+
+    url, created = read_only_file
+    bind_database(url.replace("sqlite:", "sqlite+pool:"))  # a new connection, then back
+    bind_database(url)
+    settings = load_settings({"database_url": url, "secret_key": STRONG_KEY,
+                              "instance_path": str(tmp_path / "instance"),
+                              "base_url": "http://pbem.test"}, environ={})
+    client = create_app(settings).test_client()
+    token = created.tokens[0]
+    for path in ("/", f"/api/play/{token}", f"/play/{token}", f"/matches/{created.match.id}",
+                 "/matches", "/games/mimic"):
+        assert client.get(path).status_code == 200, path
+    refused = client.post(f"/api/play/{token}", json={"move": "b2-a1", "ply": 0})
+    assert refused.status_code == 503 and refused.headers["Retry-After"]

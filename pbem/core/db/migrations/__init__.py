@@ -17,7 +17,12 @@ from pathlib import Path
 import peewee
 from playhouse.migrations import Runner
 
-from pbem.core.db.connection import database, reclaim_space, use_incremental_vacuum
+from pbem.core.db.connection import (
+    database,
+    reclaim_space,
+    start_with_incremental_vacuum,
+    use_incremental_vacuum,
+)
 
 FOLDER = Path(__file__).resolve().parent
 INITIAL = "0001_initial"
@@ -41,6 +46,7 @@ def pending() -> list[str]:
 def migrate() -> list[str]:
     """Apply every missing migration in order; return their names. Idempotent."""
     with _exclusive():
+        start_with_incremental_vacuum()
         steps = runner()
         _adopt_legacy_schema(steps)
         done = steps.up()

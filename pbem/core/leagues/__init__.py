@@ -1,0 +1,1 @@
+"""Leagues (seasons of divisions, promotion and relegation) and ladders (places and challenges)."""

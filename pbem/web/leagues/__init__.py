@@ -1,0 +1,1 @@
+"""Leagues and ladders on the web: pages and the JSON API."""
