@@ -292,7 +292,20 @@ BARE_APP = textwrap.dedent("""
     @app.route("/api/<token>/first")
     def first_api(token):
         opened = _table(token)[0]
+        _looked(opened, datetime.now(timezone.utc).replace(tzinfo=None))
         return jsonify(_version_reads(opened))
+
+    # The seat looks at its match (pbem: core/presence, one upsert at most every 15 s).
+    def _looked(opened, now):
+        if isinstance(db, peewee.MySQLDatabase):
+            upsert = ("INSERT INTO presence (match_id, seat, seen_at) VALUES (?, ?, ?) "
+                      "ON DUPLICATE KEY UPDATE seen_at = GREATEST(seen_at, VALUES(seen_at))")
+        else:
+            upsert = ("INSERT INTO presence (match_id, seat, seen_at) VALUES (?, ?, ?) "
+                      "ON CONFLICT (match_id, seat) DO UPDATE SET seen_at = excluded.seen_at "
+                      "WHERE presence.seen_at < excluded.seen_at")
+        with db.atomic():
+            sql(upsert, opened["match_id"], opened["seat"], now)
 
     def _version_reads(opened):
         match_id, ply = opened["match_id"], opened["ply"]
@@ -377,6 +390,7 @@ BARE_APP = textwrap.dedent("""
 
     def _first_reads(opened):
         now = datetime.now(timezone.utc).replace(tzinfo=None)
+        _looked(opened, now)
         with db.atomic():
             sql("UPDATE seat SET last_seen_at = ? WHERE id = ? AND "
                 "(last_seen_at IS NULL OR last_seen_at <= ?)",

@@ -299,7 +299,8 @@ def test_the_bare_page_answers_404_for_an_unknown_link(db_url: str, bare: Any) -
 
 # A first read after a move: the page read again's statements with the visit noted and the
 # match version's own reads (draw offers, the latest page of moves, the rulings shown).
-FIRST_READ = ["UPDATE", "SELECT draw_offer", "SELECT move", "SELECT adjudication"]
+# The seat's presence noted (core/presence), its visit noted, the version's three reads.
+FIRST_READ = ["INSERT", "UPDATE", "SELECT draw_offer", "SELECT move", "SELECT adjudication"]
 PAGE_READS = ["SELECT chat_mute seat conditional_tree seat_note", "SELECT rating",
               "SELECT pairing tournament tournament_round",
               "SELECT chat_message player player_block"]
@@ -353,5 +354,5 @@ def test_the_bare_first_api_read_reads_what_pbems_does(db_url: str, tmp_path: Pa
     with statements(tables=True, sent=bare_sent) as bares:
         assert bare.app.test_client().get(f"/api/{token}/first").status_code == 200
     assert bares == pbems == ["SELECT database_generation"] * _generation_reads() + [
-        "SELECT seat match player seat", *FIRST_READ[1:]]
+        "SELECT seat match player seat", "INSERT", *FIRST_READ[2:]]
     _same_reads(pbem_sent, bare_sent, bare.db)
