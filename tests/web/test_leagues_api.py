@@ -155,3 +155,25 @@ def test_refusals_are_problems(client, bearer) -> None:
     client.post(f"/api/ladders/{ladder}/join", headers=first)
     _problem(client.post(f"/api/ladders/{ladder}/challenge", headers=first,
                          json={"place": 1}), 422)  # nobody above
+
+
+def test_what_the_api_description_allows_or_refuses_is_answered_so(client, bearer) -> None:
+    """Found by schemathesis: each of these answered otherwise than the description says."""
+    first = bearer[PLAYERS[0]]
+    # A two-player league has no tables, but a size past its documented range is refused.
+    _problem(client.post("/api/leagues", headers=first, json={
+        "name": "x", "game": "nim", "table_size": 3, "tables_per_division": 5}), 422)
+    # `on_timeout` is a string when given: null was taken for "forfeit".
+    _problem(client.post("/api/ladders", headers=first,
+                         json={"name": "L", "game": "nim", "on_timeout": None}), 400)
+    ladder = client.post("/api/ladders", headers=first,
+                         json={"name": "L", "game": "nim"}).get_json()["id"]
+    # Challenging place 1 of an empty ladder was a 500 (no place 1 to read).
+    _problem(client.post(f"/api/ladders/{ladder}/challenge", headers=first,
+                         json={"place": 1}), 409)
+    # 7.0 is JSON's whole number 7: no such challenge, not a malformed request.
+    _problem(client.post(f"/api/ladders/{ladder}/accept", headers=first,
+                         json={"challenge": 71392.0}), 404)
+    # An id too large for the database: 404 on both methods, never 405.
+    _problem(client.get("/api/matches/2147483648/analysis"), 404)
+    _problem(client.post("/api/matches/2147483648/analysis", headers=first), 404)
