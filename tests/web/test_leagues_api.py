@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import feedparser
 import pytest
 
 from pbem.core.accounts import api_tokens
@@ -94,6 +95,13 @@ def test_a_season_of_three_divisions_through_the_server(client, bearer, worker, 
     up = [s["player"] for s in found["seasons"][1]["divisions"][1]["standings"]
           if s["move"] == "up"]
     assert up and up[0] in found["seasons"][0]["divisions"][0]["players"]
+    # Its Atom feed (read by a real parser): both seasons' starts, the first one's end, and
+    # each of its 36 games, linking to the match's public page.
+    feed = _feed(client, f"/feeds/leagues/{league}.atom")
+    titles = [entry.title for entry in feed.entries]
+    assert {"Season 1 has begun", "Season 1 has finished", "Season 2 has begun"} <= set(titles)
+    games = [entry for entry in feed.entries if entry.title.endswith("have finished")]
+    assert len(games) == 36 and all("/matches/" in entry.link for entry in games)
 
 
 def test_twenty_ladder_challenges_through_the_api(client, bearer, worker, smtp) -> None:
@@ -128,6 +136,19 @@ def test_twenty_ladder_challenges_through_the_api(client, bearer, worker, smtp) 
         after = client.get(f"/api/ladders/{ladder}").get_json()["places"]
         assert after[at - 1]["player"] == places[at]["player"]
         assert after[at]["player"] == defender_name
+    feed = _feed(client, f"/feeds/ladders/{ladder}.atom")
+    titles = [entry.title for entry in feed.entries]
+    assert sum(" beat " in title for title in titles) == 20
+    assert sum(title.endswith("joined the ladder") for title in titles) == len(PLAYERS)
+    assert len({entry.id for entry in feed.entries}) == len(feed.entries)
+
+
+def _feed(client, path: str) -> feedparser.FeedParserDict:
+    answer = client.get(path)
+    assert answer.status_code == 200, answer.data
+    parsed = feedparser.parse(answer.data)
+    assert not parsed.bozo, parsed.bozo_exception
+    return parsed
 
 
 def _problem(answer, status: int) -> dict[str, Any]:

@@ -5,7 +5,7 @@ a hidden move's notation never reaches it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -15,7 +15,6 @@ from pbem.core.matches.history import public_events, words
 from pbem.core.matches.models import Match
 from pbem.core.records.match_record import public_record
 from pbem.core.tournaments.models import Pairing, Tournament, TournamentEntry, TournamentRound
-from pbem.errors import NotFoundError
 from pbem.i18n import _
 
 # A feed reader shows the newest; older entries are on the pages.
@@ -114,22 +113,6 @@ def tournament_feed(tournament_id: int) -> Feed | None:
                              tournament.finished_at, page))
     return make_feed(key, _("Tournament: %(name)s", name=tournament.name), page, entries,
                      tournament.created_at)
-
-
-# A competition's feed by the name in its address (/feeds/<kind>/<id>.atom): one function
-# each. A league's or a ladder's feed is one more function here, returning None when there is
-# no such competition.
-COMPETITIONS: dict[str, Callable[[int], Feed | None]] = {
-    "tournaments": tournament_feed,
-}
-
-
-def competition_feed(kind: str, item_id: int) -> Feed:
-    make = COMPETITIONS.get(kind)
-    feed = make(item_id) if make else None
-    if feed is None:
-        raise NotFoundError(_("There is no such feed."))
-    return feed
 
 
 def _move_entry(match: Match, move: dict) -> Entry:

@@ -19,7 +19,8 @@ from werkzeug.wrappers import Response
 from pbem import i18n
 from pbem.core.db.pipeline import ReadAhead
 from pbem.core.feeds import links
-from pbem.core.feeds.entries import Feed, competition_feed, match_feed
+from pbem.core.feeds.competitions import competition_feed
+from pbem.core.feeds.entries import Feed, match_feed
 from pbem.core.feeds.player import KINDS, player_feed
 from pbem.core.push.channels import choices_ahead
 from pbem.errors import NotFoundError
