@@ -213,8 +213,8 @@ BARE_APP = textwrap.dedent("""
     # row (guarded by its version), the move, its position, both seats' clocks, the
     # opponent's turn mail and the change log row; answer 303. On PostgreSQL it waits for
     # the server as often as pbem does: BEGIN with the reads, the writes with the guard's
-    # answer, then COMMIT. No rules, no checks beyond the ply, no session, no page: what a
-    # posted move costs at the least.
+    # answer and the turn mail's question, then the last writes with COMMIT. No rules, no
+    # checks beyond the ply, no session, no page: what a posted move costs at the least.
     @app.route("/move/<token>", methods=["POST"])
     def move(token):
         digest = hashlib.sha256(token.encode()).hexdigest()
@@ -251,6 +251,13 @@ BARE_APP = textwrap.dedent("""
             sql("UPDATE seat SET owes_since = ?, deadline = ?, remind_at = ?, "
                 "version = version + 1 WHERE id = ?",
                 now, now + timedelta(days=3), now + timedelta(days=2), other[0])
+            # Whether the turn mail waits (its seat looked lately, its player takes pushes):
+            # pbem asks in one statement, whose answer brings the writes' before it.
+            sql("SELECT (SELECT seen_at FROM presence WHERE match_id = ? AND seat = ?), "
+                "(SELECT id FROM push_subscription WHERE player_id = ? LIMIT 1) "
+                "FROM MATCH WHERE id = ?", match_id, other[1], other[2], match_id).fetchone()
+            if guard.rowcount != 1:
+                abort(409)
             sql("INSERT INTO outbox_message (match_id, seat, to_address, template, params, "
                 "status, attempts, version, next_attempt_at, created_at, ply) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -259,10 +266,6 @@ BARE_APP = textwrap.dedent("""
             sql("INSERT INTO change_log (match_id, version, kind, seat, actor, channel, "
                 "payload, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 match_id, version + 1, "move", number, "player", "web", '{"ply": 1}', now)
-            if sent is not None:
-                sent.sync()  # the writes' answers, before COMMIT is sent
-            if guard.rowcount != 1:
-                abort(409)
         return redirect(f"/play/{token}", 303)
 
     # The same reads as pbem's play page read again, written by hand: the seat its link
@@ -289,7 +292,20 @@ BARE_APP = textwrap.dedent("""
     @app.route("/api/<token>/first")
     def first_api(token):
         opened = _table(token)[0]
+        _looked(opened, datetime.now(timezone.utc).replace(tzinfo=None))
         return jsonify(_version_reads(opened))
+
+    # The seat looks at its match (pbem: core/presence, one upsert at most every 15 s).
+    def _looked(opened, now):
+        if isinstance(db, peewee.MySQLDatabase):
+            upsert = ("INSERT INTO presence (match_id, seat, seen_at) VALUES (?, ?, ?) "
+                      "ON DUPLICATE KEY UPDATE seen_at = GREATEST(seen_at, VALUES(seen_at))")
+        else:
+            upsert = ("INSERT INTO presence (match_id, seat, seen_at) VALUES (?, ?, ?) "
+                      "ON CONFLICT (match_id, seat) DO UPDATE SET seen_at = excluded.seen_at "
+                      "WHERE presence.seen_at < excluded.seen_at")
+        with db.atomic():
+            sql(upsert, opened["match_id"], opened["seat"], now)
 
     def _version_reads(opened):
         match_id, ply = opened["match_id"], opened["ply"]
@@ -374,6 +390,7 @@ BARE_APP = textwrap.dedent("""
 
     def _first_reads(opened):
         now = datetime.now(timezone.utc).replace(tzinfo=None)
+        _looked(opened, now)
         with db.atomic():
             sql("UPDATE seat SET last_seen_at = ? WHERE id = ? AND "
                 "(last_seen_at IS NULL OR last_seen_at <= ?)",

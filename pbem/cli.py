@@ -51,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "needs_settings", True):
             return args.handler(args, None)
         settings = load_settings(_overrides(args), config_file=args.config)
+        settlers.install(settings.notify_away_seconds)
         return args.handler(args, settings)
     except ConfigError as error:
         return _fail(str(error), FAILURE)
@@ -76,6 +77,11 @@ def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
     # A database made or changed here: running processes forget what they kept of it.
     with database.connection_context():
         generation.bump()
+    from pbem.push.keys import make_key_if_missing
+
+    made = make_key_if_missing(settings)
+    if made is not None:
+        print(f"made the web push key {made} (keep it with your backups)")
     return 0
 
 

@@ -54,6 +54,15 @@ class Settings:
     max_request_bytes: int = 64 * 1024
     # A page waiting for the other player's move asks the server this often whether it moved.
     page_poll_seconds: int = 10
+    # A player seen on a match's page (or polling the API) within this many seconds is
+    # looking at it: their "your turn" mail waits until they have been away this long (one
+    # mail however many moves came meanwhile). 0: every turn mail goes at once.
+    notify_away_seconds: int = 300
+    # Web push (RFC 8292): the server's VAPID private key, a PEM text or the path of a PEM
+    # file; empty: `pbem init` makes one in the instance folder (vapid_private_key.pem). The
+    # subject tells push services whom to contact (empty: mailto: the mail_from address).
+    vapid_private_key: str = ""
+    vapid_subject: str = ""
     default_time_control: str = "3d"
     default_on_timeout: str = "adjudicate"
     deadline_interval_seconds: int = 60
@@ -249,6 +258,8 @@ def _finish(settings: Settings) -> Settings:
         raise ConfigError("setting autoplay_limit must be from 1 to 1000")
     if not 1 <= settings.page_poll_seconds <= 3600:
         raise ConfigError("setting page_poll_seconds must be from 1 to 3600")
+    if not 0 <= settings.notify_away_seconds <= 86400:
+        raise ConfigError("setting notify_away_seconds must be from 0 to 86400")
     if not 1 <= settings.max_extension_days <= 3650:
         raise ConfigError("setting max_extension_days must be from 1 to 3650")
     instance = Path(settings.instance_path).resolve()

@@ -56,6 +56,7 @@ class Purpose(StrEnum):
     CALENDAR_FEED = "calendar-feed"
     API_TOKEN = "api-token"
     BOUNCE = "bounce"
+    FEED = "feed"
 
 
 @functools.lru_cache(maxsize=64)  # every link in every mail asks again; the answer is fixed

@@ -46,6 +46,7 @@ from pbem.core.leagues import seasons as league_seasons
 from pbem.core.lobby import expiry
 from pbem.core.lobby.expiry import HousekeepingReport
 from pbem.core.mailout.digest import queue_due_digests
+from pbem.core.mailout.waiting import release_due
 from pbem.core.matches.computer_turns import StandIn
 from pbem.core.matches.sweep import Limits, SweepReport, sweep
 from pbem.core.tournaments.running import AdvanceReport, advance
@@ -53,6 +54,8 @@ from pbem.mail.compose import Composer
 from pbem.mail.inbound.imap import PollReport, poll
 from pbem.mail.outbox import DrainReport, deliver_due, prune_sent
 from pbem.mail.senders import Sender, sender_for
+from pbem.push.sender import PushReport
+from pbem.push.sender import deliver_due as deliver_push
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +63,11 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class StorageReport:
     freed_pages: int = 0  # SQLite pages given back to the file system
+
+
+@dataclass(frozen=True)
+class TurnMailReport:
+    told: int = 0  # waiting turn mails sent (or pushed) now that their players are away
 
 
 @dataclass(frozen=True)
@@ -74,7 +82,8 @@ class Worker:
     def __init__(self, settings: Settings, sender: Sender | None = None,
                  clock: Callable[[], datetime] | None = None,
                  extra_template_dirs: tuple[str, ...] = ()) -> None:
-        settlers.install()  # what every change to a match sets going (core/settlers.py)
+        # What every change to a match sets going (core/settlers.py).
+        settlers.install(settings.notify_away_seconds)
         self.settings = settings
         self.sender = sender or sender_for(settings)
         self.composer = Composer(settings, extra_template_dirs)
@@ -108,6 +117,24 @@ class Worker:
         if report.sent or report.retrying or report.failed:
             log.info("outbox: %s sent, %s to retry, %s failed",
                      report.sent, report.retrying, report.failed)
+        return report
+
+    def release_turn_mails(self) -> TurnMailReport:
+        """Turn mails that waited while their players looked at the match (or for a push to
+        be opened), now due: `notify_away_seconds` passed (core/mailout/waiting.py)."""
+        report = _guarded("waiting turns", TurnMailReport(),
+                          lambda: TurnMailReport(release_due(self.clock())))
+        if report.told:
+            log.info("turn mails: %s told after their players left", report.told)
+        return report
+
+    def send_pushes(self) -> PushReport:
+        """Web push notifications that are due (pbem/push/sender.py)."""
+        report = _guarded("push", PushReport(),
+                          lambda: deliver_push(self.settings, self.clock()))
+        if report.sent or report.retrying or report.failed or report.gone:
+            log.info("push: %s sent, %s to retry, %s failed, %s subscriptions gone",
+                     report.sent, report.retrying, report.failed, report.gone)
         return report
 
     def sweep_deadlines(self) -> SweepReport:
@@ -229,12 +256,17 @@ class Worker:
                 "accounts": self.housekeeping(), **inbox,
                 "digests": self.queue_digests(),
                 "admin_digest": self.mail_admins(),
+                "waiting_turns": self.release_turn_mails(),
+                "push": self.send_pushes(),
                 "outbox": self.send_outbox(), "storage": self.compact_storage()}
 
     def schedule(self, scheduler: BaseScheduler) -> BaseScheduler:
         every = self.settings.deadline_interval_seconds
         jobs: list[tuple[Callable[[], object], str, int, int]] = [
             (self.send_outbox, "outbox", self.settings.outbox_interval_seconds, 300),
+            (self.release_turn_mails, "waiting-turns", self.settings.outbox_interval_seconds,
+             300),
+            (self.send_pushes, "push", self.settings.outbox_interval_seconds, 300),
             (self.sweep_deadlines, "deadlines", every, 300),
             (self.run_tournaments, "tournaments", every, 300),
             (self.run_leagues, "leagues", every, 300),

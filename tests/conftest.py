@@ -35,6 +35,7 @@ from pbem.core import settlers
 from pbem.core.db.connection import bind_database, database
 from pbem.core.db.memo import forget_all
 from pbem.core.db.migrations import migrate
+from pbem.core.presence.seen import forget_written
 from pbem.core.schema import ALL_MODELS
 from pbem.games import REGISTRY
 from tests.support.games import TEST_GAMES
@@ -318,8 +319,10 @@ def db_url(request: pytest.FixtureRequest, backends: dict[str, _Backend],
     bind_database(url)
     settlers.install()  # as every start-up does (the web app, the worker, the command line)
     # The same URL may hold another test's rows under the same ids (MariaDB's TRUNCATE
-    # starts them again): nothing derived per match version may carry over.
+    # starts them again): nothing derived per match version may carry over, nor which seats'
+    # presence this process wrote lately (core/presence/seen.py).
     forget_all()
+    forget_written()
     database.connect(reuse_if_open=True)
     backend.ready(migrate())
     yield url
@@ -441,9 +444,11 @@ def smtp() -> Iterator[SMTPRecorder]:
 # --- app and worker --------------------------------------------------------------------------
 
 def make_settings(db_url: str, tmp_path: Path, **overrides: Any) -> Settings:
+    # Turn mails go at once unless a test asks for presence (tests/web/test_browser_presence.py):
+    # the other tests look at a page and then expect the mail of the move that follows.
     values = {"database_url": db_url, "instance_path": str(tmp_path / "instance"),
               "secret_key": STRONG_KEY, "base_url": "http://pbem.test",
-              "mail_from": "pbem <pbem@pbem.test>", **overrides}
+              "mail_from": "pbem <pbem@pbem.test>", "notify_away_seconds": 0, **overrides}
     return load_settings(values, environ={})
 
 

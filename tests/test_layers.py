@@ -35,7 +35,7 @@ LAYERS = (
     ("pbem.games", "pbem.bots"),
     ("pbem.core",),
     ("pbem.config", "pbem.templating"),
-    ("pbem.mail",),
+    ("pbem.mail", "pbem.push"),
     ("pbem.web", "pbem.worker", "pbem.cli"),
 )
 
@@ -165,6 +165,11 @@ HOT_PATHS = {
     "pbem.core.db.pipeline",
     # A mail's thread (its subject, the mails its References names): read for every mail sent.
     "pbem.core.mailout.threads",
+    # /me and /api/me show the feed links and push choices on every read; every turn,
+    # reminder and result mail asks whether its player has a browser subscribed to pushes.
+    "pbem.core.feeds.links", "pbem.core.push.channels", "pbem.core.push.subscriptions",
+    # Whether a turn mail waits (its seat looked, its player takes pushes): asked in the door.
+    "pbem.core.mailout.waiting",
 }
 
 
@@ -191,8 +196,9 @@ CORE_TIERS: tuple[tuple[str, ...], ...] = (
     ("db",),
     ("accounts",),
     ("matches",),
-    ("records", "ratings", "mailout", "mailin", "conversation", "admin"),
-    ("lobby", "computer", "tournaments", "leagues", "takebacks"),
+    ("records", "ratings", "mailout", "mailin", "conversation", "admin", "presence",
+     "push"),
+    ("lobby", "computer", "tournaments", "leagues", "feeds", "takebacks"),
     ("schema", "settlers"),
 )
 CORE_TIER_OF = {name: number for number, names in enumerate(CORE_TIERS) for name in names}
@@ -201,8 +207,9 @@ CORE_TIER_WORDS = (
     "connection, prepared queries, base table, migrations",
     "who someone is: players, admins, sessions, sign-in, tokens, limits",
     "the door: every change to a match goes through it",
-    "what follows from matches: records, ratings, mail out and in, chat, the admin",
-    "built on all of those: finding an opponent, the computer, tournaments, leagues, takebacks",
+    "what follows from matches: records, ratings, mail, push, chat, the admin, who looks",
+    ("built on all of those: finding an opponent, the computer, tournaments, leagues, "
+     "feeds, takebacks"),
     "the whole of core: every table; the door's settlers in their order",
 )
 

@@ -16,8 +16,10 @@ def test_every_job_is_scheduled_once_and_imap_only_when_configured(tmp_path: Pat
     plain = Worker(load_settings(base, environ={})).schedule(BackgroundScheduler())
     jobs = {job.id: job for job in plain.get_jobs()}
     assert sorted(jobs) == ["accounts", "admin-digest", "analysis", "computer", "deadlines",
-                            "digests", "leagues", "outbox", "storage", "tournaments"]
+                            "digests", "leagues", "outbox", "push", "storage", "tournaments",
+                            "waiting-turns"]
     assert jobs["outbox"].trigger.interval.total_seconds() == 7
+    assert jobs["waiting-turns"].trigger.interval.total_seconds() == 7
     assert jobs["computer"].trigger.interval.total_seconds() == 3
     assert jobs["analysis"].trigger.interval.total_seconds() == 30
     assert all(job.max_instances == 1 and job.coalesce for job in jobs.values())

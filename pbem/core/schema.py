@@ -33,6 +33,7 @@ from pbem.core.db.base import BaseModel
 from pbem.core.db.connection import database
 from pbem.core.db.generation import DatabaseGeneration
 from pbem.core.db.migrations import runner
+from pbem.core.feeds.models import FeedLink
 from pbem.core.leagues.models import (
     Ladder,
     LadderChallenge,
@@ -46,7 +47,7 @@ from pbem.core.leagues.models import (
 )
 from pbem.core.lobby.models import Challenge, Invite, Seek, SeekEntry
 from pbem.core.mailin.models import InboundMessage
-from pbem.core.mailout.models import MailThread, OutboxMessage, Suppression
+from pbem.core.mailout.models import MailThread, OutboxMessage, Suppression, WaitingTurn
 from pbem.core.matches.models import (
     Adjudication,
     ChangeLog,
@@ -59,6 +60,8 @@ from pbem.core.matches.models import (
     Seat,
     Vacation,
 )
+from pbem.core.presence.models import Presence
+from pbem.core.push.models import PushChoice, PushMessage, PushSubscription
 from pbem.core.ratings.models import Rating, RatingEvent
 from pbem.core.records.models import PlayerTally
 from pbem.core.tournaments.models import Pairing, Tournament, TournamentEntry, TournamentRound
@@ -73,6 +76,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     League, LeagueMember, LeagueSeason, LeagueDivision, LeagueGame,
     Ladder, LadderMember, LadderChallenge, LadderEvent,
     ComputerJob, Position, DatabaseGeneration, MailThread, MatchAnalysis,
+    Presence, WaitingTurn, FeedLink, PushSubscription, PushChoice, PushMessage,
 )
 
 

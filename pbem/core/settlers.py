@@ -14,6 +14,7 @@ from pbem.core.leagues import results as leagues
 from pbem.core.mailin import replies
 from pbem.core.mailout import settler as mail
 from pbem.core.matches import changes, computer_turns, creation
+from pbem.core.presence import seen
 from pbem.core.ratings import settle as ratings
 from pbem.core.records import standings
 from pbem.core.takebacks import changes as takebacks
@@ -28,7 +29,9 @@ SETTLERS: tuple[changes.Settler, ...] = (
 )
 
 
-def install() -> None:
-    """Hand every change from now on to SETTLERS (cheap, and the same however often called)."""
+def install(notify_away_seconds: int = 300) -> None:
+    """Hand every change from now on to SETTLERS (cheap, and the same however often called);
+    a turn mail waits while its player has looked within `notify_away_seconds`."""
+    seen.set_away(notify_away_seconds)
     changes.install_settlers(SETTLERS, turn_mail_failed=mail.turn_mail_failed)
     replies.install_commands(takebacks.MAIL_COMMANDS)  # reply commands from above mail-in

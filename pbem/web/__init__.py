@@ -24,6 +24,7 @@ from pbem.web import admin, ratings
 from pbem.web.accounts import api as api_players
 from pbem.web.accounts import auth, me, signin
 from pbem.web.flask_reach import SessionJSON
+from pbem.web.follow import feeds, offline, presence, push
 from pbem.web.games import rules as games
 from pbem.web.leagues import api as leagues_api
 from pbem.web.leagues import pages as leagues
@@ -136,7 +137,7 @@ def create_app(settings: Settings | None = None,
     _configure(app, settings, extra_template_dirs, clock or clock_for(settings))
     _set_up_templates(app, settings, extra_template_dirs)
     bind_database(settings.database_url)
-    settlers.install()  # what every change to a match sets going (core/settlers.py)
+    settlers.install(settings.notify_away_seconds)  # what every change to a match sets going
     if settings.trusted_proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -202,7 +203,8 @@ def _add_features(app: Flask, settings: Settings) -> None:
                    security, errors, openapi, ratings, talk, tournaments_api, tournaments,
                    leagues_api, leagues,
                    language, flashes, fragments, kept_pages,
-                   kept_answers, assets, fairplay, analysis, takebacks):
+                   kept_answers, assets, fairplay, analysis, presence, feeds, push,
+                   offline, takebacks):
         module.init_app(app)
     # The development mailbox and the inbound mail endpoint exist only when configured; only
     # then are they imported, with the mail pipeline they drive (a web worker's memory is
@@ -227,4 +229,4 @@ def _add_features(app: Flask, settings: Settings) -> None:
     csrf.init_app(app, exempt_blueprints=frozenset({
         "play", "textmode", "lifecycle", "api", "api_players", "api_tournaments", "api_leagues",
         "devmail", "inbound", "mailprefs", "seat_talk", "talk_api", "language", "fairplay",
-        "api_analysis", "takebacks"}))
+        "api_analysis", "push_api", "push_seat", "takebacks"}))

@@ -186,7 +186,8 @@ def test_a_draft_in_the_chat_box_survives_the_pages_own_refresh(
     news: list[str] = []
 
     def heard(response: Response) -> None:
-        if response.url.endswith(f"/matches/{created.match.id}/ply") and response.ok \
+        # The seat's own poll (/play/<token>/ply: it also says Ben is looking).
+        if response.url.endswith(f"/play/{created.tokens[1]}/ply") and response.ok \
                 and response.status == 200:
             news.append(response.url)
 

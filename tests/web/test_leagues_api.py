@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import feedparser
 import pytest
 
 from pbem.core.accounts import api_tokens
@@ -94,6 +95,13 @@ def test_a_season_of_three_divisions_through_the_server(client, bearer, worker, 
     up = [s["player"] for s in found["seasons"][1]["divisions"][1]["standings"]
           if s["move"] == "up"]
     assert up and up[0] in found["seasons"][0]["divisions"][0]["players"]
+    # Its Atom feed (read by a real parser): both seasons' starts, the first one's end, and
+    # each of its 36 games, linking to the match's public page.
+    feed = _feed(client, f"/feeds/leagues/{league}.atom")
+    titles = [entry.title for entry in feed.entries]
+    assert {"Season 1 has begun", "Season 1 has finished", "Season 2 has begun"} <= set(titles)
+    games = [entry for entry in feed.entries if entry.title.endswith("have finished")]
+    assert len(games) == 36 and all("/matches/" in entry.link for entry in games)
 
 
 def test_twenty_ladder_challenges_through_the_api(client, bearer, worker, smtp) -> None:
@@ -128,6 +136,19 @@ def test_twenty_ladder_challenges_through_the_api(client, bearer, worker, smtp) 
         after = client.get(f"/api/ladders/{ladder}").get_json()["places"]
         assert after[at - 1]["player"] == places[at]["player"]
         assert after[at]["player"] == defender_name
+    feed = _feed(client, f"/feeds/ladders/{ladder}.atom")
+    titles = [entry.title for entry in feed.entries]
+    assert sum(" beat " in title for title in titles) == 20
+    assert sum(title.endswith("joined the ladder") for title in titles) == len(PLAYERS)
+    assert len({entry.id for entry in feed.entries}) == len(feed.entries)
+
+
+def _feed(client, path: str) -> feedparser.FeedParserDict:
+    answer = client.get(path)
+    assert answer.status_code == 200, answer.data
+    parsed = feedparser.parse(answer.data)
+    assert not parsed.bozo, parsed.bozo_exception
+    return parsed
 
 
 def _problem(answer, status: int) -> dict[str, Any]:
@@ -155,3 +176,25 @@ def test_refusals_are_problems(client, bearer) -> None:
     client.post(f"/api/ladders/{ladder}/join", headers=first)
     _problem(client.post(f"/api/ladders/{ladder}/challenge", headers=first,
                          json={"place": 1}), 422)  # nobody above
+
+
+def test_what_the_api_description_allows_or_refuses_is_answered_so(client, bearer) -> None:
+    """Found by schemathesis: each of these answered otherwise than the description says."""
+    first = bearer[PLAYERS[0]]
+    # A two-player league has no tables, but a size past its documented range is refused.
+    _problem(client.post("/api/leagues", headers=first, json={
+        "name": "x", "game": "nim", "table_size": 3, "tables_per_division": 5}), 422)
+    # `on_timeout` is a string when given: null was taken for "forfeit".
+    _problem(client.post("/api/ladders", headers=first,
+                         json={"name": "L", "game": "nim", "on_timeout": None}), 400)
+    ladder = client.post("/api/ladders", headers=first,
+                         json={"name": "L", "game": "nim"}).get_json()["id"]
+    # Challenging place 1 of an empty ladder was a 500 (no place 1 to read).
+    _problem(client.post(f"/api/ladders/{ladder}/challenge", headers=first,
+                         json={"place": 1}), 409)
+    # 7.0 is JSON's whole number 7: no such challenge, not a malformed request.
+    _problem(client.post(f"/api/ladders/{ladder}/accept", headers=first,
+                         json={"challenge": 71392.0}), 404)
+    # An id too large for the database: 404 on both methods, never 405.
+    _problem(client.get("/api/matches/2147483648/analysis"), 404)
+    _problem(client.post("/api/matches/2147483648/analysis", headers=first), 404)

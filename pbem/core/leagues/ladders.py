@@ -109,9 +109,10 @@ def challenge(ladder_id: int, challenger: Player, target: Mapping[str, Any],
     with write_transaction():
         ladder = lock_ladder(ladder_id)
         state = places(ladder)
-        defender = _target(state.places, target)
+        # Before the target is read: on an empty ladder no place exists to name.
         if challenger.id not in state.places:
             raise ConflictError(_("Join the ladder before you challenge."))
+        defender = _target(state.places, target)
         if not plan.may_challenge(state.places, challenger.id, defender,
                                   ladder.challenge_range):
             raise UnprocessableError(_(

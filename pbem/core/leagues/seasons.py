@@ -45,6 +45,12 @@ log = logging.getLogger(__name__)
 def create_league(organiser: Player, body: Mapping[str, Any], now: datetime) -> League:
     check_may_challenge(organiser)
     common = spec.common(body)
+    # Every size given is held to its documented range, used or not (a two-player league has
+    # no tables), so a request the API description refuses is refused here as well.
+    for name, low, high in (("division_size", 3, 12), ("table_size", 3, 4),
+                            ("tables_per_division", 1, 4)):
+        if body.get(name) is not None:
+            spec.whole(body[name], name, low, high)
     if common.table_size:
         tables = spec.whole(body.get("tables_per_division", 3), "tables_per_division", 1, 4)
         size = common.table_size * tables

@@ -30,7 +30,8 @@ class Common:
 
 def common(spec: Mapping[str, Any]) -> Common:
     for key in ("name", "game", "clock", "on_timeout"):
-        if spec.get(key) is not None and not isinstance(spec.get(key), str):
+        # Present means a string: null is no more an `on_timeout` than 7 is.
+        if key in spec and not isinstance(spec[key], str):
             raise InvalidRequestError(_('"%(field)s" is a string.', field=key))
     name = check_text(str(spec.get("name") or "").strip(), "name")
     if not name or len(name) > 80:

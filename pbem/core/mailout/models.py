@@ -95,3 +95,26 @@ class MailThread(BaseModel):
     class Meta:
         table_name = "mail_thread"
         indexes = ((("match", "seat", "part"), True),)
+
+
+class WaitingTurn(BaseModel):
+    """A seat's "your turn" mail held back while its player looks at the match (see
+    `mailout/waiting.py`): one row per seat at most, replaced by each newer turn, so however
+    many moves arrive while the player watches, one mail goes once they have been away.
+    `version` is bumped by each replacement, so the worker that sends it claims it once."""
+
+    # The unique (match, seat) index serves lookups by match alone as well.
+    match = peewee.ForeignKeyField(Match, on_delete="CASCADE", index=False)
+    match_id: int
+    seat = peewee.IntegerField()
+    ply = peewee.IntegerField()
+    params = JSONField(null=True)
+    due_at = peewee.DateTimeField(index=True)
+    # Why it waits: "present" (the player looks at the match) or "pushed" (a push went; the
+    # mail goes only if the match is not opened by `due_at`); since when.
+    reason = peewee.CharField(max_length=8, default="present")
+    held_at = peewee.DateTimeField()
+    version = peewee.IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("match", "seat"), True),)

@@ -22,7 +22,9 @@ from peewee import fn
 from pbem import i18n
 from pbem.core.db.prepared import add_row
 from pbem.core.mailout.models import RETAINED, MessageStatus, OutboxMessage
+from pbem.core.mailout.waiting import route
 from pbem.core.matches.models import Match, Seat
+from pbem.core.push.channels import KIND_OF
 from pbem.games.base import Event, GameRules, Outcome, outcome_for_reader
 from pbem.i18n import N_, _
 
@@ -226,6 +228,10 @@ def queue_for(match: Match, seat: Seat, template: str, now: datetime,
     _queue(match, seat, template, now, _deadline(seat) | (params or {}))
 
 
+# Mails that may be pushed instead, or held while their player looks at the match.
+ROUTED = frozenset(KIND_OF)
+
+
 def _queue(match: Match, seat: Seat, template: str, now: datetime,
            params: dict[str, Any] | None = None) -> None:
     from pbem.core.mailout.preferences import sends_now
@@ -236,6 +242,8 @@ def _queue(match: Match, seat: Seat, template: str, now: datetime,
         return  # a seat handed to the computer: it moves, its person need not
     if not sends_now(seat.player, template, seat.deadline, now):
         return
+    if template in ROUTED and route(match, seat, template, params or None, now):
+        return  # pushed instead, or held while the player looks (mailout/waiting.py)
     # No id is read back: in the door's pipelined block the row travels with the others.
     add_row(
         OutboxMessage, match=match, seat=seat.seat, ply=match.ply, to_address=seat.player.email,

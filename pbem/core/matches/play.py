@@ -197,13 +197,16 @@ def answer_to(door: Locked, mover: int, text: str, via: Channel) -> ConditionalA
 
 def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
                 now: datetime, autoplayed: str | None = None,
-                offer_draw: bool = False, via: Channel = Channel.WEB) -> MoveResult:
+                offer_draw: bool = False, via: Channel = Channel.WEB,
+                idempotency_key: str | None = None) -> MoveResult:
     """Apply `seat`'s move given as notation; raise a RulesError or PbemError saying why not.
 
     `expected_ply` is the ply the player saw. A submission made on an older ply is refused,
     unless only other seats' parts of the same simultaneous decision came in between (those
     change nothing the player could see). None skips the check. With `offer_draw` the move
     carries a draw offer; if the offer is not allowed now, neither is made.
+    `idempotency_key` (a move kept offline and sent again, `web/follow/offline.py`): a move
+    sent twice with one key is made once; the second raises `AlreadyDoneError`.
     """
     if len(text) > MAX_MOVE_TEXT:
         raise InvalidRequestError(_("That move is %(length)s characters long; a move is at "
@@ -211,7 +214,7 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
     check_text(text, "move")
     change = MakeMove(seat=seat, by=PLAYER if autoplayed is None else SERVER, via=via,
                       text=text, expected_ply=expected_ply, offer_draw=offer_draw,
-                      autoplayed=autoplayed)
+                      autoplayed=autoplayed, action_key=idempotency_key)
     result: MoveResult = apply_change(match_id, change, now)
     return result
 

@@ -22,6 +22,7 @@ from pbem.core.accounts.api_tokens import Scope
 from pbem.core.accounts.models import Player
 from pbem.core.computer.opponents import ComputerRequest, play_computer
 from pbem.core.db.pipeline import read_ahead
+from pbem.core.feeds.links import links_ahead
 from pbem.core.lobby import challenges, seeks
 from pbem.core.lobby.challenges import ChallengeRequest
 from pbem.core.mailout import links
@@ -31,6 +32,7 @@ from pbem.core.records import home as home_page
 from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.i18n import N_, _
 from pbem.web.accounts.auth import scope_required, signed_in_player, token_may
+from pbem.web.follow.feeds import feed_links
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_object, json_whole, known_fields
 from pbem.web.site.security import private
@@ -59,7 +61,8 @@ def me() -> Response:
     # The four lists need only the player: on PostgreSQL a polling client waits for them
     # once, not four times (each challenge listed still reads its own invites).
     with read_ahead(*home_page.my_matches_ahead(player),
-                    *challenges.received_and_sent_ahead(player)):
+                    *challenges.received_and_sent_ahead(player), *links_ahead(player.id)):
+        feeds = feed_links(player.id)
         for row in home_page.my_matches(player, now()):
             entry = {
                 "id": row["id"], "game": row["game"], "status": row["status"],
@@ -77,6 +80,7 @@ def me() -> Response:
         "email": player.email, "name": player.name, "matches": matches,
         "challenges": {"received": received, "sent": sent},
         "calendar_url": links.calendar_url(settings.base_url, settings.secret_key, player),
+        "feeds": feeds,
     }))
 
 

@@ -33,6 +33,8 @@ from pbem.core.tournaments import table as tournament_table
 from pbem.errors import PbemError
 from pbem.i18n import N_, _
 from pbem.web.accounts.auth import current_session, player_required, signed_in_player
+from pbem.web.follow.feeds import feed_links, follow_ahead
+from pbem.web.follow.push import push_context
 from pbem.web.lobby.computer import form_context as computer_form_context
 from pbem.web.matches.seat import SUBMIT_WITHOUT_CONFIRM
 from pbem.web.site.clock import now
@@ -66,7 +68,7 @@ def home() -> str:
     # (each challenge or seek shown still reads its own invites or entries).
     with read_ahead(*home_page.my_matches_ahead(player),
                     *challenges.received_and_sent_ahead(player), seeks.seeks_of_ahead(player),
-                    tournament_table.of_player_ahead(player)):
+                    tournament_table.of_player_ahead(player), *follow_ahead(player.id)):
         matches = home_page.my_matches(player, now())
         for row in matches:
             row["link"] = url_for("play.show", token=token_for(secret, row["seat"]))
@@ -77,7 +79,8 @@ def home() -> str:
             received=[challenges.describe(c, player) for c in challenges.received(player)],
             sent=[challenges.describe(c, player) for c in challenges.sent(player)],
             seeks=[seeks.describe(s, player) for s in seeks.seeks_of(player)],
-            tournaments=tournament_table.of_player(player),
+            tournaments=tournament_table.of_player(player), feeds=feed_links(player.id),
+            push=push_context(player),
             status_word=status_word, **computer_form_context())
 
 

@@ -13,7 +13,7 @@ from pbem.errors import InvalidRequestError
 from pbem.i18n import _
 from pbem.web.accounts.auth import scope_required, signed_in_player
 from pbem.web.site.clock import now
-from pbem.web.site.inputs import json_object
+from pbem.web.site.inputs import json_object, json_whole
 
 bp = Blueprint("api_leagues", __name__, url_prefix="/api")
 
@@ -104,8 +104,8 @@ def challenge(ladder_id: int) -> tuple[Response, int]:
 @scope_required(Scope.PLAY)
 def accept(ladder_id: int) -> Response:
     body = json_object(("challenge",), ("challenge",))
-    number = body["challenge"]
-    if isinstance(number, bool) or not isinstance(number, int) or not 0 < number < 2**31:
+    number = json_whole(body["challenge"])  # 7.0 is JSON's 7
+    if number is None or not 0 < number < 2**31:
         raise InvalidRequestError(_('"%(field)s" is a whole number.', field="challenge"))
     match = ladders.accept(number, signed_in_player(), current_app.config[
         "PBEM_SETTINGS"].secret_key, now(), ladder_id=ladder_id)

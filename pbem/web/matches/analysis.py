@@ -4,7 +4,7 @@ worker computes it, so a request only queues it)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, jsonify
+from flask import Blueprint, Flask, jsonify, request
 from werkzeug.wrappers import Response
 
 from pbem.core.computer.analysis import analysis_of, describe, request_analysis
@@ -18,16 +18,15 @@ api_bp = Blueprint("api_analysis", __name__, url_prefix="/api")
 bp = Blueprint("analysis", __name__)
 
 
-@api_bp.post("/matches/<int:match_id>/analysis")
-def ask(match_id: int) -> tuple[Response, int]:
-    analysis = request_analysis(match_id, now())
-    return jsonify(describe(analysis, match_id)), 200 if analysis.status == "done" else 202
-
-
-@api_bp.get("/matches/<int:match_id>/analysis")
-def show(match_id: int) -> Response:
+# One rule for both methods: with two rules on one path, werkzeug answers a GET whose id is
+# too large for the `int` converter with 405 (the POST rule's method) instead of 404.
+@api_bp.route("/matches/<int:match_id>/analysis", methods=["GET", "POST"])
+def analysis(match_id: int) -> tuple[Response, int]:
+    if request.method == "POST":
+        asked = request_analysis(match_id, now())
+        return jsonify(describe(asked, match_id)), 200 if asked.status == "done" else 202
     get_match(match_id)  # 404 for a match that does not exist
-    return jsonify(describe(analysis_of(match_id), match_id))
+    return jsonify(describe(analysis_of(match_id), match_id)), 200
 
 
 @bp.post("/matches/<int:match_id>/analysis")

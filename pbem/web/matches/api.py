@@ -23,6 +23,8 @@ from pbem.core.matches.seat_links import seat_and_table, seat_for_token
 from pbem.core.records.match_record import public_record
 from pbem.errors import InvalidRequestError, UnprocessableError
 from pbem.i18n import _
+from pbem.web.follow.offline import idempotency_key
+from pbem.web.follow.presence import note_presence
 from pbem.web.matches.public import requested_moves, requested_ply
 from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for, record_key
 from pbem.web.site.clock import now
@@ -37,6 +39,7 @@ _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 @bp.get("/play/<token>")
 def seat_state(token: str) -> Response:
     seat, seats = seat_and_table(token)
+    note_presence(seat.match_id, seat.seat)  # a client polling its seat is looking at it
     record = record_for(seat, seats=seats)
     # A polling client's usual answer is the last one again: kept encoded, with an ETag
     # (keyed by the record's largest parts' digest, made once per version, and the rest).
@@ -57,8 +60,9 @@ def seat_move(token: str) -> Response:
     offer_draw = body.get("offer_draw", False)
     if not isinstance(offer_draw, bool):
         raise InvalidRequestError(_('"offer_draw" must be true or false'))
+    note_presence(seat.match_id, seat.seat)  # before the move: an answer at once waits
     result = submit_move(seat.match_id, seat.seat, text, ply, now(), offer_draw=offer_draw,
-                         via=Channel.API)
+                         via=Channel.API, idempotency_key=idempotency_key(body))
     # The answer is built from the match as the move left it (no second lookup of the link).
     seat.match = result.match
     record = record_for(seat)

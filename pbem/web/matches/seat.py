@@ -37,6 +37,7 @@ from pbem.core.db.memo import VersionMemo
 from pbem.core.db.pipeline import ReadAhead, read_ahead
 from pbem.core.db.text import check_text
 from pbem.core.matches import conditional, vacations
+from pbem.core.matches.changes import AlreadyDoneError
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_and_table, seat_for_token, seat_ref_for_token
@@ -50,6 +51,8 @@ from pbem.games import describe, get_rules
 from pbem.games.base import RulesError
 from pbem.games.lines import MAX_LINES, MAX_PLIES, LineError, analyse, parse_conditional_text
 from pbem.i18n import LANGUAGES, N_, _, current, ngettext, per_language
+from pbem.web.follow.offline import idempotency_key
+from pbem.web.follow.presence import note_presence
 from pbem.web.matches.clicks import click_moves
 from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
 from pbem.web.site.clock import now
@@ -106,7 +109,11 @@ def move(token: str) -> Response:
                         _("The form was incomplete (no move number). Reload the page."))
     try:
         result = submit_move(ref.match_id, ref.seat, text, ply, now(),
-                             offer_draw=request.form.get("offer_draw") == "yes")
+                             offer_draw=request.form.get("offer_draw") == "yes",
+                             idempotency_key=idempotency_key(request.form))
+    except AlreadyDoneError:
+        # The same move sent again (kept offline and sent when back, web/follow/offline.py).
+        return redirect_with(_("Your move was already made."), "play.show", token=token)
     except (RulesError, PbemError) as error:
         status = 422 if isinstance(error, RulesError) else error.status
         kept = text if len(text) <= MAX_MOVE_TEXT else ""
@@ -503,6 +510,7 @@ def _note_visit(seat: Seat) -> None:
     (read-only after a failover) must not cost the player their page. Most visits write
     nothing (one was noted a moment ago): those open no transaction, so a play page pays no
     BEGIN and COMMIT round trips on a database server."""
+    note_presence(seat.match_id, seat.seat)
     when = now()
     if not visit_due(seat, when):
         return

@@ -261,7 +261,11 @@ SCHEMAS: dict[str, Any] = {
                                                       "maxLength": 200, "pattern": r"\S",
                                                       "examples": ["e2-e3"]},
                               ply={"type": "integer", "minimum": 0},
-                              offer_draw=BOOLEAN),
+                              offer_draw=BOOLEAN,
+                              # A move sent twice with one key is made once (a retry).
+                              idempotency_key={"type": "string", "minLength": 1,
+                                               "maxLength": 64,
+                                               "pattern": "^[A-Za-z0-9_-]+$"}),
                     "additionalProperties": False},
     "ConditionalLines": _object(
         ("lines", "ply", "version", "offered"),
@@ -398,7 +402,11 @@ SCHEMAS: dict[str, Any] = {
                                      sent={"type": "array", "items": _ref("Challenge")}),
                   calendar_url={**STRING, "description": N_(
                       "the player's secret calendar feed of their deadlines (iCalendar); the "
-                      "mail preferences page replaces it")}),
+                      "mail preferences page replaces it")},
+                  feeds=_object(("turns", "games"), turns=STRING, games=STRING)),
+    "PushEndpoint": _object(("endpoint",), endpoint=STRING),
+    "PushSubscription": _object(("endpoint", "keys"), endpoint=STRING,
+                                keys=_object(("p256dh", "auth"), p256dh=STRING, auth=STRING)),
     "MailSettings": {**_object(mail_pref={"type": "string",
                                           "enum": ["each", "turns", "digest", "off"]},
                                digest_hour={"type": "integer", "minimum": 0, "maximum": 23},
@@ -720,6 +728,13 @@ PATHS: dict[str, Any] = {
          "304": {"description": N_("Nothing changed since the ETag you sent.")},
          **_problems(404)},
         tag="Archive", parameters=[MATCH_ID], operation_id="match_ply")},
+    "/play/{token}/ply": {"get": _operation(
+        N_("As /matches/{match_id}/ply, asked by the seat's own page: the seat is looking, so "
+           "its turn mail waits until it has been away notify_away_seconds."),
+        {**_answer(N_("The match's ply, status and version."), _ref("Ply")),
+         "304": {"description": N_("Nothing changed since the ETag you sent.")},
+         **_problems(404)},
+        tag="Seat", parameters=[TOKEN], operation_id="seat_ply")},
     "/api/me": {"get": _operation(
         N_("Who am I: my matches with their links, and my challenges."),
         _answer(N_("The signed-in player."), _ref("Me")), tag="Players", bearer="read",
@@ -730,6 +745,24 @@ PATHS: dict[str, Any] = {
          **_problems(400, 422)},
         tag="Players", bearer="account", body=_ref("MailSettings"),
         operation_id="mail_settings")},
+    "/api/push/key": {"get": _operation(
+        N_("The server's VAPID public key, for PushManager.subscribe's applicationServerKey."),
+        {**_answer(N_("The key, base64url."), _object(("key",), key=STRING)),
+         **_problems(404)},
+        tag="Players", operation_id="push_key")},
+    "/api/me/push": {
+        "post": _operation(
+            N_("Send my pushes to this browser: its PushSubscription.toJSON()."),
+            {**_answer(N_("Subscribed."), _object(("subscribed",), subscribed=BOOLEAN), "201"),
+             **_problems(400)},
+            tag="Players", bearer="account", body=_ref("PushSubscription"),
+            operation_id="push_subscribe"),
+        "delete": _operation(
+            N_("Stop sending my pushes to the browser with this endpoint."),
+            {**_answer(N_("Unsubscribed."), _object(("subscribed",), subscribed=BOOLEAN)),
+             **_problems(400, 404)},
+            tag="Players", bearer="account",
+            body=_ref("PushEndpoint"), operation_id="push_unsubscribe")},
     "/api/challenges": {"post": _operation(
         N_("Challenge players by address; the match starts when all accept."),
         {**_answer(N_("The new challenge."), _ref("Challenge"), "201"),

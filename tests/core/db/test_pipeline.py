@@ -91,14 +91,15 @@ def _logged(match_id: int) -> int:
 
 @pytest.mark.parametrize("db_url", POSTGRES_ONLY, indirect=True)
 def test_a_move_waits_for_postgresql_three_times(db_url: str) -> None:
-    """The door's three reads in one round trip (with BEGIN), the guard's answer after the
-    change's seven writes in another, and the COMMIT with the block's end. Each statement
-    waited for its own answer before: twelve round trips."""
+    """The door's three reads in one round trip (with BEGIN); the change's five writes with
+    the turn mail's question (did its seat look lately, does its player take pushes:
+    mailout/waiting.py) in another; the mail and the change log's rows with the COMMIT at
+    the block's end. Each statement waited for its own answer before: twelve round trips."""
     match_id = _match()
     with waits() as seen:
         submit_move(match_id, 0, FIRST, 0, START + timedelta(minutes=1))
     assert seen == ["BEGIN+SELECT+SELECT+SELECT",
-                    "UPDATE+INSERT+INSERT+UPDATE+UPDATE+INSERT+INSERT", "COMMIT"], seen
+                    "UPDATE+INSERT+INSERT+UPDATE+UPDATE+SELECT", "INSERT+INSERT+COMMIT"], seen
     match = Match.get_by_id(match_id)
     assert (match.ply, match.version) == (1, 1)
     assert Move.select().where(Move.match == match_id).count() == 1

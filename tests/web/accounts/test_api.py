@@ -162,14 +162,14 @@ def test_seeks_and_a_rematch_through_the_api(client, tokens, clock) -> None:
 
 @pytest.mark.parametrize("db_url", POSTGRES_ONLY, indirect=True)
 def test_me_waits_for_postgresql_once_for_its_reads(client, tokens, settings) -> None:
-    """The token (with its player), then the four reads that need only the player (seats with
-    matches, tables, challenges received and sent), sent ahead together: a polling client's
-    two round trips, where each read waited for its own."""
+    """The token (with its player), then the five reads that need only the player (seats with
+    matches, tables, challenges received and sent, the feed links' generation), sent ahead
+    together: a polling client's two round trips, where each read waited for its own."""
     create_match("nim", [ANN, BEN], {}, settings.secret_key, START)
     assert client.get("/api/me", headers=tokens[ANN]).status_code == 200  # notes its use
     with waits() as seen:
         answer = client.get("/api/me", headers=tokens[ANN])
-    assert seen == ["SELECT", "+".join(["SELECT"] * 4)], seen
+    assert seen == ["SELECT", "+".join(["SELECT"] * 5)], seen
     assert answer.status_code == 200 and len(answer.json["matches"]) == 1
 
 

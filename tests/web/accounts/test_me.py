@@ -155,9 +155,10 @@ def test_a_refused_time_zone_is_shown_again_as_typed(client, worker, smtp) -> No
 
 @pytest.mark.parametrize("db_url", POSTGRES_ONLY, indirect=True)
 def test_home_waits_for_postgresql_once_for_its_reads(client, settings, clock) -> None:
-    """The player's session (with the player), then the page's six reads that need only the
-    player (seats with matches, tables, challenges received and sent, seeks, tournaments),
-    sent ahead together: two round trips, where each read waited for its own."""
+    """The player's session (with the player), then the page's nine reads that need only the
+    player (seats with matches, tables, challenges received and sent, seeks, tournaments,
+    the feed links' generation, the push choices and whether a browser takes pushes), sent
+    ahead together: two round trips, where each read waited for its own."""
     create_match("nim", [ANN, BEN], {}, settings.secret_key, clock.now)
     ann = Player.get(Player.email == ANN)
     client.set_cookie("pbem_player", sessions.start(
@@ -166,5 +167,5 @@ def test_home_waits_for_postgresql_once_for_its_reads(client, settings, clock) -
     assert client.get("/me").status_code == 200  # the first visit notes the session's use
     with waits() as seen:
         page = client.get("/me")
-    assert seen == ["SELECT", "+".join(["SELECT"] * 6)], seen
+    assert seen == ["SELECT", "+".join(["SELECT"] * 9)], seen
     assert page.status_code == 200 and "Nim (test game)" in page.data.decode()

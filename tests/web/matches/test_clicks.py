@@ -86,16 +86,18 @@ def test_the_play_page_carries_its_clicks_as_data_and_its_script_as_a_file(setti
                       re.S)
     data = json.loads(found.group(1))
     assert {"move": "e2-e3", "clicks": ["e2", "e3"]} in data["moves"]
-    # The only executable script is our static file (the CSP forbids inline script).
+    # The only executable scripts are our static files (the CSP forbids inline script): every
+    # page's (the service worker and push, web/follow/offline.py) and the play page's.
     scripts = re.findall(r"<script([^>]*)>", page)
     assert [re.sub(r"\?v=\w+", "", s) for s in scripts if "application/json" not in s] == [
-        ' src="/static/play.js" defer']
+        ' src="/static/follow.js" defer', ' src="/static/play.js" defer']
     assert 'data-click="e2"' in page and 'role="group"' in page
     assert "<title>Your turn · Mimic" in page
     waiting = client.get(f"/play/{tokens[1]}").get_data(as_text=True)
     assert "pbem-clicks" not in waiting and 'data-click="' not in waiting
-    assert 'data-poll-url="/matches/1/ply"' in waiting and 'data-poll-etag="&#34;0-0-active&#34;"' \
-        in waiting and "<title>Mimic" in waiting
+    # The seat's own poll: it also says the player is looking (web/follow/presence.py).
+    assert f'data-poll-url="/play/{tokens[1]}/ply"' in waiting and \
+        'data-poll-etag="&#34;0-0-active&#34;"' in waiting and "<title>Mimic" in waiting
     script = client.get("/static/play.js")
     assert script.status_code == 200 and script.mimetype == "text/javascript"
     script.close()

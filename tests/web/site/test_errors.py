@@ -69,8 +69,8 @@ def test_the_worker_logs_one_line_and_tries_again_next_tick(
     lines = [r.getMessage() for r in caplog.records if r.name == "pbem.worker"]
     assert all(r.exc_info is None for r in caplog.records if r.name == "pbem.worker")
     # One line per job per tick, in the order the jobs ran, and nothing more.
-    jobs = ["deadlines", "computer", "tournaments", "accounts", "digests", "admin digest",
-            "outbox", "storage"]
+    jobs = ["deadlines", "computer", "tournaments", "leagues", "accounts", "digests",
+            "admin digest", "waiting turns", "push", "outbox", "storage"]
     assert [line.split(":", 1)[0] for line in lines] == jobs * 2, lines
     assert all("the database is unavailable" in line and "trying again on the next tick"
                in line for line in lines)

@@ -18,8 +18,9 @@ from pbem.web.site.api_description import PATHS, document
 from tests.conftest import START
 
 PAIR = ["ann@example.org", "ben@example.org"]
-# JSON answered outside /api/: the downloadable record and the waiting page's poll.
-JSON_OUTSIDE_API = {"/matches/<int:match_id>/record.json", "/matches/<int:match_id>/ply"}
+# JSON answered outside /api/: the downloadable record and the waiting pages' polls.
+JSON_OUTSIDE_API = {"/matches/<int:match_id>/record.json", "/matches/<int:match_id>/ply",
+                    "/play/<token>/ply"}
 # The description itself and its page are not operations of the API.
 NOT_OPERATIONS = {"/api/openapi.json", "/api/docs"}
 

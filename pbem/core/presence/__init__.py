@@ -1,0 +1,1 @@
+"""Who is looking at a match right now (see README.md)."""
