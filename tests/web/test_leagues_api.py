@@ -184,6 +184,10 @@ def test_what_the_api_description_allows_or_refuses_is_answered_so(client, beare
     # A two-player league has no tables, but a size past its documented range is refused.
     _problem(client.post("/api/leagues", headers=first, json={
         "name": "x", "game": "nim", "table_size": 3, "tables_per_division": 5}), 422)
+    _problem(client.post("/api/leagues", headers=first, json={
+        "name": "x", "game": "nim", "tables_per_division": None}), 400)
+    # A seat's live-update address answers JSON, so its errors are problem+json too.
+    _problem(client.get("/play/0/ply"), 404)
     # `on_timeout` is a string when given: null was taken for "forfeit".
     _problem(client.post("/api/ladders", headers=first,
                          json={"name": "L", "game": "nim", "on_timeout": None}), 400)

@@ -49,7 +49,7 @@ def create_league(organiser: Player, body: Mapping[str, Any], now: datetime) -> 
     # no tables), so a request the API description refuses is refused here as well.
     for name, low, high in (("division_size", 3, 12), ("table_size", 3, 4),
                             ("tables_per_division", 1, 4)):
-        if body.get(name) is not None:
+        if name in body:
             spec.whole(body[name], name, low, high)
     if common.table_size:
         tables = spec.whole(body.get("tables_per_division", 3), "tables_per_division", 1, 4)

@@ -122,16 +122,16 @@ def _started(match: Match, message: OutboxMessage, part: int, subject: str, firs
              keep: bool) -> MailThread:
     """The part's row: stored when `keep` (a second worker storing the same part at once
     finds the first one's), else only made to be shown."""
-    row = MailThread(match=match.id, seat=message.seat, part=part, subject=subject,
-                     first_message=first, created_at=message.created_at)
+    thread = MailThread(match=match.id, seat=message.seat, part=part, subject=subject,
+                        first_message=first, created_at=message.created_at)
     if not keep:
-        return row
+        return thread
     try:
         if database.in_transaction():
             with database.atomic():  # a savepoint: a lost race must not abort the transaction
-                row.save(force_insert=True)
+                thread.save(force_insert=True)
         else:  # the outbox: one autocommitted statement, not BEGIN, INSERT and COMMIT
-            row.save(force_insert=True)
+            thread.save(force_insert=True)
     except peewee.IntegrityError:
         stored = MailThread.get_or_none(MailThread.match == match.id,
                                         MailThread.seat == message.seat,
@@ -139,7 +139,7 @@ def _started(match: Match, message: OutboxMessage, part: int, subject: str, firs
         if stored is not None:
             return stored
         raise
-    return row
+    return thread
 
 
 def _place(match: Match, message: OutboxMessage, part: MailThread,

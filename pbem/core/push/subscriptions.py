@@ -73,7 +73,10 @@ def _checked(subscription: Any) -> tuple[str, str, str]:
     endpoint, keys = subscription.get("endpoint"), subscription.get("keys")
     if not isinstance(endpoint, str) or len(endpoint) > MAX_ENDPOINT:
         endpoint = ""
-    parts = urlsplit(endpoint)
+    try:
+        parts = urlsplit(endpoint)
+    except ValueError:  # "https://[" : not even a URL
+        parts = urlsplit("")
     if parts.scheme not in ("https", "http") or not parts.netloc:
         raise InvalidRequestError(_('"endpoint" must be the push service\'s URL (https://…)'))
     if not isinstance(keys, dict):

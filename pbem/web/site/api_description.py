@@ -44,6 +44,12 @@ def _object(required: tuple[str, ...] = (), **properties: Any) -> dict[str, Any]
 
 
 STRING: dict[str, Any] = {"type": "string"}
+# A browser's push subscription (`PushSubscription.toJSON()`): the push service's URL, its
+# P-256 public key (65 bytes) and its secret (16 bytes), both base64url.
+PUSH_ENDPOINT: dict[str, Any] = {"type": "string", "maxLength": 1000,
+                                 "pattern": r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/\S*)?$"}
+P256DH: dict[str, Any] = {"type": "string", "pattern": "^[A-Za-z0-9_-]{87}=?$"}
+PUSH_AUTH: dict[str, Any] = {"type": "string", "pattern": "^[A-Za-z0-9_-]{22}(==)?$"}
 INTEGER: dict[str, Any] = {"type": "integer"}
 BOOLEAN: dict[str, Any] = {"type": "boolean"}
 NUMBER: dict[str, Any] = {"type": "number"}
@@ -404,9 +410,9 @@ SCHEMAS: dict[str, Any] = {
                       "the player's secret calendar feed of their deadlines (iCalendar); the "
                       "mail preferences page replaces it")},
                   feeds=_object(("turns", "games"), turns=STRING, games=STRING)),
-    "PushEndpoint": _object(("endpoint",), endpoint=STRING),
-    "PushSubscription": _object(("endpoint", "keys"), endpoint=STRING,
-                                keys=_object(("p256dh", "auth"), p256dh=STRING, auth=STRING)),
+    "PushEndpoint": _object(("endpoint",), endpoint=PUSH_ENDPOINT),
+    "PushSubscription": _object(("endpoint", "keys"), endpoint=PUSH_ENDPOINT,
+                                keys=_object(("p256dh", "auth"), p256dh=P256DH, auth=PUSH_AUTH)),
     "MailSettings": {**_object(mail_pref={"type": "string",
                                           "enum": ["each", "turns", "digest", "off"]},
                                digest_hour={"type": "integer", "minimum": 0, "maximum": 23},

@@ -71,7 +71,8 @@ def problem(status: int, detail: str) -> Response:
 
 # JSON answered outside /api/ (the downloadable record, the waiting page's poll): its errors
 # are problem+json too, so a script reading it never gets an HTML page.
-_JSON_PATHS = re.compile(r"^/matches/[^/]+/(?:record\.json|ply)$")
+# Addresses outside /api/ that answer JSON (a seat's live updates too): their errors are JSON.
+_JSON_PATHS = re.compile(r"^/(?:matches/[^/]+/(?:record\.json|ply)|play/[^/]+/ply)$")
 
 
 def wants_problem() -> bool:

@@ -51,7 +51,8 @@ def test_a_token_subscribes_and_unsubscribes_a_browser(client, settings) -> None
     assert gone.status_code == 200 and PushSubscription.select().count() == 0
     again = client.delete("/api/me/push", json={"endpoint": body["endpoint"]}, headers=bearer)
     assert again.status_code == 404
-    for bad in ({"endpoint": "nope"}, [], {"endpoint": "https://x/1", "keys": {}}):
+    for bad in ({"endpoint": "nope"}, [], {"endpoint": "https://x/1", "keys": {}},
+                {**body, "endpoint": "https://["}, {**body, "endpoint": ""}):
         refused = client.post("/api/me/push", json=bad, headers=bearer)
         assert refused.status_code == 400 and refused.content_type == "application/problem+json"
     assert client.post("/api/me/push", json=body).status_code == 401
