@@ -10,6 +10,7 @@ league table, a feed, a push) is one more line here.
 
 from __future__ import annotations
 
+from pbem.core.leagues import replies as league_replies
 from pbem.core.leagues import results as leagues
 from pbem.core.mailin import replies
 from pbem.core.mailout import settler as mail
@@ -35,3 +36,4 @@ def install(notify_away_seconds: int = 300) -> None:
     seen.set_away(notify_away_seconds)
     changes.install_settlers(SETTLERS, turn_mail_failed=mail.turn_mail_failed)
     replies.install_commands(takebacks.MAIL_COMMANDS)  # reply commands from above mail-in
+    replies.install_key_handler(league_replies.receive_key)  # a league's or ladder's replies

@@ -33,6 +33,15 @@ def reply_address(settings: Settings, seat: Seat) -> str | None:
     return f"{local}.{reply_key_for(settings.secret_key, seat)}@{domain}"
 
 
+def address_for_key(settings: Settings, key: str) -> str | None:
+    """The reply address carrying `key` (a league's or ladder's: `core/leagues/replies`)."""
+    base = settings.reply_base
+    if "@" not in base:
+        return None
+    local, domain = base.rsplit("@", 1)
+    return f"{local}.{key}@{domain}"
+
+
 def reply_address_for(settings: Settings, match_id: int | None,
                       seat_number: int | None) -> str | None:
     if match_id is None or seat_number is None or "@" not in settings.reply_base:

@@ -26,6 +26,7 @@ import jinja2
 
 from pbem import i18n
 from pbem.config import Settings
+from pbem.core.leagues import replies as league_replies
 from pbem.core.mailout import threads, verp
 from pbem.core.mailout.contexts import RenderCache, context_for, recipient
 from pbem.core.mailout.links import preferences_token, unsubscribe_token
@@ -34,7 +35,12 @@ from pbem.core.mailout.notify import message_key, thread_root_key
 from pbem.core.matches.seat_links import token_for
 from pbem.games import get_rules
 from pbem.i18n import N_
-from pbem.mail.addresses import reply_address, reply_address_for, with_reply_hint
+from pbem.mail.addresses import (
+    address_for_key,
+    reply_address,
+    reply_address_for,
+    with_reply_hint,
+)
 from pbem.mail.links import account_links
 from pbem.mail.wire import HeaderValue, Outgoing, alternative
 from pbem.paths import TEMPLATES
@@ -255,8 +261,13 @@ class Composer:
         return key if key.startswith("<") else f"<{key}@{self.mail_domain}>"
 
     def reply_to(self, message: OutboxMessage, cache: RenderCache | None = None) -> str | None:
-        """The seat's reply address (reply by email), if configured and the mail is a seat's."""
-        if message.match_id is None or message.seat is None:
+        """The seat's reply address (reply by email), if configured and the mail is a seat's;
+        a league's or ladder's mail gets the player's address for that competition."""
+        if message.match_id is None:
+            key = league_replies.key_of(message.params, recipient(message, cache or RenderCache()),
+                                        self.settings.secret_key)
+            return None if key is None else address_for_key(self.settings, key)
+        if message.seat is None:
             return None
         if cache is None:
             return reply_address_for(self.settings, message.match_id, message.seat)

@@ -58,6 +58,17 @@ def install_commands(services: dict[str, Callable[..., Any]]) -> None:
     LIFECYCLE.update(services)
 
 
+# Readers of reply keys that are no seat's (a league's or a ladder's mail, from above
+# mail-in's tier): each returns None for a key it does not know.
+KEY_HANDLERS: list[Callable[[Letter, Policy, datetime], Receipt | None]] = []
+
+
+def install_key_handler(handler: Callable[[Letter, Policy, datetime], Receipt | None]) -> None:
+    """Add a reader of other reply keys (installed with the settlers, once however often)."""
+    if handler not in KEY_HANDLERS:
+        KEY_HANDLERS.append(handler)
+
+
 # What an answer says (translated when the answer is queued, in the seat's player's language).
 DONE = {"resign": N_("You resigned the match."),
         "draw": N_("Your draw offer (or your acceptance of the one offered) is recorded."),
@@ -183,6 +194,9 @@ def _decide(letter: Letter, policy: Policy, now: datetime) -> Receipt:
         return Receipt(Action.MALFORMED, letter.malformed)
     if not letter.reply_key:
         return Receipt(Action.NO_KEY, "not addressed to a reply address")
+    for handler in KEY_HANDLERS:
+        if (handled := handler(letter, policy, now)) is not None:
+            return handled
     seat = seat_for_reply_key(policy.secret_key, letter.reply_key)
     if seat is None:
         return Receipt(Action.UNKNOWN_KEY, "unknown, forged or revoked reply key")
