@@ -128,6 +128,10 @@ class Composer:
             self.env.get_template("email/_inbox_line.txt").render(context).split())
         subject = " ".join(self.env.get_template(f"{folder}/subject.txt")
                            .render(context).split())
+        if (competition := league_replies.competition_of(message.params)) is not None:
+            # A league's or ladder's mails share its name as their subject (one thread, in
+            # any language); what each says goes first in it instead.
+            context["inbox_line"], subject = subject, competition[2]
         text, html = with_reply_hint(
             self.env, context, self.reply_to(message, cache),
             self.env.get_template(f"{folder}/body.txt").render(context),
@@ -229,6 +233,8 @@ class Composer:
         headers.append(("Message-ID", self.message_id(message_key(message, match))))
         if match is not None and message.template != "welcome":
             headers += self._thread_headers(message, match, place)
+        elif match is None:
+            headers += self._competition_headers(message, cache)
         if reply_to := self.reply_to(message, cache):
             headers.append(("Reply-To", reply_to))
         headers += [("Auto-Submitted", "auto-generated"), ("X-Auto-Response-Suppress", "All")]
@@ -253,6 +259,20 @@ class Composer:
             return [("In-Reply-To", key), ("References", key)]
         chain = [self.message_id(key) for key in (place.root, *place.recent)]
         if parent and not place.starts:  # a new part starts apart from the part before
+            chain.append(self.message_id(parent))
+        return [("In-Reply-To", chain[-1]), ("References", " ".join(chain))]
+
+    def _competition_headers(self, message: OutboxMessage, cache: RenderCache
+                             ) -> list[tuple[str, HeaderValue]]:
+        """A league's or ladder's mails to a player answer one root (theirs for it), and an
+        answer to their reply also that reply; nothing for other mails to no match."""
+        competition = league_replies.competition_of(message.params)
+        player = recipient(message, cache) if competition is not None else None
+        if competition is None or player is None:
+            return []
+        chain = [self.message_id(league_replies.thread_root(
+            self.settings.secret_key, competition[0], competition[1], player.id))]
+        if parent := (message.params or {}).get("parent"):
             chain.append(self.message_id(parent))
         return [("In-Reply-To", chain[-1]), ("References", " ".join(chain))]
 

@@ -129,3 +129,23 @@ def test_a_key_for_another_player_or_a_stranger_is_refused(mail_settings) -> Non
     assert stranger.action == "foreign_sender"
     assert players[3].id not in ladders.places(ladders.get_ladder(ladder_id)).places
     assert OutboxMessage.select().where(OutboxMessage.template == "league_answer").count() == 0
+
+
+def test_a_players_mails_of_one_ladder_share_one_thread(mail_settings, inbound_client) -> None:
+    ladder_id, players = _ladder()
+    first = _mail(mail_settings, NAMES[1])
+    ladder = ladders.get_ladder(ladder_id)
+    league_mail.queue_challenge(ladder, players[2], players[1], 2, START)
+    second = _mail(mail_settings, NAMES[1])
+    assert first["Subject"] == second["Subject"] == "Nim ladder"
+    assert "challenges you for place 2" in second.get_body(("plain",)).get_content()
+    root = first["References"].split()[0]
+    assert second["References"].split()[0] == root == first["In-Reply-To"]
+    assert first["Message-ID"] != second["Message-ID"]
+    assert _mail(mail_settings, NAMES[2])["References"].split()[0] != root  # another's own
+    asked = reply(second, "standings")
+    _post(inbound_client, asked)
+    answer = as_sent(mail_settings, latest(NAMES[1], "league_answer"))
+    assert answer["Subject"] == "Nim ladder"
+    sent_id = asked.split(b"Message-ID: ")[1].split(b"\n")[0].decode().strip()
+    assert answer["References"].split() == [root, sent_id] and answer["In-Reply-To"] == sent_id

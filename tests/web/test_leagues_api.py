@@ -79,10 +79,10 @@ def test_a_season_of_three_divisions_through_the_server(client, bearer, worker, 
         assert all(s["played"] == 6 for s in division["standings"])
     worker.send_outbox()
     # Each player's end-of-season mail says where they finished and where they go.
-    ended = {email: [m for m in smtp.to(email) if "season 1 is over" in m["Subject"]
-                     or "シーズン1" in str(m["Subject"])] for email in PLAYERS}
+    ended = {email: [m for m in smtp.to(email) if "season 1 is over" in text_of(m)
+                     or "シーズン1" in text_of(m)] for email in PLAYERS}
     assert all(len(mails) == 1 for mails in ended.values()), ended
-    assert any("go up" in m["Subject"] or "go down" in m["Subject"]
+    assert any("go up" in text_of(m) or "go down" in text_of(m)
                for mails in ended.values() for m in mails)
     assert "順位表" in text_of(ended[PLAYERS[1]][0])
     clock.advance(days=7)
@@ -90,7 +90,7 @@ def test_a_season_of_three_divisions_through_the_server(client, bearer, worker, 
     found = client.get(f"/api/leagues/{league}").get_json()
     assert [s["number"] for s in found["seasons"]] == [2, 1]
     worker.send_outbox()
-    assert all(any("season 2 has started" in m["Subject"] or "シーズン2" in str(m["Subject"])
+    assert all(any("season 2 has started" in text_of(m) or "シーズン2" in text_of(m)
                    for m in smtp.to(email)) for email in PLAYERS)
     up = [s["player"] for s in found["seasons"][1]["divisions"][1]["standings"]
           if s["move"] == "up"]
@@ -125,7 +125,7 @@ def test_twenty_ladder_challenges_through_the_api(client, bearer, worker, smtp) 
         number = answer.get_json()["challenge"]
         worker.send_outbox()
         asked = [m for m in smtp.to(f"{defender_name}@example.org")
-                 if f"challenges you for place {at}" in m["Subject"]]
+                 if f"challenges you for place {at}" in text_of(m)]
         assert asked and f"/ladders/{ladder}" in text_of(asked[-1])
         accepted = client.post(f"/api/ladders/{ladder}/accept",
                                headers=bearer[f"{defender_name}@example.org"],

@@ -47,12 +47,27 @@ def reply_key(secret_key: str, kind: str, competition_id: int, player_id: int) -
 def key_of(params: dict[str, Any] | None, player: Player | None, secret_key: str) -> str | None:
     """The reply key of a league or ladder mail (its params name the competition), or None
     for any other mail."""
-    if player is None or not params:
+    found = competition_of(params)
+    if player is None or found is None:
         return None
+    return reply_key(secret_key, found[0], found[1], player.id)
+
+
+def competition_of(params: dict[str, Any] | None) -> tuple[str, int, str] | None:
+    """(kind, id, name) of the league or ladder a mail is about; None for any other mail."""
     for kind in KINDS:
-        if isinstance(params.get(kind), int):
-            return reply_key(secret_key, kind, params[kind], player.id)
+        if params and isinstance(params.get(kind), int):
+            return kind, params[kind], str(params.get(f"{kind}_name") or "")
     return None
+
+
+def thread_root(secret_key: str, kind: str, competition_id: int, player_id: int) -> str:
+    """The Message-ID local part every mail of a league or ladder to a player answers (no
+    mail carries it: the shared reference threads them). Derived, so nothing is stored, and
+    MAC'd so two installations reusing ids never share a thread."""
+    message = f"pbem-{kind}-thread:{competition_id}:{player_id}".encode()
+    digest = hmac.digest(purpose_key(secret_key, Purpose.REPLY_KEY), message, "sha256")
+    return f"pbem.{kind}{competition_id}.p{player_id}.{digest.hex()[:16]}"
 
 
 def receive_key(letter: Letter, policy: Policy, now: datetime) -> Receipt | None:
