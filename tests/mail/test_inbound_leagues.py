@@ -149,3 +149,12 @@ def test_a_players_mails_of_one_ladder_share_one_thread(mail_settings, inbound_c
     assert answer["Subject"] == "Nim ladder"
     sent_id = asked.split(b"Message-ID: ")[1].split(b"\n")[0].decode().strip()
     assert answer["References"].split() == [root, sent_id] and answer["In-Reply-To"] == sent_id
+
+
+def test_refusals_are_answered_at_most_error_answers_per_hour(mail_settings) -> None:
+    _ladder()
+    mail = _mail(mail_settings, NAMES[1])
+    for _ in range(mail_settings.inbound_error_answers_per_hour + 2):
+        assert handle(reply(mail, "dance"), mail_settings, "pipe", START).action == "refused"
+    answers = OutboxMessage.select().where(OutboxMessage.template == "league_answer").count()
+    assert answers == mail_settings.inbound_error_answers_per_hour
