@@ -158,3 +158,26 @@ def test_refusals_are_answered_at_most_error_answers_per_hour(mail_settings) -> 
         assert handle(reply(mail, "dance"), mail_settings, "pipe", START).action == "refused"
     answers = OutboxMessage.select().where(OutboxMessage.template == "league_answer").count()
     assert answers == mail_settings.inbound_error_answers_per_hour
+
+
+def test_each_command_works_through_the_other_way_in_too(mail_settings, pipe,
+                                                          inbound_client) -> None:
+    # The ladder by the pipe, the league by HTTP (the tests above take the other ways).
+    ladder_id, players = _ladder()
+    ladder_mail = _mail(mail_settings, NAMES[2])
+    assert pipe(reply(ladder_mail, "standings")) == 0
+    assert f"3. {players[2].public_name}" in _answer(mail_settings, NAMES[2])
+    assert pipe(reply(ladder_mail, f"challenge {players[0].public_name}")) == 0
+    assert LadderChallenge.get().defender_id == players[0].id
+    assert pipe(reply(ladder_mail, "leave")) == 0
+    assert pipe(reply(ladder_mail, "join")) == 0
+    assert ladders.places(ladders.get_ladder(ladder_id)).places[-1] == players[2].id
+    league = seasons.create_league(players[0], {
+        "name": "Eximo league", "game": "nim", "clock": "2d", "on_timeout": "forfeit",
+        "division_size": 4, "promote": 1, "relegate": 1, "season_days": 30}, START)
+    league_mail.queue_season_started(league, 1, 1, players, 3, START)
+    league_reply = _mail(mail_settings, NAMES[3])
+    for command in ("join", "standings", "leave"):
+        _post(inbound_client, reply(league_reply, command))
+    assert LeagueMember.get(LeagueMember.player == players[3].id).left_at is not None
+    assert "You left Eximo league." in _answer(mail_settings, NAMES[3])
