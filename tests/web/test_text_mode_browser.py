@@ -97,6 +97,15 @@ def test_reading_commands_answer_in_the_live_region(server, browser: Browser) ->
     assert "b9: R." in _ask(page, "square b9")
     assert "Not played:" in _ask(page, "b2-b9")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    # The command line takes the moves: no move form, no click controls under it.
+    expect(page.locator("#move-form")).to_have_count(0)
+    expect(page.locator("#pbem-clicks")).to_have_count(0)
+    # The other player's chat message, arriving while the page stays, is said in the region.
+    said = page.request.post(f"{base}/api/play/{created.tokens[1]}/chat",
+                             data={"text": "Good luck!"})
+    assert said.status == 201
+    expect(page.locator("#text-mode")).to_contain_text("Good luck!", timeout=15_000)
+    assert "Chat, " in page.locator("#text-mode").inner_text()
 
 
 @pytest.mark.parametrize(("game", "players"), [(m[0], m[1]) for m in MATCHES])

@@ -46,6 +46,32 @@
       .catch(function () { form.submit(); });
   });
 
+  // The chat at the board: a message from another player, newer than the last one seen, is
+  // said in the live region (oldest first), whether or not the match is waiting.
+  var chatFrom = region.closest("[data-chat-url]");
+  var pause = 1000 * (Number((document.querySelector("[data-poll-seconds]") || region)
+    .getAttribute("data-poll-seconds")) || 10);
+  function chatTick() {
+    var last = Number(chatFrom.getAttribute("data-chat-last")) || 0;
+    fetch(chatFrom.getAttribute("data-chat-url"), { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.json() : { messages: [] }; })
+      .then(function (page) {
+        var fresh = page.messages.filter(function (m) { return m.id > last; }).reverse();
+        if (!fresh.length) return;
+        chatFrom.setAttribute("data-chat-last", String(fresh[fresh.length - 1].id));
+        var said = fresh.filter(function (m) { return !m.mine; }).map(function (m) {
+          var line = document.createElement("p");
+          line.textContent = chatFrom.getAttribute("data-chat-said")
+            .replace("{author}", m.author).replace("{text}", m.text);
+          return line;
+        });
+        if (said.length) say(said);
+      })
+      .catch(function () {})
+      .then(function () { window.setTimeout(chatTick, pause); });
+  }
+  if (chatFrom) window.setTimeout(chatTick, pause);
+
   var section = document.querySelector("[data-poll-url]");
   if (!section) return;
   var tag = section.getAttribute("data-poll-etag");

@@ -30,10 +30,13 @@ def test_text_mode_is_a_setting_and_a_command_line(settings, client) -> None:
     skip = page.index('class="skip-link"')
     assert skip < page.index('action="' + url + '/text-mode"') < page.index('class="brand"')
     assert 'aria-pressed="false"' in page and 'id="text-line"' not in page
+    assert 'id="move-form"' in page and 'id="pbem-clicks"' in page
     on = client.post(f"{url}/text-mode", data={"text_mode": "on"}, follow_redirects=True)
     shown = on.get_data(as_text=True)
     assert Player.get(Player.email == PAIR[0]).text_mode
     assert 'id="text-line"' in shown and "<svg class=\"board" not in shown
+    # The command line replaces the move form and the board's click controls too.
+    assert 'id="move-form"' not in shown and 'id="pbem-clicks"' not in shown
     assert "Text mode is on" in _answers(shown)
     asked = client.post(f"{url}/text", data={"line": "row 2", "ply": "0"},
                         follow_redirects=True).get_data(as_text=True)
