@@ -146,3 +146,33 @@ def test_text_mode_passes_axe_in_every_language(server, browser: Browser, code: 
     assert page.locator("html").get_attribute("lang") == code
     assert violations(page) == []
     context.close()
+
+
+@pytest.mark.parametrize("code", ["en", "de", "ja"])
+def test_the_match_page_text_view_by_keyboard(server, browser: Browser, code: str) -> None:
+    """A spectator on the public match page: the toggle first after the skip link, the
+    position read by commands in the live region, a move refused as no command; axe clean."""
+    base, settings = server
+    with database.connection_context():
+        created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START, seed=3)
+    context = browser.new_context(bypass_csp=True, viewport={"width": 320, "height": 800})
+    context.add_cookies([{"name": "pbem_lang", "value": code, "url": base}])
+    page = context.new_page()
+    problems = watch_console(page)
+    page.goto(f"{base}/matches/{created.match.id}")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('form').className") == "text-toggle"
+    page.keyboard.press("Enter")
+    expect(page.locator("#text-line")).to_be_focused()
+    expect(page.locator("svg.board")).to_have_count(0)
+    assert "b2 B, c2 B" in _ask(page, "row 2")
+    assert "b2-b3" in _ask(page, "b2-b3")
+    with database.connection_context():
+        assert get_match(created.match.id).ply == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert page.locator("html").get_attribute("lang") == code
+    assert violations(page) == []
+    assert problems == []
+    context.close()

@@ -1,4 +1,4 @@
-/* Text mode (templates/play/_text_mode.html): each line is sent without leaving the page, and
+/* Text mode (templates/play/_text_mode.html, templates/matches/_text_view.html): each line is sent without leaving the page, and
    its answer, a refusal or the move made is put in the live region, which a screen reader
    reads out at once (a region filled by a page load is not read). While the player waits, the
    match is asked every few seconds whether it moved; when it did, the opponent's move and whose
@@ -34,7 +34,12 @@
 
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin" })
+    // The match page's line is a read (a GET form on its own address); a seat's is a post.
+    var read = form.method.toLowerCase() === "get";
+    var address = read ? form.action.split("#")[0] + "?" +
+      new URLSearchParams(new FormData(form)).toString() : form.action;
+    fetch(address, read ? { cache: "no-store", credentials: "same-origin" }
+                        : { method: "POST", body: new FormData(form), credentials: "same-origin" })
       .then(function (response) { return response.text(); })
       .then(function (html) {
         var doc = swapFrom(html);
