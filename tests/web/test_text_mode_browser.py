@@ -176,3 +176,37 @@ def test_the_match_page_text_view_by_keyboard(server, browser: Browser, code: st
     assert violations(page) == []
     assert problems == []
     context.close()
+
+
+@pytest.mark.parametrize("code", ["en", "de", "ja"])
+def test_typed_moves_play_the_analysis_line(server, browser: Browser, code: str) -> None:
+    """In text mode, the analysis board takes typed moves as its clicks: the line is said in
+    its live region; a refused move is read out and taken off the line again."""
+    base, settings = server
+    with database.connection_context():
+        created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START, seed=3)
+    context = browser.new_context(bypass_csp=True, viewport={"width": 320, "height": 800})
+    context.add_cookies([{"name": "pbem_lang", "value": code, "url": base}])
+    page = context.new_page()
+    problems = watch_console(page)
+    page.goto(f"{base}/play/{created.tokens[0]}")
+    page.locator("form.text-toggle button").press("Enter")
+    mine = page.request.get(f"{base}/api/play/{created.tokens[0]}").json()["legal_moves"][0]
+    _ask(page, mine)  # now the opponent is to move: the analysis board plays their answer
+    page.reload()
+    page.locator("#analysis-open").press("Enter")
+    expect(page.locator("#analysis-line")).not_to_be_empty()
+    theirs = page.request.get(f"{base}/api/play/{created.tokens[1]}").json()["legal_moves"][0]
+    page.locator("#analysis-move").fill(theirs)
+    page.locator("#analysis-move").press("Enter")
+    expect(page.locator("#analysis-line")).to_contain_text(theirs)
+    page.locator("#analysis-move").fill("z9-z9")
+    page.locator("#analysis-move").press("Enter")
+    expect(page.locator("#analysis-error")).not_to_be_empty()
+    expect(page.locator("#analysis-line")).not_to_contain_text("z9-z9")
+    with database.connection_context():
+        assert get_match(created.match.id).ply == 1
+    assert violations(page) == []
+    # The refused line's 422 is the browser's note of the refusal read out above.
+    assert [p for p in problems if "422" not in p] == []
+    context.close()
