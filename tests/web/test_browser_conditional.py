@@ -62,7 +62,7 @@ def test_a_line_is_played_by_clicking_stored_and_then_played(browser: Browser, s
     expect(page.locator("#analysis-status")).to_contain_text("You to move")
     click(page, "e2", "e3")
     expect(page.locator("#analysis-line")).to_contain_text("you e2-e3")
-    page.get_by_role("button", name="Take back").click()
+    page.get_by_role("button", name="Take back", exact=True).click()
     expect(page.locator("#analysis-line")).not_to_contain_text("e2-e3")
     expect(page.get_by_role("button", name="Store this line as a conditional move")) \
         .to_be_disabled()

@@ -97,6 +97,15 @@ def test_reading_commands_answer_in_the_live_region(server, browser: Browser) ->
     assert "b9: R." in _ask(page, "square b9")
     assert "Not played:" in _ask(page, "b2-b9")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    # The command line takes the moves: no move form, no click controls under it.
+    expect(page.locator("#move-form")).to_have_count(0)
+    expect(page.locator("#pbem-clicks")).to_have_count(0)
+    # The other player's chat message, arriving while the page stays, is said in the region.
+    said = page.request.post(f"{base}/api/play/{created.tokens[1]}/chat",
+                             data={"text": "Good luck!"})
+    assert said.status == 201
+    expect(page.locator("#text-mode")).to_contain_text("Good luck!", timeout=15_000)
+    assert "Chat, " in page.locator("#text-mode").inner_text()
 
 
 @pytest.mark.parametrize(("game", "players"), [(m[0], m[1]) for m in MATCHES])
@@ -136,4 +145,68 @@ def test_text_mode_passes_axe_in_every_language(server, browser: Browser, code: 
     expect(page.locator("#text-mode")).to_contain_text("hand:")
     assert page.locator("html").get_attribute("lang") == code
     assert violations(page) == []
+    context.close()
+
+
+@pytest.mark.parametrize("code", ["en", "de", "ja"])
+def test_the_match_page_text_view_by_keyboard(server, browser: Browser, code: str) -> None:
+    """A spectator on the public match page: the toggle first after the skip link, the
+    position read by commands in the live region, a move refused as no command; axe clean."""
+    base, settings = server
+    with database.connection_context():
+        created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START, seed=3)
+    context = browser.new_context(bypass_csp=True, viewport={"width": 320, "height": 800})
+    context.add_cookies([{"name": "pbem_lang", "value": code, "url": base}])
+    page = context.new_page()
+    problems = watch_console(page)
+    page.goto(f"{base}/matches/{created.match.id}")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('form').className") == "text-toggle"
+    page.keyboard.press("Enter")
+    expect(page.locator("#text-line")).to_be_focused()
+    expect(page.locator("svg.board")).to_have_count(0)
+    assert "b2 B, c2 B" in _ask(page, "row 2")
+    assert "b2-b3" in _ask(page, "b2-b3")
+    with database.connection_context():
+        assert get_match(created.match.id).ply == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert page.locator("html").get_attribute("lang") == code
+    assert violations(page) == []
+    assert problems == []
+    context.close()
+
+
+@pytest.mark.parametrize("code", ["en", "de", "ja"])
+def test_typed_moves_play_the_analysis_line(server, browser: Browser, code: str) -> None:
+    """In text mode, the analysis board takes typed moves as its clicks: the line is said in
+    its live region; a refused move is read out and taken off the line again."""
+    base, settings = server
+    with database.connection_context():
+        created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START, seed=3)
+    context = browser.new_context(bypass_csp=True, viewport={"width": 320, "height": 800})
+    context.add_cookies([{"name": "pbem_lang", "value": code, "url": base}])
+    page = context.new_page()
+    problems = watch_console(page)
+    page.goto(f"{base}/play/{created.tokens[0]}")
+    page.locator("form.text-toggle button").press("Enter")
+    mine = page.request.get(f"{base}/api/play/{created.tokens[0]}").json()["legal_moves"][0]
+    _ask(page, mine)  # now the opponent is to move: the analysis board plays their answer
+    page.reload()
+    page.locator("#analysis-open").press("Enter")
+    expect(page.locator("#analysis-line")).not_to_be_empty()
+    theirs = page.request.get(f"{base}/api/play/{created.tokens[1]}").json()["legal_moves"][0]
+    page.locator("#analysis-move").fill(theirs)
+    page.locator("#analysis-move").press("Enter")
+    expect(page.locator("#analysis-line")).to_contain_text(theirs)
+    page.locator("#analysis-move").fill("z9-z9")
+    page.locator("#analysis-move").press("Enter")
+    expect(page.locator("#analysis-error")).not_to_be_empty()
+    expect(page.locator("#analysis-line")).not_to_contain_text("z9-z9")
+    with database.connection_context():
+        assert get_match(created.match.id).ply == 1
+    assert violations(page) == []
+    # The refused line's 422 is the browser's note of the refusal read out above.
+    assert [p for p in problems if "422" not in p] == []
     context.close()

@@ -31,6 +31,7 @@ from pbem.errors import InvalidRequestError
 from pbem.games import REGISTRY
 from pbem.i18n import _, ngettext
 from pbem.web.accounts.auth import current_player
+from pbem.web.matches.text_view import text_view
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import whole_number
 
@@ -80,8 +81,9 @@ def render_show(match_id: int, status: int = 200, error: str | None = None,
         gallery = {"messages": messages, "older": older, "paged": before is not None,
                    "typed": chat_typed, "limit": MAX_MESSAGE, "may_write": not seated,
                    "barred": viewer.chat_barred_at is not None}
+    text = text_view(record, bool(viewer and viewer.text_mode)) if shown is None else None
     response = make_response(render_template(
-        "matches/show.html", record=record, poll_tag=poll, preview=preview(record),
+        "matches/show.html", record=record, poll_tag=poll, preview=preview(record), text=text,
         can_rematch=can_rematch, events=events, labels=labels, gallery=gallery,
         viewer=viewer, seated=seated, error=error, rated=bool(match.rated),
         voided=match.voided_at is not None,

@@ -15,11 +15,11 @@ from pbem.core.accounts.players import set_text_mode
 from pbem.core.matches.play import submit_move
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.errors import PbemError
-from pbem.games import get_rules
 from pbem.games.base import RulesError
 from pbem.games.text_commands import Reading, answer, help_lines
 from pbem.i18n import _
 from pbem.web.matches.seat import record_for
+from pbem.web.matches.text_view import package_of
 from pbem.web.site.clock import now
 from pbem.web.site.flashes import redirect_with
 from pbem.web.site.inputs import whole_number
@@ -67,10 +67,6 @@ def reading_of(record: dict[str, Any]) -> Reading:
                 left=(c["deadline"] or {}).get("left") or _("waiting"))
               for c in record["clocks"] if not c["computer"]]
     return Reading(record["board_text"], record["legal_moves"], moves, clocks, record["view"])
-
-
-def package_of(game: str) -> str:
-    return type(get_rules(game)).__module__.rsplit(".", 1)[0]
 
 
 def help_for(game: str) -> list[tuple[str, str]]:

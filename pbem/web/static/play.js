@@ -345,6 +345,20 @@
       show();
     });
     if (save) save.addEventListener("click", store);
+    // A typed move is added to the line as a clicked one is; refused, it is taken off again
+    // and the reason shown (an alert), the line as it was.
+    var typed = section.querySelector("#analysis-type");
+    var pending = false;
+    typed.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var box = typed.querySelector("#analysis-move");
+      var move = box.value.trim();
+      if (!move || busy) return;
+      line.push(move);
+      pending = true;
+      box.value = "";
+      show();
+    });
 
     function show() {
       if (busy) return;
@@ -353,10 +367,13 @@
       post(url, { moves: line, board: true })
         .then(function (answer) {
           busy = false;
+          pending = false;
           draw(answer);
         })
         .catch(function (problem) {
           busy = false;
+          if (pending) line.pop();
+          pending = false;
           error.textContent = problem;
         });
     }

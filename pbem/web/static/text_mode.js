@@ -1,4 +1,4 @@
-/* Text mode (templates/play/_text_mode.html): each line is sent without leaving the page, and
+/* Text mode (templates/play/_text_mode.html, templates/matches/_text_view.html): each line is sent without leaving the page, and
    its answer, a refusal or the move made is put in the live region, which a screen reader
    reads out at once (a region filled by a page load is not read). While the player waits, the
    match is asked every few seconds whether it moved; when it did, the opponent's move and whose
@@ -34,7 +34,12 @@
 
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin" })
+    // The match page's line is a read (a GET form on its own address); a seat's is a post.
+    var read = form.method.toLowerCase() === "get";
+    var address = read ? form.action.split("#")[0] + "?" +
+      new URLSearchParams(new FormData(form)).toString() : form.action;
+    fetch(address, read ? { cache: "no-store", credentials: "same-origin" }
+                        : { method: "POST", body: new FormData(form), credentials: "same-origin" })
       .then(function (response) { return response.text(); })
       .then(function (html) {
         var doc = swapFrom(html);
@@ -45,6 +50,32 @@
       })
       .catch(function () { form.submit(); });
   });
+
+  // The chat at the board: a message from another player, newer than the last one seen, is
+  // said in the live region (oldest first), whether or not the match is waiting.
+  var chatFrom = region.closest("[data-chat-url]");
+  var pause = 1000 * (Number((document.querySelector("[data-poll-seconds]") || region)
+    .getAttribute("data-poll-seconds")) || 10);
+  function chatTick() {
+    var last = Number(chatFrom.getAttribute("data-chat-last")) || 0;
+    fetch(chatFrom.getAttribute("data-chat-url"), { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.json() : { messages: [] }; })
+      .then(function (page) {
+        var fresh = page.messages.filter(function (m) { return m.id > last; }).reverse();
+        if (!fresh.length) return;
+        chatFrom.setAttribute("data-chat-last", String(fresh[fresh.length - 1].id));
+        var said = fresh.filter(function (m) { return !m.mine; }).map(function (m) {
+          var line = document.createElement("p");
+          line.textContent = chatFrom.getAttribute("data-chat-said")
+            .replace("{author}", m.author).replace("{text}", m.text);
+          return line;
+        });
+        if (said.length) say(said);
+      })
+      .catch(function () {})
+      .then(function () { window.setTimeout(chatTick, pause); });
+  }
+  if (chatFrom) window.setTimeout(chatTick, pause);
 
   var section = document.querySelector("[data-poll-url]");
   if (!section) return;

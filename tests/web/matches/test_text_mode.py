@@ -30,10 +30,13 @@ def test_text_mode_is_a_setting_and_a_command_line(settings, client) -> None:
     skip = page.index('class="skip-link"')
     assert skip < page.index('action="' + url + '/text-mode"') < page.index('class="brand"')
     assert 'aria-pressed="false"' in page and 'id="text-line"' not in page
+    assert 'id="move-form"' in page and 'id="pbem-clicks"' in page
     on = client.post(f"{url}/text-mode", data={"text_mode": "on"}, follow_redirects=True)
     shown = on.get_data(as_text=True)
     assert Player.get(Player.email == PAIR[0]).text_mode
     assert 'id="text-line"' in shown and "<svg class=\"board" not in shown
+    # The command line replaces the move form and the board's click controls too.
+    assert 'id="move-form"' not in shown and 'id="pbem-clicks"' not in shown
     assert "Text mode is on" in _answers(shown)
     asked = client.post(f"{url}/text", data={"line": "row 2", "ply": "0"},
                         follow_redirects=True).get_data(as_text=True)
@@ -62,3 +65,21 @@ def test_text_mode_speaks_the_page_language(settings, client, code: str, words: 
                         follow_redirects=True).get_data(as_text=True)
     assert words in asked and "hand: " in _answers(asked)
     assert "Your hand" not in _answers(asked)
+
+
+def test_the_match_page_has_a_read_only_text_view(settings, client) -> None:
+    created = create_match("mimic", PAIR, {}, settings.secret_key, START, seed=3)
+    url = f"/matches/{created.match.id}"
+    page = client.get(url).get_data(as_text=True)
+    skip = page.index('class="skip-link"')
+    assert skip < page.index('class="text-toggle"') < page.index('class="brand"')
+    assert 'aria-pressed="false"' in page and 'id="text-line"' not in page
+    shown = client.get(f"{url}?text=on").get_data(as_text=True)
+    assert 'id="text-line"' in shown and "<svg class=\"board" not in shown
+    assert 'aria-pressed="true"' in shown
+    asked = client.get(f"{url}?text=on&line=row+2").get_data(as_text=True)
+    assert "row 2: Row 2: b2 B, c2 B" in _answers(asked)
+    legal = client.get(f"/api/play/{created.tokens[0]}").get_json()["legal_moves"][0]
+    refused = client.get(f"{url}?text=on&line={legal}").get_data(as_text=True)
+    assert "not a command" in _answers(refused) and Match.get().ply == 0
+    assert "<svg class=\"board" in client.get(f"{url}?text=off").get_data(as_text=True)
