@@ -3,12 +3,10 @@ the push service says it is gone (404 or 410) or the player turns push off."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
+import re
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
@@ -18,6 +16,13 @@ from pbem.errors import InvalidRequestError
 from pbem.i18n import _
 
 MAX_ENDPOINT = 1000
+# What a browser's `PushSubscription.toJSON()` holds, checked here and described by these same
+# patterns in the API description (so the two cannot disagree): the push service's URL (plain
+# ASCII), its P-256 public key (65 bytes uncompressed) and its secret (16 bytes), both
+# base64url. 87 characters carry 65 bytes, 22 carry 16.
+ENDPOINT_PATTERN = r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[!-~]*)?"
+P256DH_PATTERN = r"[A-Za-z0-9_-]{86}[AEIMQUYcgkosw048]=?"
+AUTH_PATTERN = r"[A-Za-z0-9_-]{21}[AQgw](==)?"
 MAX_PER_PLAYER = 10  # browsers; the oldest goes when an eleventh subscribes
 
 
@@ -41,8 +46,7 @@ def subscribe(player: Player, subscription: Any, now: datetime) -> PushSubscript
 
 def unsubscribe(player: Player, endpoint: Any) -> bool:
     """Forget the player's subscription at `endpoint`; False if there was none."""
-    if not isinstance(endpoint, str) or not endpoint:
-        raise InvalidRequestError(_('"endpoint" must be the subscription\'s endpoint URL'))
+    endpoint = checked_endpoint(endpoint)
     return bool(PushSubscription.delete().where(
         PushSubscription.endpoint_hash == _hash(endpoint),
         PushSubscription.player == player.id).execute())
@@ -70,33 +74,26 @@ def _checked(subscription: Any) -> tuple[str, str, str]:
     if not isinstance(subscription, dict):
         raise InvalidRequestError(_("Send the browser's push subscription as a JSON object "
                                     'with "endpoint" and "keys" ("p256dh", "auth").'))
-    endpoint, keys = subscription.get("endpoint"), subscription.get("keys")
-    if not isinstance(endpoint, str) or len(endpoint) > MAX_ENDPOINT:
-        endpoint = ""
-    try:
-        parts = urlsplit(endpoint)
-    except ValueError:  # "https://[" : not even a URL
-        parts = urlsplit("")
-    if parts.scheme not in ("https", "http") or not parts.netloc:
-        raise InvalidRequestError(_('"endpoint" must be the push service\'s URL (https://…)'))
+    endpoint, keys = checked_endpoint(subscription.get("endpoint")), subscription.get("keys")
     if not isinstance(keys, dict):
         raise InvalidRequestError(_('"keys" must hold the subscription\'s "p256dh" and '
                                     '"auth" keys'))
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
-    # A P-256 public key, uncompressed (65 bytes), and a 16-byte secret, base64url-encoded.
-    if _decoded_length(p256dh) != 65 or _decoded_length(auth) != 16:
+    if not (_matches(P256DH_PATTERN, p256dh) and _matches(AUTH_PATTERN, auth)):
         raise InvalidRequestError(_('"keys" must hold the subscription\'s "p256dh" (65 '
                                     'bytes) and "auth" (16 bytes) in base64url'))
-    return endpoint, str(p256dh), str(auth)  # both checked as text by `_decoded_length`
+    return endpoint, str(p256dh), str(auth)
 
 
-def _decoded_length(value: Any) -> int:
-    if not isinstance(value, str) or len(value) > 200:
-        return -1
-    try:
-        return len(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
-    except (binascii.Error, ValueError):
-        return -1
+def checked_endpoint(endpoint: Any) -> str:
+    """A push service's URL, as the API description's pattern says, else InvalidRequestError."""
+    if not _matches(ENDPOINT_PATTERN, endpoint) or len(endpoint) > MAX_ENDPOINT:
+        raise InvalidRequestError(_('"endpoint" must be the push service\'s URL (https://…)'))
+    return str(endpoint)
+
+
+def _matches(pattern: str, value: Any) -> bool:
+    return isinstance(value, str) and re.fullmatch(pattern, value) is not None
 
 
 def _hash(endpoint: str) -> str:

@@ -18,6 +18,7 @@ from pbem.core.conversation.chat import MAX_MESSAGE as CHAT_LIMIT
 from pbem.core.conversation.personal import MAX_NOTES as NOTES_LIMIT
 from pbem.core.lobby.challenges import MAX_OPPONENTS
 from pbem.core.matches.deadlines import TimeoutPolicy
+from pbem.core.push import subscriptions
 from pbem.core.tournaments.service import FORMATS as TOURNAMENT_FORMATS
 from pbem.games import REGISTRY
 from pbem.i18n import N_
@@ -46,10 +47,10 @@ def _object(required: tuple[str, ...] = (), **properties: Any) -> dict[str, Any]
 STRING: dict[str, Any] = {"type": "string"}
 # A browser's push subscription (`PushSubscription.toJSON()`): the push service's URL, its
 # P-256 public key (65 bytes) and its secret (16 bytes), both base64url.
-PUSH_ENDPOINT: dict[str, Any] = {"type": "string", "maxLength": 1000,
-                                 "pattern": r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/\S*)?$"}
-P256DH: dict[str, Any] = {"type": "string", "pattern": "^[A-Za-z0-9_-]{87}=?$"}
-PUSH_AUTH: dict[str, Any] = {"type": "string", "pattern": "^[A-Za-z0-9_-]{22}(==)?$"}
+PUSH_ENDPOINT: dict[str, Any] = {"type": "string", "maxLength": subscriptions.MAX_ENDPOINT,
+                                 "pattern": f"^{subscriptions.ENDPOINT_PATTERN}$"}
+P256DH: dict[str, Any] = {"type": "string", "pattern": f"^{subscriptions.P256DH_PATTERN}$"}
+PUSH_AUTH: dict[str, Any] = {"type": "string", "pattern": f"^{subscriptions.AUTH_PATTERN}$"}
 INTEGER: dict[str, Any] = {"type": "integer"}
 BOOLEAN: dict[str, Any] = {"type": "boolean"}
 NUMBER: dict[str, Any] = {"type": "number"}

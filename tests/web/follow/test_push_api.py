@@ -51,8 +51,12 @@ def test_a_token_subscribes_and_unsubscribes_a_browser(client, settings) -> None
     assert gone.status_code == 200 and PushSubscription.select().count() == 0
     again = client.delete("/api/me/push", json={"endpoint": body["endpoint"]}, headers=bearer)
     assert again.status_code == 404
+    assert client.delete("/api/me/push", json={"endpoint": "http://0*"},
+                         headers=bearer).status_code == 400
     for bad in ({"endpoint": "nope"}, [], {"endpoint": "https://x/1", "keys": {}},
-                {**body, "endpoint": "https://["}, {**body, "endpoint": ""}):
+                {**body, "endpoint": "https://["}, {**body, "endpoint": ""},
+                {**body, "endpoint": "http://0*"},  # the API description's pattern refuses it
+                {**body, "keys": {**body["keys"], "auth": body["keys"]["auth"][:-1] + "B"}}):
         refused = client.post("/api/me/push", json=bad, headers=bearer)
         assert refused.status_code == 400 and refused.content_type == "application/problem+json"
     assert client.post("/api/me/push", json=body).status_code == 401
