@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 
 from pbem.config import Settings
+from pbem.core.mailout.models import OutboxMessage
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
+from pbem.core.matches.play import submit_move
+from pbem.core.takebacks import changes as takebacks
+from pbem.games import get_rules
 from pbem.mail.inbound import handle
 from tests.conftest import START, Clock, SMTPRecorder, make_settings
 from tests.mail.conftest import INBOUND_SECRET, REPLY_BASE
@@ -80,3 +84,28 @@ def test_a_decline_on_the_page_mails_the_asker(settings, client, worker, smtp) -
     assert [m["To"] for m in sent] == [ANN]
     assert "Second declined your takeback in Nim" in _text(sent[0])
     assert "The match goes on." in _text(sent[0])
+
+
+def test_at_three_seats_both_others_are_asked_and_told_once_the_last_accepts(
+        settings, clock: Clock) -> None:
+    cy = "cy@example.org"
+    match = create_match("mimic-taking", [ANN, BEN, cy], {}, settings.secret_key, START,
+                         seed=7).match
+    rules = get_rules("mimic-taking")
+    state = rules.load(match.state)
+    mover = min(rules.to_move(state))
+    move = rules.format_move(state, next(iter(rules.legal_moves(state, mover))))
+    submit_move(match.id, mover, move, None, START)
+    others = sorted({0, 1, 2} - {mover})
+
+    def told(template: str) -> list[int]:
+        return sorted(row.seat for row in OutboxMessage.select()
+                      .where(OutboxMessage.template == template))
+
+    takebacks.request(match.id, mover, START)
+    assert told("takeback_asked") == others
+    takebacks.accept(match.id, others[0], START)
+    assert told("takeback_answered") == [], "an acceptance still waiting tells nobody"
+    takebacks.accept(match.id, others[1], START)
+    assert told("takeback_answered") == sorted([mover, others[0]])
+    assert Match.get_by_id(match.id).ply == 0
