@@ -40,6 +40,23 @@ def queue_claim_available(match: Match, rules: GameRules, state: Any, seats: Ite
           late_label=rules.seat_label(state, late))
 
 
+def queue_takeback_asked(match: Match, rules: GameRules, state: Any, asked: Iterable[int],
+                         requester: int, now: datetime) -> None:
+    """`asked`: the seats whose answer the takeback needs (people; the computer never minds)."""
+    numbers = list(asked)
+    _tell(match, now, numbers, "takeback_asked", asker_label=rules.seat_label(state, requester),
+          everyone_must_accept=len(numbers) > 1)
+
+
+def queue_takeback_answered(match: Match, rules: GameRules, state: Any, seats: Iterable[int],
+                            requester: int, by: int, accepted: bool, now: datetime) -> None:
+    """Told to every seat but the one that answered: the asker above all; in a match of more
+    seats the others learn that the request is over (accepted by all, or declined)."""
+    _tell(match, now, (s for s in seats if s != by), "takeback_answered",
+          asker_label=rules.seat_label(state, requester), by_label=rules.seat_label(state, by),
+          accepted=accepted, requester=requester)
+
+
 def _tell(match: Match, now: datetime, recipients: Iterable[int], template: str,
           **extra: Any) -> None:
     wanted = set(recipients)

@@ -114,6 +114,15 @@ def _claim_available(s: Settled, p: Params) -> None:
     lifecycle.queue_claim_available(s.match, s.rules, p["state"], _numbers(s), p["late"], s.now)
 
 
+def _takeback_asked(s: Settled, p: Params) -> None:
+    lifecycle.queue_takeback_asked(s.match, s.rules, p["state"], p["to"], p["requester"], s.now)
+
+
+def _takeback_answered(s: Settled, p: Params) -> None:
+    lifecycle.queue_takeback_answered(s.match, s.rules, p["state"], _numbers(s), p["requester"],
+                                      p["by"], p["accepted"], s.now)
+
+
 def _numbers(s: Settled) -> list[int]:
     return [row.seat for row in s.seats]
 
@@ -132,4 +141,6 @@ NEWS_KINDS: dict[str, Callable[[Settled, Params], None]] = {
     "draw-declined": _draw_declined,
     "aborted": _aborted,
     "claim-available": _claim_available,
+    "takeback-asked": _takeback_asked,
+    "takeback-answered": _takeback_answered,
 }

@@ -38,6 +38,8 @@ class Match(BaseModel):
     # seats is one turn of several plies). Both guard conditional updates in `play.py`.
     ply = peewee.IntegerField(default=0)
     turn = peewee.IntegerField(default=0)
+    # Moves taken back so far (core/takebacks): with `ply`, what a play page's form saw.
+    takebacks = peewee.IntegerField(default=0)
     to_move = JSONField(default=list)
     state = JSONField()
     result = JSONField(null=True)

@@ -78,6 +78,9 @@ class MakeMove(Change):
     kind: ClassVar[str] = "move"
     text: str
     expected_ply: int | None = None
+    # How many takebacks the mover's page saw (None: not known, as from a mail reply); the
+    # log keeps no copy (a move's row is the log's most frequent).
+    expected_takebacks: int | None = field(default=None, metadata=UNLOGGED)
     offer_draw: bool = False
     autoplayed: str | None = None
 
@@ -85,6 +88,8 @@ class MakeMove(Change):
         seat = self.seat if self.seat is not None else -1
         if self.offer_draw and door.match.is_live:
             offers.check_can_offer(door.match, seat)
+        if door.match.is_live:
+            check_no_takeback_since(door.match, self.expected_takebacks)
         result = move_in(door, seat, self.text, self.expected_ply, self.autoplayed)
         if self.offer_draw and door.match.is_live:
             offers.offer(door, seat)
@@ -198,7 +203,8 @@ def answer_to(door: Locked, mover: int, text: str, via: Channel) -> ConditionalA
 def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
                 now: datetime, autoplayed: str | None = None,
                 offer_draw: bool = False, via: Channel = Channel.WEB,
-                idempotency_key: str | None = None) -> MoveResult:
+                idempotency_key: str | None = None,
+                expected_takebacks: int | None = None) -> MoveResult:
     """Apply `seat`'s move given as notation; raise a RulesError or PbemError saying why not.
 
     `expected_ply` is the ply the player saw. A submission made on an older ply is refused,
@@ -207,6 +213,8 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
     carries a draw offer; if the offer is not allowed now, neither is made.
     `idempotency_key` (a move kept offline and sent again, `web/follow/offline.py`): a move
     sent twice with one key is made once; the second raises `AlreadyDoneError`.
+    `expected_takebacks`: the match's takeback count the player saw (a play page's form): a
+    move taken back since makes the page stale even when the ply is the same again.
     """
     if len(text) > MAX_MOVE_TEXT:
         raise InvalidRequestError(_("That move is %(length)s characters long; a move is at "
@@ -214,6 +222,7 @@ def submit_move(match_id: int, seat: int, text: str, expected_ply: int | None,
     check_text(text, "move")
     change = MakeMove(seat=seat, by=PLAYER if autoplayed is None else SERVER, via=via,
                       text=text, expected_ply=expected_ply, offer_draw=offer_draw,
+                      expected_takebacks=expected_takebacks,
                       autoplayed=autoplayed, action_key=idempotency_key)
     result: MoveResult = apply_change(match_id, change, now)
     return result
@@ -280,7 +289,8 @@ def unmove(door: Locked, move: Move) -> dict[str, Any]:
     undone = {"seat": move.seat, "ply": ply, "turn": move.turn, "move": move.text,
               "visible_to": move.visible_to, "events": move.events, "note": move.note,
               "made_at": move.created_at.isoformat()}
-    door.write(ply=ply - 1, turn=move.turn, state=rules.dump(state), to_move=sorted(after))
+    door.write(ply=ply - 1, turn=move.turn, state=rules.dump(state), to_move=sorted(after),
+               takebacks=(match.takebacks or 0) + 1)
     Move.delete().where(Move.match == match.id, Move.ply == ply).execute()
     Position.delete().where(Position.match == match.id, Position.ply == ply).execute()
     # A computer's move thought out for the position after the move, and conditional moves
@@ -294,6 +304,15 @@ def unmove(door: Locked, move: Move) -> dict[str, Any]:
         if by_number[number].owes_since is None:
             deadlines.start_clock(match, by_number[number], door.now)
     return undone
+
+
+def check_no_takeback_since(match: Match, expected_takebacks: int | None) -> None:
+    """Refuse a submission from a page loaded before a move was taken back: the ply it
+    carries may be the match's again (the move made anew), in another position."""
+    if expected_takebacks is None or expected_takebacks == (match.takebacks or 0):
+        return
+    raise ConflictError(_("The position changed since you looked at it: a move was taken "
+                          "back. Look at it again and resubmit your move."))
 
 
 def _check_fresh(match: Match, seat: int, expected_ply: int | None) -> None:

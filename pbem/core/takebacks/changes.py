@@ -41,9 +41,11 @@ class RequestTakeback(Change):
         move = takeback_rules.check_can_request(door.match, seat)
         door.touch()
         door.note(ply=door.match.ply)
-        if not takeback_rules.answerers(door.seats, seat):
+        asked = takeback_rules.answerers(door.seats, seat)
+        if not asked:
             take_back(door, move)
             return _("Your last move was taken back: it is your turn again.")
+        door.tell("takeback-asked", requester=seat, to=sorted(asked), state=door.state)
         return _("You asked to take back your last move. The others accept or decline it.")
 
 
@@ -65,6 +67,8 @@ class AcceptTakeback(Change):
         # The move is checked again: nothing may have changed under the lock, but a takeback
         # that would leak is never made.
         move = takeback_rules.check_undoable(door.match, found.seat)
+        door.tell("takeback-answered", requester=found.seat, by=seat, accepted=True,
+                  state=door.state)
         take_back(door, move)
         return _("You accepted: the move was taken back.")
 
@@ -79,6 +83,8 @@ class DeclineTakeback(Change):
         found = takeback_rules.check_can_answer(door.match, seat)
         door.touch()
         door.note(ply=found.ply, requester=found.seat)
+        door.tell("takeback-answered", requester=found.seat, by=seat, accepted=False,
+                  state=door.state)
         return _("You declined the takeback; the match goes on.")
 
 

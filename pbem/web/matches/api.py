@@ -60,9 +60,14 @@ def seat_move(token: str) -> Response:
     offer_draw = body.get("offer_draw", False)
     if not isinstance(offer_draw, bool):
         raise InvalidRequestError(_('"offer_draw" must be true or false'))
+    takebacks = json_whole(body.get("takebacks")) if "takebacks" in body else None
+    if "takebacks" in body and (takebacks is None or takebacks < 0):
+        raise InvalidRequestError(_('"takebacks" must be the takeback count you saw (a whole '
+                                    'number)'))
     note_presence(seat.match_id, seat.seat)  # before the move: an answer at once waits
     result = submit_move(seat.match_id, seat.seat, text, ply, now(), offer_draw=offer_draw,
-                         via=Channel.API, idempotency_key=idempotency_key(body))
+                         via=Channel.API, idempotency_key=idempotency_key(body),
+                         expected_takebacks=takebacks)
     # The answer is built from the match as the move left it (no second lookup of the link).
     seat.match = result.match
     record = record_for(seat)

@@ -110,7 +110,9 @@ def move(token: str) -> Response:
     try:
         result = submit_move(ref.match_id, ref.seat, text, ply, now(),
                              offer_draw=request.form.get("offer_draw") == "yes",
-                             idempotency_key=idempotency_key(request.form))
+                             idempotency_key=idempotency_key(request.form),
+                             # A page from before the takeback form field: no check.
+                             expected_takebacks=whole_number(request.form.get("takebacks", "")))
     except AlreadyDoneError:
         # The same move sent again (kept offline and sent when back, web/follow/offline.py).
         return redirect_with(_("Your move was already made."), "play.show", token=token)
@@ -285,6 +287,8 @@ def record_for(seat: Seat, shown: int | None = None, seats: list[Seat] | None = 
                          requested_moves(seat.match.ply), shown, seats)
     # What the seat may do about a takeback now (core/takebacks: above the records' tier).
     record["takeback"] = takeback_rules.can(seat.match, seat.seat) if seat.match.is_live else None
+    # The move forms carry it with the ply: a takeback since makes them stale.
+    record["takebacks"] = seat.match.takebacks or 0
     return record
 
 
@@ -399,7 +403,7 @@ def version_parts(seat: Seat, record: dict[str, Any], replay: dict | None, typed
     # The version fixes every value the blocks read; the ones tested are in the key as well,
     # so a record read some other way (a refusal's, an error page's) cannot be mistaken.
     tested = (record["ply"], record["your_turn"], record["status"],
-              "offer-draw" in record["can"])
+              "offer-draw" in record["can"], record["takebacks"])
     return _PARTS.remember(seat.match, make, seat.seat, current(), seat_url, tested)
 
 

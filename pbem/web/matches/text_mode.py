@@ -52,7 +52,8 @@ def line(token: str) -> Response:
         return _said(token, f"{typed}: {said}")
     try:
         result = submit_move(seat.match_id, seat.seat, typed,
-                             whole_number(request.form.get("ply", "")) or record["ply"], now())
+                             whole_number(request.form.get("ply", "")) or record["ply"], now(),
+                             expected_takebacks=whole_number(request.form.get("takebacks", "")))
     except (RulesError, PbemError) as error:
         return _said(token, _("Not played: %(why)s", why=error), "error")
     news = "; ".join(result.events)

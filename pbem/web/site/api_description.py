@@ -263,11 +263,17 @@ SCHEMAS: dict[str, Any] = {
             "description": N_("What the seat may do about a takeback now: “request” (its "
                               "last move), or why not (“refused”); “answer” a standing "
                               "request (“standing”: who asked, the move number)")}),
+        takebacks={**INTEGER, "description": N_(
+            "how many moves of the match were taken back: send it with a move to have the "
+            "move refused if one was taken back since")},
         done=STRING)]},
     "MoveRequest": {**_object(("move", "ply"), move={"type": "string", "minLength": 1,
                                                       "maxLength": 200, "pattern": r"\S",
                                                       "examples": ["e2-e3"]},
                               ply={"type": "integer", "minimum": 0},
+                              takebacks={"type": "integer", "minimum": 0, "description": N_(
+                                  "the record's “takebacks” you saw: a move taken back "
+                                  "since makes the move stale (409)")},
                               offer_draw=BOOLEAN,
                               # A move sent twice with one key is made once (a retry).
                               idempotency_key={"type": "string", "minLength": 1,

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match
 from tests.conftest import START
@@ -87,3 +89,37 @@ def test_the_settings_page_keeps_the_takeback_preference(settings, client, worke
     refused = post_form(client, "/me/settings", takebacks="often")
     assert refused.status_code == 422 and "not a takeback choice" in refused.get_data(
         as_text=True)
+
+
+def _form_fields(page: str) -> dict[str, str]:
+    """The move form's hidden fields, as a browser would send them."""
+    form = re.search(r'<form class="move-form".*?</form>', page, re.S)
+    assert form is not None, "no move form on the page"
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(0)))
+
+
+def test_a_page_loaded_before_a_takeback_is_stale_when_the_ply_is_the_same_again(
+        settings, client) -> None:
+    match_id, (ann, ben) = _nim(settings)
+    assert client.post(f"/api/play/{ann}", json={"move": "take 2", "ply": 0}).status_code == 200
+    old = _form_fields(client.get(f"/play/{ben}").get_data(as_text=True))
+    assert old == {"ply": "1", "takebacks": "0"}
+    assert client.post(f"/api/play/{ann}/takeback").status_code == 200
+    assert client.post(f"/api/play/{ben}/takeback/accept").status_code == 200
+    # Ann moves anew: the match is at ply 1 again, in another position (pile 8, not 7).
+    assert client.post(f"/api/play/{ann}", json={"move": "take 1", "ply": 0}).status_code == 200
+    assert Match.get_by_id(match_id).ply == 1
+    stale = client.post(f"/play/{ben}", data={**old, "move": "take 3"})
+    assert stale.status_code == 409
+    assert "a move was taken back" in stale.get_data(as_text=True)
+    assert Match.get_by_id(match_id).ply == 1, "the stale form changed nothing"
+    # The same by the API, with the record's count; a fresh page's form is taken.
+    record = client.get(f"/api/play/{ben}").get_json()
+    assert record["takebacks"] == 1
+    refused = client.post(f"/api/play/{ben}", json={"move": "take 3", "ply": 1, "takebacks": 0})
+    assert refused.status_code == 409
+    assert refused.headers["Content-Type"] == "application/problem+json"
+    fresh = _form_fields(client.get(f"/play/{ben}").get_data(as_text=True))
+    assert fresh == {"ply": "1", "takebacks": "1"}
+    assert client.post(f"/play/{ben}", data={**fresh, "move": "take 3"}).status_code == 303
+    assert Match.get_by_id(match_id).ply == 2
