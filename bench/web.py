@@ -318,8 +318,20 @@ BARE_APP = textwrap.dedent("""
         rulings = sql("SELECT id, match_id, seat, cause, status, opened_at, ruling, reason, "
                       "ruled_by, ruled_at FROM adjudication WHERE match_id = ? AND status = ? "
                       "ORDER BY ruled_at", match_id, "ruled").fetchall()
+        # What the seat may do about a takeback (pbem: core/takebacks, once a version): the
+        # match's takeback rows, whether it is a tournament's, and, if it is not, its last move
+        # (pbem stops at the first reason to refuse, as here).
+        takebacks = sql("SELECT kind, seat, payload FROM change_log WHERE match_id = ? AND "
+                        "kind IN (?, ?, ?) ORDER BY version DESC", match_id, "takeback-request",
+                        "takeback-accept", "takeback-decline").fetchall()
+        paired = sql("SELECT EXISTS (SELECT 1 FROM pairing WHERE match_id = ?)",
+                     match_id).fetchone()[0]
+        last = None if paired else sql(
+            "SELECT id, seat, text FROM move WHERE match_id = ? AND ply = ? LIMIT 1",
+            match_id, ply).fetchone()
         return {"offers": len(offers), "moves": [row[2] for row in moves],
-                "rulings": len(rulings)}
+                "rulings": len(rulings), "takebacks": len(takebacks), "paired": bool(paired),
+                "last": last[2] if last else None}
 
     def _table(token):
         digest = hashlib.sha256(token.encode()).hexdigest()

@@ -300,7 +300,9 @@ def test_the_bare_page_answers_404_for_an_unknown_link(db_url: str, bare: Any) -
 # A first read after a move: the page read again's statements with the visit noted and the
 # match version's own reads (draw offers, the latest page of moves, the rulings shown).
 # The seat's presence noted (core/presence), its visit noted, the version's three reads.
-FIRST_READ = ["INSERT", "UPDATE", "SELECT draw_offer", "SELECT move", "SELECT adjudication"]
+# The version's reads, then the takeback state's (a tournament's match stops at the pairing).
+FIRST_READ = ["INSERT", "UPDATE", "SELECT draw_offer", "SELECT move", "SELECT adjudication",
+              "SELECT change_log", "SELECT pairing"]
 PAGE_READS = ["SELECT chat_mute seat conditional_tree seat_note", "SELECT rating",
               "SELECT pairing tournament tournament_round",
               "SELECT chat_message player player_block"]

@@ -70,10 +70,10 @@ def _rows(match: Match) -> list[ChangeLog]:
                 .order_by(ChangeLog.version.desc()))
 
 
-def standing(match: Match) -> Standing | None:
-    """The request that stands now, if one does."""
+def standing(match: Match, rows: list[ChangeLog] | None = None) -> Standing | None:
+    """The request that stands now, if one does (`rows`: the takeback rows, if read)."""
     accepted: set[int] = set()
-    for row in _rows(match):
+    for row in _rows(match) if rows is None else rows:
         if row.seat is None:
             continue  # every takeback change names its seat; an admin's never comes here
         if "took_back" in row.payload:
@@ -87,18 +87,18 @@ def standing(match: Match) -> Standing | None:
     return None
 
 
-def declined(match: Match, seat: int) -> list[int]:
+def declined(match: Match, seat: int, rows: list[ChangeLog] | None = None) -> list[int]:
     """The plies at which `seat`'s requests were declined, oldest first."""
-    rows = _rows(match)
+    rows = _rows(match) if rows is None else rows
     plies = [row.payload.get("ply", 0) for row in rows
              if row.kind == "takeback-decline" and row.payload.get("requester") == seat]
     return sorted(plies)
 
 
-def moves_to_wait(match: Match, seat: int) -> int:
+def moves_to_wait(match: Match, seat: int, rows: list[ChangeLog] | None = None) -> int:
     """Lichess's rule, in moves: after each declined request the seat waits longer before it
     may ask again (one move of its own after the first refusal, two after the second, …)."""
-    plies = declined(match, seat)
+    plies = declined(match, seat, rows)
     if not plies:
         return 0
     since = Move.select().where(Move.match == match.id, Move.seat == seat,
@@ -127,16 +127,19 @@ def reveals(match: Match, move: Move) -> bool:
     return not sees_nothing_new(rules, before, move.seat, parsed)
 
 
-def check_can_request(match: Match, seat: int, preferences: bool = True) -> Move:
+def check_can_request(match: Match, seat: int, preferences: bool = True,
+                      rows: list[ChangeLog] | None = None) -> Move:
     """Raise ConflictError saying why `seat` may not ask now; return the move it would undo.
-    `preferences`: also the players' (see `preference_refusal`)."""
+    `preferences`: also the players' (see `preference_refusal`); `rows`: the takeback rows,
+    if read already."""
     why = takebacks_allowed(match) or (preference_refusal(match) if preferences else None)
     if why is not None:
         raise ConflictError(why)
-    found = standing(match)
+    rows = _rows(match) if rows is None else rows
+    found = standing(match, rows)
     if found is not None:
         raise ConflictError(_("A takeback request already stands: it must be answered first."))
-    to_go = moves_to_wait(match, seat)
+    to_go = moves_to_wait(match, seat, rows)
     if to_go:
         raise ConflictError(ngettext(
             "Your last takeback request was declined. You may ask again after %(num)s more "
@@ -181,8 +184,9 @@ _CAN: VersionMemo[dict[str, Any]] = VersionMemo(256)
 
 
 def _can(match: Match, seat: int) -> dict[str, Any]:
-    found = standing(match) if match.is_live else None
-    refused = _refused(match, seat)
+    rows = _rows(match)  # once: the standing request and the refusal both read them
+    found = standing(match, rows) if match.is_live else None
+    refused = _refused(match, seat, rows)
     return {"request": refused is None, "refused": refused,
             "answer": found is not None and found.seat != seat
             and seat not in found.accepted_by,
@@ -190,9 +194,9 @@ def _can(match: Match, seat: int) -> dict[str, Any]:
             {"seat": found.seat, "ply": found.ply, "accepted_by": sorted(found.accepted_by)}}
 
 
-def _refused(match: Match, seat: int) -> str | None:
+def _refused(match: Match, seat: int, rows: list[ChangeLog]) -> str | None:
     try:
-        check_can_request(match, seat, preferences=False)
+        check_can_request(match, seat, preferences=False, rows=rows)
     except ConflictError as error:
         return str(error)
     return None
