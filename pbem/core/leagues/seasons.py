@@ -32,7 +32,7 @@ from pbem.core.leagues.models import (
     LeagueStatus,
 )
 from pbem.core.leagues.results import division_results, refresh_division
-from pbem.core.matches.changes import Change, Locked, apply_within
+from pbem.core.matches.changes import Change, Locked, apply_within, deadline_now
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import Match, MatchStatus
 from pbem.core.ratings.models import Rating
@@ -182,21 +182,7 @@ class SeasonDeadline(Change):
     def apply(self, door: Locked) -> bool:
         """True once applied (or the match is over); False while an admin has the match
         paused: the season waits for it."""
-        if not door.match.is_live:
-            return True
-        if door.match.paused_at is not None:
-            return False
-        late = []
-        for seat in door.seats:
-            if seat.owes_since is not None and (seat.deadline is None
-                                                or seat.deadline > door.now):
-                seat.deadline = door.now
-                seat.version += 1
-                seat.save()
-                late.append(seat.seat)
-        door.touch()
-        door.note(late=late)
-        return True
+        return deadline_now(door)
 
 
 def _season_deadline(league: League, now: datetime) -> int:

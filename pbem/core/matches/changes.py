@@ -600,3 +600,24 @@ def _json_safe(value: Any) -> Any:
     if isinstance(value, frozenset | set | tuple):
         return sorted(value) if isinstance(value, frozenset | set) else list(value)
     return value
+
+
+def deadline_now(door: Locked) -> bool:
+    """A competition's deadline reaches a live match (a tournament round's, a league
+    season's): every seat that owes a move is due now, so the sweep settles it as a timeout.
+    Logged even with no seat late, so each match gets the deadline once. False while an admin
+    has the match paused: the competition waits for it, and applies it when it resumes."""
+    if not door.match.is_live:
+        return True
+    if door.match.paused_at is not None:
+        return False
+    late = []
+    for seat in door.seats:
+        if seat.owes_since is not None and (seat.deadline is None or seat.deadline > door.now):
+            seat.deadline = door.now
+            seat.version += 1
+            seat.save()
+            late.append(seat.seat)
+    door.touch()
+    door.note(late=late)
+    return True

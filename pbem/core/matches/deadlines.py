@@ -129,3 +129,4 @@ def _closing(why: Any, now: Any, match_id: Any) -> Any:
 _CLOSE_ENTRIES = Prepared(_closing)
 _CLOSE_SEAT_ENTRIES = Prepared(lambda why, now, match_id, seat: _closing(why, now, match_id)
                                .where(Adjudication.seat == seat))
+

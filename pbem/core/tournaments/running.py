@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from pbem.core.accounts.models import Player
 from pbem.core.db.connection import write_transaction
 from pbem.core.db.retry import retrying
-from pbem.core.matches.changes import Change, Locked, apply_within
+from pbem.core.matches.changes import Change, Locked, apply_within, deadline_now
 from pbem.core.matches.creation import create_match
 from pbem.core.matches.models import ChangeLog, Match, MatchStatus
 from pbem.core.ratings.queries import displayed
@@ -418,22 +418,7 @@ class RoundDeadline(Change):
     def apply(self, door: Locked) -> bool:
         """True once the deadline is applied (or the match is over); False while an admin
         has the match paused: the round waits for it, and applies it when it resumes."""
-        if not door.match.is_live:
-            return True
-        if door.match.paused_at is not None:
-            return False
-        late = []
-        for seat in door.seats:
-            if seat.owes_since is not None and (seat.deadline is None
-                                                or seat.deadline > door.now):
-                seat.deadline = door.now
-                seat.version += 1
-                seat.save()
-                late.append(seat.seat)
-        # Logged even with no seat late, so each match gets a round's deadline once.
-        door.touch()
-        door.note(late=late)
-        return True
+        return deadline_now(door)
 
 
 def _active(tournament: Tournament) -> list[TournamentEntry]:
