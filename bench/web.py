@@ -159,6 +159,8 @@ BARE_APP = textwrap.dedent("""
         else {"charset": "utf8mb4"} if URL.startswith("mysql")
         else {"prefer_psycopg3": True}))
     SQLITE = isinstance(db, peewee.SqliteDatabase)
+    # Only PostgreSQL's reads are sent ahead (psycopg's pipeline; PyMySQL has none).
+    AHEAD = isinstance(db, peewee.PostgresqlDatabase)
 
     class Match(peewee.Model):
         game = peewee.CharField()
@@ -358,9 +360,9 @@ BARE_APP = textwrap.dedent("""
         opened, table, at = _table(token)
         match_id, player_id = opened["match_id"], opened["player_id"]
         players = sorted({row[at["player_id"]] for row in table})  # as pbem asks for them
-        # On SQLite pbem notes the visit and reads the version before the page's own reads;
-        # on PostgreSQL it sends those four ahead first.
-        version = _first_reads(opened) if first and SQLITE else None
+        # On SQLite and MariaDB pbem notes the visit and reads the version before the page's
+        # own reads; on PostgreSQL it sends those four ahead first.
+        version = _first_reads(opened) if first and not AHEAD else None
         with pipeline():
             private_read = sql(
                 "SELECT conditional_tree.ply, conditional_tree.tree, conditional_tree.version, "
@@ -393,7 +395,7 @@ BARE_APP = textwrap.dedent("""
         ratings = ratings_read.fetchall()
         tournament = tournament_read.fetchone()
         chat = chat_read.fetchall()
-        if first and not SQLITE:
+        if first and AHEAD:
             version = _first_reads(opened)
         return {"seat": opened["seat"], "seats": len(table),
                 "notes": private is not None and private[3] is not None,

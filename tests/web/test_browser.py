@@ -57,7 +57,9 @@ def server(tmp_path: Path) -> Iterator[tuple[str, object]]:
 def watch_console(page: Page) -> list[str]:
     problems: list[str] = []
     page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda error: problems.append(str(error)))
+    # A script's error says on which page, and where in which script, it was thrown.
+    page.on("pageerror", lambda error: problems.append(
+        f"{error} on {page.url}\n{error.stack}"))
     return problems
 
 

@@ -35,10 +35,10 @@ def ask_on_page(match_id: int) -> Response:
         request_analysis(match_id, now())
     except ConflictError as refused:
         return redirect_with(str(refused), "matches.show", category="error",
-                             section="analysis", match_id=match_id)
+                             section="computer-analysis", match_id=match_id)
     return redirect_with(_("The computer is analysing this match; reload the page in a few "
                            "minutes to see its analysis."), "matches.show",
-                         section="analysis", match_id=match_id)
+                         section="computer-analysis", match_id=match_id)
 
 
 def init_app(app: Flask) -> None:

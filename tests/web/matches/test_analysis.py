@@ -70,7 +70,7 @@ def test_the_button_on_the_match_page_asks_for_it(client, settings) -> None:
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Analyse with the computer" in page
     asked = post_form(client, f"/matches/{match_id}/analysis", page=f"/matches/{match_id}")
-    assert asked.status_code == 303 and asked.headers["Location"].endswith("#analysis")
+    assert asked.status_code == 303 and asked.headers["Location"].endswith("#computer-analysis")
     assert MatchAnalysis.get().status == "queued"
     shown = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "reload the page in a few minutes" in shown

@@ -11,6 +11,7 @@ from peewee import (
     ForeignKeyField,
     IntegerField,
     Model,
+    MySQLDatabase,
     SmallIntegerField,
     TextField,
 )
@@ -41,3 +42,7 @@ def up(migrator: Any, db: Any) -> None:
             table_name = "match_analysis"
 
     db.create_tables([MatchAnalysis], safe=True)
+    if isinstance(db, MySQLDatabase):
+        # MariaDB's TEXT holds 64 KiB, and a long Move In Synch match's analysis (one entry a
+        # ply) is more; MEDIUMTEXT holds 16 MiB. SQLite and PostgreSQL text has no such cap.
+        db.execute_sql("ALTER TABLE match_analysis MODIFY plies MEDIUMTEXT NULL")
