@@ -27,13 +27,15 @@ from pbem.i18n import N_, _, ngettext
 class Reading:
     """What a seat's text mode knows: `text`, the game's drawing of the seat's view
     (`render_text`); `legal`, the seat's legal moves now; `moves`, the moves so far as
-    (player, move) pairs, oldest first; `clocks`, one line a player."""
+    (player, move) pairs, oldest first, `first` the number of the oldest (a page of the move
+    list may start late); `clocks`, one line a player."""
 
     text: str
     legal: Sequence[str] = ()
     moves: Sequence[tuple[str, str]] = ()
     clocks: Sequence[str] = ()
     view: Mapping[str, Any] = field(default_factory=dict)
+    first: int = 1
 
 
 Command = Callable[[Reading, str], str]
@@ -82,7 +84,7 @@ def _last(reading: Reading, argument: str) -> str:
     shown = list(reading.moves)[-count:]
     if not shown:
         return _("No move has been made yet.")
-    first = len(reading.moves) - len(shown) + 1
+    first = reading.first + len(reading.moves) - len(shown)
     return "; ".join(_("%(number)s. %(player)s %(move)s", number=first + i, player=player,
                        move=move) for i, (player, move) in enumerate(shown)) + "."
 

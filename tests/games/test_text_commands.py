@@ -4,6 +4,7 @@ hand, trick, scores and cards played; anything else is a move. In every page lan
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -67,6 +68,10 @@ def test_moves_last_and_clocks_for_any_game() -> None:
     last = ask("mimic", played, "last 2")
     assert last and last.startswith("2. Player 2 ") and "3. Player 1 " in last
     assert ask("mimic", _reading("mimic"), "last") == "No move has been made yet."
+    # A page of the move list that starts late (the play page lists the latest ten) keeps
+    # the moves' own numbers.
+    late = ask("mimic", dataclasses.replace(played, first=21), "last 2")
+    assert late and late.startswith("22. Player 2 ") and "23. Player 1 " in late
     assert ask("mimic", played, "clocks") == "Player 1: 3 days left."
     assert ask("mimic", _reading("mimic", seat=1), "moves") == "You have no move to make now."
 

@@ -210,3 +210,37 @@ def test_typed_moves_play_the_analysis_line(server, browser: Browser, code: str)
     # The refused line's 422 is the browser's note of the refusal read out above.
     assert [p for p in problems if "422" not in p] == []
     context.close()
+
+
+def test_the_analysis_board_in_text_mode_reads_its_line(server, browser: Browser) -> None:
+    """In text mode the analysis board draws no picture: its line's position is text, and
+    text mode's commands typed in its box read the position after a move typed there."""
+    base, settings = server
+    with database.connection_context():
+        created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START, seed=3)
+    page = browser.new_context(viewport={"width": 390, "height": 800}).new_page()
+    problems = watch_console(page)
+    page.goto(f"{base}/play/{created.tokens[1]}")  # Red waits: the line starts with Blue
+    _turn_text_mode_on(page)
+    page.locator("#analysis-open").press("Enter")
+    analysis = page.locator("#analysis")
+    expect(analysis.locator("#analysis-status")).to_contain_text("Blue to move: type a move")
+    expect(analysis.locator("svg, #analysis-board")).to_have_count(0)
+    expect(analysis.locator("#analysis-text")).to_contain_text("B = Blue")
+    box, said = page.locator("#analysis-move"), page.locator("#analysis-said")
+    page.keyboard.press("Tab")  # from the open button to the line's box
+    expect(box).to_be_focused()
+    page.keyboard.type("b2-b3")
+    page.keyboard.press("Enter")
+    expect(page.locator("#analysis-line")).to_contain_text("b2-b3")
+    page.keyboard.type("square b3")
+    page.keyboard.press("Enter")
+    expect(said).to_have_text("square b3: b3: B.")
+    assert said.get_attribute("role") == "status"
+    page.keyboard.type("moves")
+    page.keyboard.press("Enter")
+    expect(said).to_contain_text("c9-c8")
+    expect(box).to_be_focused()
+    with database.connection_context():
+        assert get_match(created.match.id).ply == 0, "nothing is played"
+    assert problems == []

@@ -27,6 +27,7 @@ from pbem.web.follow.offline import idempotency_key
 from pbem.web.follow.presence import note_presence
 from pbem.web.matches.public import requested_moves, requested_ply
 from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for, record_key
+from pbem.web.matches.text_view import MAX_LINE
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_whole, known_fields
 from pbem.web.site.kept_answers import kept_answer
@@ -160,12 +161,18 @@ def clear_conditional(token: str) -> Response:
 def analyse(token: str) -> Response:
     seat = seat_for_token(token)
     body = _json_object('{"moves": ["e2-e3", ...]}')
-    known_fields(body, ("moves", "board"))
+    known_fields(body, ("moves", "board", "ask"))
     moves = move_list(body.get("moves", []), '"moves"')
     board = body.get("board", False)
     if not isinstance(board, bool):
         raise InvalidRequestError(_('"board" must be true or false'))
-    return private(jsonify(analysis_for(seat, moves, board)))
+    ask = body.get("ask")
+    if ask is not None and (not isinstance(ask, str) or not ask.strip()
+                            or len(ask) > MAX_LINE):
+        raise InvalidRequestError(_('"ask" must be a command of text mode of 1 to %(limit)s '
+                                    'characters, like "row 3"', limit=MAX_LINE))
+    return private(jsonify(analysis_for(seat, moves, board,
+                                        None if ask is None else ask.strip())))
 
 
 @bp.get("/matches/<int:match_id>")

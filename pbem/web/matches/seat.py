@@ -55,6 +55,7 @@ from pbem.web.follow.offline import idempotency_key
 from pbem.web.follow.presence import note_presence
 from pbem.web.matches.clicks import click_moves
 from pbem.web.matches.public import poll_tag, requested_moves, requested_ply
+from pbem.web.matches.text_view import line_answer
 from pbem.web.site.clock import now
 from pbem.web.site.errors import problem
 from pbem.web.site.flashes import flash_in, redirect_with
@@ -248,18 +249,21 @@ def line_lists(value: object, name: str) -> list[list[str]]:
     return [move_list(line, _("each line of %(name)s", name=name)) for line in value]
 
 
-def analysis_for(seat: Seat, moves: list[str], board: bool = False) -> dict[str, Any]:
+def analysis_for(seat: Seat, moves: list[str], board: bool = False,
+                 ask: str | None = None) -> dict[str, Any]:
     """The analysis board's answer for a hypothetical line from the seat's live position
     (nothing is stored or sent); with `board`, the final position's board drawing and its
-    click data for the page script. Only where conditional moves are offered: a game with
-    hidden information would show through its replayed positions what the seat may not
-    know."""
+    click data for the page script; with `ask`, a line of text mode, `said`: its answer about
+    the line's end (None when it is no command, so a move to add to the line). Only where
+    conditional moves are offered: a game with hidden information would show through its
+    replayed positions what the seat may not know."""
     match = seat.match
     if not conditional.offered(match.game):
         raise LineError(_("%(game)s has no analysis board (its moves are hidden or "
                           "simultaneous decisions)", game=describe(match.game).title))
     rules = get_rules(match.game)
-    answer = analyse(rules, rules.load(match.state), seat.seat, moves)
+    start = rules.load(match.state)
+    answer = analyse(rules, start, seat.seat, moves)
     final = answer.pop("final_state")
     answer["ply"] = match.ply
     if board:
@@ -272,6 +276,8 @@ def analysis_for(seat: Seat, moves: list[str], board: bool = False) -> dict[str,
         # Click notes speak to the seat to move (either side, on this board).
         answer["clicks"] = (click_moves(match.game, rules.view(final, min(seats)), legal)
                             if legal else None)
+    if ask is not None:
+        answer["said"] = line_answer(match, rules, start, seat.seat, answer, ask)
     return answer
 
 
@@ -480,6 +486,8 @@ def _script_sentences() -> dict[str, str]:
             picked="{picked}", options="{options}"),
         "youToMove": _("You to move: click a highlighted square or choice."),
         "toMove": _("%(who)s to move: click a highlighted square or choice.", who="{who}"),
+        "youToMoveText": _("You to move: type a move or a command."),
+        "toMoveText": _("%(who)s to move: type a move or a command.", who="{who}"),
     }
 
 

@@ -19,7 +19,7 @@ from pbem.games.base import RulesError
 from pbem.games.text_commands import Reading, answer, help_lines
 from pbem.i18n import _
 from pbem.web.matches.seat import record_for
-from pbem.web.matches.text_view import package_of
+from pbem.web.matches.text_view import clock_lines, first_ply, listed_moves, package_of
 from pbem.web.site.clock import now
 from pbem.web.site.flashes import redirect_with
 from pbem.web.site.inputs import whole_number
@@ -63,11 +63,8 @@ def line(token: str) -> Response:
 
 def reading_of(record: dict[str, Any]) -> Reading:
     """What the commands read, from the seat's record (its own view only)."""
-    moves = [(str(m["by"]), m["text"] or _("(hidden)")) for m in record["moves"]]
-    clocks = [_("%(player)s: %(left)s.", player=c["label"],
-                left=(c["deadline"] or {}).get("left") or _("waiting"))
-              for c in record["clocks"] if not c["computer"]]
-    return Reading(record["board_text"], record["legal_moves"], moves, clocks, record["view"])
+    return Reading(record["board_text"], record["legal_moves"], listed_moves(record["moves"]),
+                   clock_lines(record), record["view"], first_ply(record["moves"], record["ply"]))
 
 
 def help_for(game: str) -> list[tuple[str, str]]:

@@ -316,7 +316,12 @@ SCHEMAS: dict[str, Any] = {
                    "items": {"type": "string", "minLength": 1, "maxLength": 200,
                              "pattern": r"\S"}, "examples": [["e2-e3", "e9-e8"]]},
         board={**BOOLEAN, "description": N_("also answer the board drawing (HTML) and its "
-                                            "click data, for the play page's script")}),
+                                            "click data, for the play page's script")},
+        ask={"type": "string", "minLength": 1, "maxLength": 200, "pattern": r"\S",
+             "examples": ["row 3"],
+             "description": N_("a line of text mode (a command such as “row 3”, “square b2” "
+                               "or “moves”), answered in “said” about the line's last "
+                               "position")}),
         "additionalProperties": False},
     "Analysis": _object(
         ("moves", "positions", "to_move", "legal_moves", "outcome", "ply"),
@@ -333,7 +338,11 @@ SCHEMAS: dict[str, Any] = {
                                   reason=STRING)),
         ply={**INTEGER, "description": N_("the live position's move number the line starts "
                                           "from")},
-        board_html=STRING, clicks=_nullable(ANY_OBJECT)),
+        board_html=STRING, clicks=_nullable(ANY_OBJECT),
+        said=_nullable({**STRING, "description": N_(
+            "with “ask”: text mode's answer about the line's last position, in the reader's "
+            "language; null when the line asked is no command (the page's script then adds "
+            "it to the line as a move)")})),
     "ArchiveRow": _object(("id", "game", "status", "players"), id=INTEGER, game=STRING,
                           title=STRING, status=STRING,
                           players={"type": "array", "items": _object(
@@ -672,7 +681,8 @@ PATHS: dict[str, Any] = {
     "/api/play/{token}/analyse": {"post": _operation(
         N_("The analysis board: play a hypothetical line from the live position (nothing is "
            "stored or sent) and get each position as the seat sees it, the legal moves at its "
-           "end and the outcome if it ends the game."),
+           "end and the outcome if it ends the game. With “ask”, text mode's commands read the "
+           "line's last position."),
         {**_answer(N_("The line's positions."), _ref("Analysis")), **_problems(400, 404, 422)},
         tag="Seat", body=_ref("AnalyseRequest"), parameters=[TOKEN],
         operation_id="analyse")},

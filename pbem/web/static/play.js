@@ -299,6 +299,10 @@
   // {"moves": line, "board": true}: the board drawn for the line's end and its click data, the
   // same data the board above is clicked with). Nothing is sent to the match; "Store this line"
   // adds the line to the seat's conditional moves (PUT …/conditional) and reloads the page.
+  // In text mode (data-text-mode="on") there is no picture: the line's last position is shown
+  // as the game's text drawing (the answer's board_text), and a typed line is first asked as a
+  // text mode command ({"ask": …}, answered in "said" and said in #analysis-said); one that is
+  // no command is a move for the line.
 
   function initAnalysis(root) {
     var section = root.querySelector("#analysis");
@@ -308,6 +312,9 @@
     var ply = Number(section.getAttribute("data-ply"));
     var seat = Number(section.getAttribute("data-seat"));
     var board = section.querySelector("#analysis-board");
+    var textMode = section.getAttribute("data-text-mode") === "on";
+    var textBoard = section.querySelector("#analysis-text");
+    var said = section.querySelector("#analysis-said");
     var lineText = section.querySelector("#analysis-line");
     var status = section.querySelector("#analysis-status");
     var error = section.querySelector("#analysis-error");
@@ -317,6 +324,7 @@
     var line = [];
     var seats = [];  // who made each move of the line
     var moves = [];
+    var legal = [];
     var picked = [];
     var targets = {};
     var busy = false;
@@ -331,7 +339,7 @@
       open.setAttribute("aria-expanded", opening ? "true" : "false");
       open.textContent = opening ? say("closeAnalysis", "Close the analysis board")
                                  : say("openAnalysis", "Open the analysis board");
-      if (opening) show(); else board.innerHTML = "";
+      if (opening) show(); else if (board) board.innerHTML = "";
     });
     back.addEventListener("click", function () {
       if (!line.length) return;
@@ -354,17 +362,41 @@
       var box = typed.querySelector("#analysis-move");
       var move = box.value.trim();
       if (!move || busy) return;
+      box.value = "";
+      if (textMode) { ask(move); return; }
       line.push(move);
       pending = true;
-      box.value = "";
       show();
     });
+
+    function ask(text) {
+      busy = true;
+      error.textContent = "";
+      post(url, { moves: line, ask: text })
+        .then(function (answer) {
+          busy = false;
+          if (answer.said === null) {
+            line.push(text);
+            pending = true;
+            show();
+            return;
+          }
+          var spoken = document.createElement("p");
+          spoken.textContent = text + ": " + answer.said;
+          said.innerHTML = "";
+          said.appendChild(spoken);
+        })
+        .catch(function (problem) {
+          busy = false;
+          error.textContent = problem;
+        });
+    }
 
     function show() {
       if (busy) return;
       busy = true;
       error.textContent = "";
-      post(url, { moves: line, board: true })
+      post(url, { moves: line, board: !textMode })
         .then(function (answer) {
           busy = false;
           pending = false;
@@ -380,13 +412,19 @@
 
     function draw(answer) {
       seats = answer.positions.slice(1).map(function (p) { return p.seat; });
-      board.innerHTML = answer.board_html;
+      legal = answer.legal_moves;
       moves = answer.clicks ? answer.clicks.moves : [];
       picked = [];
       targets = {};
       choices.innerHTML = "";
-      targets = wireTargets(board, choices, moves, answer.clicks ? answer.clicks.about || {} : {},
-                            choose);
+      if (textMode) {
+        textBoard.textContent = answer.board_text;
+        said.innerHTML = "";
+      } else {
+        board.innerHTML = answer.board_html;
+        targets = wireTargets(board, choices, moves,
+                              answer.clicks ? answer.clicks.about || {} : {}, choose);
+      }
       lineText.textContent = line.length
         ? say("line", "Line: {moves}", { moves: line.map(function (move, i) {
             return seats[i] === seat ? say("yours", "you {move}", { move: move })
@@ -442,8 +480,11 @@
       if (answer && answer.outcome) return;
       var mine = answer && answer.to_move[0] === seat;
       var who = answer ? answer.to_move_label : null;
-      if (!moves.length) {
+      if (!(textMode ? legal : moves).length) {
         status.textContent = say("noMove", "No move to play here.");
+      } else if (textMode && answer) {
+        status.textContent = mine ? say("youToMoveText", "You to move: type a move or a command.")
+          : say("toMoveText", "{who} to move: type a move or a command.", { who: who });
       } else if (picked.length) {
         status.textContent = say("selectedOneOf", "Selected {picked}: now click one of {options}.",
           { picked: picked.join(" "), options: Object.keys(now.next).join(", ") });

@@ -99,6 +99,34 @@ def test_the_analysis_board_answers_a_hypothetical_line(settings, client) -> Non
     assert Match.get_by_id(match_id).ply == 0, "nothing is played"
 
 
+def test_text_mode_commands_read_the_lines_last_position(settings, client) -> None:
+    """"ask": a command of text mode answers about the line's end, in "said"; a line that is
+    no command is said to be none (null), for the page to play it as a move."""
+    match_id, (blue, red) = mimic(settings)
+    client.post(f"/api/play/{blue}", json={"move": "b2-b3", "ply": 0})
+    url = f"/api/play/{red}/analyse"
+
+    def said(line: list[str], ask: str) -> str | None:
+        answer = client.post(url, json={"moves": line, "ask": ask})
+        assert answer.status_code == 200, answer.get_json()
+        assert "board_html" not in answer.get_json()
+        return answer.get_json()["said"]
+
+    assert said([], "square c9") == "c9: R."
+    assert said(["c9-c8"], "square c9") == "c9: empty."
+    assert said(["c9-c8"], "square c8") == "c8: R."
+    legal = said(["c9-c8"], " moves ")
+    assert legal is not None and "legal moves:" in legal and "d2-d3" in legal
+    assert said(["c9-c8"], "last 2") == "1. Blue b2-b3; 2. Red c9-c8."
+    assert "no clock" in said([], "clocks")
+    assert said(["c9-c8"], "d2-d3") is None, "a move, not a command"
+    assert "said" not in client.post(url, json={"moves": []}).get_json()
+    for ask in ("", "   ", 3, "x" * 201):
+        refused = client.post(url, json={"moves": [], "ask": ask})
+        assert refused.status_code == 400 and '"ask"' in refused.get_json()["detail"]
+    assert Match.get_by_id(match_id).ply == 1, "nothing is played"
+
+
 def test_games_with_hidden_cards_have_neither(settings, client) -> None:
     created = create_match("mimic-taking", [ANN, BEN, "cy@example.org"], {},
                            settings.secret_key, START)

@@ -83,3 +83,24 @@ def test_the_match_page_has_a_read_only_text_view(settings, client) -> None:
     refused = client.get(f"{url}?text=on&line={legal}").get_data(as_text=True)
     assert "not a command" in _answers(refused) and Match.get().ply == 0
     assert "<svg class=\"board" in client.get(f"{url}?text=off").get_data(as_text=True)
+
+
+def test_last_numbers_moves_as_played_and_the_analysis_board_follows_text_mode(
+        settings, client) -> None:
+    """The play page lists only its latest moves: `last` still numbers them as played. The
+    analysis board in text mode has no board picture, but a place for the line as text."""
+    created = create_match("mimic", PAIR, {}, settings.secret_key, START, seed=3)
+    for ply in range(12):
+        token = created.tokens[ply % 2]
+        legal = client.get(f"/api/play/{token}").get_json()["legal_moves"][0]
+        assert client.post(f"/api/play/{token}", json={"move": legal, "ply": ply}).status_code \
+            == 200
+    url = f"/play/{created.tokens[0]}"
+    assert 'id="analysis-board"' in client.get(url).get_data(as_text=True)
+    client.post(f"{url}/text-mode", data={"text_mode": "on"})
+    asked = client.post(f"{url}/text", data={"line": "last 2", "ply": "12"},
+                        follow_redirects=True).get_data(as_text=True)
+    assert re.search(r"last 2: 11\. Blue \S+; 12\. Red \S+\.", _answers(asked)), _answers(asked)
+    analysis = asked[asked.index('id="analysis"'):]
+    assert 'data-text-mode="on"' in analysis and 'id="analysis-board"' not in analysis
+    assert 'id="analysis-text"' in analysis and 'id="analysis-said"' in analysis
