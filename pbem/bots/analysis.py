@@ -69,8 +69,11 @@ def appraise(rules: GameRules, state: Any, seat: Seat, played: Move, level: int,
     played_estimate = _mean(root.children.get(played))
     node = root.children.get(played)
     if played_estimate is None or node is None or node.visits < FEW_TRIES:
-        alone, _ = grow(search, state, [played], max(FEW_TRIES, budget // 4), float("inf"),
-                        None)
+        # Never more tries than the whole search had: a budget smaller than FEW_TRIES (a
+        # quick look, as in tests) is rough throughout, and the played move's own search must
+        # not cost many times the analysis it completes.
+        alone, _ = grow(search, state, [played], max(min(FEW_TRIES, budget), budget // 4),
+                        float("inf"), None)
         played_estimate = _mean(alone.children.get(played)) or 0.0
     if played == best:
         played_estimate = estimate
