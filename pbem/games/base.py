@@ -300,8 +300,9 @@ class CommitsDeals(Protocol):
     def new_committed_game(self, players: int, options: Mapping[str, Any],
                            deal_seed: str) -> State: ...
 
-    def deal_salts(self, state: State) -> tuple[str, ...]:
-        """Every seat's salt, in seat order (public: salts are published as they are set)."""
+    def deal_salts(self, state: State) -> tuple[str | None, ...]:
+        """Every seat's salt, in seat order (public: salts are published as they are set);
+        None for a seat whose salt the first deal still waits for."""
         ...
 
 

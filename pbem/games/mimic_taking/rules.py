@@ -75,7 +75,7 @@ class MimicTakingRules(RulesBase):
                   "included) sees every stack; off, stacks stay face down until the round is "
                   "scored"),
                label_text=N_("face up")),
-        Option("salted", False,
+        Option("salted", True,
                N_("the first deal waits until every seat has added its own salt to the "
                   "shuffle (or taken the one it was given), so nobody, the server included, "
                   "can have chosen the cards"),
