@@ -79,7 +79,9 @@ class MimicTakingRules(RulesBase):
                N_("the first deal waits until every seat has added its own salt to the "
                   "shuffle (or taken the one it was given), so nobody, the server included, "
                   "can have chosen the cards"),
-               label_text=N_("salted deal")),
+               label_text=N_("salted deal"),
+               # Once off by default: a match or record made then names no `salted`.
+               stored_default=False),
     )
     hidden_information = True  # hands, and choices made in secret (see shuffle_hidden)
 
