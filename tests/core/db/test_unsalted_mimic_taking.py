@@ -13,7 +13,7 @@ from pbem.core.matches.models import Match
 from pbem.core.matches.play import submit_move
 from pbem.games import get_rules
 from tests.conftest import START
-from tests.support.playing import play_randomly
+from tests.support.playing import add_salts, play_randomly
 
 SECRET = "test-secret-key"
 EMAILS = ["ann@example.org", "ben@example.org", "cy@example.org"]
@@ -55,3 +55,5 @@ def test_a_match_stored_without_salted_keeps_playing_unsalted(db_url: str) -> No
     submit_move(old.id, seat, move, match.ply, START + timedelta(hours=1))
     assert Match.get_by_id(old.id).ply == match.ply + 1
     assert RULES.load(Match.get_by_id(salted.id).state).salting, "new matches wait for salts"
+    dealt = RULES.load(add_salts(salted.id, START, own={1: "ben's"}).state)
+    assert not dealt.salting and dealt.salts is not None and dealt.salts[1] == "ben's"
