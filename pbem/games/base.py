@@ -64,6 +64,11 @@ class Option:
     maximum: int | None = None
     # What a form calls the option, English and marked with `N_` (default: the name's words).
     label_text: str = ""
+    # The value a match stored without this option plays by, when it differs from `default`:
+    # the match was made before the option existed, or while its default was another. None:
+    # `default`. Read by `resolve_options(..., stored=True)` (a record's options on import);
+    # the database's matches get it written into their options by a migration instead.
+    stored_default: bool | int | str | None = None
 
     @property
     def label(self) -> str:
@@ -205,8 +210,11 @@ class GameRules(Protocol):
         """True when the game's board.html draws an SVG board: pages may show it as an image."""
         ...
 
-    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Check a match creator's options and fill in defaults; raise OptionError if bad."""
+    def resolve_options(self, given: Mapping[str, Any],
+                        stored: bool = False) -> dict[str, Any]:
+        """Check a match creator's options and fill in defaults; raise OptionError if bad.
+        `stored`: the options of a match made earlier (a record's), whose missing options
+        take the value such a match played by (`Option.stored_default`)."""
         ...
 
     def check_player_count(self, players: int) -> None: ...
@@ -300,8 +308,9 @@ class CommitsDeals(Protocol):
     def new_committed_game(self, players: int, options: Mapping[str, Any],
                            deal_seed: str) -> State: ...
 
-    def deal_salts(self, state: State) -> tuple[str, ...]:
-        """Every seat's salt, in seat order (public: salts are published as they are set)."""
+    def deal_salts(self, state: State) -> tuple[str | None, ...]:
+        """Every seat's salt, in seat order (public: salts are published as they are set);
+        None for a seat whose salt the first deal still waits for."""
         ...
 
 
@@ -365,8 +374,10 @@ class RulesBase:
         whose seats change roles between games name the role the seat had then."""
         return self.seat_label(state, seat)
 
-    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Check a match creator's options and fill in defaults; raise OptionError if bad."""
+    def resolve_options(self, given: Mapping[str, Any],
+                        stored: bool = False) -> dict[str, Any]:
+        """Check a match creator's options and fill in defaults; raise OptionError if bad.
+        `stored`: the options of a match made earlier (see `Option.stored_default`)."""
         known = {option.name: option for option in self.options}
         unknown = sorted(set(given) - set(known))
         if unknown:
@@ -374,7 +385,9 @@ class RulesBase:
             raise OptionError(_("%(game)s has no option %(unknown)s (options: %(offered)s)",
                                 game=self.title, unknown=", ".join(unknown), offered=offered))
         return {
-            name: option.coerce(given[name]) if name in given else option.default
+            name: option.coerce(given[name]) if name in given else
+            option.stored_default if stored and option.stored_default is not None else
+            option.default
             for name, option in known.items()
         }
 

@@ -26,6 +26,7 @@ from pbem.core.admin.models import AuditEntry
 from pbem.core.db.connection import write_transaction
 from pbem.core.matches.changes import SERVER, AlreadyDoneError
 from pbem.core.matches.models import ChangeLog
+from pbem.core.matches.sweep import SALT_CAUSE
 
 __all__ = ["AlreadyDoneError"]  # the door's: one error for every form sent twice
 
@@ -174,6 +175,8 @@ def _described(change: ChangeLog) -> AuditRow:
 def _timeout(payload: dict[str, Any]) -> tuple[str, str]:
     """A timeout settled by the match's policy, in the words the audit log always used."""
     policy, cause = payload.get("policy"), payload.get("cause", "timeout")
+    if policy == "autoplay" and cause == SALT_CAUSE:
+        return "autoplay", "the clock ran out before the first deal: the seat took its salt"
     if policy == "autoplay":
         return "autoplay", "the clock ran out (autoplay policy)"
     if policy == "forfeit":

@@ -37,8 +37,11 @@ from pbem.core.matches.models import (
     Seat,
 )
 from pbem.core.matches.rulings import autoplay_in, forfeit
+from pbem.games.base import CommitsDeals
 
 log = logging.getLogger(__name__)
+# A timeout's cause when the late seat owed its salt (settled by taking the one it was given).
+SALT_CAUSE = "salt"
 
 
 @dataclass(frozen=True)
@@ -178,6 +181,14 @@ class Timeout(Change):
             open_entry(door, number, "undelivered")
             door.note(settled="held", cause="undelivered")
             return "held"
+        if _owes_salt(door, number):
+            # A salt may be left to chance: the seat takes the one it was given, whatever the
+            # policy, so the first deal never waits on an absent player and nobody loses a
+            # match (or waits for an admin) before a card is dealt.
+            door.note(policy=TimeoutPolicy.AUTOPLAY, cause=SALT_CAUSE)
+            autoplay_in(door, number, "the clock ran out before the first deal: the salt it "
+                        "was given", limits.stand_in)
+            return "settled"
         policy, cause = door.match.on_timeout, "timeout"
         if policy == TimeoutPolicy.AUTOPLAY and _autoplay_streak(door.match, number,
                                                                  limits.autoplay_limit):
@@ -257,6 +268,15 @@ def _number(change: Change) -> int:
     if change.seat is None:
         raise ValueError(f"a {change.kind} change needs its seat")
     return change.seat
+
+
+def _owes_salt(door: Locked, seat: int) -> bool:
+    """Whether the seat's move is its salt for a committed deal (the first deal waits for it:
+    docs, players, "Fair play")."""
+    if not isinstance(door.rules, CommitsDeals):
+        return False
+    salts = door.rules.deal_salts(door.state)
+    return seat < len(salts) and salts[seat] is None
 
 
 def _clear_stray_times(seat: Seat) -> None:

@@ -186,7 +186,10 @@ def _setup(record: Mapping[str, Any]) -> tuple[GameRules, int, list[str], dict[s
     names = _names(record.get("players"))
     try:
         rules.check_player_count(len(names))
-        options = rules.resolve_options(_object(record.get("options", {}), _("options")))
+        # A record's options are a made match's: one made before an option existed (or
+        # while its default differed) plays by the value it had then.
+        options = rules.resolve_options(_object(record.get("options", {}), _("options")),
+                                        stored=True)
     except RulesError as error:
         raise InvalidRequestError(_("The record's setup is refused: %(error)s",
                                     error=error)) from None

@@ -75,11 +75,13 @@ class MimicTakingRules(RulesBase):
                   "included) sees every stack; off, stacks stay face down until the round is "
                   "scored"),
                label_text=N_("face up")),
-        Option("salted", False,
+        Option("salted", True,
                N_("the first deal waits until every seat has added its own salt to the "
                   "shuffle (or taken the one it was given), so nobody, the server included, "
                   "can have chosen the cards"),
-               label_text=N_("salted deal")),
+               label_text=N_("salted deal"),
+               # Once off by default: a match or record made then names no `salted`.
+               stored_default=False),
     )
     hidden_information = True  # hands, and choices made in secret (see shuffle_hidden)
 

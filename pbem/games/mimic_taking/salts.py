@@ -1,8 +1,10 @@
-"""Salts: in a match whose first deal waits for them (option `salted`), every seat first adds
-its own text to the shuffle (`salt <text>`) or takes the one it was offered (`salt`). The
-salts are public as they are set; the round-1 deal follows the last one (`games/dealing.py`).
-A salt cannot be known to the server when it committed to the seed, so once a seat has added
-its own, nobody (the server included) could have chosen the cards it is dealt."""
+"""Salts: in a match whose first deal waits for them (option `salted`, on unless a match is
+created with it off), every seat first adds its own text to the shuffle (`salt <text>`) or
+takes the one it was offered (`salt`: also what a seat whose clock runs out and the computer
+do, `core/matches/sweep.py` and `default_move`). The salts are public as they are set; the
+round-1 deal follows the last one (`games/dealing.py`). A salt cannot be known to the server
+when it committed to the seed, so once a seat has added its own, nobody (the server
+included) could have chosen the cards it is dealt."""
 
 from __future__ import annotations
 

@@ -176,8 +176,9 @@ DEAL_FIELDS: dict[str, Any] = {
         "SHA-256 of the seed's 32 bytes and the match id in ASCII digits, published before "
         "any card was dealt")},
     "deal_match": {"type": "integer", "description": N_("the match id the commitment names")},
-    "deal_salts": {"type": "array", "items": STRING, "description": N_(
-        "each seat's salt, in seat order")},
+    "deal_salts": {"type": "array", "items": _nullable(STRING), "description": N_(
+        "each seat's salt, in seat order; null for a seat whose salt the first deal still "
+        "waits for")},
     "deal_seed": _nullable({"type": "string", "description": N_(
         "64 hexadecimal digits; null until the match has ended")}),
 }

@@ -257,6 +257,23 @@ def test_a_whole_mimic_taking_match_with_two_computers_and_simultaneous_choices(
     assert simultaneous, "a deal reaches a simultaneous decision"
 
 
+def test_the_computer_takes_its_given_salts_at_once_and_the_last_salt_deals(
+        db_url: str) -> None:
+    rules = get_rules("mimic-taking")
+    match = create_match("mimic-taking", [ANN], {}, "k", START, computers={1: 1, 2: 2}).match
+    assert match.to_move == [0, 1, 2], "every seat owes its salt before the first deal"
+    assert ComputerJob.select().count() == 2, "both computer seats are queued at once"
+    report = run_due(lambda: START, choose_move, time.monotonic, LEASE)
+    assert (report.moved, report.failed) == (2, 0)
+    match = Match.get_by_id(match.id)
+    assert match.to_move == [0] and rules.load(match.state).salting
+    assert [m.text for m in Move.select().where(Move.match == match)] == ["salt", "salt"]
+    submit_move(match.id, 0, "salt my own", match.ply, START)
+    state = rules.load(Match.get_by_id(match.id).state)
+    assert not state.salting and state.salts is not None and state.salts[0] == "my own"
+    assert all(len(hand) == 12 for hand in state.hands)
+
+
 def _play_against_two_computers(match: Match) -> bool:
     """Seat 0 plays its first legal move, the computer (thinking by its iteration budget
     alone) the others, to the end; whether a decision was ever owed by several seats."""
@@ -270,7 +287,8 @@ def _play_against_two_computers(match: Match) -> bool:
         match = Match.get_by_id(match.id)
         if not match.is_live:
             break
-        simultaneous |= len(match.to_move) > 1
+        # The salts before the first deal are one too, but the last-card choice is meant.
+        simultaneous |= len(match.to_move) > 1 and not rules.load(match.state).salting
         if 0 in match.to_move:
             state = rules.load(match.state)
             submit_move(match.id, 0, rules.format_move(

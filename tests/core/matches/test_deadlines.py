@@ -384,3 +384,29 @@ def test_two_workers_starting_together_both_record_their_first_heartbeat(db_url)
     for thread in threads:
         thread.join()
     assert errors == [] and Heartbeat.select().count() == 1
+
+
+@pytest.mark.parametrize("policy", ["adjudicate", "forfeit", "claim", "autoplay"])
+def test_a_seat_late_with_its_salt_takes_the_one_it_was_given(db_url, policy: str) -> None:
+    from pbem.core.matches.creation import current_state
+    from pbem.games import get_rules
+    from pbem.games.dealing import default_salt
+
+    rules = get_rules("mimic-taking")
+    match = create_match("mimic-taking", [ANN, BEN, CY], {}, SECRET, START, time_control="1h",
+                         on_timeout=policy).match
+    assert rules.load(match.state).salting, "a new match waits for every seat's salt"
+    submit_move(match.id, 0, "salt Ann's own", 0, START + MINUTE)
+    report = run_sweep(START + 2 * HOUR, grace=DAY)
+    assert report.settled == 2
+    match = Match.get_by_id(match.id)
+    assert match.status == "active" and match.result is None, "nobody loses before a deal"
+    assert not Adjudication.select().exists(), "nor waits for an admin"
+    state = current_state(match)
+    assert state.salts == ("Ann's own", default_salt(match.deal_seed, 1),
+                           default_salt(match.deal_seed, 2))
+    assert not state.salting and all(len(hand) == 12 for hand in state.hands)
+    late = list(Move.select().where(Move.match == match, Move.seat > 0).order_by(Move.ply))
+    assert [(move.seat, move.text) for move in late] == [(1, "salt"), (2, "salt")]
+    (leader,) = match.to_move
+    assert seat(match, leader).deadline is not None, "the first card's clock runs"

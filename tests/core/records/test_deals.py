@@ -41,8 +41,9 @@ def _verifier() -> Any:
 
 def _finished(seats: int, seed: int, salted: bool = False) -> dict[str, Any]:
     emails = [f"p{n}@example.org" for n in range(seats)]
-    match = create_match("mimic-taking", emails, {"salted": salted}, SECRET, START,
-                         seed=seed).match
+    # Salted is the default: the salted record comes from a match made as anyone makes one.
+    match = create_match("mimic-taking", emails, {} if salted else {"salted": False}, SECRET,
+                         START, seed=seed).match
     if salted:  # seat 0 adds its own salt; the others take theirs (play_randomly)
         submit_move(match.id, 0, "salt  my own / salt ✓", 0, START)
     match = play_randomly(match.id, seed, START)
@@ -160,6 +161,14 @@ def test_an_import_keeps_the_deal_and_refuses_one_that_does_not_follow(db_url: s
     assert again["deal_match"] == record["match"] != imported.id
     assert again["deal_seed"] == record["deal_seed"]
     assert verify_record(again) is None
+
+
+def test_a_record_made_before_salts_were_the_default_imports_unsalted(db_url: str) -> None:
+    record = from_elsewhere(_finished(3, 9))
+    del record["options"]["salted"]  # as an unsalted match's record was written then
+    assert verify_record(record) is None
+    imported = import_record(record, SECRET, START)
+    assert Match.get_by_id(imported.id).options == {"face_up": False, "salted": False}
 
 
 def test_a_live_match_shows_its_commitment_and_salts_but_not_its_seed(db_url: str) -> None:

@@ -22,8 +22,8 @@ RULES = get_rules("mimic-taking")
 
 
 def _salted(settings, seats: int = 3):  # type: ignore[no-untyped-def]
-    created = create_match("mimic-taking", EMAILS[:seats], {"salted": True},
-                           settings.secret_key, START)
+    """A new match as anyone creates it: the salted deal is the default."""
+    created = create_match("mimic-taking", EMAILS[:seats], {}, settings.secret_key, START)
     return created.match.id, created.tokens
 
 
@@ -34,6 +34,8 @@ def test_the_salt_form_and_the_api_add_salts_and_the_last_one_deals(settings, cl
     assert "Fair deal" in page and commitment(seed, match_id) in page
     assert f'action="/play/{ann}/salt"' in page and default_salt(seed, 0) in page
     assert default_salt(seed, 1) not in page, "another seat's offer stays its own"
+    assert "Nothing is dealt yet." in page and 'href="#deal"' in page, "the board says why"
+    assert "A salt is any text you like" in page and "Take the given salt" in page
     posted = client.post(f"/play/{ann}/salt", data={"salt": "Ann's lucky day", "ply": "0"})
     assert posted.status_code == 303
     shown = client.get(f"/matches/{match_id}").get_data(as_text=True)
@@ -59,7 +61,19 @@ def test_the_salt_form_and_the_api_add_salts_and_the_last_one_deals(settings, cl
         as_text=True)
 
 
-@pytest.mark.parametrize("salted", [False, True])
+def test_the_given_salt_is_taken_with_one_button(settings, client) -> None:
+    match_id, (ann, _ben, _cy) = _salted(settings)
+    seed = Match.get_by_id(match_id).deal_seed
+    # The page's second form sends no salt: the seat takes the one it was given.
+    taken = client.post(f"/play/{ann}/salt", data={"ply": "0"})
+    assert taken.status_code == 303
+    page = client.get(f"/play/{ann}").get_data(as_text=True)
+    assert "Take the given salt" not in page and default_salt(seed, 0) in page
+    assert RULES.load(Match.get_by_id(match_id).state).salts == (default_salt(seed, 0), None,
+                                                                  None)
+
+
+@pytest.mark.parametrize("salted", [False, True])  # True: the default
 def test_the_seed_shows_nowhere_until_the_match_ends(settings, client, caplog,
                                                      salted: bool) -> None:
     caplog.set_level(logging.INFO)  # what pbem logs (`pbem` sets INFO; SQL is at DEBUG)
