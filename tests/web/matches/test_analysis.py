@@ -19,7 +19,7 @@ from tests.support.playing import play_randomly
 
 LEASE = timedelta(minutes=5)
 # The smallest boards where a game has a choice: what is analysed does not depend on the size,
-# and a whole 19 × 19 Move In Synch match is hundreds of plies to search.
+# and a whole 19-by-19 Move In Synch match is hundreds of plies to search.
 SHORT = {"frozen-forest": {"forest_size": 8}, "move-in-synch": {"size": 4}}
 
 
