@@ -23,7 +23,7 @@ from pbem.core.matches.models import Match, MatchStatus, Move
 from pbem.games import GAMES, REGISTRY
 from pbem.mail.addresses import reply_address_for
 from pbem.mail.inbound import handle
-from tests.conftest import START
+from tests.conftest import ON_SQLITE, START
 from tests.mail.inbound_support import as_sent, latest, reply, start
 
 # Seeds that make short matches (so the suite stays fast), from each game's fixtures.
@@ -31,6 +31,9 @@ SEEDS = {game.slug: game.fixtures.short_seed for game in GAMES}
 MAX_REPLIES = 1500
 
 
+# Every game's words by mail, on SQLite: the pipeline's races and faults are tested on every
+# database elsewhere (test_restarts, test_stop_records, test_poison).
+@ON_SQLITE
 @pytest.mark.parametrize("game", sorted(SEEDS))
 def test_a_whole_match_is_played_by_email_replies(game: str, mail_settings) -> None:
     assert set(SEEDS) == {slug for slug, rules in REGISTRY.items()

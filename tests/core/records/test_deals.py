@@ -21,7 +21,7 @@ from pbem.core.records.exports import match_record
 from pbem.core.records.imports import import_record, verify_record
 from pbem.errors import InvalidRequestError
 from pbem.games.dealing import commitment
-from tests.conftest import START
+from tests.conftest import ON_SQLITE, START
 from tests.support.playing import play_randomly
 from tests.support.records import every_finished_match_replays, from_elsewhere
 
@@ -120,6 +120,8 @@ def verifier() -> Any:
     return _verifier()
 
 
+# The verifier reads records, not the database: the match behind them is played once.
+@ON_SQLITE
 def test_every_finished_record_verifies_and_each_change_is_refused(
         db_url: str, verifier: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert len(CHANGES) == 20

@@ -17,7 +17,7 @@ from pbem.core.records.exports import match_record
 from pbem.core.records.imports import import_record
 from pbem.errors import InvalidRequestError
 from pbem.games import GAMES, REGISTRY
-from tests.conftest import START
+from tests.conftest import ON_SQLITE, START
 from tests.support.playing import play_randomly
 from tests.support.records import every_finished_match_replays, from_elsewhere
 
@@ -49,6 +49,8 @@ def _counts() -> tuple[int, int, int]:
     return Match.select().count(), Move.select().count(), Player.select().count()
 
 
+# Refused before anything is written: what is checked is the record, on any database.
+@ON_SQLITE
 @pytest.mark.parametrize("game", sorted(SHORT))
 def test_a_record_cut_short_does_not_import_the_result_the_full_moves_made(
         db_url: str, game: str) -> None:
@@ -240,6 +242,7 @@ def test_an_ending_off_the_board_must_give_the_scores_it_gives(db_url: str, scor
     assert import_record(record, SECRET, START).result["scores"] == [0.0, 1.0]
 
 
+@ON_SQLITE  # as above: the record is checked before anything is written
 @pytest.mark.parametrize("game", sorted(SHORT))
 def test_a_result_on_the_board_must_have_the_scores_the_moves_give(db_url: str,
                                                                    game: str) -> None:
