@@ -230,9 +230,11 @@ def test_limits_on_pending_challenges_and_daily_invitations(db_url, tmp_path, sm
     assert challenge(client, CY).status_code == 303
     full = challenge(client, "dee@example.org")
     assert full.status_code == 409 and b"You have 2 challenges waiting" in full.data
-    post_form(client, f"/challenges/{Challenge.get().id}/cancel", page="/me")
+    # By id: an unordered `get` is any row (PostgreSQL moves an updated row to the end).
+    first, second = Challenge.select().order_by(Challenge.id)
+    post_form(client, f"/challenges/{first.id}/cancel", page="/me")
     assert challenge(client, "dee@example.org").status_code == 303  # the third invitation
-    post_form(client, f"/challenges/{Challenge.get().id + 1}/cancel", page="/me")
+    post_form(client, f"/challenges/{second.id}/cancel", page="/me")
     daily = challenge(client, "eve@example.org")
     assert daily.status_code == 429 and b"Too many invitations today" in daily.data
     assert Invite.select().count() == 3
