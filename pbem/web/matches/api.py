@@ -8,7 +8,6 @@ rules' message).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -26,7 +25,14 @@ from pbem.i18n import _
 from pbem.web.follow.offline import idempotency_key
 from pbem.web.follow.presence import note_presence
 from pbem.web.matches.public import requested_moves, requested_ply
-from pbem.web.matches.seat import analysis_for, line_lists, move_list, record_for, record_key
+from pbem.web.matches.seat import (
+    analysis_for,
+    api_seat_action,
+    line_lists,
+    move_list,
+    record_for,
+    record_key,
+)
 from pbem.web.matches.text_view import MAX_LINE
 from pbem.web.site.clock import now
 from pbem.web.site.inputs import json_whole, known_fields
@@ -77,23 +83,13 @@ def seat_move(token: str) -> Response:
     return private(jsonify(record))
 
 
-def _lifecycle(service: Callable[..., str]) -> Callable[[str], Response]:
-    def view(token: str) -> Response:
-        seat = seat_for_token(token)
-        done = service(seat.match_id, seat.seat, now(), via=Channel.API)
-        record = record_for(seat_for_token(token))
-        record["done"] = done
-        return private(jsonify(record))
-    return view
-
-
 # Modelled on lichess's board API. Each answers the new record, or problem+json: 409 (with
 # the reason) when the action is not allowed now, 404 for a bad token.
 for _path, _service in (("resign", lifecycle.resign), ("draw/yes", lifecycle.draw_yes),
                         ("draw/no", lifecycle.draw_no), ("abort", lifecycle.abort),
                         ("claim-victory", lifecycle.claim_victory)):
     bp.add_url_rule(f"/play/<token>/{_path}", "seat_" + _path.replace("/", "_").replace("-", "_"),
-                    _lifecycle(_service), methods=["POST"])
+                    api_seat_action(_service), methods=["POST"])
 
 
 # -- vacations: the seat's player's, across all their matches --

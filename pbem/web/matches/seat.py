@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -37,7 +38,7 @@ from pbem.core.db.memo import VersionMemo
 from pbem.core.db.pipeline import ReadAhead, read_ahead
 from pbem.core.db.text import check_text
 from pbem.core.matches import conditional, vacations
-from pbem.core.matches.changes import AlreadyDoneError
+from pbem.core.matches.changes import AlreadyDoneError, Channel
 from pbem.core.matches.models import Seat
 from pbem.core.matches.play import MAX_MOVE_TEXT, submit_move
 from pbem.core.matches.seat_links import seat_and_table, seat_for_token, seat_ref_for_token
@@ -62,6 +63,7 @@ from pbem.web.site.flashes import flash_in, redirect_with
 from pbem.web.site.fragments import value_key
 from pbem.web.site.inputs import tick_box, whole_number
 from pbem.web.site.kept_pages import page_keeper
+from pbem.web.site.security import private
 
 log = logging.getLogger(__name__)
 bp = Blueprint("play", __name__)
@@ -533,3 +535,15 @@ def _note_visit(seat: Seat) -> None:
         if not is_unavailable(error):
             raise
         log.warning("visit to match %s not noted: %s", seat.match_id, unavailable_reason(error))
+
+
+def api_seat_action(service: Callable[..., str]) -> Callable[[str], Response]:
+    """An API view for one of a seat's actions (resign, a draw, a takeback…): done through
+    `service`, answered with the seat's new record and what was done as `done`."""
+    def view(token: str) -> Response:
+        seat = seat_for_token(token)
+        done = service(seat.match_id, seat.seat, now(), via=Channel.API)
+        record = record_for(seat_for_token(token))  # read again: the action changed the match
+        record["done"] = done
+        return private(jsonify(record))
+    return view

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, Flask, jsonify
+from flask import Blueprint, Flask
 from werkzeug.wrappers import Response
 
-from pbem.core.matches.changes import Channel
 from pbem.core.matches.seat_links import seat_for_token
 from pbem.core.takebacks import changes as takebacks
 from pbem.errors import PbemError
-from pbem.web.matches.seat import page, record_for
+from pbem.web.matches.seat import api_seat_action, page, record_for
 from pbem.web.site.clock import now
 from pbem.web.site.flashes import redirect_with
-from pbem.web.site.security import private
 
 bp = Blueprint("takebacks", __name__)
 
@@ -41,12 +39,7 @@ def _page_action(path: str, service: Service) -> Callable[[str], Response]:
 
 
 def _api_action(path: str, service: Service) -> Callable[[str], Response]:
-    def view(token: str) -> Response:
-        seat = seat_for_token(token)
-        done = service(seat.match_id, seat.seat, now(), via=Channel.API)
-        record = record_for(seat_for_token(token))
-        record["done"] = done
-        return private(jsonify(record))
+    view = api_seat_action(service)
     view.__name__ = "api_" + path.replace("/", "_")
     return view
 
