@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -168,17 +169,24 @@ def test_text_mode_passes_axe_in_every_language(server, browser: Browser, code: 
     context.close()
 
 
-@pytest.mark.parametrize("code", ["en", "de", "ja"])
-def test_the_match_page_text_view_by_keyboard(server, browser: Browser, code: str) -> None:
-    """A spectator on the public match page: the toggle first after the skip link, the
-    position read by commands in the live region, a move refused as no command; axe clean."""
+def _mimic_at_320(server, browser: Browser, code: str) -> tuple[Any, Any, Page, list[str]]:
+    """A new Mimic match, and a phone-wide page in `code`'s language (with axe allowed in),
+    its console watched."""
     base, settings = server
     with database.connection_context():
         created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START, seed=3)
     context = browser.new_context(bypass_csp=True, viewport={"width": 320, "height": 800})
     context.add_cookies([{"name": "pbem_lang", "value": code, "url": base}])
     page = context.new_page()
-    problems = watch_console(page)
+    return created, context, page, watch_console(page)
+
+
+@pytest.mark.parametrize("code", ["en", "de", "ja"])
+def test_the_match_page_text_view_by_keyboard(server, browser: Browser, code: str) -> None:
+    """A spectator on the public match page: the toggle first after the skip link, the
+    position read by commands in the live region, a move refused as no command; axe clean."""
+    base = server[0]
+    created, context, page, problems = _mimic_at_320(server, browser, code)
     page.goto(f"{base}/matches/{created.match.id}")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.className") == "skip-link"
@@ -202,13 +210,8 @@ def test_the_match_page_text_view_by_keyboard(server, browser: Browser, code: st
 def test_typed_moves_play_the_analysis_line(server, browser: Browser, code: str) -> None:
     """In text mode, the analysis board takes typed moves as its clicks: the line is said in
     its live region; a refused move is read out and taken off the line again."""
-    base, settings = server
-    with database.connection_context():
-        created = create_match("mimic", EMAILS[:2], {}, settings.secret_key, START, seed=3)
-    context = browser.new_context(bypass_csp=True, viewport={"width": 320, "height": 800})
-    context.add_cookies([{"name": "pbem_lang", "value": code, "url": base}])
-    page = context.new_page()
-    problems = watch_console(page)
+    base = server[0]
+    created, context, page, problems = _mimic_at_320(server, browser, code)
     page.goto(f"{base}/play/{created.tokens[0]}")
     page.locator("form.text-toggle button").press("Enter")
     mine = page.request.get(f"{base}/api/play/{created.tokens[0]}").json()["legal_moves"][0]
