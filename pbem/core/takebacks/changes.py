@@ -56,12 +56,8 @@ class AcceptTakeback(Change):
     kind: ClassVar[str] = "takeback-accept"
 
     def apply(self, door: Locked) -> str:
-        seat = _seat(self)
-        door.seat(seat)
-        found = takeback_rules.check_can_answer(door.match, seat)
+        seat, found = _answering(self, door)
         needed = takeback_rules.answerers(door.seats, found.seat)
-        door.touch()
-        door.note(ply=found.ply, requester=found.seat)
         if not needed <= found.accepted_by | {seat}:
             return _("You accepted the takeback; waiting for the other players to answer.")
         # The move is checked again: nothing may have changed under the lock, but a takeback
@@ -78,14 +74,20 @@ class DeclineTakeback(Change):
     kind: ClassVar[str] = "takeback-decline"
 
     def apply(self, door: Locked) -> str:
-        seat = _seat(self)
-        door.seat(seat)
-        found = takeback_rules.check_can_answer(door.match, seat)
-        door.touch()
-        door.note(ply=found.ply, requester=found.seat)
+        seat, found = _answering(self, door)
         door.tell("takeback-answered", requester=found.seat, by=seat, accepted=False,
                   state=door.state)
         return _("You declined the takeback; the match goes on.")
+
+
+def _answering(change: Change, door: Locked) -> tuple[int, takeback_rules.Standing]:
+    """The answering seat and the request it answers, checked and noted in the log."""
+    seat = _seat(change)
+    door.seat(seat)
+    found = takeback_rules.check_can_answer(door.match, seat)
+    door.touch()
+    door.note(ply=found.ply, requester=found.seat)
+    return seat, found
 
 
 def take_back(door: Locked, move: Move) -> None:
