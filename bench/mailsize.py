@@ -1,7 +1,7 @@
 """Database bytes per finished 180-ply match, with many matches in one database.
 
     python bench/mailsize.py [--game mimic | --all] [--matches 200] [--together 20]
-                             [--plies 180] [--database-url URL]
+                             [--plies 180] [--database-url URL] [--tables]
 
 Plays `--matches` matches of a real game (or of each of the five with `--all`), each at the
 game's fewest seats (Mimic Taking at 3), with random legal moves (fixed seeds), on a fresh
@@ -15,7 +15,8 @@ checkpoint, which SQLite makes by itself, writes the log back first), on Postgre
 (`--database-url`) the tables' and indexes' total size. The size after a full VACUUM is
 printed beside it on SQLite, for comparison. Target: at most 64 KiB a match on SQLite with
 200 matches in the file. The clock moves 10 minutes and some microseconds a move, as a real
-one does (stored times keep what they keep).
+one does (stored times keep what they keep). `--tables` adds, on SQLite, where the bytes
+are: each table's and index's pages a match (SQLite's `dbstat`), largest first.
 """
 
 from __future__ import annotations
@@ -124,6 +125,18 @@ def _lasting(rules: Any, state: Any, seat: int, chooser: random.Random) -> Any:
 settlers.install()
 
 
+def print_tables(matches: int) -> None:
+    """Each table's and index's pages (SQLite's `dbstat`), in bytes a match, with the bytes
+    its rows hold, so a reader sees what a match's storage is made of."""
+    rows = database.execute_sql(
+        "SELECT name, SUM(pgsize), SUM(payload) FROM dbstat GROUP BY name "
+        "ORDER BY SUM(pgsize) DESC").fetchall()
+    for name, pages, payload in rows:
+        if pages / matches >= 256:
+            print(f"    {name:<40} {pages / matches:>9,.0f} bytes a match "
+                  f"({payload / matches:,.0f} of them rows)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", default="mimic")
@@ -132,6 +145,8 @@ def main() -> None:
     parser.add_argument("--together", type=int, default=20)
     parser.add_argument("--plies", type=int, default=180)
     parser.add_argument("--database-url", help="a PostgreSQL URL (its tables are recreated)")
+    parser.add_argument("--tables", action="store_true",
+                        help="each table's and index's bytes a match (SQLite)")
     args = parser.parse_args()
     for game in sorted(REGISTRY) if args.all else [args.game]:
         measure(game, args)
@@ -166,6 +181,8 @@ def measure(game: str, args: argparse.Namespace) -> None:
               f"({used / 1024:.1f} KiB" + ("" if path is None else
                                            f"; target ≤ {TARGET // 1024} KiB: "
                                            f"{'met' if used <= TARGET else 'NOT met'}") + ")")
+        if path is not None and args.tables:
+            print_tables(len(ids))
         if path is not None:
             vacuumed = (database_bytes(path, vacuum=True) - empty) / len(ids)
             print(f"  after a full VACUUM, which pbem never runs: {vacuumed:,.0f} bytes "

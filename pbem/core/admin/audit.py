@@ -144,8 +144,8 @@ def _not_in_the_change_log() -> Any:
     """Entries a release before this one wrote for a match change, beside its change-log row
     (same match, same moment): the view shows that change once, from the change log. An
     older entry with no such row (an outage's one entry for every match) still shows."""
-    logged = ChangeLog.select(peewee.SQL("1")).where(ChangeLog.match == AuditEntry.match,
-                                                     ChangeLog.at == AuditEntry.at)
+    logged = ChangeLog.select(peewee.SQL("1")).where(
+        ChangeLog.match == AuditEntry.match, ChangeLog.at.same_second_as(AuditEntry.at))
     return (AuditEntry.action.not_in(sorted(CHANGE_ACTIONS))
             | AuditEntry.match.is_null() | ~peewee.fn.EXISTS(logged))
 

@@ -7,7 +7,7 @@ from enum import StrEnum
 
 import peewee
 
-from pbem.core.db.base import BaseModel, JSONField, SecondsField
+from pbem.core.db.base import BaseModel, JSONField, MicrosecondsField, SecondsField
 from pbem.core.matches.models import Match
 
 
@@ -48,7 +48,7 @@ class OutboxMessage(BaseModel):
     next_attempt_at = SecondsField()
     claimed_until = SecondsField(null=True)
     last_error = peewee.TextField(null=True)
-    created_at = peewee.DateTimeField()
+    created_at = MicrosecondsField()
     sent_at = SecondsField(null=True)
     # The match's ply when the message was written: a reply to it by email is stale once the
     # position has moved on from this ply (see core/mailin.py).

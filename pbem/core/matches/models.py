@@ -210,7 +210,15 @@ class ChangeLog(BaseModel):
 
     class Meta:
         table_name = "change_log"
-        indexes = ((("match", "version"), False), (("match", "action_key"), True))
+        indexes = ((("match", "version"), False),)
+
+
+# Only an admin's changes carry a key, so the key's unique index holds only those rows: a
+# match's moves leave nothing in it (migration 0331; MariaDB, with no partial indexes, keeps
+# a plain one). A lookup by key implies the key is not null, so SQLite and PostgreSQL use it.
+ChangeLog.add_index(ChangeLog.index(ChangeLog.match, ChangeLog.action_key, unique=True,
+                                    name="change_log_keyed",
+                                    where=ChangeLog.action_key.is_null(False)))
 
 
 class ConditionalTree(BaseModel):

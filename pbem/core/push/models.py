@@ -7,7 +7,7 @@ from enum import StrEnum
 import peewee
 
 from pbem.core.accounts.models import Player
-from pbem.core.db.base import BaseModel, JSONField, SecondsField
+from pbem.core.db.base import BaseModel, JSONField, MicrosecondsField, SecondsField
 from pbem.core.matches.models import Match
 
 
@@ -63,7 +63,7 @@ class PushMessage(BaseModel):
     next_attempt_at = SecondsField()
     claimed_until = SecondsField(null=True)
     last_error = peewee.TextField(null=True)
-    created_at = peewee.DateTimeField()
+    created_at = MicrosecondsField()
     sent_at = SecondsField(null=True)
 
     class Meta:
