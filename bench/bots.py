@@ -203,16 +203,16 @@ def sequential_tests(args: argparse.Namespace) -> None:
                         elo1=p.elo1 if args.elo1 is None else args.elo1)
                 for p in ladder.ladder(args.slugs) if p.level in args.levels]
     if args.status:
-        # The figures of the commit asked for, else of the last one measured; the log is the
-        # truth, and strength.json is written again from it.
-        measured = args.commit or ladder.last_commit()
+        # The figures of the engine at the commit asked for, else of the last one measured;
+        # the log is the truth, and strength.json is written again from it.
+        measured = ladder.engine(args.commit) if args.commit else ladder.last_engine()
         standings = [one for one in ladder.status(pairings, measured) if one.matches]
         ladder.write_strength(standings, measured)
-        print(f"commit {measured}")
+        print(f"engine {measured}")
         print(ladder.table(standings))
         print(f"CPU hours: {sum(one.cpu_hours for one in standings):.2f}")
         return
-    measured = ladder.commit()
+    measured = ladder.engine()
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     standings = []
     for pairing in pairings:
@@ -253,7 +253,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     sequential.add_argument("--beta", type=float, default=0.05)
     sequential.add_argument("--cap", type=int, default=400, help="most matches a pairing")
     sequential.add_argument("--commit", default="",
-                            help="with --status: the commit measured (default: the last one)")
+                            help="with --status: the engine at this commit "
+                                 "(default: the last one measured)")
     args = parser.parse_args(argv)
     if args.sprt or args.status:
         sequential_tests(args)

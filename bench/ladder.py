@@ -7,13 +7,19 @@ mean share; the GSPRT (`pbem/bots/sprt.py`, pentanomial for pairs) runs on the g
 scores until it accepts H0 or H1, or the match cap is reached.
 
 Every finished match is appended to `bench/results/matches.jsonl` as it ends (one JSON line,
-with the commit measured), so a run cut short resumes where it stopped and figures from
-several runs of the same commit add up. `bench/results/strength.json` is rewritten from that
-log after every match: one entry a pairing of the commit measured.
+with the commit and the engine measured), so a run cut short resumes where it stopped and
+figures from several runs of the same engine add up. The engine is what decides the play:
+the files of the search and of the rules (`pbem/bots`, `pbem/games`, their docs and the
+strength tables left out), so a commit that changes neither (a page, a mail, these results)
+keeps the figures, and one that changes either starts them again.
+`bench/results/strength.json` is rewritten from that log after every match: one entry a
+pairing of the engine measured, with the latest commit that played it.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import random
 import subprocess
@@ -68,19 +74,49 @@ def ladder(games: Sequence[str]) -> list[Pairing]:
             for level, against, elo1 in steps for game in games]
 
 
+ENGINE = ("pbem/bots", "pbem/games")
+NOT_ENGINE = ("strength.json", ".md")
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
 def commit() -> str:
-    """The commit measured; "+dirty" when pbem/ differs from it (then nothing is comparable)."""
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
-                          text=True, check=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", "pbem"], cwd=ROOT,
-                           capture_output=True, text=True, check=True).stdout.strip()
-    return head + ("+dirty" if dirty else "")
+    """The commit checked out; "+dirty" when pbem/ differs from it."""
+    dirty = git("status", "--porcelain", "--", "pbem")
+    return git("rev-parse", "HEAD") + ("+dirty" if dirty else "")
 
 
-def last_commit(path: Path | None = None) -> str:
-    """The commit of the last match in the log ("" when the log is empty)."""
+@functools.cache
+def engine(at: str = "HEAD") -> str:
+    """The engine at a commit: a digest of the search's and the rules' files (git's hashes of
+    their content). "+dirty" when the checkout's engine files differ from HEAD's (then nothing
+    is comparable). A commit git does not know is its own engine (an old or foreign line)."""
+    try:
+        listing = git("ls-tree", "-r", at.removesuffix("+dirty"), "--", *ENGINE)
+    except subprocess.CalledProcessError:
+        return at
+    files = [line for line in listing.splitlines() if not line.endswith(NOT_ENGINE)]
+    digest = hashlib.sha256("\n".join(files).encode()).hexdigest()[:16]
+    if at != "HEAD":
+        return digest
+    changed = [line for line in git("status", "--porcelain", "--", *ENGINE).splitlines()
+               if not line.endswith(NOT_ENGINE)]
+    return digest + ("+dirty" if changed else "")
+
+
+def engine_of(line: dict[str, Any]) -> str:
+    """The engine a logged match was played by (lines before engines were logged: the
+    engine at their commit)."""
+    return line.get("engine") or engine(line["commit"])
+
+
+def last_engine(path: Path | None = None) -> str:
+    """The engine of the last match in the log ("" when the log is empty)."""
     lines = read_log(path or LOG)
-    return lines[-1]["commit"] if lines else ""
+    return engine_of(lines[-1]) if lines else ""
 
 
 # -- one match ----------------------------------------------------------------------------
@@ -143,9 +179,9 @@ def append_log(line: dict[str, Any], path: Path = LOG) -> None:
 
 def matches_of(pairing: Pairing, lines: Sequence[dict[str, Any]],
                measured: str) -> dict[tuple[int, int], dict[str, Any]]:
-    """The pairing's finished matches of this commit, by (group, seat)."""
+    """The pairing's finished matches of this engine, by (group, seat)."""
     return {(line["group"], line["seat"]): line for line in lines
-            if line.get("commit") == measured
+            if engine_of(line) == measured
             and (line["game"], line["level"], line["against"]) == pairing.key()}
 
 
@@ -159,6 +195,7 @@ class Standing:
     draws: int
     losses: int
     cpu_hours: float
+    commit: str  # the latest commit that played one of its matches
 
     def entry(self, measured: str) -> dict[str, Any]:
         p = self.pairing
@@ -168,7 +205,8 @@ class Standing:
                 "matches": self.matches, "groups": self.groups,
                 "llr": round(self.verdict.llr, 3), "lower": round(self.verdict.lower, 3),
                 "upper": round(self.verdict.upper, 3), "decision": self.verdict.decision,
-                "cpu_hours": round(self.cpu_hours, 3), "commit": measured}
+                "cpu_hours": round(self.cpu_hours, 3), "commit": self.commit,
+                "engine": measured}
 
 
 def standing(pairing: Pairing, played: dict[tuple[int, int], dict[str, Any]]) -> Standing:
@@ -184,7 +222,17 @@ def standing(pairing: Pairing, played: dict[tuple[int, int], dict[str, Any]]) ->
     results = [line["result"] for line in played.values()]
     return Standing(pairing, verdict, len(played), len(scores), results.count("win"),
                     results.count("draw"), results.count("loss"),
-                    sum(line["cpu_s"] for line in played.values()) / 3600)
+                    sum(line["cpu_s"] for line in played.values()) / 3600,
+                    max((line["commit"] for line in played.values()), key=_commit_order,
+                        default=""))
+
+
+def _commit_order(commit: str) -> int:
+    """How many commits lead to `commit` (0 for one git does not know)."""
+    try:
+        return int(git("rev-list", "--count", commit.removesuffix("+dirty")))
+    except subprocess.CalledProcessError:
+        return 0
 
 
 def write_strength(standings: Sequence[Standing], measured: str,
@@ -253,7 +301,7 @@ def run_pairing(pairing: Pairing, pool: ProcessPoolExecutor | None, workers: int
             break  # the cap is reached
         finished, _ = wait(running, return_when=FIRST_COMPLETED)
         for future in finished:
-            line = {**future.result(), "commit": measured}
+            line = {**future.result(), "commit": commit(), "engine": measured}
             append_log(line, log)
             played[running.pop(future)] = line
         now = standing(pairing, played)

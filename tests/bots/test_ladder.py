@@ -1,5 +1,5 @@
 """bench/bots.py --sprt's runner (bench/ladder.py): groups with the seats swapped, a log that
-a stopped run resumes from, and the figures of one commit only."""
+a stopped run resumes from, and the figures of one engine only."""
 
 from __future__ import annotations
 
@@ -56,3 +56,19 @@ def test_a_match_of_a_group_puts_the_level_in_its_seat() -> None:
     assert three.players == 3 and ladder.ladder(["mimic"])[0] == ladder.Pairing(
         "mimic", 2, ladder.RANDOM, elo1=50.0)
     assert [p.elo1 for p in ladder.ladder(["mimic"])] == [50.0, 50.0, 100.0, 100.0]
+
+
+def test_figures_belong_to_the_engine_not_to_the_commit() -> None:
+    """A commit that changes neither the search nor the rules (a page, a doc, the results
+    themselves) keeps the figures; one that changes either does not."""
+    head = ladder.git("rev-parse", "HEAD")
+    first = ladder.git("rev-list", "--max-parents=0", "HEAD").splitlines()[0]
+    assert ladder.engine(head) == ladder.engine("HEAD").removesuffix("+dirty")
+    assert ladder.engine(first) != ladder.engine(head)  # the first commit had no search
+    # Lines logged before engines were: the engine at their commit.
+    assert ladder.engine_of({"commit": head}) == ladder.engine(head)
+    assert ladder.engine_of({"commit": "c1", "engine": "e1"}) == "e1"
+    # The latest commit that played: git's order, not the log's.
+    played = {(0, 0): {**_line(0, 0, 1.0), "commit": head},
+              (0, 1): {**_line(0, 1, 1.0), "commit": first}}
+    assert ladder.standing(ladder.Pairing("mimic", 2, ladder.RANDOM), played).commit == head
