@@ -33,13 +33,14 @@ from typing import Any
 
 from pbem.bots import sprt
 from pbem.bots.search import decide
-from pbem.games import REGISTRY
+from pbem.games import DESCRIPTIONS, REGISTRY
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 LOG = RESULTS / "matches.jsonl"
 STRENGTH = RESULTS / "strength.json"
 PACKAGED = ROOT / "pbem" / "bots" / "strength.json"
+README = ROOT / "README.md"
 RANDOM = 0
 PLAYERS = {"mimic-taking": 3}
 
@@ -250,6 +251,39 @@ def write_strength(standings: Sequence[Standing], measured: str,
     path.write_text(text)
     if path == STRENGTH:
         PACKAGED.write_text(text)  # the rules pages' copy (pbem/bots/strength.py)
+        write_readme_table(ordered)
+
+
+# The README's table of the ladder, between these marks, made from strength.json.
+TABLE_START = "<!-- strength table: bench/bots.py --sprt writes it -->"
+TABLE_END = "<!-- end of strength table -->"
+STEPS = (("2", "random"), ("3", "2"), ("4", "3"), ("5", "4"))
+
+
+def readme_table(entries: Sequence[dict[str, Any]]) -> str:
+    """A line a game: each step of the ladder's decision with the matches behind it."""
+    found = {(e["game"], str(e["level"]), e["against"]): e for e in entries}
+    rows = ["| game | " + " | ".join(f"{level} beats {against}" for level, against in STEPS)
+            + " |", "|---" * (len(STEPS) + 1) + "|"]
+    for game in sorted(DESCRIPTIONS):  # the real games (tests add toy ones to REGISTRY)
+        cells = []
+        title = DESCRIPTIONS[game].title
+        for level, against in STEPS:
+            entry = found.get((game, level, against))
+            cells.append("not run" if entry is None else
+                         f"{_DECISIONS[entry['decision']]} ({entry['wins']}-{entry['draws']}-"
+                         f"{entry['losses']} in {entry['matches']})")
+        rows.append(f"| {title} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+_DECISIONS = {"H1": "yes", "H0": "no", "open": "open"}
+
+
+def write_readme_table(entries: Sequence[dict[str, Any]], path: Path = README) -> None:
+    text = path.read_text()
+    start, end = text.index(TABLE_START) + len(TABLE_START), text.index(TABLE_END)
+    path.write_text(text[:start] + "\n" + readme_table(entries) + "\n" + text[end:])
 
 
 # -- running ------------------------------------------------------------------------------

@@ -54,3 +54,15 @@ def test_the_rules_page_shows_each_sequential_test_with_its_matches(client) -> N
         for test in decided(slug):
             assert (f"{test.wins}-{test.draws}-{test.losses} in {test.matches} match"
                     in page)
+
+
+def test_the_readme_table_is_made_from_the_sequential_tests() -> None:
+    from bench import ladder
+
+    entries = json.loads(DECIDED_FILE.read_text())["pairings"]
+    readme = ladder.README.read_text()
+    shown = readme[readme.index(ladder.TABLE_START) + len(ladder.TABLE_START):
+                   readme.index(ladder.TABLE_END)]
+    assert shown.strip() == ladder.readme_table(entries)
+    for entry in entries:
+        assert f"{entry['wins']}-{entry['draws']}-{entry['losses']} in {entry['matches']}" in shown
