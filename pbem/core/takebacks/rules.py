@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.core.accounts.models import Player
 from pbem.core.db.memo import VersionMemo
+from pbem.core.db.prepared import Prepared
 from pbem.core.matches.creation import state_after
 from pbem.core.matches.models import ChangeLog, Match, Move, Seat
 from pbem.core.tournaments.models import Pairing
@@ -65,9 +66,17 @@ class Standing:
 
 
 def _rows(match: Match) -> list[ChangeLog]:
-    return list(ChangeLog.select(ChangeLog.kind, ChangeLog.seat, ChangeLog.payload)
-                .where(ChangeLog.match == match.id, ChangeLog.kind.in_(KINDS))
-                .order_by(ChangeLog.version.desc()))
+    return _TAKEBACK_ROWS.rows(match.id)
+
+
+# Read on every first read of a play page (what the seat may do about takebacks): compiled
+# once, not built again each time.
+_TAKEBACK_ROWS = Prepared(lambda match_id: ChangeLog.select(
+    ChangeLog.kind, ChangeLog.seat, ChangeLog.payload)
+    .where(ChangeLog.match == match_id, ChangeLog.kind.in_(KINDS))
+    .order_by(ChangeLog.version.desc()))
+_LAST_MOVE = Prepared(lambda match_id, ply: Move.select()
+                      .where(Move.match == match_id, Move.ply == ply).limit(1))
 
 
 def standing(match: Match, rows: list[ChangeLog] | None = None) -> Standing | None:
@@ -108,7 +117,7 @@ def moves_to_wait(match: Match, seat: int, rows: list[ChangeLog] | None = None) 
 
 def last_move(match: Match, seat: int) -> Move:
     """The seat's move a takeback would undo: the match's last move, which must be its own."""
-    move = Move.get_or_none(Move.match == match.id, Move.ply == match.ply)
+    move = _LAST_MOVE.first(match.id, match.ply)
     if move is None or move.seat != seat:
         raise ConflictError(_("Only your own last move can be taken back, and only before "
                               "anyone else has moved."))
@@ -119,6 +128,8 @@ def reveals(match: Match, move: Move) -> bool:
     """Whether the move showed its mover something new (a card dealt, a hand shown): such a
     move cannot be taken back without a leak (`pbem.games.takebacks`)."""
     rules = get_rules(match.game)
+    if not rules.hidden_information:
+        return False  # nothing is hidden, so nothing can be revealed: no position to read
     before = state_after(match, match.ply - 1)
     try:
         parsed = rules.parse_move(before, move.seat, move.text)
@@ -180,7 +191,7 @@ def can(match: Match, seat: int) -> dict[str, Any]:
     return _CAN.remember(match, lambda: _can(match, seat), seat)
 
 
-_CAN: VersionMemo[dict[str, Any]] = VersionMemo(256)
+_CAN: VersionMemo[dict[str, Any]] = VersionMemo(64)
 
 
 def _can(match: Match, seat: int) -> dict[str, Any]:
