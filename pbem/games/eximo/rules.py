@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations, compress, pairwise
 from typing import Any
@@ -104,6 +104,8 @@ FORWARD_HOPS = tuple(tuple(tuple((near, beyond) for near, beyond, forward
                                  in NEIGHBOURS[seat][index] if forward and beyond >= 0)
                            for index in SQUARE_RANGE) for seat in (0, 1))
 
+
+
 _SQ = r"[a-z][0-9]{1,2}"
 _PATH = re.compile(rf"{_SQ}(?:\s*[-x:]?\s*{_SQ})*")
 _DROPS = re.compile(rf"(?:{_SQ}(?:\s*(?:,|and)?\s*{_SQ})*)?")
@@ -125,18 +127,20 @@ class EximoRules(RulesBase):
 
     def to_move(self, state: EximoState) -> frozenset[Seat]:
         # A player with no legal move on their turn has lost (ruling), so the game is over.
-        if _has_move(state.board, state.turn):
+        if _turn_moves(state):
             return frozenset({state.turn})
         return frozenset()
 
     def legal_moves(self, state: EximoState, seat: Seat) -> Sequence[EximoMove]:
         if seat != state.turn:
             return []
-        return _legal_moves(state.board, seat)
+        return list(_turn_moves(state))  # a copy: the caller may change it
+
+    def next_state(self, state: EximoState, seat: Seat, move: EximoMove) -> EximoState:
+        return EximoState(_after(state.board, seat, move), 1 - seat, move, seat)
 
     def apply_move(self, state: EximoState, seat: Seat, move: EximoMove) -> Transition:
-        board = _after(state.board, seat, move)
-        new = EximoState(board, 1 - seat, move, seat)
+        new = self.next_state(state, seat, move)
         text = self.format_move(state, move)
         end = move.path[-1]
         data = {
@@ -156,7 +160,7 @@ class EximoRules(RulesBase):
 
     def outcome(self, state: EximoState) -> Outcome | None:
         loser = state.turn
-        if _has_move(state.board, loser):
+        if _turn_moves(state):
             return None
         winner = 1 - loser
         scores = (1.0, 0.0) if winner == 0 else (0.0, 1.0)
@@ -388,6 +392,19 @@ class EximoState:
     turn: Seat
     last: EximoMove | None = None
     last_seat: Seat | None = None
+    # The side to move's legal moves, found once (`_turn_moves`): the search asks `to_move`
+    # and then `legal_moves` of every state it reaches. Not part of the state's value.
+    moves: tuple[EximoMove, ...] | None = field(default=None, init=False, repr=False,
+                                                compare=False)
+
+
+def _turn_moves(state: EximoState) -> tuple[EximoMove, ...]:
+    moves = state.moves
+    if moves is None:
+        moves = tuple(_legal_moves(state.board, state.turn))
+        # Frozen, but this field only caches a pure function of the others.
+        object.__setattr__(state, "moves", moves)
+    return moves
 
 
 # For each seat and square, (forward square, the step there) in ascending order; the step is
@@ -415,21 +432,6 @@ def _and(names: Sequence[str]) -> str:
     if len(names) == 1:
         return names[0]
     return _("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
-
-
-def _has_move(board: str, seat: Seat) -> bool:
-    mine, theirs = PIECES[seat], PIECES[1 - seat]
-    table = NEIGHBOURS[seat]
-    for index, cell in enumerate(board):
-        if cell != mine:
-            continue
-        for near, beyond, forward in table[index]:
-            if board[near] == EMPTY:
-                if forward:
-                    return True
-            elif beyond >= 0 and board[beyond] == EMPTY and (forward or board[near] == theirs):
-                return True
-    return False
 
 
 def _legal_moves(board: str, seat: Seat) -> list[EximoMove]:
