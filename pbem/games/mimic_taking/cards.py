@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from pbem.games.notation import is_number
@@ -116,7 +117,13 @@ def stack_points(stack: Iterable[str]) -> int:
     """A stack's score alone: what the round's scoring and the computer's evaluation need.
     `score_stack` also says how, in words, which the computer's playouts would otherwise
     translate for every placing they try."""
-    best = _best_placing(list(stack))
+    # The score depends only on how many cards of each colour and mimics the stack holds.
+    return _points("".join(sorted(card[0] for card in stack)))
+
+
+@lru_cache(maxsize=1 << 16)  # few distinct stacks occur; playouts score thousands
+def _points(letters: str) -> int:
+    best = _best_placing(list(letters))
     return 0 if best is None else best[0]
 
 
