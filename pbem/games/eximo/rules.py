@@ -557,7 +557,13 @@ def _after_path(board: str, seat: Seat, move: EximoMove) -> str:
 
 
 def _after(board: str, seat: Seat, move: EximoMove) -> str:
-    cells = list(_after_path(board, seat, move))
+    # `_after_path` and the drops in one copy of the board: the playouts make many.
+    cells = list(board)
+    cells[move.path[0]] = EMPTY
+    for index in move.captured:
+        cells[index] = EMPTY
+    end = move.path[-1]
+    cells[end] = EMPTY if end // SIZE == FAR_RANK[seat] else PIECES[seat]
     for index in move.drops:
         cells[index] = PIECES[seat]
     return "".join(cells)
