@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, compress, pairwise
 from typing import Any
 
@@ -417,6 +417,15 @@ STEPS = tuple(
     for seat in (0, 1))
 
 
+# For each seat and square, the first hops of its jumping moves (in FORWARD_HOPS' order) with
+# the one-hop move each makes, or None onto the far row (the drops make those moves).
+FIRST_JUMPS = tuple(
+    tuple(tuple((near, beyond, None if beyond // SIZE == FAR_RANK[seat]
+                 else EximoMove((index, beyond))) for near, beyond in FORWARD_HOPS[seat][index])
+          for index in SQUARE_RANGE)
+    for seat in (0, 1))
+
+
 # -- private helpers ---------------------------------------------------------------------------
 
 
@@ -474,16 +483,35 @@ def _legal_moves(board: str, seat: Seat) -> list[EximoMove]:
 
 
 def _jump_moves(board: str, seat: Seat, index: int) -> list[EximoMove]:
-    paths: list[tuple[int, ...]] = []
-    _jump_paths(board, seat, (index,), paths)
-    far = FAR_RANK[seat]
-    moves = []
-    for path in paths:
-        if path[-1] // SIZE == far:
-            moves.extend(_with_drops(board, seat, path, ()))
-        else:
-            moves.append(_jumping_move(path))
+    """The jumping moves from `index`, in the order of the depth-first search from it."""
+    mine = PIECES[seat]
+    hops = FORWARD_HOPS[seat]
+    moves: list[EximoMove] = []
+    for near, beyond, single in FIRST_JUMPS[seat][index]:
+        if board[near] != mine or board[beyond] != EMPTY:
+            continue
+        if single is None:  # removed at the far row: the sequence ends, the drops follow
+            moves.extend(_with_drops(board, seat, (index, beyond), ()))
+            continue
+        for next_near, next_beyond in hops[beyond]:
+            if board[next_near] == mine and board[next_beyond] == EMPTY:
+                _add_long_jumps(board, seat, (index, beyond), moves)
+                break
+        else:  # the common case: one hop, and no further one from there
+            moves.append(single)
     return moves
+
+
+def _add_long_jumps(board: str, seat: Seat, path: tuple[int, ...],
+                    moves: list[EximoMove]) -> None:
+    paths: list[tuple[int, ...]] = []
+    _jump_paths(board, seat, path, paths)
+    far = FAR_RANK[seat]
+    for found in paths:
+        if found[-1] // SIZE == far:
+            moves.extend(_with_drops(board, seat, found, ()))
+        else:
+            moves.append(_jumping_move(found))
 
 
 @cache
@@ -537,9 +565,15 @@ def _with_drops(board: str, seat: Seat, path: tuple[int, ...],
     if path[-1] // SIZE != FAR_RANK[seat]:
         return [EximoMove(path, captured)]
     free = _free_drops(_after_path(board, seat, EximoMove(path, captured)), seat)
+    return list(_drop_moves(path, captured, free))
+
+
+@lru_cache(maxsize=1 << 14)  # the playouts reach the far row often, with few kinds of drops
+def _drop_moves(path: tuple[int, ...], captured: tuple[int, ...],
+                free: tuple[int, ...]) -> tuple[EximoMove, ...]:
     if len(free) <= 2:
-        return [EximoMove(path, captured, free)]
-    return [EximoMove(path, captured, pair) for pair in combinations(free, 2)]
+        return (EximoMove(path, captured, free),)
+    return tuple(EximoMove(path, captured, pair) for pair in combinations(free, 2))
 
 
 def _free_drops(board: str, seat: Seat) -> tuple[int, ...]:
