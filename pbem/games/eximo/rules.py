@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations, compress, pairwise
 from typing import Any
 
@@ -565,15 +565,9 @@ def _with_drops(board: str, seat: Seat, path: tuple[int, ...],
     if path[-1] // SIZE != FAR_RANK[seat]:
         return [EximoMove(path, captured)]
     free = _free_drops(_after_path(board, seat, EximoMove(path, captured)), seat)
-    return list(_drop_moves(path, captured, free))
-
-
-@lru_cache(maxsize=1 << 14)  # the playouts reach the far row often, with few kinds of drops
-def _drop_moves(path: tuple[int, ...], captured: tuple[int, ...],
-                free: tuple[int, ...]) -> tuple[EximoMove, ...]:
     if len(free) <= 2:
-        return (EximoMove(path, captured, free),)
-    return tuple(EximoMove(path, captured, pair) for pair in combinations(free, 2))
+        return [EximoMove(path, captured, free)]
+    return [EximoMove(path, captured, pair) for pair in combinations(free, 2)]
 
 
 def _free_drops(board: str, seat: Seat) -> tuple[int, ...]:
