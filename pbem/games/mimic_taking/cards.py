@@ -43,7 +43,11 @@ def card_key(card: str) -> tuple[int, int]:
 
 
 def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=card_key))
+    listed = list(cards)
+    try:  # the deck's cards' keys, looked up: deals and re-deals sort thousands of hands
+        return tuple(sorted(listed, key=_CARD_KEYS.__getitem__))
+    except KeyError:  # not a card of the deck (text being checked): the key works it out
+        return tuple(sorted(listed, key=card_key))
 
 
 def colour_of(card: str) -> str | None:
@@ -63,7 +67,10 @@ def is_card(text: str, players: int) -> bool:
 
 def reference_card(trick: Sequence[str]) -> str | None:
     """The first non-mimic card of a trick: it sets the colour, target and trump number."""
-    return next((card for card in trick if card != MIMIC), None)
+    for card in trick:
+        if card != MIMIC:
+            return card
+    return None
 
 
 @dataclass(frozen=True)
@@ -181,3 +188,6 @@ def arithmetic(counts: Mapping[str, int], taken: bool) -> str:
     return _("%(most_colour)s %(most)s - %(least_colour)s %(least)s = %(score)s",
              most_colour=colour_name(most_colour), most=most,
              least_colour=colour_name(least_colour), least=least, score=least - most)
+
+
+_CARD_KEYS = {card: card_key(card) for card in deck(4)}

@@ -134,6 +134,12 @@ class MimicTakingRules(RulesBase):
         return SEAT_ALONE[_player_on_turn(state)]
 
     def legal_moves(self, state: MimicTakingState, seat: Seat) -> Sequence[Move]:
+        if (state.choices is None and state.keeper is None and state.salts is None
+                and not state.finished):
+            # Playing to a trick, nearly every move of a playout: `to_move` is this seat alone.
+            if seat != _player_on_turn(state):
+                return []
+            return [PLAYS[card] for card in _playable(state.hands[seat], state.trick)]
         if seat not in self.to_move(state):
             return []
         if state.salting:
