@@ -162,6 +162,10 @@ class Search:
         if self.hints is not None and self.hints.playout_plies is not None:
             limit = self.hints.playout_plies
         rules, policy, step = self.rules, self.policy, self.step
+        # Without a game's playout move the policy is a uniform draw, made here directly
+        # (the same draw from the same source: only the calls are saved).
+        guided = self.hints is not None and getattr(self.hints, "guided", True)
+        randrange = self.rng.randrange
         movers = rules.to_move(state)
         for _ in range(limit):
             if not movers:
@@ -169,7 +173,9 @@ class Search:
             if len(movers) == 1:
                 # The common case: one seat moves, and `to_move` is asked once per ply.
                 (mover,) = movers
-                state = step(state, mover, policy(state, mover, rules.legal_moves(state, mover)))
+                moves = rules.legal_moves(state, mover)
+                state = step(state, mover, policy(state, mover, moves) if guided
+                             else moves[randrange(len(moves))])
             else:
                 for mover in sorted(movers):
                     if mover in rules.to_move(state):
