@@ -43,6 +43,8 @@ class _Complete:
     def __init__(self, declared: Any) -> None:
         self.playout_plies: int | None = getattr(declared, "playout_plies", None)
         self._move = getattr(declared, "playout_move", None)
+        # Whether `playout_move` can answer at all (else every playout move is uniform).
+        self.guided = self._move is not None
         self._evaluate = getattr(declared, "evaluate", None)
 
     def playout_move(self, state: Any, seat: Seat, moves: Sequence[Move],

@@ -36,7 +36,7 @@ from typing import Any
 from pbem.bots.hints import hints_of
 from pbem.bots.levels import level_of
 from pbem.bots.tactics import safe_moves, winning_move
-from pbem.games.base import GameRules, HidesInformation, Move, Seat
+from pbem.games.base import GameRules, HidesInformation, Move, Seat, StepsQuickly
 
 # UCB1's exploration constant for rewards in [0, 1] (1/sqrt(2) is the textbook value).
 EXPLORATION = 0.7
@@ -72,6 +72,11 @@ class Search:
         self.hints = hints_of(rules)
         self.hidden = bool(getattr(rules, "hidden_information", False))
         self.playouts = 0
+        # The state after a move, for the tree and the playouts: a game's cheap successor
+        # when it offers one (no events built), else `apply_move`'s state.
+        self.step: Callable[[Any, Seat, Move], Any] = (
+            rules.next_state if isinstance(rules, StepsQuickly)
+            else lambda state, seat, move: rules.apply_move(state, seat, move).state)
 
     # -- one iteration ----------------------------------------------------------------------
 
@@ -99,17 +104,14 @@ class Search:
                 child = Node(actor)
                 child.available = 1
                 node.children[move] = child
-                state = self.rules.apply_move(state, actor, move).state
+                state = self.step(state, actor, move)
                 if not self.hidden and len(movers) == 1:
                     child.state = state
                 path.append(child)
                 break
             move = self._select(node, actor_moves)
             node = node.children[move]
-            if node.state is not None:
-                state = node.state
-            else:
-                state = self.rules.apply_move(state, actor, move).state
+            state = node.state if node.state is not None else self.step(state, actor, move)
             path.append(node)
         rewards = self.playout(state)
         root.visits += 1
@@ -140,7 +142,7 @@ class Search:
         for other in sorted(movers - {actor}):
             if other in self.rules.to_move(state):
                 move = self.policy(state, other, self.rules.legal_moves(state, other))
-                state = self.rules.apply_move(state, other, move).state
+                state = self.step(state, other, move)
         return state
 
     # -- playouts -----------------------------------------------------------------------------
@@ -159,7 +161,11 @@ class Search:
         limit = MAX_PLAYOUT_PLIES
         if self.hints is not None and self.hints.playout_plies is not None:
             limit = self.hints.playout_plies
-        rules, policy = self.rules, self.policy
+        rules, policy, step = self.rules, self.policy, self.step
+        # Without a game's playout move the policy is a uniform draw, made here directly
+        # (the same draw from the same source: only the calls are saved).
+        guided = self.hints is not None and getattr(self.hints, "guided", True)
+        randrange = self.rng.randrange
         movers = rules.to_move(state)
         for _ in range(limit):
             if not movers:
@@ -167,14 +173,14 @@ class Search:
             if len(movers) == 1:
                 # The common case: one seat moves, and `to_move` is asked once per ply.
                 (mover,) = movers
-                state = rules.apply_move(state, mover,
-                                         policy(state, mover, rules.legal_moves(state, mover))
-                                         ).state
+                moves = rules.legal_moves(state, mover)
+                state = step(state, mover, policy(state, mover, moves) if guided
+                             else moves[randrange(len(moves))])
             else:
                 for mover in sorted(movers):
                     if mover in rules.to_move(state):
                         moves = rules.legal_moves(state, mover)
-                        state = rules.apply_move(state, mover, policy(state, mover, moves)).state
+                        state = step(state, mover, policy(state, mover, moves))
             movers = rules.to_move(state)
         if not movers:
             return self.rewards(state)

@@ -324,6 +324,18 @@ class KeepsScore(Protocol):
         ...
 
 
+@runtime_checkable
+class StepsQuickly(Protocol):
+    """A cheap successor for the computer's search, which plays thousands of moves a second
+    and reads only the new state."""
+
+    def next_state(self, state: State, seat: Seat, move: Move) -> State:
+        """`apply_move(state, seat, move).state` for a move taken from `legal_moves(state,
+        seat)`, without building the events (nor checking the move again). The contract test
+        proves it equal to `apply_move`'s state."""
+        ...
+
+
 # Set while `outcome_for_reader` asks a game for its outcome: the reason is then wanted in the
 # reader's language, not in the English that is stored.
 _FOR_READER: ContextVar[bool] = ContextVar("pbem_outcome_for_reader", default=False)

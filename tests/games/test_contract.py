@@ -24,6 +24,7 @@ from pbem.games.base import (
     KeepsScore,
     Option,
     RulesError,
+    StepsQuickly,
 )
 from tests.support.games import TEST_GAMES, BidsRules
 
@@ -156,6 +157,10 @@ def play_out(rules: GameRules, players: int, seed: int, options: dict[str, Any])
         before = json.dumps(rules.dump(state), sort_keys=True)
         transition = rules.apply_move(state, seat, move)
         assert json.dumps(rules.dump(state), sort_keys=True) == before, "apply_move mutated"
+        if isinstance(rules, StepsQuickly):
+            quick = rules.next_state(state, seat, move)
+            assert quick == transition.state, "next_state differs from apply_move's state"
+            assert rules.dump(quick) == rules.dump(transition.state)
         for event in transition.events:
             json.dumps(event.data)
             assert rules.describe_event(event).strip()

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations, compress, pairwise
 from typing import Any
@@ -104,6 +104,8 @@ FORWARD_HOPS = tuple(tuple(tuple((near, beyond) for near, beyond, forward
                                  in NEIGHBOURS[seat][index] if forward and beyond >= 0)
                            for index in SQUARE_RANGE) for seat in (0, 1))
 
+
+
 _SQ = r"[a-z][0-9]{1,2}"
 _PATH = re.compile(rf"{_SQ}(?:\s*[-x:]?\s*{_SQ})*")
 _DROPS = re.compile(rf"(?:{_SQ}(?:\s*(?:,|and)?\s*{_SQ})*)?")
@@ -125,18 +127,20 @@ class EximoRules(RulesBase):
 
     def to_move(self, state: EximoState) -> frozenset[Seat]:
         # A player with no legal move on their turn has lost (ruling), so the game is over.
-        if _has_move(state.board, state.turn):
+        if _turn_moves(state):
             return frozenset({state.turn})
         return frozenset()
 
     def legal_moves(self, state: EximoState, seat: Seat) -> Sequence[EximoMove]:
         if seat != state.turn:
             return []
-        return _legal_moves(state.board, seat)
+        return list(_turn_moves(state))  # a copy: the caller may change it
+
+    def next_state(self, state: EximoState, seat: Seat, move: EximoMove) -> EximoState:
+        return EximoState(_after(state.board, seat, move), 1 - seat, move, seat)
 
     def apply_move(self, state: EximoState, seat: Seat, move: EximoMove) -> Transition:
-        board = _after(state.board, seat, move)
-        new = EximoState(board, 1 - seat, move, seat)
+        new = self.next_state(state, seat, move)
         text = self.format_move(state, move)
         end = move.path[-1]
         data = {
@@ -156,7 +160,7 @@ class EximoRules(RulesBase):
 
     def outcome(self, state: EximoState) -> Outcome | None:
         loser = state.turn
-        if _has_move(state.board, loser):
+        if _turn_moves(state):
             return None
         winner = 1 - loser
         scores = (1.0, 0.0) if winner == 0 else (0.0, 1.0)
@@ -388,6 +392,19 @@ class EximoState:
     turn: Seat
     last: EximoMove | None = None
     last_seat: Seat | None = None
+    # The side to move's legal moves, found once (`_turn_moves`): the search asks `to_move`
+    # and then `legal_moves` of every state it reaches. Not part of the state's value.
+    moves: tuple[EximoMove, ...] | None = field(default=None, init=False, repr=False,
+                                                compare=False)
+
+
+def _turn_moves(state: EximoState) -> tuple[EximoMove, ...]:
+    moves = state.moves
+    if moves is None:
+        moves = tuple(_legal_moves(state.board, state.turn))
+        # Frozen, but this field only caches a pure function of the others.
+        object.__setattr__(state, "moves", moves)
+    return moves
 
 
 # For each seat and square, (forward square, the step there) in ascending order; the step is
@@ -397,6 +414,15 @@ STEPS = tuple(
         tuple((near, None if near // SIZE == FAR_RANK[seat] else EximoMove((index, near)))
               for near, _beyond, forward in NEIGHBOURS[seat][index] if forward)
         for index in SQUARE_RANGE)
+    for seat in (0, 1))
+
+
+# For each seat and square, the first hops of its jumping moves (in FORWARD_HOPS' order) with
+# the one-hop move each makes, or None onto the far row (the drops make those moves).
+FIRST_JUMPS = tuple(
+    tuple(tuple((near, beyond, None if beyond // SIZE == FAR_RANK[seat]
+                 else EximoMove((index, beyond))) for near, beyond in FORWARD_HOPS[seat][index])
+          for index in SQUARE_RANGE)
     for seat in (0, 1))
 
 
@@ -415,21 +441,6 @@ def _and(names: Sequence[str]) -> str:
     if len(names) == 1:
         return names[0]
     return _("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
-
-
-def _has_move(board: str, seat: Seat) -> bool:
-    mine, theirs = PIECES[seat], PIECES[1 - seat]
-    table = NEIGHBOURS[seat]
-    for index, cell in enumerate(board):
-        if cell != mine:
-            continue
-        for near, beyond, forward in table[index]:
-            if board[near] == EMPTY:
-                if forward:
-                    return True
-            elif beyond >= 0 and board[beyond] == EMPTY and (forward or board[near] == theirs):
-                return True
-    return False
 
 
 def _legal_moves(board: str, seat: Seat) -> list[EximoMove]:
@@ -472,16 +483,35 @@ def _legal_moves(board: str, seat: Seat) -> list[EximoMove]:
 
 
 def _jump_moves(board: str, seat: Seat, index: int) -> list[EximoMove]:
-    paths: list[tuple[int, ...]] = []
-    _jump_paths(board, seat, (index,), paths)
-    far = FAR_RANK[seat]
-    moves = []
-    for path in paths:
-        if path[-1] // SIZE == far:
-            moves.extend(_with_drops(board, seat, path, ()))
-        else:
-            moves.append(_jumping_move(path))
+    """The jumping moves from `index`, in the order of the depth-first search from it."""
+    mine = PIECES[seat]
+    hops = FORWARD_HOPS[seat]
+    moves: list[EximoMove] = []
+    for near, beyond, single in FIRST_JUMPS[seat][index]:
+        if board[near] != mine or board[beyond] != EMPTY:
+            continue
+        if single is None:  # removed at the far row: the sequence ends, the drops follow
+            moves.extend(_with_drops(board, seat, (index, beyond), ()))
+            continue
+        for next_near, next_beyond in hops[beyond]:
+            if board[next_near] == mine and board[next_beyond] == EMPTY:
+                _add_long_jumps(board, seat, (index, beyond), moves)
+                break
+        else:  # the common case: one hop, and no further one from there
+            moves.append(single)
     return moves
+
+
+def _add_long_jumps(board: str, seat: Seat, path: tuple[int, ...],
+                    moves: list[EximoMove]) -> None:
+    paths: list[tuple[int, ...]] = []
+    _jump_paths(board, seat, path, paths)
+    far = FAR_RANK[seat]
+    for found in paths:
+        if found[-1] // SIZE == far:
+            moves.extend(_with_drops(board, seat, found, ()))
+        else:
+            moves.append(_jumping_move(found))
 
 
 @cache
@@ -555,7 +585,13 @@ def _after_path(board: str, seat: Seat, move: EximoMove) -> str:
 
 
 def _after(board: str, seat: Seat, move: EximoMove) -> str:
-    cells = list(_after_path(board, seat, move))
+    # `_after_path` and the drops in one copy of the board: the playouts make many.
+    cells = list(board)
+    cells[move.path[0]] = EMPTY
+    for index in move.captured:
+        cells[index] = EMPTY
+    end = move.path[-1]
+    cells[end] = EMPTY if end // SIZE == FAR_RANK[seat] else PIECES[seat]
     for index in move.drops:
         cells[index] = PIECES[seat]
     return "".join(cells)

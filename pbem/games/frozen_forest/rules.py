@@ -52,7 +52,7 @@ import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pbem.games.base import (
@@ -100,13 +100,13 @@ class FrozenForestRules(RulesBase):
 
     def to_move(self, state: ForestState) -> frozenset[Seat]:
         if _match_over(state):
-            return frozenset()
-        return frozenset({_seat_of(state.turn, state.game)})
+            return NOBODY
+        return SEATS[_seat_of(state.turn, state.game)]
 
     def legal_moves(self, state: ForestState, seat: Seat) -> Sequence[Square]:
-        if seat not in self.to_move(state):
+        if _match_over(state) or seat != _seat_of(state.turn, state.game):
             return []
-        return [_square(spot) for spot in _legal_spots(state)]
+        return [SQUARES[spot] for spot in _legal_spots(state)]
 
     def parse_move(self, state: ForestState, seat: Seat, text: str) -> Square:
         found = _MOVE.fullmatch(normalize(text).replace(" ", ""))
@@ -138,22 +138,18 @@ class FrozenForestRules(RulesBase):
     def format_move(self, state: ForestState, move: Square) -> str:
         return _name(_spot(move))
 
+    def next_state(self, state: ForestState, seat: Seat, move: Square) -> ForestState:
+        moved = _moved(state, move[0] + SIZE * move[1])
+        if _legal_spots(moved):
+            return moved
+        return _after_game(moved)
+
     def apply_move(self, state: ForestState, seat: Seat, move: Square) -> Transition:
         self._check_turn(state, seat)
         spot = _spot(move)
         events: list[Event] = []
-        # The constructor, not `dataclasses.replace`: the computer's playouts call this
-        # hundreds of thousands of times a search, and `replace` costs a fifth of it.
-        if state.turn == YUKI:
-            origin = state.yuki
-            moved = ForestState(state.forest_size, state.orthogonal, state.game,
-                                state.trees & ~(1 << spot), spot, state.mina, MINA,
-                                state.results, (spot,) if origin is None else (origin, spot))
-        else:
-            origin = state.mina
-            moved = ForestState(state.forest_size, state.orthogonal, state.game, state.trees,
-                                state.yuki, spot, YUKI, state.results,
-                                (spot,) if origin is None else (origin, spot))
+        origin = state.yuki if state.turn == YUKI else state.mina
+        moved = _moved(state, spot)
         data: dict[str, Any] = {"game": state.game, "seat": seat, "role": state.turn,
                                 "to": _name(spot), "eaten": _eaten(moved)}
         if origin is None:
@@ -335,20 +331,17 @@ class FrozenForestRules(RulesBase):
             "game": state.game, "winner_role": winner, "loser_role": state.turn,
             "winner_seat": _seat_of(winner, state.game), "eaten": result.eaten,
         }))
+        after = _after_game(state)
         if state.game < GAMES_PER_MATCH:
-            fresh = replace(
-                _fresh_game(state.forest_size, state.orthogonal, state.game + 1, results),
-                previous=(state.trees, state.yuki, state.mina, state.last_move))
             events.append(Event("roles_swapped", {
-                "game": fresh.game, "yuki_seat": _seat_of(YUKI, fresh.game),
-                "mina_seat": _seat_of(MINA, fresh.game),
+                "game": after.game, "yuki_seat": _seat_of(YUKI, after.game),
+                "mina_seat": _seat_of(MINA, after.game),
             }))
-            return Transition(fresh, tuple(events))
-        finished = replace(state, results=results)
+            return Transition(after, tuple(events))
         with in_english():  # stored with the move
             winners, reason = _match_result(results)
         events.append(Event("match_over", {"winners": sorted(winners), "reason": reason}))
-        return Transition(finished, tuple(events))
+        return Transition(after, tuple(events))
 
 
 @dataclass(frozen=True)
@@ -375,6 +368,35 @@ class ForestState:
     # The final position of the game just ended, kept (for pages and replays) until the next
     # game's first move: (trees, yuki, mina, last_move). Not part of the position text.
     previous: tuple[int, int | None, int | None, tuple[int, ...]] | None = None
+    # The legal spots of the role to move, found once (`_legal_spots`). Not part of the
+    # state's value.
+    spots: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
+
+
+def _moved(state: ForestState, spot: int) -> ForestState:
+    """The role to move gone to `spot` (a legal spot)."""
+    # The constructor, not `dataclasses.replace`: the computer's playouts call this hundreds
+    # of thousands of times a search, and `replace` costs a fifth of it.
+    if state.turn == YUKI:
+        origin = state.yuki
+        return ForestState(state.forest_size, state.orthogonal, state.game,
+                           state.trees & ~(1 << spot), spot, state.mina, MINA,
+                           state.results, (spot,) if origin is None else (origin, spot))
+    origin = state.mina
+    return ForestState(state.forest_size, state.orthogonal, state.game, state.trees,
+                       state.yuki, spot, YUKI, state.results,
+                       (spot,) if origin is None else (origin, spot))
+
+
+def _after_game(state: ForestState) -> ForestState:
+    """The role to move in `state` has no valid move, so it loses this game (the rulings):
+    the next game's start, or the finished match."""
+    results = (*state.results, GameResult(_other(state.turn), _eaten(state)))
+    if state.game < GAMES_PER_MATCH:
+        return replace(
+            _fresh_game(state.forest_size, state.orthogonal, state.game + 1, results),
+            previous=(state.trees, state.yuki, state.mina, state.last_move))
+    return replace(state, results=results)
 
 
 # --- helpers: geometry ---------------------------------------------------------------------
@@ -468,40 +490,57 @@ def _eaten(state: ForestState) -> int:
 
 def _legal_spots(state: ForestState) -> tuple[int, ...]:
     """The spots the role to move may go to, in the order a1, b1, … j1, a2, …"""
-    return _spots_for(state.trees, state.yuki, state.mina, state.turn, state.orthogonal)
-
-
-# `apply_move` asks for the next position's spots (has the game ended?) and the caller then
-# asks `legal_moves` for the same position: the computer's playouts do this hundreds of
-# thousands of times a search, so the answer is kept for the last positions asked about.
-@functools.lru_cache(maxsize=4096)
-def _spots_for(trees: int, yuki: int | None, mina: int | None, turn: str,
-               orthogonal: bool) -> tuple[int, ...]:
-    return tuple(_find_spots(trees, yuki, mina, turn, orthogonal))
+    # `apply_move` asks for the next position's spots (has the game ended?) and the caller
+    # then asks `legal_moves` for the same position: the computer's playouts do this hundreds
+    # of thousands of times a search, so the answer is kept on the state.
+    spots = state.spots
+    if spots is None:
+        spots = tuple(_find_spots(state.trees, state.yuki, state.mina, state.turn,
+                                  state.orthogonal))
+        # Frozen, but this field only caches a pure function of the others.
+        object.__setattr__(state, "spots", spots)
+    return spots
 
 
 def _find_spots(trees: int, yuki: int | None, mina: int | None, turn: str,
                 orthogonal: bool) -> list[int]:
+    between = _BETWEEN
     if yuki is None:
         return [spot for spot in range(SPOTS) if trees >> spot & 1]
     if mina is None:
         return [spot for spot in range(SPOTS)
                 if trees >> spot & 1 and _sight_blocked(trees, yuki, spot)]
     if turn == YUKI:
-        return sorted(spot for spot in _neighbours(yuki)
-                      if trees >> spot & 1 and spot != mina
-                      and not _sight_blocked(trees, spot, mina))
+        return [spot for spot in NEIGHBOURS[yuki]
+                if trees >> spot & 1 and spot != mina
+                and not trees & between[spot * SPOTS + mina]]
     spots = []
-    for dx, dy in ORTHOGONAL_STEPS if orthogonal else KING_STEPS:
-        file, rank = mina % SIZE + dx, mina // SIZE + dy
-        while 0 <= file < SIZE and 0 <= rank < SIZE:
-            spot = file + SIZE * rank
+    seen_from = yuki * SPOTS
+    for ray in RAYS[orthogonal][mina]:
+        for spot in ray:
             if spot == yuki:
                 break  # Mina may not pass Yuki
-            if _sight_blocked(trees, yuki, spot):
+            if trees & between[seen_from + spot]:
                 spots.append(spot)
-            file, rank = file + dx, rank + dy
-    return sorted(spots)
+    spots.sort()
+    return spots
+
+
+# Built once, for the computer's playouts: each spot's neighbours in ascending order, the
+# spots from which Mina slides (orthogonally only, or also diagonally) as rays going out,
+# and each spot's square.
+NEIGHBOURS = tuple(tuple(sorted(
+    spot % SIZE + dx + SIZE * (spot // SIZE + dy) for dx, dy in KING_STEPS
+    if 0 <= spot % SIZE + dx < SIZE and 0 <= spot // SIZE + dy < SIZE)) for spot in range(SPOTS))
+RAYS = tuple(tuple(tuple(
+    tuple(file + dx * k + SIZE * (rank + dy * k) for k in range(1, SIZE)
+          if 0 <= file + dx * k < SIZE and 0 <= rank + dy * k < SIZE)
+    for dx, dy in (ORTHOGONAL_STEPS if orthogonal else KING_STEPS))
+    for spot in range(SPOTS) for file, rank in [(spot % SIZE, spot // SIZE)])
+    for orthogonal in (False, True))
+SQUARES = tuple((spot % SIZE, spot // SIZE) for spot in range(SPOTS))
+NOBODY: frozenset[Seat] = frozenset()
+SEATS = (frozenset({0}), frozenset({1}))
 
 
 def _neighbours(spot: int) -> list[int]:

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter, not_
 from typing import Any
@@ -116,7 +116,7 @@ class MimicRules(RulesBase):
     def legal_moves(self, state: MimicState, seat: Seat) -> Sequence[Move]:
         if state.result is not None or seat != state.turn:
             return []
-        return _legal_moves(state.board, seat, state.before)
+        return list(_turn_moves(state))  # a copy: the caller may change it
 
     def parse_move(self, state: MimicState, seat: Seat, text: str) -> Move:
         squares = _parse_text(text)
@@ -137,6 +137,10 @@ class MimicRules(RulesBase):
         except (KeyError, TypeError):
             return f"{_name(move[0])}-{_name(move[1])}"
 
+    def next_state(self, state: MimicState, seat: Seat, move: Move) -> MimicState:
+        return _after(state, seat, move,
+                      _play(state.board, seat, move[0], move[1], state.mimic_goal_wins))
+
     def apply_move(self, state: MimicState, seat: Seat, move: Move) -> Transition:
         self._check_turn(state, seat)
         turn = _play(state.board, seat, move[0], move[1], state.mimic_goal_wins)
@@ -148,13 +152,9 @@ class MimicRules(RulesBase):
                 "to": None if turn.mimic_to is None else _name(turn.mimic_to),
                 "onto": [PIECES.index(p) for p in turn.mimic_onto],
             }))
-        last = LastTurn(seat, move[0], move[1], turn.mimic_from, turn.mimic_to)
-        result = turn.result
-        if result is None and not _has_legal_move(turn.board, 1 - seat, state.board):
-            result = (seat, RESULT_NO_MOVE)
-        if result is not None:
-            events.append(Event("won", {"seat": result[0], "reason": result[1]}))
-        new = MimicState(turn.board, 1 - seat, state.board, state.mimic_goal_wins, result, last)
+        new = _after(state, seat, move, turn)
+        if new.result is not None:
+            events.append(Event("won", {"seat": new.result[0], "reason": new.result[1]}))
         return Transition(new, tuple(events))
 
     def outcome(self, state: MimicState) -> Outcome | None:
@@ -419,6 +419,30 @@ class MimicState:
     mimic_goal_wins: bool
     result: tuple[Seat, str] | None  # (winner, one of RESULTS)
     last: LastTurn | None
+    # The legal moves of the seat to move, found once (`_turn_moves`): `apply_move` asks
+    # whether there are any, then the search asks for them. Not part of the state's value.
+    moves: tuple[Move, ...] | None = field(default=None, init=False, repr=False, compare=False)
+
+
+def _turn_moves(state: MimicState) -> tuple[Move, ...]:
+    moves = state.moves
+    if moves is None:
+        moves = tuple(_legal_moves(state.board, state.turn, state.before))
+        # Frozen, but this field only caches a pure function of the others.
+        object.__setattr__(state, "moves", moves)
+    return moves
+
+
+def _after(state: MimicState, seat: Seat, move: Move, turn: _Turn) -> MimicState:
+    """The state after `seat`'s legal `move`, played out as `turn`; a seat left without a
+    legal move has lost."""
+    last = LastTurn(seat, move[0], move[1], turn.mimic_from, turn.mimic_to)
+    new = MimicState(turn.board, 1 - seat, state.board, state.mimic_goal_wins, turn.result,
+                     last)
+    if turn.result is None and not _turn_moves(new):
+        new = MimicState(turn.board, 1 - seat, state.board, state.mimic_goal_wins,
+                         (seat, RESULT_NO_MOVE), last)
+    return new
 
 
 @dataclass(frozen=True)

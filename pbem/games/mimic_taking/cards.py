@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from pbem.games.notation import is_number
@@ -42,7 +43,11 @@ def card_key(card: str) -> tuple[int, int]:
 
 
 def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=card_key))
+    listed = list(cards)
+    try:  # the deck's cards' keys, looked up: deals and re-deals sort thousands of hands
+        return tuple(sorted(listed, key=_CARD_KEYS.__getitem__))
+    except KeyError:  # not a card of the deck (text being checked): the key works it out
+        return tuple(sorted(listed, key=card_key))
 
 
 def colour_of(card: str) -> str | None:
@@ -62,7 +67,10 @@ def is_card(text: str, players: int) -> bool:
 
 def reference_card(trick: Sequence[str]) -> str | None:
     """The first non-mimic card of a trick: it sets the colour, target and trump number."""
-    return next((card for card in trick if card != MIMIC), None)
+    for card in trick:
+        if card != MIMIC:
+            return card
+    return None
 
 
 @dataclass(frozen=True)
@@ -116,7 +124,13 @@ def stack_points(stack: Iterable[str]) -> int:
     """A stack's score alone: what the round's scoring and the computer's evaluation need.
     `score_stack` also says how, in words, which the computer's playouts would otherwise
     translate for every placing they try."""
-    best = _best_placing(list(stack))
+    # The score depends only on how many cards of each colour and mimics the stack holds.
+    return _points("".join(sorted(card[0] for card in stack)))
+
+
+@lru_cache(maxsize=1 << 16)  # few distinct stacks occur; playouts score thousands
+def _points(letters: str) -> int:
+    best = _best_placing(list(letters))
     return 0 if best is None else best[0]
 
 
@@ -174,3 +188,6 @@ def arithmetic(counts: Mapping[str, int], taken: bool) -> str:
     return _("%(most_colour)s %(most)s - %(least_colour)s %(least)s = %(score)s",
              most_colour=colour_name(most_colour), most=most,
              least_colour=colour_name(least_colour), least=least, score=least - most)
+
+
+_CARD_KEYS = {card: card_key(card) for card in deck(4)}

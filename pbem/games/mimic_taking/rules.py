@@ -27,6 +27,7 @@ from pbem.games.mimic_taking.cards import (
     COLOURS,
     HAND_SIZE,
     MIMIC,
+    TrickResult,
     card_key,
     colour_name,
     colour_of,
@@ -41,6 +42,7 @@ from pbem.games.mimic_taking.cards import (
 )
 from pbem.games.mimic_taking.salts import SALT, is_salt_text, parse_salt, salt_view, with_salt
 from pbem.games.mimic_taking.state import (
+    Cards,
     MimicTakingState,
     dump_state,
     evolve,
@@ -63,6 +65,11 @@ class Move:
     kind: str
     cards: tuple[str, ...] = ()
 
+
+# Built once, for the computer's playouts: every card's play, and each seat's turn alone.
+PLAYS = {card: Move(PLAY, (card,)) for card in {*deck(3), *deck(4)}}
+SEAT_ALONE = tuple(frozenset({seat}) for seat in range(4))
+NOBODY: frozenset[Seat] = frozenset()
 
 class MimicTakingRules(RulesBase):
     slug = "mimic-taking"
@@ -117,16 +124,22 @@ class MimicTakingRules(RulesBase):
 
     def to_move(self, state: MimicTakingState) -> frozenset[Seat]:
         if state.finished:
-            return frozenset()
+            return NOBODY
         if state.salting and state.salts is not None:
             return frozenset(s for s, salt in enumerate(state.salts) if salt is None)
         if state.choices is not None:
             return frozenset(s for s, choice in enumerate(state.choices) if choice is None)
         if state.keeper is not None:
-            return frozenset({state.keeper})
-        return frozenset({_player_on_turn(state)})
+            return SEAT_ALONE[state.keeper]
+        return SEAT_ALONE[_player_on_turn(state)]
 
     def legal_moves(self, state: MimicTakingState, seat: Seat) -> Sequence[Move]:
+        if (state.choices is None and state.keeper is None and state.salts is None
+                and not state.finished):
+            # Playing to a trick, nearly every move of a playout: `to_move` is this seat alone.
+            if seat != _player_on_turn(state):
+                return []
+            return [PLAYS[card] for card in _playable(state.hands[seat], state.trick)]
         if seat not in self.to_move(state):
             return []
         if state.salting:
@@ -135,7 +148,7 @@ class MimicTakingRules(RulesBase):
             return [Move(ADD), Move(DISCARD)]
         if state.keeper is not None:
             return [Move(TAKE, cards) for cards in _keep_choices(state.trick)]
-        return [Move(PLAY, (card,)) for card in _playable(state.hands[seat], state.trick)]
+        return [PLAYS[card] for card in _playable(state.hands[seat], state.trick)]
 
     def default_move(self, state: MimicTakingState, seat: Seat) -> Move:
         """Autoplay for an absent seat: the lowest legal number (orange first on equal numbers,
@@ -209,6 +222,17 @@ class MimicTakingRules(RulesBase):
         return _("%(player)s is to play", player=self.seat_label(state, _player_on_turn(state)))
 
     # -- applying a move ----------------------------------------------------------------------
+
+    def next_state(self, state: MimicTakingState, seat: Seat, move: Move) -> MimicTakingState:
+        # Playing a card and the last-card choice are nearly every move of a playout.
+        if move.kind == PLAY:
+            return _after_play(state, seat, move.cards[0])[0]
+        if move.kind in (ADD, DISCARD):
+            chosen = _after_choice(state, seat, move.kind)
+            if any(c is None for c in chosen.choices or ()):
+                return chosen
+            return _round_scored(chosen)[0]
+        return self.apply_move(state, seat, move).state
 
     def apply_move(self, state: MimicTakingState, seat: Seat, move: Move) -> Transition:
         if move.kind == SALT:
@@ -358,26 +382,39 @@ def _salt(state: MimicTakingState, seat: Seat, given: tuple[str, ...]) -> Transi
 
 
 def _play(state: MimicTakingState, seat: Seat, card: str) -> Transition:
-    hand = list(state.hands[seat])
-    hand.remove(card)
-    hands = _with(state.hands, seat, tuple(hand))
-    trick = (*state.trick, card)
     events = [Event("played", {"seat": seat, "card": card})]
-    if len(trick) < state.players:
-        return Transition(evolve(state, hands=hands, trick=trick), tuple(events))
-    result = trick_winner(trick)
+    new, result = _after_play(state, seat, card)
+    if result is None:
+        return Transition(new, tuple(events))
+    trick = (*state.trick, card)
     winner = (state.leader + result.index) % state.players
     trump = result.how == "trump"
     events.append(Event("trick_won", {
         "seat": winner, "leader": state.leader, "cards": list(trick), "how": result.how,
         "card": trick[result.index], "chooses": trump,
     }))
-    state = evolve(state, hands=hands, trick=trick)
-    if trump:
+    if new.choices is not None:
+        events.append(Event("round_ending", {"round": state.round}))
+    return Transition(new, tuple(events))
+
+
+def _after_play(state: MimicTakingState, seat: Seat,
+                card: str) -> tuple[MimicTakingState, TrickResult | None]:
+    """The state after `seat` plays `card` (a legal play), and the trick's result when the
+    card completes it."""
+    hand = list(state.hands[seat])
+    hand.remove(card)
+    hands = _with(state.hands, seat, tuple(hand))
+    trick = (*state.trick, card)
+    if len(trick) < state.players:
+        return evolve(state, hands=hands, trick=trick), None
+    result = trick_winner(trick)
+    winner = (state.leader + result.index) % state.players
+    if result.how == "trump":
         # A trump winner picks any subset of the trick to keep (rule book, "Point").
-        return Transition(evolve(state, keeper=winner), tuple(events))
+        return evolve(state, hands=hands, trick=trick, keeper=winner), result
     stacks = _with(state.stacks, winner, state.stacks[winner] + trick)
-    return _end_trick(evolve(state, stacks=stacks), winner, events)
+    return _trick_ended(evolve(state, hands=hands, trick=trick, stacks=stacks), winner), result
 
 
 def _take(state: MimicTakingState, seat: Seat, kept: tuple[str, ...]) -> Transition:
@@ -391,67 +428,83 @@ def _take(state: MimicTakingState, seat: Seat, kept: tuple[str, ...]) -> Transit
         Event("took_cards", {"seat": seat, "kept": list(kept), "set_aside": rest},
               frozenset({seat})),
     ]
-    new = evolve(state, stacks=stacks, aside=state.aside + tuple(rest), keeper=None)
-    return _end_trick(new, seat, events)
-
-
-def _end_trick(state: MimicTakingState, winner: Seat, events: list[Event]) -> Transition:
-    # The player after the winner leads the next trick.
-    state = evolve(state, previous=(state.leader, state.trick), trick=(),
-                    leader=(winner + 1) % state.players)
-    if all(len(hand) == 1 for hand in state.hands):
-        state = evolve(state, choices=(None,) * state.players)
+    new = _trick_ended(evolve(state, stacks=stacks, aside=state.aside + tuple(rest),
+                              keeper=None), seat)
+    if new.choices is not None:
         events.append(Event("round_ending", {"round": state.round}))
-    return Transition(state, tuple(events))
+    return Transition(new, tuple(events))
+
+
+def _trick_ended(state: MimicTakingState, winner: Seat) -> MimicTakingState:
+    """The trick cleared away; with one card left in every hand, the round's last-card
+    choices begin."""
+    # The player after the winner leads the next trick.
+    if all(len(hand) == 1 for hand in state.hands):
+        return evolve(state, previous=(state.leader, state.trick), trick=(),
+                      leader=(winner + 1) % state.players, choices=(None,) * state.players)
+    return evolve(state, previous=(state.leader, state.trick), trick=(),
+                  leader=(winner + 1) % state.players)
 
 
 def _choose_last(state: MimicTakingState, seat: Seat, choice: str) -> Transition:
-    if state.choices is None:  # the state says otherwise: a damaged dump
-        raise RulesError("this position is inconsistent (state.choices is missing)")
-    choices = _with(state.choices, seat, choice)
+    chosen = _after_choice(state, seat, choice)
     card = state.hands[seat][0]
     events = [
         Event("last_card_chosen", {"seat": seat}),
         Event("last_card_choice", {"seat": seat, "choice": choice, "card": card},
               frozenset({seat})),
     ]
-    if any(c is None for c in choices):
-        return Transition(evolve(state, choices=choices), tuple(events))
-    return _score_round(evolve(state, choices=choices), events)
+    if any(c is None for c in chosen.choices or ()):
+        return Transition(chosen, tuple(events))
+    return _score_round(chosen, events)
+
+
+def _after_choice(state: MimicTakingState, seat: Seat, choice: str) -> MimicTakingState:
+    if state.choices is None:  # the state says otherwise: a damaged dump
+        raise RulesError("this position is inconsistent (state.choices is missing)")
+    return evolve(state, choices=_with(state.choices, seat, choice))
 
 
 def _score_round(state: MimicTakingState, events: list[Event]) -> Transition:
-    if state.choices is None:  # the state says otherwise: a damaged dump
-        raise RulesError("this position is inconsistent (state.choices is missing)")
-    last_cards = [hand[0] for hand in state.hands]
+    new, stacks, row = _round_scored(state)
     events.append(Event("last_cards_revealed",
-                        {"choices": list(state.choices), "cards": last_cards}))
-    stacks = tuple(stack + ((last_cards[s],) if state.choices[s] == ADD else ())
-                   for s, stack in enumerate(state.stacks))
-    row = tuple(stack_points(stack) for stack in stacks)
-    scores = (*state.scores, row)
-    totals = [sum(r[s] for r in scores) for s in range(state.players)]
+                        {"choices": list(state.choices or ()),
+                         "cards": [hand[0] for hand in state.hands]}))
+    totals = list(new.totals)
     with in_english():  # stored with the move; pages re-derive the arithmetic in their words
         summary = _summary(stacks, row)
     events.append(Event("round_scored", {"round": state.round, "seats": summary,
                                          "totals": totals}))
-    if state.previous is None:  # the state says otherwise: a damaged dump
-        raise RulesError("this position is inconsistent (state.previous is missing)")
-    last_leader, last_trick = state.previous
-    # The winner of the round's last trick leads the next round.
-    next_leader = (last_leader + trick_winner(last_trick).index) % state.players
-    scored = evolve(state, scores=scores, scored=stacks, choices=None, aside=(),
-                     stacks=((),) * state.players, hands=((),) * state.players, previous=None)
-    if scored.finished:
+    if new.finished:
         best = max(totals)
         events.append(Event("game_over", {
             "winners": [s for s, t in enumerate(totals) if t == best], "totals": totals}))
-        return Transition(scored, tuple(events))
+    else:
+        events.append(Event("round_started", {"round": new.round, "leader": new.leader}))
+    return Transition(new, tuple(events))
+
+
+def _round_scored(state: MimicTakingState) -> tuple[MimicTakingState, tuple[Cards, ...],
+                                                    tuple[int, ...]]:
+    """Every seat has chosen what to do with its last card: the round scored, and the next
+    one dealt (unless the game is over); also the final stacks and the round's scores."""
+    if state.choices is None or state.previous is None:  # a damaged dump
+        raise RulesError("this position is inconsistent (state.choices or state.previous "
+                         "is missing)")
+    choices = state.choices
+    stacks = tuple(stack + ((state.hands[s][0],) if choices[s] == ADD else ())
+                   for s, stack in enumerate(state.stacks))
+    row = tuple(stack_points(stack) for stack in stacks)
+    last_leader, last_trick = state.previous
+    # The winner of the round's last trick leads the next round.
+    next_leader = (last_leader + trick_winner(last_trick).index) % state.players
+    scored = evolve(state, scores=(*state.scores, row), scored=stacks, choices=None, aside=(),
+                    stacks=((),) * state.players, hands=((),) * state.players, previous=None)
+    if scored.finished:
+        return scored, stacks, row
     hands, _leader = (_deal(state.players, state.seed, state.round + 1)
                       if state.deal_seed is None else _deal_committed(state, state.round + 1))
-    new_round = evolve(scored, round=state.round + 1, hands=hands, leader=next_leader)
-    events.append(Event("round_started", {"round": state.round + 1, "leader": next_leader}))
-    return Transition(new_round, tuple(events))
+    return evolve(scored, round=state.round + 1, hands=hands, leader=next_leader), stacks, row
 
 
 # -- helpers ----------------------------------------------------------------------------------

@@ -56,7 +56,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from pbem.games.base import (
@@ -149,9 +150,12 @@ class MoveInSynchRules(RulesBase):
                           markers=(None, None), move_number=1, pending=None)
 
     def to_move(self, state: SynchState) -> frozenset[Seat]:
-        if self.outcome(state) is not None:
-            return frozenset()
-        return frozenset({_mover(state)})
+        movers = state.movers
+        if movers is None:
+            movers = NOBODY if _decided(state) else SEAT_ALONE[_mover(state)]
+            # Frozen, but this field only caches a pure function of the others.
+            object.__setattr__(state, "movers", movers)
+        return movers
 
     def legal_moves(self, state: SynchState, seat: Seat) -> Sequence[str]:
         if seat not in self.to_move(state):
@@ -161,9 +165,10 @@ class MoveInSynchRules(RulesBase):
             taken = state.markers[0]
             return [square_name((f, r)) for r in range(state.size) for f in range(state.size)
                     if (f, r) != taken]
+        _directioner_seat, _decider, here, there = _seats(state)
         if step == ANNOUNCE:
-            return [mode for mode in MODES if _mode_refusal(state, mode) is None]
-        return [d for d in DIRECTIONS if _direction_refusal(state, d) is None]
+            return list(_allowed_modes(state.size, state.order, here, there, state.pending))
+        return list(_allowed_directions(state.size, state.order, here, there, state.pending))
 
     def parse_move(self, state: SynchState, seat: Seat, text: str) -> str:
         move = _read(state, seat, text)
@@ -175,23 +180,33 @@ class MoveInSynchRules(RulesBase):
     def format_move(self, state: SynchState, move: str) -> str:
         return move
 
+    def next_state(self, state: SynchState, seat: Seat, move: str) -> SynchState:
+        step = _step(state)
+        if step == PLACE:
+            square = parse_square(move, state.size, state.size)
+            markers = (square, None) if seat == 0 else (state.markers[0], square)
+            return replace(state, marks=_draw(state, square, SYMBOLS[seat]), markers=markers)
+        if state.pending is None:
+            return SynchState(state.size, state.order, state.marks, state.markers,
+                              state.move_number, move, state.last)
+        if step == ANNOUNCE:
+            return _resolved(state, mode=move, direction=state.pending)
+        return _resolved(state, mode=state.pending, direction=move)
+
     def apply_move(self, state: SynchState, seat: Seat, move: str) -> Transition:
         refusal = self._refusal(state, seat, move)
         if refusal is not None:
             raise IllegalMoveError(refusal)
         step = _step(state)
+        new = self.next_state(state, seat, move)
         if step == PLACE:
-            square = parse_square(move, state.size, state.size)
-            markers = (square, None) if seat == 0 else (state.markers[0], square)
-            new = replace(state, marks=_draw(state, square, SYMBOLS[seat]), markers=markers)
-            return Transition(new, (Event("placed", {"seat": seat, "square": move}),))
-        if state.pending is None:
+            event = Event("placed", {"seat": seat, "square": move})
+        elif state.pending is None:
             kind = "announced" if step == ANNOUNCE else "directed"
             event = Event(kind, {"seat": seat, "choice": move, "move_number": state.move_number})
-            return Transition(replace(state, pending=move), (event,))
-        if step == ANNOUNCE:
-            return _resolve(state, mode=move, direction=state.pending)
-        return _resolve(state, mode=state.pending, direction=move)
+        else:
+            event = Event("moved", _last_move_view(new.last) or {})
+        return Transition(new, (event,))
 
     def outcome(self, state: SynchState) -> Outcome | None:
         # Asked before every move of every playout: most positions are undecided, and are
@@ -411,6 +426,13 @@ class SynchState:
     move_number: int  # the move being played, from 1; Blue directs the odd ones
     pending: str | None  # the first half of this move: a mode or a direction
     last: LastMove | None = None
+    # `to_move`, found once: the search asks it of every state twice. Not part of the value.
+    movers: frozenset[Seat] | None = field(default=None, init=False, repr=False,
+                                           compare=False)
+
+
+NOBODY: frozenset[Seat] = frozenset()
+SEAT_ALONE = (frozenset({0}), frozenset({1}))
 
 
 # Private helpers: the steps of play.
@@ -476,25 +498,61 @@ def _seats(state: SynchState) -> tuple[Seat, Seat, Square, Square]:
     return directioner, decider, state.markers[directioner], state.markers[decider]  # type: ignore[return-value]
 
 
+def _mode_allowed(size: int, order: str, here: Square, there: Square, pending: str | None,
+                  mode: str) -> bool:
+    if order == DECIDER_FIRST:
+        # RULINGS: only a mode that leaves the directioner at least one legal direction.
+        return any(_inside(_offset(here, d), size)
+                   and _inside(_offset(there, d, _sign(mode)), size) for d in DIRECTIONS)
+    # Variant: the decider must choose a mode that keeps their own marker on the board.
+    # The decider only chooses once the directioner has picked, so a direction is pending.
+    direction = pending or ""
+    way = direction if mode == SYNCH else OPPOSITE[direction]
+    return _inside(_offset(there, way), size)
+
+
+def _direction_allowed(size: int, order: str, here: Square, there: Square,
+                       pending: str | None, direction: str) -> bool:
+    if not _inside(_offset(here, direction), size):
+        return False
+    if order == DECIDER_FIRST:
+        way = direction if pending == SYNCH else OPPOSITE[direction]
+        return _inside(_offset(there, way), size)
+    # Variant: some mode must keep the decider on the board.
+    return (_inside(_offset(there, direction), size)
+            or _inside(_offset(there, direction, -1), size))
+
+
+# The legal announcements and directions depend on a few small values only, and a game on
+# one board size meets few of their combinations: the computer's playouts ask for them
+# hundreds of thousands of times a search.
+@lru_cache(maxsize=1 << 16)
+def _allowed_modes(size: int, order: str, here: Square, there: Square,
+                   pending: str | None) -> tuple[str, ...]:
+    return tuple(mode for mode in MODES
+                 if _mode_allowed(size, order, here, there, pending, mode))
+
+
+@lru_cache(maxsize=1 << 16)
+def _allowed_directions(size: int, order: str, here: Square, there: Square,
+                        pending: str | None) -> tuple[str, ...]:
+    return tuple(d for d in DIRECTIONS
+                 if _direction_allowed(size, order, here, there, pending, d))
+
+
 def _mode_refusal(state: SynchState, mode: str) -> str | None:
     directioner, _decider, here, there = _seats(state)
     size = state.size
+    if _mode_allowed(size, state.order, here, there, state.pending, mode):
+        return None
     if state.order == DECIDER_FIRST:
-        # RULINGS: only a mode that leaves the directioner at least one legal direction.
-        if any(_inside(_offset(here, d), size) and _inside(_offset(there, d, _sign(mode)), size)
-               for d in DIRECTIONS):
-            return None
         other = OPPOSITION if mode == SYNCH else SYNCH
         return _("you cannot announce %(mode)s: with %(directioner)s on %(here)s and you on "
                  "%(there)s, no direction would keep both markers on the board; announce "
                  "%(other)s", mode=mode, directioner=_seat(directioner),
                  here=square_name(here), there=square_name(there), other=other)
-    # Variant: the decider must choose a mode that keeps their own marker on the board.
-    # The decider only chooses once the directioner has picked, so a direction is pending.
     direction = state.pending or ""
     way = direction if mode == SYNCH else OPPOSITE[direction]
-    if _inside(_offset(there, way), size):
-        return None
     other = OPPOSITION if mode == SYNCH else SYNCH
     return _("you cannot move in %(mode)s: %(directioner)s picked %(direction)s, and going "
              "%(way)s from %(there)s would take your marker off the board; choose %(other)s",
@@ -505,27 +563,24 @@ def _mode_refusal(state: SynchState, mode: str) -> str | None:
 def _direction_refusal(state: SynchState, direction: str) -> str | None:
     _directioner_seat, decider, here, there = _seats(state)
     size = state.size
+    if _direction_allowed(size, state.order, here, there, state.pending, direction):
+        return None
     if not _inside(_offset(here, direction), size):
         return _("you cannot go %(direction)s: your marker on %(here)s would leave the board",
                  direction=direction, here=square_name(here))
     if state.order == DECIDER_FIRST:
         mode = state.pending
         way = direction if mode == SYNCH else OPPOSITE[direction]
-        if _inside(_offset(there, way), size):
-            return None
         return _("you cannot go %(direction)s: %(decider)s announced %(mode)s, so their marker "
                  "on %(there)s would go %(way)s and leave the board", direction=direction,
                  decider=_seat(decider), mode=mode, there=square_name(there), way=way)
-    # Variant: some mode must keep the decider on the board.
-    if _inside(_offset(there, direction), size) or _inside(_offset(there, direction, -1), size):
-        return None
     return _("you cannot go %(direction)s: %(decider)s's marker on %(there)s would leave the "
              "board both in synch (%(direction)s) and in opposition (%(opposite)s)",
              direction=direction, decider=_seat(decider), there=square_name(there),
              opposite=OPPOSITE[direction])
 
 
-def _resolve(state: SynchState, mode: str, direction: str) -> Transition:
+def _resolved(state: SynchState, mode: str, direction: str) -> SynchState:
     """Both markers move together and draw as ruled; the roles pass on to the next move."""
     directioner, decider, here, there = _seats(state)
     ends: dict[Seat, Square] = {
@@ -537,15 +592,16 @@ def _resolve(state: SynchState, mode: str, direction: str) -> Transition:
     same_square = ends[0] == ends[1]
     for seat in (0, 1):
         # Rule text: no symbol when both land on the same empty square or on a marked one.
-        if not same_square and state.marks[_index(state, ends[seat])] == EMPTY:
-            marks = _draw(replace(state, marks=marks), ends[seat], SYMBOLS[seat])
+        index = _index(state, ends[seat])
+        if not same_square and state.marks[index] == EMPTY:
+            marks = marks[:index] + SYMBOLS[seat] + marks[index + 1:]
             drew[seat] = True
     start = (state.markers[0], state.markers[1])
     end = (ends[0], ends[1])
     last = LastMove(directioner, mode, direction, start, end, (drew[0], drew[1]))  # type: ignore[arg-type]
-    new = replace(state, marks=marks, markers=end, move_number=state.move_number + 1,
-                  pending=None, last=last)
-    return Transition(new, (Event("moved", _last_move_view(last) or {}),))
+    # The constructor, not `dataclasses.replace`: the computer's playouts make hundreds of
+    # thousands of states a search.
+    return SynchState(state.size, state.order, marks, end, state.move_number + 1, None, last)
 
 
 def _draw(state: SynchState, square: Square, symbol: str) -> str:
