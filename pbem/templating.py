@@ -55,7 +55,7 @@ def move_rows(moves: Sequence[Mapping[str, Any]], ply_base: str | None, shown: i
 
 
 # A page of rows is up to about 10 KB.
-_ROWS: Latest[tuple[Sequence[Mapping[str, Any]], Markup]] = Latest(64)
+_ROWS: Latest[tuple[Sequence[Mapping[str, Any]], Markup]] = Latest(32)
 
 
 def _move_rows(moves: Sequence[Mapping[str, Any]], ply_base: str | None, shown: int | None,

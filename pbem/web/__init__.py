@@ -59,9 +59,10 @@ def _remembering_url_for() -> Callable[..., str]:
     """`url_for` for one app's templates, remembering the addresses it built: an address
     depends only on where the app is mounted, the endpoint and its arguments, and building
     one costs as much as rendering a dozen values (a play page links seven). The latest few
-    thousand are kept, the least used dropped first, so the menu's, the stylesheet's and the
-    scripts' stay. Only plain arguments are keyed: one that asks for more (`_external`,
-    `_anchor`…) or is no string or number is built each time."""
+    hundred are kept, the least used dropped first, so the menu's, the stylesheet's and the
+    scripts' stay, and a page's own links are built once for its reads; a worker serving a
+    thousand matches does not keep every match's. Only plain arguments are keyed: one that
+    asks for more (`_external`, `_anchor`…) or is no string or number is built each time."""
     recent: Latest[str] = Latest(_RECENT_ADDRESSES)
 
     def remembered(endpoint: str, **values: Any) -> str:
@@ -79,7 +80,7 @@ def _remembering_url_for() -> Callable[..., str]:
     return remembered
 
 
-_RECENT_ADDRESSES = 4096
+_RECENT_ADDRESSES = 512
 
 
 class _Environment(templating.QuickLookups, flask.templating.Environment):

@@ -42,7 +42,7 @@ def known(match: Match) -> Known:
     return _KNOWN.remember(match, lambda: Known(tuple(_ALL_OFFERS.rows(match.id))))
 
 
-_KNOWN: VersionMemo[Known] = VersionMemo(256)
+_KNOWN: VersionMemo[Known] = VersionMemo(64)
 
 
 def standing(match: Match) -> DrawOffer | None:

@@ -21,10 +21,12 @@ RESOLUTION = timedelta(seconds=15)
 DEFAULT_AWAY = timedelta(seconds=300)
 
 _away = DEFAULT_AWAY
-# (match, seat) -> when this process last wrote it. Bounded: cleared when it grows large (a
-# cleared entry costs one more write, nothing else).
+# (match, seat) -> when this process last wrote it. Only the last RESOLUTION's entries
+# matter (an older one says "due", as no entry does), so those are dropped when it grows; if
+# a thousand seats looked within RESOLUTION it is cleared (a cleared entry costs one more
+# write, nothing else). A worker serving many matches so keeps a few hundred KiB at most.
 _written: dict[tuple[int, int], datetime] = {}
-_MAX_REMEMBERED = 10_000
+_MAX_REMEMBERED = 1024
 
 
 def set_away(seconds: int) -> None:
@@ -61,8 +63,16 @@ def mark_seen(match_id: int, seat: int, now: datetime) -> None:
                                     where=Presence.seen_at < EXCLUDED.seen_at)
     insert.execute()
     if len(_written) >= _MAX_REMEMBERED:
-        _written.clear()
+        _forget_old(now)
     _written[(match_id, seat)] = now
+
+
+def _forget_old(now: datetime) -> None:
+    """Drop the entries `is_due` no longer heeds; clear all if that frees too few."""
+    for key in [key for key, last in _written.items() if is_due(*key, now)]:
+        del _written[key]
+    if len(_written) >= _MAX_REMEMBERED // 2:
+        _written.clear()
 
 
 def last_seen(match_id: int, seat: int) -> datetime | None:

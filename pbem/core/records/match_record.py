@@ -143,13 +143,14 @@ def _sight(match: Match, rules: GameRules, state: Any, seat: int | None) -> _Sig
     return _SIGHTS.remember(match, derive, seat, current_language())
 
 
-# The matches most read between two of their moves: a position or a seat's sight is a few
-# KiB, a page of moves up to about 10 KiB, so these hold a few MiB at most in a worker.
-_POSITIONS: VersionMemo[Any] = VersionMemo(128)
-_SIGHTS: VersionMemo[_Sight] = VersionMemo(128)
-_MOVE_PAGES: VersionMemo[dict[str, Any]] = VersionMemo(128)
-_RULINGS_READ: VersionMemo[list[dict[str, Any]]] = VersionMemo(256)
-_ALLOWED: VersionMemo[list[str]] = VersionMemo(256)
+# The matches most read between two of their moves (a reload, a poll, a second tab): a
+# position or a seat's sight is a few KiB, a page of moves up to about 10 KiB, so these hold
+# about a MiB at most in a worker, however many matches it serves (bench/memory.py).
+_POSITIONS: VersionMemo[Any] = VersionMemo(32)
+_SIGHTS: VersionMemo[_Sight] = VersionMemo(32)
+_MOVE_PAGES: VersionMemo[dict[str, Any]] = VersionMemo(32)
+_RULINGS_READ: VersionMemo[list[dict[str, Any]]] = VersionMemo(64)
+_ALLOWED: VersionMemo[list[str]] = VersionMemo(64)
 
 
 def _movers(listed: dict[str, Any], seat_count: int) -> set[int] | None:

@@ -427,11 +427,11 @@ def _board_html(seat: Seat, record: dict[str, Any]) -> Markup:
 
 # Boards are the largest (up to about 55 KB of SVG, Frozen Forest's): the few hottest kept.
 # Each rendered memo also has a budget in bytes, whatever its values weigh.
-_CLICKS: VersionMemo[Markup | None] = VersionMemo(64, budget=256 * 1024)
-_PART_DIGESTS: VersionMemo[bytes] = VersionMemo(256)
-_BOARDS: VersionMemo[Markup] = VersionMemo(32, budget=512 * 1024)
+_CLICKS: VersionMemo[Markup | None] = VersionMemo(32, budget=64 * 1024)
+_PART_DIGESTS: VersionMemo[bytes] = VersionMemo(64)
+_BOARDS: VersionMemo[Markup] = VersionMemo(16, budget=128 * 1024)
 # A few KB each (a move list page and a form listing the legal moves).
-_PARTS: VersionMemo[dict[str, Markup]] = VersionMemo(64, budget=512 * 1024)
+_PARTS: VersionMemo[dict[str, Markup]] = VersionMemo(32, budget=128 * 1024)
 # The memos of rendered HTML, each with its budget (a test holds that they have one).
 RENDERED_MEMOS: dict[str, VersionMemo[Any]] = {
     "boards": _BOARDS, "click data": _CLICKS, "page parts": _PARTS}

@@ -47,9 +47,9 @@ PURE_FILTERS = frozenset({"utc", "day", "vacation_days", "timeout_words", "only"
 
 # Rendered parts kept per worker, the largest kept (characters), and what all kept may weigh
 # together (bytes): a header or a page of short chat messages is a few thousand.
-KEPT = 512
+KEPT = 256
 LARGEST = 16_384
-BUDGET = 1024 * 1024
+BUDGET = 256 * 1024
 
 
 class Fragments(Kept[Markup]):

@@ -21,10 +21,10 @@ from pbem.latest import Kept
 from pbem.web.site.fragments import value_key
 
 # Answers kept per worker, and the largest kept (bytes): a seat's record is a few KB, the
-# largest boards' views make it tens; so at most 2 MiB.
-KEPT = 32
+# largest boards' views make it tens.
+KEPT = 16
 LARGEST = 64 * 1024
-BUDGET = 512 * 1024  # bytes, all kept answers together
+BUDGET = 128 * 1024  # bytes, all kept answers together
 
 
 class KeptAnswers(Kept[bytes]):

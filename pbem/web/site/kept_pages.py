@@ -46,11 +46,12 @@ from pbem.web.site.csrf import FIELD as CSRF_FIELD
 from pbem.web.site.fragments import refuse_functions, value_key
 
 # Pages kept per worker, and the largest kept (bytes): a play page is about 50 KB, the
-# largest boards make it about 110 KB; so at most 2 MiB whatever is read. A page is read
-# again unchanged soon or not at all (a reload, a second tab): the few latest suffice.
-KEPT = 16
+# largest boards make it about 110 KB. A page is read again unchanged soon or not at all (a
+# reload, a second tab): the few latest suffice, and a worker serving a thousand matches
+# keeps 256 KiB of them at most (bench/memory.py).
+KEPT = 8
 LARGEST = 128 * 1024
-BUDGET = 1024 * 1024  # bytes, all kept pages together
+BUDGET = 256 * 1024  # bytes, all kept pages together
 # The templates kept pages are rendered from (the static check reads these).
 KEPT_TEMPLATES = ("play/play.html",)
 # What a kept template may read of the request beyond its inputs and the fragments' pure
