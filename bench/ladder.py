@@ -228,6 +228,7 @@ def standing(pairing: Pairing, played: dict[tuple[int, int], dict[str, Any]]) ->
                         default=""))
 
 
+@functools.cache
 def _commit_order(commit: str) -> int:
     """How many commits lead to `commit` (0 for one git does not know)."""
     try:
