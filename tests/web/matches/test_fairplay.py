@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+from datetime import timedelta
 
 import pytest
 
@@ -117,3 +118,28 @@ def test_the_seed_shows_nowhere_until_the_match_ends(settings, client, caplog,
             assert promise in text, "every seat's first mails carry the commitment"
     assert seed in client.get(f"/matches/{match_id}/record.json").get_data(as_text=True)
     assert seed in client.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+def test_a_salting_seat_is_offered_its_salt_once_and_an_admin_page_links_no_missing_section(
+        settings, client) -> None:
+    """While a seat owes its salt, the Fair deal section is where it adds it: the page shows
+    no move form or click panel offering "salt" again. The admin's entry page draws the board
+    but has no Fair deal section, so the board's link to it is left out there."""
+    from pbem.core.matches.models import Adjudication
+    from pbem.core.matches.sweep import sweep
+    from tests.web.admin.test_queue import log_in
+
+    created = create_match("mimic-taking", EMAILS[:3], {}, settings.secret_key, START,
+                           time_control="45s")
+    page = client.get(f"/play/{created.tokens[0]}").get_data(as_text=True)
+    assert f'action="/play/{created.tokens[0]}/salt"' in page
+    assert 'id="move-form"' not in page and 'id="pbem-clicks"' not in page
+    assert 'href="#deal"' in page and 'id="deal"' in page
+    # The seat's first mail bounced and its salt is late: held for an admin to look at.
+    OutboxMessage.update(status="failed").where(OutboxMessage.match == created.match.id,
+                                                 OutboxMessage.seat == 0).execute()
+    sweep(START + timedelta(minutes=1), timedelta(hours=1))
+    log_in(client)
+    entry = client.get(f"/admin/adjudications/{Adjudication.get().id}").get_data(as_text=True)
+    assert "Nothing is dealt yet." in entry
+    assert 'href="#deal"' not in entry and 'id="deal"' not in entry
