@@ -36,6 +36,8 @@ class _NumberOnSQLite(peewee.DateTimeField):
     unit = timedelta(seconds=1)
 
     def db_value(self, value: Any) -> Any:
+        if isinstance(value, str):  # a time given as text is stored as any other
+            value = super().python_value(value)
         if isinstance(value, datetime):
             value = self.kept(value)
             if is_sqlite():
