@@ -20,6 +20,7 @@ from pbem.core.matches.creation import create_match, current_state, get_match, r
 from pbem.core.matches.play import submit_move
 from pbem.web.matches.clicks import click_moves
 from tests.conftest import START
+from tests.support.playing import add_salts
 from tests.web.test_browser import watch_console
 
 pytestmark = pytest.mark.browser
@@ -62,6 +63,8 @@ def test_every_game_is_played_by_clicking_the_board(server, phone, game: str, pl
     base, settings = server
     with database.connection_context():
         created = create_match(game, EMAILS[:players], {}, settings.secret_key, START, seed=7)
+        # Salts are added in the Fair deal section, not on the board: the cards come after.
+        salted = add_salts(created.match.id, START).ply
     page = phone.new_page()
     problems = watch_console(page)
     for ply in range(plies):
@@ -83,7 +86,7 @@ def test_every_game_is_played_by_clicking_the_board(server, phone, game: str, pl
             assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth"), "no sideways scroll"
         click_move(page, base, created.tokens[seat], entry)
     with database.connection_context():
-        assert get_match(created.match.id).ply == plies
+        assert get_match(created.match.id).ply == salted + plies
     assert problems == [], problems
 
 

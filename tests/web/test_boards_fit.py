@@ -14,6 +14,7 @@ from pbem.core.matches.creation import create_match, current_state, get_match, r
 from pbem.games import GAMES as REGISTERED
 from pbem.games.boards import grid
 from tests.conftest import START
+from tests.support.playing import add_salts
 from tests.web.test_accessibility import violations
 
 pytestmark = pytest.mark.browser
@@ -32,6 +33,7 @@ SMALL = """sel => [...document.querySelectorAll(sel)].filter(e => e.getClientRec
 def _seat_page(base: str, settings, game: str, players: int, options: dict) -> str:
     with database.connection_context():
         created = create_match(game, EMAILS[:players], options, settings.secret_key, START)
+        add_salts(created.match.id, START)  # a board with cards, after the Fair deal's salts
         state = current_state(get_match(created.match.id))
         seat = sorted(rules_for(created.match).to_move(state))[0]
     return f"{base}/play/{created.tokens[seat]}"
