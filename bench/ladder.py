@@ -85,9 +85,9 @@ def git(*args: str) -> str:
 
 
 def commit() -> str:
-    """The commit checked out; "+dirty" when pbem/ differs from it."""
-    dirty = git("status", "--porcelain", "--", "pbem")
-    return git("rev-parse", "HEAD") + ("+dirty" if dirty else "")
+    """The commit checked out. Whether the engine's files differ from it is the engine's
+    "+dirty"; other files (a page, a mail) do not change the play."""
+    return git("rev-parse", "HEAD")
 
 
 @functools.cache
@@ -224,15 +224,17 @@ def standing(pairing: Pairing, played: dict[tuple[int, int], dict[str, Any]]) ->
     return Standing(pairing, verdict, len(played), len(scores), results.count("win"),
                     results.count("draw"), results.count("loss"),
                     sum(line["cpu_s"] for line in played.values()) / 3600,
-                    max((line["commit"] for line in played.values()), key=_commit_order,
-                        default=""))
+                    # Lines logged before engines were may say "+dirty" of files outside the
+                    # engine; the engine they share is that commit's.
+                    max((line["commit"].removesuffix("+dirty") for line in played.values()),
+                        key=_commit_order, default=""))
 
 
 @functools.cache
 def _commit_order(commit: str) -> int:
     """How many commits lead to `commit` (0 for one git does not know)."""
     try:
-        return int(git("rev-list", "--count", commit.removesuffix("+dirty")))
+        return int(git("rev-list", "--count", commit))
     except subprocess.CalledProcessError:
         return 0
 
