@@ -17,6 +17,7 @@ from pbem.core.db.connection import bind_database, database, open_database
 from pbem.core.db.migrations import applied, migrate, pending, runner
 from pbem.core.matches.models import Vacation
 from pbem.core.schema import drop_everything, schema_diff
+from tests.conftest import ON_SQLITE
 
 
 def test_sqlite_runs_with_wal_foreign_keys_normal_sync_and_a_busy_timeout(tmp_path: Path) -> None:
@@ -237,3 +238,38 @@ def test_no_index_is_covered_by_another() -> None:
                     and any(len(other) > 1 and other[0] == columns[0]
                             for other, _ in indexes)]
     assert covered == []
+
+
+@ON_SQLITE
+def test_upgrading_turns_the_times_stored_as_text_into_numbers(settings) -> None:
+    """Rows an older release wrote keep their times as text on SQLite; migration 0330 turns
+    them into the numbers the fields now write, so old and new rows compare alike."""
+    from pbem.core.mailout.models import OutboxMessage
+    from pbem.core.matches.creation import create_match
+    from pbem.core.matches.models import ChangeLog, Move
+    from pbem.core.matches.play import submit_move
+    from tests.conftest import START
+
+    created = create_match("mimic", ["ann@example.org", "ben@example.org"], {},
+                           settings.secret_key, START)
+    submit_move(created.match.id, 0, "b2-a1", 0, START)
+    before = (Move.get().created_at, ChangeLog.select().order_by(ChangeLog.id).first().at,
+              [(m.created_at, m.next_attempt_at) for m in OutboxMessage.select()])
+    # As an older release left them: text, with microseconds where the column kept them.
+    database.execute_sql("UPDATE move SET created_at = datetime(created_at, 'unixepoch')")
+    database.execute_sql("UPDATE change_log SET at = datetime(at, 'unixepoch')")
+    database.execute_sql("UPDATE outbox_message SET next_attempt_at = "
+                         "datetime(next_attempt_at, 'unixepoch'), created_at = "
+                         "strftime('%Y-%m-%d %H:%M:%f', created_at / 1000000.0, 'unixepoch')")
+    assert database.execute_sql("SELECT typeof(created_at) FROM move").fetchone()[0] == "text"
+    history = runner().History
+    history.delete().where(history.name == "0330_times_as_numbers").execute()
+    assert migrate() == ["0330_times_as_numbers"]
+    for table, column in (("move", "created_at"), ("change_log", "at"),
+                          ("outbox_message", "next_attempt_at"),
+                          ("outbox_message", "created_at")):
+        kinds = database.execute_sql(f"SELECT DISTINCT typeof({column}) FROM {table}")
+        assert [kind for (kind,) in kinds] == ["integer"], (table, column)
+    assert before == (Move.get().created_at,
+                      ChangeLog.select().order_by(ChangeLog.id).first().at,
+                      [(m.created_at, m.next_attempt_at) for m in OutboxMessage.select()])
