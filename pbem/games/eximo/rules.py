@@ -575,24 +575,19 @@ def _free_drops(board: str, seat: Seat) -> tuple[int, ...]:
 
 
 def _after_path(board: str, seat: Seat, move: EximoMove) -> str:
+    """The board after the move's path and captures, before any drop."""
+    return _after(board, seat, move, with_drops=False)
+
+
+def _after(board: str, seat: Seat, move: EximoMove, with_drops: bool = True) -> str:
+    # The path, the captures and the drops in one copy of the board: the playouts make many.
     cells = list(board)
     cells[move.path[0]] = EMPTY
     for index in move.captured:
         cells[index] = EMPTY
     end = move.path[-1]
     cells[end] = EMPTY if end // SIZE == FAR_RANK[seat] else PIECES[seat]
-    return "".join(cells)
-
-
-def _after(board: str, seat: Seat, move: EximoMove) -> str:
-    # `_after_path` and the drops in one copy of the board: the playouts make many.
-    cells = list(board)
-    cells[move.path[0]] = EMPTY
-    for index in move.captured:
-        cells[index] = EMPTY
-    end = move.path[-1]
-    cells[end] = EMPTY if end // SIZE == FAR_RANK[seat] else PIECES[seat]
-    for index in move.drops:
+    for index in move.drops if with_drops else ():
         cells[index] = PIECES[seat]
     return "".join(cells)
 
